@@ -1,0 +1,13 @@
+// NestJS 12 ships as ES modules; our code compiles to CommonJS and loads it through Node's
+// require(esm), which jest allows only with --experimental-vm-modules (see scripts/test.mjs).
+// ts-jest transpiles file by file (isolatedModules); `npm run lint` type-checks the whole project.
+const transform = { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.jest.json' }] };
+const base = { testEnvironment: 'node', transform, moduleFileExtensions: ['ts', 'js', 'json'], rootDir: __dirname };
+module.exports = {
+  projects: [
+    { ...base, displayName: 'unit', testMatch: ['<rootDir>/test/**/*.unit.spec.ts'] },
+    { ...base, displayName: 'int', testMatch: ['<rootDir>/test/**/*.int.spec.ts'] },
+    { ...base, displayName: 'e2e', testMatch: ['<rootDir>/test/**/*.e2e.spec.ts'] },
+    { ...base, displayName: 'reliability', testMatch: ['<rootDir>/test/reliability/**/*.spec.ts'] },
+  ],
+};

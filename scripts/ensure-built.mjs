@@ -1,0 +1,20 @@
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+
+function newest(dir) {
+  let t = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const p = join(dir, entry.name);
+    t = Math.max(t, entry.isDirectory() ? newest(p) : statSync(p).mtimeMs);
+  }
+  return t;
+}
+
+/** Runs `tsc -p tsconfig.build.json` when dist/main.js is missing or older than src/. */
+export function ensureBuilt(spawnSync) {
+  const built = existsSync('dist/main.js') ? statSync('dist/main.js').mtimeMs : 0;
+  if (built >= newest('src')) return;
+  console.error('building (tsc)…');
+  const r = spawnSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.build.json'], { stdio: 'inherit' });
+  if (r.status !== 0) process.exit(r.status ?? 1);
+}

@@ -1,0 +1,116 @@
+import 'reflect-metadata';
+import fastifyCookie from '@fastify/cookie';
+import fastifyHelmet from '@fastify/helmet';
+import { DynamicModule, Logger, Module } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
+import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import type { FastifyInstance } from 'fastify';
+import { randomUUID } from 'node:crypto';
+import type { Logger as PinoLogger } from 'pino';
+import type { AppConfig } from './config/config';
+import { CoreModule } from './core/core.module';
+import { DirectoryModule } from './directory/directory.module';
+import { Metrics } from './ops/metrics';
+import { OpsModule } from './ops/ops.module';
+import type { Clock } from './shared/clock';
+import type { EventStore } from './shared/event-store/event-store.port';
+import { HubSpotExceptionFilter, sendHubSpotError } from './shared/errors/hubspot-exception.filter';
+import { HubSpotValidationPipe } from './shared/http/validation';
+import { createLogger, PinoNestLogger } from './shared/logging/logger';
+
+export interface CreateAppOptions {
+  config: AppConfig;
+  clock: Clock;
+  eventStore?: EventStore;
+  /** Feature modules (OAuth, Cards, Limits) plug in here. */
+  modules?: Array<DynamicModule | (new () => unknown)>;
+  logger?: PinoLogger;
+}
+
+/** Builds the whole service; main.ts and the end-to-end tests use the same function. */
+export async function createApp(options: CreateAppOptions): Promise<NestFastifyApplication> {
+  const { config } = options;
+  const logger = options.logger ?? createLogger(config.logLevel);
+
+  @Module({
+    imports: [
+      CoreModule.forRoot({ config, clock: options.clock, eventStore: options.eventStore }),
+      OpsModule,
+      DirectoryModule,
+      ...(options.modules ?? []),
+    ],
+  })
+  class AppModule {}
+
+  const adapter = new FastifyAdapter({
+    loggerInstance: logger,
+    genReqId: () => randomUUID(),
+    requestIdHeader: false, // the correlation id is ours, never the caller's
+    requestIdLogLabel: 'correlationId',
+    bodyLimit: config.bodyLimitBytes,
+    maxParamLength: 2048,
+    trustProxy: false,
+    return503OnClosing: true,
+    // Malformed URLs and the like, rejected by the router before any route or hook runs.
+    frameworkErrors: (error, request, reply) => sendHubSpotError(error, request, reply, new Logger('Http')),
+  });
+
+  const app = await NestFactory.create<NestFastifyApplication>(AppModule, adapter, {
+    logger: new PinoNestLogger(logger),
+    abortOnError: false,
+    bodyParser: true,
+  });
+  const fastify = app.getHttpAdapter().getInstance() as unknown as FastifyInstance;
+  const httpLogger = new Logger('Http');
+
+  // Only JSON and form bodies (Nest registers both parsers at init) exist in this API;
+  // anything else is 415 rather than a string body.
+  fastify.removeContentTypeParser('text/plain');
+  await app.register(fastifyCookie as never);
+  await app.register(fastifyHelmet as never, {
+    contentSecurityPolicy: {
+      directives: {
+        defaultSrc: ["'self'"],
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        scriptSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", 'data:'],
+        formAction: ["'self'", 'http:', 'https:'],
+        frameAncestors: ["'none'"],
+      },
+    },
+    referrerPolicy: { policy: 'no-referrer' },
+  });
+
+  const metrics = app.get(Metrics);
+  fastify.addHook('onSend', async (request, reply) => {
+    void reply.header('x-hubspot-correlation-id', String(request.id));
+  });
+  fastify.addHook('onResponse', async (request, reply) => {
+    metrics.httpDuration.observe(
+      { method: request.method, route: request.routeOptions.url ?? 'unmatched', status: String(reply.statusCode) },
+      reply.elapsedTime / 1000,
+    );
+  });
+  // Errors raised by Fastify itself (body parsing, limits) before Nest sees the request.
+  fastify.setErrorHandler((error, request, reply) => sendHubSpotError(error, request, reply, httpLogger));
+
+  app.useGlobalFilters(new HubSpotExceptionFilter());
+  app.useGlobalPipes(new HubSpotValidationPipe());
+  app.enableShutdownHooks();
+
+  const document = SwaggerModule.createDocument(
+    app,
+    new DocumentBuilder()
+      .setTitle('HubSpot public-app service')
+      .setDescription('OAuth install flow and tokens, CRM cards migration, CRM limits — HubSpot wire-compatible.')
+      .setVersion('1')
+      .addBearerAuth()
+      .build(),
+  );
+  SwaggerModule.setup('docs', app, document, { jsonDocumentUrl: 'docs/json' });
+
+  await app.init();
+  await fastify.ready();
+  return app;
+}

@@ -1,0 +1,192 @@
+/**
+ * Configuration from the environment, validated once at start-up. Pure: no framework imports,
+ * so the validation is unit-tested directly and a bad value stops the process with a clear message.
+ */
+export type Tier = 'free' | 'starter' | 'professional' | 'enterprise';
+export const TIERS: readonly Tier[] = ['free', 'starter', 'professional', 'enterprise'];
+
+export interface SigningKey {
+  kid: string;
+  secret: Buffer;
+}
+
+export interface TierLimits {
+  calculatedProperties: number;
+  customObjectTypes: number;
+  customProperties: number;
+}
+
+export interface AppConfig {
+  host: string;
+  port: number;
+  dataDir: string;
+  /** null in demo mode when none was given: the demo generates one and prints it. */
+  adminApiKey: string | null;
+  eventStoreConnectionString: string | null;
+  seed: 'demo' | 'none';
+  logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  /** First key signs; all verify. null: generated and kept in DATA_DIR (single-instance demo). */
+  signingKeys: SigningKey[] | null;
+  /** Public base URL used in install URLs and redirects printed for people. */
+  publicUrl: string;
+  bodyLimitBytes: number;
+  authCodeTtlSeconds: number;
+  accessTokenTtlSeconds: number;
+  rateLimit: { enabled: boolean; windowMs: number; max: number };
+  tierLimits: Record<Tier, TierLimits>;
+  /** Secret for the sign-in session cookie (32+ bytes); null: generated and kept in DATA_DIR. */
+  sessionSecret: Buffer | null;
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+/** Defaults documented in the README: free and starter have neither, professional has calculated properties, enterprise has both. */
+export const DEFAULT_TIER_LIMITS: Record<Tier, TierLimits> = {
+  free: { calculatedProperties: 0, customObjectTypes: 0, customProperties: 10 },
+  starter: { calculatedProperties: 0, customObjectTypes: 0, customProperties: 1000 },
+  professional: { calculatedProperties: 200, customObjectTypes: 0, customProperties: 1000 },
+  enterprise: { calculatedProperties: 400, customObjectTypes: 10, customProperties: 1000 },
+};
+
+type Env = Record<string, string | undefined>;
+
+export function loadConfig(env: Env): AppConfig {
+  const problems: string[] = [];
+  const str = (name: string, fallback: string) => {
+    const v = env[name];
+    return v === undefined || v === '' ? fallback : v;
+  };
+  const int = (name: string, fallback: number, min: number, max: number) => {
+    const raw = env[name];
+    if (raw === undefined || raw === '') return fallback;
+    if (!/^\d+$/.test(raw) || Number(raw) < min || Number(raw) > max) {
+      problems.push(`${name} must be an integer from ${min} to ${max} (got "${raw}")`);
+      return fallback;
+    }
+    return Number(raw);
+  };
+  const oneOf = <T extends string>(name: string, allowed: readonly T[], fallback: T): T => {
+    const raw = str(name, fallback);
+    if (!(allowed as readonly string[]).includes(raw)) {
+      problems.push(`${name} must be one of ${allowed.join(', ')} (got "${raw}")`);
+      return fallback;
+    }
+    return raw as T;
+  };
+  const bool = (name: string, fallback: boolean) => {
+    const raw = env[name];
+    if (raw === undefined || raw === '') return fallback;
+    if (raw === 'true' || raw === '1') return true;
+    if (raw === 'false' || raw === '0') return false;
+    problems.push(`${name} must be true or false (got "${raw}")`);
+    return fallback;
+  };
+
+  const host = str('HOST', '127.0.0.1');
+  const port = int('PORT', 3000, 0, 65535);
+  const seed = oneOf('SEED', ['demo', 'none'] as const, 'demo');
+  const adminApiKey = env.ADMIN_API_KEY ? env.ADMIN_API_KEY : null;
+  if (adminApiKey !== null && adminApiKey.length < 16) problems.push('ADMIN_API_KEY must be at least 16 characters');
+  if (adminApiKey === null && seed !== 'demo') {
+    problems.push('ADMIN_API_KEY is required unless SEED=demo (the demo generates one and prints it)');
+  }
+  const esdb = env.EVENTSTORE_CONNECTION_STRING ? env.EVENTSTORE_CONNECTION_STRING : null;
+  if (esdb !== null && !/^esdb(\+discover)?:\/\//.test(esdb)) {
+    problems.push('EVENTSTORE_CONNECTION_STRING must start with esdb:// or esdb+discover://');
+  }
+
+  const signingKeys = parseSigningKeys(env.TOKEN_SIGNING_KEYS, problems);
+  let sessionSecret: Buffer | null = null;
+  if (env.SESSION_SECRET) {
+    sessionSecret = Buffer.from(env.SESSION_SECRET, 'utf8');
+    if (sessionSecret.length < 32) problems.push('SESSION_SECRET must be at least 32 bytes');
+  }
+
+  const tierLimits = parseTierLimits(env.TIER_LIMITS, problems);
+
+  const config: AppConfig = {
+    host,
+    port,
+    dataDir: str('DATA_DIR', './data'),
+    adminApiKey,
+    eventStoreConnectionString: esdb,
+    seed,
+    logLevel: oneOf('LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const, 'info'),
+    signingKeys,
+    publicUrl: str('PUBLIC_URL', `http://${host.includes(':') ? `[${host}]` : host}:${port}`).replace(/\/+$/, ''),
+    bodyLimitBytes: int('BODY_LIMIT_BYTES', 1024 * 1024, 1024, 64 * 1024 * 1024),
+    authCodeTtlSeconds: int('AUTH_CODE_TTL_SECONDS', 300, 60, 600),
+    accessTokenTtlSeconds: 1800,
+    rateLimit: {
+      enabled: bool('RATE_LIMIT_ENABLED', true),
+      windowMs: int('RATE_LIMIT_WINDOW_MS', 10_000, 100, 3_600_000),
+      max: int('RATE_LIMIT_MAX', 110, 1, 1_000_000),
+    },
+    tierLimits,
+    sessionSecret,
+  };
+  if (problems.length > 0) throw new ConfigError(problems);
+  return config;
+}
+
+/** `kid1:base64secret,kid2:base64secret` — the first one signs, every one verifies (rotation). */
+function parseSigningKeys(raw: string | undefined, problems: string[]): SigningKey[] | null {
+  if (raw === undefined || raw === '') return null;
+  const keys: SigningKey[] = [];
+  for (const part of raw.split(',')) {
+    const [kid, b64] = part.split(':');
+    if (!kid || !b64 || !/^[A-Za-z0-9_-]{1,16}$/.test(kid)) {
+      problems.push('TOKEN_SIGNING_KEYS must look like kid:base64secret[,kid:base64secret] (kid: 1-16 of A-Z a-z 0-9 _ -)');
+      return null;
+    }
+    const secret = Buffer.from(b64, 'base64');
+    if (secret.length < 32) {
+      problems.push(`TOKEN_SIGNING_KEYS key "${kid}" must be at least 32 bytes once base64-decoded`);
+      return null;
+    }
+    if (keys.some((k) => k.kid === kid)) {
+      problems.push(`TOKEN_SIGNING_KEYS has key id "${kid}" twice`);
+      return null;
+    }
+    keys.push({ kid, secret });
+  }
+  return keys;
+}
+
+/** JSON overriding some of the defaults, e.g. {"professional":{"calculatedProperties":50}}. */
+function parseTierLimits(raw: string | undefined, problems: string[]): Record<Tier, TierLimits> {
+  const limits = structuredClone(DEFAULT_TIER_LIMITS);
+  if (raw === undefined || raw === '') return limits;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(raw);
+  } catch {
+    problems.push('TIER_LIMITS must be JSON such as {"professional":{"calculatedProperties":50}}');
+    return limits;
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+    problems.push('TIER_LIMITS must be a JSON object keyed by tier');
+    return limits;
+  }
+  for (const [tier, values] of Object.entries(parsed as Record<string, unknown>)) {
+    if (!(TIERS as readonly string[]).includes(tier) || typeof values !== 'object' || values === null) {
+      problems.push(`TIER_LIMITS: unknown tier "${tier}" (tiers: ${TIERS.join(', ')})`);
+      continue;
+    }
+    for (const [key, n] of Object.entries(values as Record<string, unknown>)) {
+      if (!(key in limits[tier as Tier]) || typeof n !== 'number' || !Number.isInteger(n) || n < 0) {
+        problems.push(`TIER_LIMITS.${tier}.${key} must be a known limit with a non-negative integer`);
+        continue;
+      }
+      limits[tier as Tier][key as keyof TierLimits] = n;
+    }
+  }
+  return limits;
+}
+
+export const APP_CONFIG = Symbol('APP_CONFIG');

@@ -1,0 +1,106 @@
+import {
+  DynamicModule,
+  Global,
+  Inject,
+  Injectable,
+  Logger,
+  Module,
+  OnApplicationBootstrap,
+  OnApplicationShutdown,
+} from '@nestjs/common';
+import type Database from 'better-sqlite3';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { APP_CONFIG, AppConfig } from '../config/config';
+import { Metrics } from '../ops/metrics';
+import { CLOCK, Clock } from '../shared/clock';
+import { COMMAND_EXECUTOR, CommandExecutor } from '../shared/commands/command-executor';
+import { createEventStore } from '../shared/event-store/create-event-store';
+import { EVENT_STORE, EventStore } from '../shared/event-store/event-store.port';
+import { ProjectionRunner } from '../shared/projections/projection-runner';
+import { openReadModelDatabase, READ_MODEL_DB } from '../shared/projections/read-model-database';
+import { SigningKeyring } from './signing-keys';
+
+export interface CoreOptions {
+  config: AppConfig;
+  clock: Clock;
+  /** Tests may hand in a store; otherwise the config picks one. */
+  eventStore?: EventStore;
+}
+
+/** Starts projections once every module registered its own; closes everything in order on shutdown. */
+@Injectable()
+class CoreLifecycle implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger('Core');
+  constructor(
+    private readonly runner: ProjectionRunner,
+    @Inject(EVENT_STORE) private readonly store: EventStore,
+    @Inject(READ_MODEL_DB) private readonly db: Database.Database,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    this.runner.start();
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.runner.stop();
+    await this.store.close(); // flushes pending appends first
+    this.db.close();
+    this.logger.log('event store and read models closed');
+  }
+}
+
+@Global()
+@Module({})
+export class CoreModule {
+  static forRoot(options: CoreOptions): DynamicModule {
+    const { config } = options;
+    const metrics = new Metrics();
+    return {
+      module: CoreModule,
+      providers: [
+        { provide: APP_CONFIG, useValue: config },
+        { provide: CLOCK, useValue: options.clock },
+        { provide: Metrics, useValue: metrics },
+        {
+          provide: EVENT_STORE,
+          useFactory: () => options.eventStore ?? createEventStore(config, metrics),
+        },
+        {
+          provide: READ_MODEL_DB,
+          useFactory: () => {
+            mkdirSync(config.dataDir, { recursive: true });
+            return openReadModelDatabase(join(config.dataDir, 'readmodels.sqlite'));
+          },
+        },
+        {
+          provide: ProjectionRunner,
+          inject: [EVENT_STORE, READ_MODEL_DB],
+          useFactory: (store: EventStore, db: Database.Database) => {
+            const logger = new Logger('Projections');
+            return new ProjectionRunner(store, db, { log: (m) => logger.log(m), error: (m) => logger.error(m) });
+          },
+        },
+        {
+          provide: COMMAND_EXECUTOR,
+          inject: [EVENT_STORE, CLOCK],
+          useFactory: (store: EventStore, clock: Clock) => new CommandExecutor(store, clock),
+        },
+        { provide: CommandExecutor, useExisting: COMMAND_EXECUTOR },
+        { provide: SigningKeyring, useFactory: () => SigningKeyring.fromConfig(config) },
+        CoreLifecycle,
+      ],
+      exports: [
+        APP_CONFIG,
+        CLOCK,
+        Metrics,
+        EVENT_STORE,
+        READ_MODEL_DB,
+        ProjectionRunner,
+        COMMAND_EXECUTOR,
+        CommandExecutor,
+        SigningKeyring,
+      ],
+    };
+  }
+}

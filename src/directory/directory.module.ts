@@ -1,0 +1,35 @@
+import { Module, OnModuleInit } from '@nestjs/common';
+import { APP_CONFIG, AppConfig } from '../config/config';
+import { eventTypes } from '../shared/events/event-type-registry';
+import { ProjectionRunner } from '../shared/projections/projection-runner';
+import { AdminKey } from './admin-key';
+import { AdminGuard } from './admin.guard';
+import { DirectoryCommands } from './application/directory.commands';
+import { DirectoryQueries } from './directory.queries';
+import { DirectoryEventType } from './domain/directory-events';
+import { AccountsController } from './http/accounts.controller';
+import { AppsController } from './http/apps.controller';
+import { EventsController } from './http/events.controller';
+import { UsersController } from './http/users.controller';
+import { DirectoryProjection } from './projections/directory.projection';
+import { DemoSeeder } from './seed/demo-seeder';
+
+eventTypes.registerAll(Object.values(DirectoryEventType));
+
+@Module({
+  controllers: [AccountsController, UsersController, AppsController, EventsController],
+  providers: [
+    { provide: AdminKey, inject: [APP_CONFIG], useFactory: (c: AppConfig) => new AdminKey(c) },
+    AdminGuard,
+    DirectoryQueries,
+    DirectoryCommands,
+    DemoSeeder,
+  ],
+  exports: [AdminKey, AdminGuard, DirectoryQueries, DirectoryCommands, DemoSeeder],
+})
+export class DirectoryModule implements OnModuleInit {
+  constructor(private readonly runner: ProjectionRunner) {}
+  onModuleInit(): void {
+    this.runner.register(new DirectoryProjection());
+  }
+}

@@ -1,0 +1,161 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type Database from 'better-sqlite3';
+import { APP_CONFIG, AppConfig, Tier } from '../config/config';
+import { READ_MODEL_DB } from '../shared/projections/read-model-database';
+import { buildInstallUrl } from './domain/install-url';
+
+export interface AccountView {
+  hubId: number;
+  domain: string;
+  hublet: string;
+  tier: Tier;
+  createdAt: number;
+}
+
+export interface UserView {
+  userId: number;
+  email: string;
+  hubIds: number[];
+  createdAt: number;
+}
+
+export interface UserCredentials extends UserView {
+  passwordHash: string;
+}
+
+export interface AppView {
+  appId: number;
+  developerHubId: number;
+  name: string;
+  clientId: string;
+  redirectUrls: string[];
+  requiredScopes: string[];
+  optionalScopes: string[];
+  installUrl: string;
+  createdAt: number;
+}
+
+export interface AppWithSecret extends AppView {
+  clientSecretHash: string;
+}
+
+interface AccountRow {
+  hub_id: number;
+  domain: string;
+  hublet: string;
+  tier: Tier;
+  created_at: number;
+}
+interface UserRow {
+  user_id: number;
+  email: string;
+  password_hash: string;
+  hub_ids: string;
+  created_at: number;
+}
+interface AppRow {
+  app_id: number;
+  developer_hub_id: number;
+  name: string;
+  client_id: string;
+  client_secret_hash: string;
+  redirect_urls: string;
+  required_scopes: string;
+  optional_scopes: string;
+  created_at: number;
+}
+
+/**
+ * Read side of the directory, for every module: accounts, users, apps. Served from the
+ * `directory` projection. Other modules ask here; they never read the directory's tables.
+ */
+@Injectable()
+export class DirectoryQueries {
+  constructor(
+    @Inject(READ_MODEL_DB) private readonly db: Database.Database,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  getAccount(hubId: number): AccountView | null {
+    const row = this.db.prepare('SELECT * FROM dir_accounts WHERE hub_id = ?').get(hubId) as AccountRow | undefined;
+    return row ? toAccount(row) : null;
+  }
+
+  listAccounts(after = 0, limit = 100): AccountView[] {
+    return (
+      this.db.prepare('SELECT * FROM dir_accounts WHERE hub_id > ? ORDER BY hub_id LIMIT ?').all(after, limit) as AccountRow[]
+    ).map(toAccount);
+  }
+
+  findAccountByDomain(domain: string): AccountView | null {
+    const row = this.db.prepare('SELECT * FROM dir_accounts WHERE domain = ?').get(domain.toLowerCase()) as
+      | AccountRow
+      | undefined;
+    return row ? toAccount(row) : null;
+  }
+
+  getUser(userId: number): UserView | null {
+    const row = this.db.prepare('SELECT * FROM dir_users WHERE user_id = ?').get(userId) as UserRow | undefined;
+    return row ? toUser(row) : null;
+  }
+
+  listUsers(after = 0, limit = 100): UserView[] {
+    return (
+      this.db.prepare('SELECT * FROM dir_users WHERE user_id > ? ORDER BY user_id LIMIT ?').all(after, limit) as UserRow[]
+    ).map(toUser);
+  }
+
+  /** For sign-in only: includes the scrypt hash. */
+  findUserCredentialsByEmail(email: string): UserCredentials | null {
+    const row = this.db.prepare('SELECT * FROM dir_users WHERE email = ?').get(email.trim().toLowerCase()) as
+      | UserRow
+      | undefined;
+    return row ? { ...toUser(row), passwordHash: row.password_hash } : null;
+  }
+
+  getApp(appId: number): AppView | null {
+    const row = this.db.prepare('SELECT * FROM dir_apps WHERE app_id = ?').get(appId) as AppRow | undefined;
+    return row ? this.toApp(row) : null;
+  }
+
+  listApps(after = 0, limit = 100): AppView[] {
+    return (this.db.prepare('SELECT * FROM dir_apps WHERE app_id > ? ORDER BY app_id LIMIT ?').all(after, limit) as AppRow[]).map(
+      (r) => this.toApp(r),
+    );
+  }
+
+  /** For client authentication only: includes the SHA-256 of the client secret. */
+  findAppByClientId(clientId: string): AppWithSecret | null {
+    const row = this.db.prepare('SELECT * FROM dir_apps WHERE client_id = ?').get(clientId) as AppRow | undefined;
+    return row ? { ...this.toApp(row), clientSecretHash: row.client_secret_hash } : null;
+  }
+
+  private toApp(row: AppRow): AppView {
+    const app = {
+      appId: row.app_id,
+      developerHubId: row.developer_hub_id,
+      name: row.name,
+      clientId: row.client_id,
+      redirectUrls: JSON.parse(row.redirect_urls) as string[],
+      requiredScopes: JSON.parse(row.required_scopes) as string[],
+      optionalScopes: JSON.parse(row.optional_scopes) as string[],
+      createdAt: row.created_at,
+    };
+    return { ...app, installUrl: buildInstallUrl(`${this.config.publicUrl}/oauth/authorize`, app) };
+  }
+}
+
+const toAccount = (r: AccountRow): AccountView => ({
+  hubId: r.hub_id,
+  domain: r.domain,
+  hublet: r.hublet,
+  tier: r.tier,
+  createdAt: r.created_at,
+});
+
+const toUser = (r: UserRow): UserView => ({
+  userId: r.user_id,
+  email: r.email,
+  hubIds: JSON.parse(r.hub_ids) as number[],
+  createdAt: r.created_at,
+});

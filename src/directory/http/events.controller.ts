@@ -1,0 +1,40 @@
+import { Controller, Get, Inject, Query } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
+import { EVENT_STORE, EventStore } from '../../shared/event-store/event-store.port';
+import { HubSpotError } from '../../shared/errors/hubspot-error';
+import { IntParamPipe } from '../../shared/http/int-param.pipe';
+import { AdminOnly } from '../admin.guard';
+
+/** The audit trail: stored envelopes with their metadata, paged by global position. */
+@ApiTags('admin: audit')
+@AdminOnly()
+@Controller('admin/v1/events')
+export class EventsController {
+  constructor(@Inject(EVENT_STORE) private readonly store: EventStore) {}
+
+  @Get()
+  async list(
+    @Query('stream') stream?: string,
+    @Query('type') type?: string,
+    @Query('after', new IntParamPipe({ min: 0, max: Number.MAX_SAFE_INTEGER, optional: true })) after?: number,
+    @Query('limit', new IntParamPipe({ min: 1, max: 1000, optional: true })) limit?: number,
+  ) {
+    for (const [name, v] of [['stream', stream], ['type', type]] as const) {
+      if (v !== undefined && (typeof v !== 'string' || v.length > 500 || v.includes('\u0000'))) {
+        throw HubSpotError.validation(`Invalid ${name}`, [{ message: 'expected a short string', in: name, code: 'INVALID' }]);
+      }
+    }
+    const size = limit ?? 100;
+    const results = await this.store.readAll({
+      after: after ?? 0,
+      limit: size,
+      ...(stream ? { streamId: stream } : {}),
+      ...(type ? { type } : {}),
+    });
+    const last = results.at(-1);
+    return {
+      results,
+      ...(results.length === size && last ? { paging: { next: { after: String(last.position) } } } : {}),
+    };
+  }
+}

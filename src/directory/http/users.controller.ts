@@ -1,0 +1,41 @@
+import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
+import type { CommandContext } from '../../shared/events/envelope';
+import { HubSpotError } from '../../shared/errors/hubspot-error';
+import { IntParamPipe } from '../../shared/http/int-param.pipe';
+import { Ctx } from '../../shared/http/request-context';
+import { AdminOnly } from '../admin.guard';
+import { DirectoryCommands } from '../application/directory.commands';
+import { DirectoryQueries, UserView } from '../directory.queries';
+import { CreateUserDto } from './directory.dto';
+
+@ApiTags('admin: directory')
+@AdminOnly()
+@Controller('admin/v1/users')
+export class UsersController {
+  constructor(
+    private readonly commands: DirectoryCommands,
+    private readonly queries: DirectoryQueries,
+  ) {}
+
+  @Post()
+  @HttpCode(201)
+  create(@Body() body: CreateUserDto, @Ctx() ctx: CommandContext): Promise<UserView> {
+    return this.commands.createUser(body, ctx);
+  }
+
+  @Get()
+  list(
+    @Query('after', new IntParamPipe({ min: 0, optional: true })) after?: number,
+    @Query('limit', new IntParamPipe({ min: 1, max: 1000, optional: true })) limit?: number,
+  ) {
+    return { results: this.queries.listUsers(after ?? 0, limit ?? 100) };
+  }
+
+  @Get(':userId')
+  get(@Param('userId', new IntParamPipe()) userId: number): UserView {
+    const user = this.queries.getUser(userId);
+    if (!user) throw HubSpotError.notFound(`No user with userId ${userId}`);
+    return user;
+  }
+}

@@ -1,0 +1,52 @@
+import type Database from 'better-sqlite3';
+import type { RecordedEvent } from '../../shared/events/envelope';
+import type { Projection } from '../../shared/projections/projection';
+import { AccountCreated, AppRegistered, DirectoryEventType, UserCreated } from '../domain/directory-events';
+
+/** Accounts, users and apps as tables, for DirectoryQueries. */
+export class DirectoryProjection implements Projection {
+  readonly name = 'directory';
+  readonly version = 1;
+
+  setup(db: Database.Database): void {
+    db.exec(`
+      CREATE TABLE IF NOT EXISTS dir_accounts (
+        hub_id INTEGER PRIMARY KEY, domain TEXT NOT NULL, hublet TEXT NOT NULL, tier TEXT NOT NULL, created_at INTEGER NOT NULL);
+      CREATE INDEX IF NOT EXISTS dir_accounts_domain ON dir_accounts (domain);
+      CREATE TABLE IF NOT EXISTS dir_users (
+        user_id INTEGER PRIMARY KEY, email TEXT NOT NULL UNIQUE, password_hash TEXT NOT NULL, hub_ids TEXT NOT NULL,
+        created_at INTEGER NOT NULL);
+      CREATE TABLE IF NOT EXISTS dir_apps (
+        app_id INTEGER PRIMARY KEY, developer_hub_id INTEGER NOT NULL, name TEXT NOT NULL, client_id TEXT NOT NULL UNIQUE,
+        client_secret_hash TEXT NOT NULL, redirect_urls TEXT NOT NULL, required_scopes TEXT NOT NULL,
+        optional_scopes TEXT NOT NULL, created_at INTEGER NOT NULL);
+    `);
+  }
+
+  reset(db: Database.Database): void {
+    db.exec('DELETE FROM dir_accounts; DELETE FROM dir_users; DELETE FROM dir_apps;');
+  }
+
+  apply(event: RecordedEvent, db: Database.Database): void {
+    switch (event.type) {
+      case DirectoryEventType.AccountCreated: {
+        const d = (event as unknown as AccountCreated).data;
+        db.prepare('INSERT OR REPLACE INTO dir_accounts VALUES (?, ?, ?, ?, ?)').run(d.hubId, d.domain, d.hublet, d.tier, d.createdAt);
+        break;
+      }
+      case DirectoryEventType.UserCreated: {
+        const d = (event as unknown as UserCreated).data;
+        db.prepare('INSERT OR REPLACE INTO dir_users VALUES (?, ?, ?, ?, ?)').run(
+          d.userId, d.email, d.passwordHash, JSON.stringify(d.hubIds), d.createdAt);
+        break;
+      }
+      case DirectoryEventType.AppRegistered: {
+        const d = (event as unknown as AppRegistered).data;
+        db.prepare('INSERT OR REPLACE INTO dir_apps VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)').run(
+          d.appId, d.developerHubId, d.name, d.clientId, d.clientSecretHash, JSON.stringify(d.redirectUrls),
+          JSON.stringify(d.requiredScopes), JSON.stringify(d.optionalScopes), d.createdAt);
+        break;
+      }
+    }
+  }
+}

@@ -1,0 +1,125 @@
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { decodeScopes, encodeScopes, SCOPE_CATALOG_VERSION } from '../../shared/scopes/scope-catalog';
+
+/**
+ * Self-contained, HMAC-signed access tokens: any instance verifies one without a store lookup.
+ *
+ *   <kid>.<base64url(payload)>.<base64url(HMAC-SHA256(kid "." payload))>
+ *
+ * The payload is binary: format version, scope catalog version, varint ids and times, hublet,
+ * a random token id, and the scopes as a bitset over the catalog, so a token with every scope
+ * stays far below HubSpot's 512-character ceiling.
+ */
+export interface AccessTokenClaims {
+  tokenId: string;
+  hubId: number;
+  userId: number;
+  appId: number;
+  installingUserId: number;
+  hublet: string;
+  /** Epoch milliseconds (stored with second precision). */
+  issuedAt: number;
+  expiresAt: number;
+  scopes: string[];
+}
+
+export type VerifyResult =
+  | { ok: true; claims: AccessTokenClaims }
+  | { ok: false; reason: 'malformed' | 'unknown_key' | 'bad_signature' }
+  | { ok: false; reason: 'expired'; claims: AccessTokenClaims };
+
+const FORMAT_VERSION = 1;
+const HUBLETS = ['na1', 'na2', 'na3', 'eu1', 'ap1'] as const;
+export const MAX_ACCESS_TOKEN_LENGTH = 512;
+
+export interface KeyLookup {
+  active: { kid: string; secret: Buffer };
+  secretFor(kid: string): Buffer | undefined;
+}
+
+function writeVarint(out: number[], value: number): void {
+  if (!Number.isSafeInteger(value) || value < 0) throw new Error(`varint out of range: ${value}`);
+  let v = value;
+  while (v >= 0x80) {
+    out.push((v % 0x80) | 0x80);
+    v = Math.floor(v / 0x80);
+  }
+  out.push(v);
+}
+
+function readVarint(buf: Buffer, at: { i: number }): number {
+  let result = 0;
+  let mul = 1;
+  for (let n = 0; n < 8; n++) {
+    if (at.i >= buf.length) throw new Error('truncated');
+    const b = buf[at.i++]!;
+    result += (b & 0x7f) * mul;
+    if ((b & 0x80) === 0) return result;
+    mul *= 0x80;
+  }
+  throw new Error('varint too long');
+}
+
+function sign(kid: string, payload: string, secret: Buffer): string {
+  return createHmac('sha256', secret).update(`${kid}.${payload}`).digest('base64url');
+}
+
+export function encodeAccessToken(claims: Omit<AccessTokenClaims, 'tokenId'> & { tokenId?: string }, keys: KeyLookup): {
+  token: string;
+  tokenId: string;
+} {
+  const tokenId = claims.tokenId ?? randomBytes(8).toString('hex');
+  const hublet = HUBLETS.indexOf(claims.hublet as (typeof HUBLETS)[number]);
+  if (hublet < 0) throw new Error(`unknown hublet ${claims.hublet}`);
+  const bytes: number[] = [FORMAT_VERSION, SCOPE_CATALOG_VERSION, hublet];
+  for (const v of [claims.hubId, claims.userId, claims.appId, claims.installingUserId]) writeVarint(bytes, v);
+  writeVarint(bytes, Math.floor(claims.issuedAt / 1000));
+  writeVarint(bytes, Math.floor(claims.expiresAt / 1000));
+  const payload = Buffer.concat([Buffer.from(bytes), Buffer.from(tokenId, 'hex'), encodeScopes(claims.scopes)]).toString(
+    'base64url',
+  );
+  const { kid, secret } = keys.active;
+  return { token: `${kid}.${payload}.${sign(kid, payload, secret)}`, tokenId };
+}
+
+/** Checks shape, key, signature (constant time) and expiry against `now` (epoch ms). */
+export function verifyAccessToken(token: string, keys: KeyLookup, now: number): VerifyResult {
+  if (typeof token !== 'string' || token.length === 0 || token.length > MAX_ACCESS_TOKEN_LENGTH) {
+    return { ok: false, reason: 'malformed' };
+  }
+  const parts = token.split('.');
+  if (parts.length !== 3 || parts.some((p) => !/^[A-Za-z0-9_-]+$/.test(p))) return { ok: false, reason: 'malformed' };
+  const [kid, payload, signature] = parts as [string, string, string];
+  const secret = keys.secretFor(kid);
+  if (!secret) return { ok: false, reason: 'unknown_key' };
+  const expected = Buffer.from(sign(kid, payload, secret));
+  const given = Buffer.from(signature);
+  if (expected.length !== given.length || !timingSafeEqual(expected, given)) return { ok: false, reason: 'bad_signature' };
+  let claims: AccessTokenClaims;
+  try {
+    claims = decodePayload(Buffer.from(payload, 'base64url'));
+  } catch {
+    return { ok: false, reason: 'malformed' };
+  }
+  if (claims.expiresAt <= now) return { ok: false, reason: 'expired', claims };
+  return { ok: true, claims };
+}
+
+function decodePayload(buf: Buffer): AccessTokenClaims {
+  const at = { i: 0 };
+  if (buf[at.i++] !== FORMAT_VERSION) throw new Error('format');
+  if (buf[at.i++] !== SCOPE_CATALOG_VERSION) throw new Error('catalog');
+  const hublet = HUBLETS[buf[at.i++]!];
+  if (!hublet) throw new Error('hublet');
+  const hubId = readVarint(buf, at);
+  const userId = readVarint(buf, at);
+  const appId = readVarint(buf, at);
+  const installingUserId = readVarint(buf, at);
+  const issuedAt = readVarint(buf, at) * 1000;
+  const expiresAt = readVarint(buf, at) * 1000;
+  if (at.i + 8 > buf.length) throw new Error('truncated');
+  const tokenId = buf.subarray(at.i, at.i + 8).toString('hex');
+  at.i += 8;
+  const scopes = decodeScopes(buf.subarray(at.i));
+  return { tokenId, hubId, userId, appId, installingUserId, hublet, issuedAt, expiresAt, scopes };
+}

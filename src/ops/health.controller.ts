@@ -1,0 +1,52 @@
+import { Controller, Get, Inject, Res, ServiceUnavailableException } from '@nestjs/common';
+import { ApiExcludeController } from '@nestjs/swagger';
+import { HealthCheckService, HealthIndicatorService } from '@nestjs/terminus';
+import type { FastifyReply } from 'fastify';
+import { EVENT_STORE, EventStore } from '../shared/event-store/event-store.port';
+import { ProjectionRunner } from '../shared/projections/projection-runner';
+
+/** Liveness: the process answers. Readiness: the store answers and every projection is caught up. */
+@ApiExcludeController()
+@Controller('health')
+export class HealthController {
+  constructor(
+    private readonly health: HealthCheckService,
+    private readonly indicators: HealthIndicatorService,
+    @Inject(EVENT_STORE) private readonly store: EventStore,
+    private readonly runner: ProjectionRunner,
+  ) {}
+
+  @Get('live')
+  live() {
+    return this.health.check([() => this.indicators.check('process').up({ pid: process.pid })]);
+  }
+
+  @Get('ready')
+  async ready(@Res() reply: FastifyReply): Promise<void> {
+    try {
+      const result = await this.health.check([
+        () =>
+          this.indicators
+            .check('eventStore')
+            .attempt(async () => {
+              await this.store.ping();
+              return { kind: this.store.kind };
+            })
+            .withTimeout(2000),
+        async () => {
+          const lag = await this.runner.lag();
+          const failed = this.runner.status().filter((s) => s.status === 'failed');
+          const behind = Object.entries(lag).filter(([name, n]) => n > 0 && !name.includes('reactor'));
+          const session = this.indicators.check('projections');
+          return failed.length === 0 && behind.length === 0
+            ? session.up({ lag })
+            : session.down({ lag, failed: failed.map((f) => f.name) });
+        },
+      ]);
+      await reply.status(200).send(result);
+    } catch (error) {
+      if (error instanceof ServiceUnavailableException) await reply.status(503).send(error.getResponse());
+      else throw error;
+    }
+  }
+}

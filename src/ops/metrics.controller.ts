@@ -1,0 +1,20 @@
+import { Controller, Get, Header } from '@nestjs/common';
+import { ApiExcludeController } from '@nestjs/swagger';
+import { ProjectionRunner } from '../shared/projections/projection-runner';
+import { Metrics } from './metrics';
+
+@ApiExcludeController()
+@Controller('metrics')
+export class MetricsController {
+  constructor(
+    private readonly metrics: Metrics,
+    private readonly runner: ProjectionRunner,
+  ) {}
+
+  @Get()
+  @Header('content-type', 'text/plain; version=0.0.4; charset=utf-8')
+  async scrape(): Promise<string> {
+    for (const [name, lag] of Object.entries(await this.runner.lag())) this.metrics.projectionLag.set({ projection: name }, lag);
+    return this.metrics.registry.metrics();
+  }
+}

@@ -1,0 +1,82 @@
+import {
+  applyDecorators,
+  CanActivate,
+  createParamDecorator,
+  ExecutionContext,
+  Inject,
+  Injectable,
+  SetMetadata,
+  UseGuards,
+} from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import { ApiBearerAuth } from '@nestjs/swagger';
+import { SigningKeyring } from '../../core/signing-keys';
+import { AccessTokenClaims, verifyAccessToken } from '../../oauth/domain/access-token';
+import { CLOCK, Clock } from '../clock';
+import { HubSpotError } from '../errors/hubspot-error';
+import type { RequestWithActor } from '../http/request-context';
+
+const ACCEPTED_SCOPES = 'hubspot:acceptedScopes';
+
+export interface RequestWithToken extends RequestWithActor {
+  token?: AccessTokenClaims;
+}
+
+/**
+ * Checks the OAuth bearer token of the CRM endpoints: signature and expiry without a store lookup,
+ * then that the token holds at least one of the accepted scopes (HubSpot's "any of" lists).
+ */
+@Injectable()
+export class BearerTokenGuard implements CanActivate {
+  constructor(
+    private readonly reflector: Reflector,
+    private readonly keys: SigningKeyring,
+    @Inject(CLOCK) private readonly clock: Clock,
+  ) {}
+
+  canActivate(context: ExecutionContext): boolean {
+    const request = context.switchToHttp().getRequest<RequestWithToken>();
+    const accepted = this.reflector.getAllAndOverride<string[]>(ACCEPTED_SCOPES, [context.getHandler(), context.getClass()]) ?? [];
+    const header = request.headers.authorization;
+    const match = typeof header === 'string' ? /^Bearer ([^\s]+)$/i.exec(header.trim()) : null;
+    if (!match) {
+      throw HubSpotError.invalidAuthentication(
+        'Authentication credentials not found. This API supports OAuth 2.0 authentication and you can find more details at https://developers.hubspot.com/docs/methods/auth/oauth-overview',
+      );
+    }
+    const now = this.clock.now();
+    const result = verifyAccessToken(match[1]!, this.keys, now);
+    if (!result.ok) {
+      if (result.reason === 'expired') {
+        const minutes = Math.max(1, Math.floor((now - result.claims.expiresAt) / 60_000));
+        throw HubSpotError.expiredAuthentication(
+          `The OAuth token used to make this call expired ${minutes} minute(s) ago.`,
+        );
+      }
+      throw HubSpotError.invalidAuthentication(
+        'Authentication credentials not found. This API supports OAuth 2.0 authentication and you can find more details at https://developers.hubspot.com/docs/methods/auth/oauth-overview',
+      );
+    }
+    const claims = result.claims;
+    if (accepted.length > 0 && !accepted.some((s) => claims.scopes.includes(s))) {
+      throw HubSpotError.missingScopes(
+        accepted,
+        `This app hasn't been granted all required scopes to make this call. Read more about required scopes here: https://developers.hubspot.com/scopes.`,
+      );
+    }
+    request.token = claims;
+    request.actor = `app:${claims.appId}/hub:${claims.hubId}/user:${claims.userId}`;
+    return true;
+  }
+}
+
+/** `@RequireScopes('developers-read', 'private-apps-read')`: bearer token with any of these scopes. */
+export const RequireScopes = (...anyOf: string[]) =>
+  applyDecorators(SetMetadata(ACCEPTED_SCOPES, anyOf), UseGuards(BearerTokenGuard), ApiBearerAuth());
+
+/** `@Token() token: AccessTokenClaims` — the verified claims (hub, user, app, scopes). */
+export const Token = createParamDecorator((_: unknown, ctx: ExecutionContext): AccessTokenClaims => {
+  const token = ctx.switchToHttp().getRequest<RequestWithToken>().token;
+  if (!token) throw new Error('@Token() used on a route without @RequireScopes()');
+  return token;
+});

@@ -1,0 +1,17 @@
+import type { DomainEvent } from '../events/envelope';
+
+/**
+ * A pure aggregate: fold its own stream with `evolve`, answer a command with `decide`
+ * (events, or a thrown HubSpotError). No framework, no I/O, no clock: time comes in the command.
+ */
+export interface Decider<State, Command, Event extends DomainEvent> {
+  initialState: () => State;
+  evolve: (state: State, event: Event) => State;
+  decide: (command: Command, state: State) => Event[];
+}
+
+export function fold<S, E>(evolve: (s: S, e: E) => S, initial: S, events: readonly E[]): S {
+  let state = initial;
+  for (const e of events) state = evolve(state, e);
+  return state;
+}

@@ -1,0 +1,87 @@
+import { HttpException } from '@nestjs/common';
+import { ConcurrencyError } from '../event-store/concurrency-error';
+import { HubSpotError } from './hubspot-error';
+
+interface FastifyLikeError {
+  code?: string;
+  statusCode?: number;
+  message?: string;
+}
+
+const HTTP_CATEGORY: Record<number, string> = {
+  400: 'VALIDATION_ERROR',
+  401: 'INVALID_AUTHENTICATION',
+  403: 'FORBIDDEN',
+  404: 'OBJECT_NOT_FOUND',
+  405: 'METHOD_NOT_ALLOWED',
+  406: 'NOT_ACCEPTABLE',
+  409: 'CONFLICT',
+  413: 'PAYLOAD_TOO_LARGE',
+  414: 'URI_TOO_LONG',
+  415: 'UNSUPPORTED_MEDIA_TYPE',
+  429: 'RATE_LIMITS',
+};
+
+/**
+ * Maps anything thrown while serving a request to a HubSpotError. Framework and parser errors
+ * (bad JSON, wrong content type, body too large, unknown route) become 4xx; only a genuine bug
+ * becomes a 500, and even then the body carries no stack trace.
+ */
+export function toHubSpotError(error: unknown): { error: HubSpotError; isBug: boolean } {
+  if (error instanceof HubSpotError) return { error, isBug: false };
+  if (error instanceof ConcurrencyError) {
+    return {
+      error: HubSpotError.conflict('The resource was changed by another request at the same time; retry.'),
+      isBug: false,
+    };
+  }
+  if (error instanceof HttpException) {
+    const status = error.getStatus();
+    if (status === 404) return { error: HubSpotError.notFound('Resource not found'), isBug: false };
+    const message = status >= 500 ? 'internal error' : plainMessage(error);
+    return { error: new HubSpotError(status, HTTP_CATEGORY[status] ?? 'ERROR', message), isBug: status >= 500 };
+  }
+  const f = error as FastifyLikeError;
+  if (f && typeof f === 'object' && typeof f.statusCode === 'number' && f.statusCode >= 400 && f.statusCode < 500) {
+    return { error: fromFastifyError(f), isBug: false };
+  }
+  return { error: new HubSpotError(500, 'INTERNAL_ERROR', 'An internal error occurred.'), isBug: true };
+}
+
+function plainMessage(error: HttpException): string {
+  const r = error.getResponse();
+  if (typeof r === 'string') return r;
+  const m = (r as { message?: unknown }).message;
+  if (Array.isArray(m)) return m.join('; ');
+  return typeof m === 'string' ? m : error.message;
+}
+
+function fromFastifyError(f: FastifyLikeError): HubSpotError {
+  const status = f.statusCode!;
+  switch (f.code) {
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return new HubSpotError(413, 'PAYLOAD_TOO_LARGE', 'The request body is larger than this endpoint accepts.');
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return new HubSpotError(415, 'UNSUPPORTED_MEDIA_TYPE', 'Unsupported Content-Type for this endpoint.');
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return HubSpotError.validation('The request body is empty but Content-Type is application/json.', [
+        { message: 'A JSON body is required', in: 'body', code: 'REQUIRED' },
+      ]);
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+      return HubSpotError.validation('Content-Length does not match the body.');
+    default:
+      if (status === 400) {
+        // JSON syntax errors and other parser failures; the parser's message names no secrets.
+        return HubSpotError.validation('Invalid input: the request body could not be parsed.', [
+          { message: sanitize(f.message ?? 'malformed body'), in: 'body', code: 'INVALID_BODY' },
+        ]);
+      }
+      return new HubSpotError(status, HTTP_CATEGORY[status] ?? 'ERROR', sanitize(f.message ?? 'Bad request'));
+  }
+}
+
+/** Parser messages can echo input; keep them short and printable. */
+function sanitize(message: string): string {
+  // eslint-disable-next-line no-control-regex
+  return message.replace(/[\u0000-\u001f\u007f]/g, ' ').slice(0, 200);
+}

@@ -1,0 +1,19 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { AppConfig } from '../../config/config';
+import type { Metrics } from '../../ops/metrics';
+import type { EventStore } from './event-store.port';
+import { EventStoreDbEventStore } from './eventstoredb-event-store';
+import { SqliteEventStore } from './sqlite-event-store';
+
+/** The one place that picks the store: EventStoreDB when a connection string is set, else SQLite in DATA_DIR. */
+export function createEventStore(config: AppConfig, metrics?: Metrics): EventStore {
+  if (config.eventStoreConnectionString) return new EventStoreDbEventStore(config.eventStoreConnectionString);
+  mkdirSync(config.dataDir, { recursive: true });
+  return new SqliteEventStore(join(config.dataDir, 'events.sqlite'), {
+    onCommit: (_appends, events) => {
+      metrics?.commits.inc();
+      metrics?.appendedEvents.inc(events);
+    },
+  });
+}

@@ -1,0 +1,50 @@
+import type { NewEvent, RecordedEvent } from '../events/envelope';
+
+/** `no_stream`: the stream must not exist; a number: the revision of the stream's last event. */
+export type ExpectedRevision = 'any' | 'no_stream' | 'stream_exists' | number;
+
+export interface AppendResult {
+  /** Revision of the last event now in the stream. */
+  nextExpectedRevision: number;
+  /** Global position of the last appended event. */
+  position: number;
+}
+
+export interface ReadAllOptions {
+  /** Exclusive: events strictly after this position. 0 = from the start. */
+  after: number;
+  limit: number;
+  /** Only events of this exact stream. */
+  streamId?: string;
+  /** Only events of this exact type. */
+  type?: string;
+}
+
+export interface Subscription extends AsyncIterable<RecordedEvent[]> {
+  close(): void;
+}
+
+/** Store-neutral port. The SQLite adapter and the EventStoreDB adapter pass one contract suite. */
+export interface EventStore {
+  readonly kind: 'sqlite' | 'eventstoredb';
+  /**
+   * Appends atomically, checking the stream's revision. Resolves only once durable.
+   * Re-appending events whose ids are already in the stream is a no-op that returns the original result.
+   * Throws ConcurrencyError on a revision mismatch.
+   */
+  append(streamId: string, events: NewEvent[], expected: ExpectedRevision): Promise<AppendResult>;
+  /** All events of a stream in order; [] when it does not exist. */
+  readStream(streamId: string, fromRevision?: number): Promise<RecordedEvent[]>;
+  /** A page of the global feed, in order. */
+  readAll(options: ReadAllOptions): Promise<RecordedEvent[]>;
+  /** Catch-up from `after` (exclusive), then live, in batches, in order. */
+  subscribeToAll(after: number): Subscription;
+  /** Position of the newest event (0 when empty). */
+  headPosition(): Promise<number>;
+  /** Throws when the store cannot be reached. */
+  ping(): Promise<void>;
+  /** Finishes pending appends, then closes. */
+  close(): Promise<void>;
+}
+
+export const EVENT_STORE = Symbol('EVENT_STORE');

@@ -1,0 +1,289 @@
+import { randomUUID } from 'node:crypto';
+import type { NewEvent, RecordedEvent } from '../../src/shared/events/envelope';
+import { ConcurrencyError } from '../../src/shared/event-store/concurrency-error';
+import type { EventStore } from '../../src/shared/event-store/event-store.port';
+
+export interface StoreUnderTest {
+  store: EventStore;
+  cleanup: () => Promise<void>;
+}
+
+/*
+ * One behavioural contract for every EventStore adapter. Stream names and event types carry a
+ * random suffix and every assertion on the global feed looks only at this test's streams, so the
+ * suite also runs against a shared EventStoreDB server that other writers use.
+ */
+
+const unique = (label: string) => `${label}-${randomUUID().replace(/-/g, '').slice(0, 12)}`;
+
+const newEvent = (type: string, data: Record<string, unknown> = {}): NewEvent => ({
+  type,
+  data,
+  metadata: {
+    eventId: randomUUID(),
+    correlationId: randomUUID(),
+    causationId: null,
+    actor: 'test:contract',
+    occurredAt: Date.now(),
+  },
+});
+
+const ids = (events: Array<NewEvent | RecordedEvent>) => events.map((e) => e.metadata.eventId);
+
+/** Resolves with the error a promise rejects with; fails the test when it resolves. */
+async function rejection(promise: Promise<unknown>): Promise<unknown> {
+  try {
+    await promise;
+  } catch (error) {
+    return error;
+  }
+  throw new Error('expected the promise to reject');
+}
+
+async function expectConflict(
+  promise: Promise<unknown>,
+  streamId: string,
+  actual: number | 'no_stream',
+): Promise<void> {
+  const error = await rejection(promise);
+  expect(error).toBeInstanceOf(ConcurrencyError);
+  expect((error as ConcurrencyError).streamId).toBe(streamId);
+  expect((error as ConcurrencyError).actual).toBe(actual);
+}
+
+function expectStrictlyIncreasing(positions: number[]): void {
+  for (let i = 1; i < positions.length; i++) expect(positions[i]!).toBeGreaterThan(positions[i - 1]!);
+}
+
+export function describeEventStoreContract(name: string, makeStore: () => Promise<StoreUnderTest>): void {
+  describe(`EventStore contract: ${name}`, () => {
+    let store: EventStore;
+    let cleanup: () => Promise<void>;
+
+    beforeEach(async () => {
+      ({ store, cleanup } = await makeStore());
+    });
+
+    afterEach(async () => {
+      await cleanup();
+    });
+
+    describe('append', () => {
+      it("creates a stream with 'no_stream' and rejects it once the stream exists", async () => {
+        const stream = unique('create');
+        const first = await store.append(stream, [newEvent('t.A'), newEvent('t.B')], 'no_stream');
+        expect(first.nextExpectedRevision).toBe(1);
+        expect(first.position).toBeGreaterThan(0);
+
+        const error = await rejection(store.append(stream, [newEvent('t.C')], 'no_stream'));
+        expect(error).toBeInstanceOf(ConcurrencyError);
+        expect(error).toMatchObject({ streamId: stream, expected: 'no_stream', actual: 1 });
+        expect(await store.readStream(stream)).toHaveLength(2);
+      });
+
+      it('appends at the exact revision and rejects a stale or future one', async () => {
+        const stream = unique('exact');
+        await store.append(stream, [newEvent('t.A'), newEvent('t.B')], 'no_stream');
+        const next = await store.append(stream, [newEvent('t.C')], 1);
+        expect(next.nextExpectedRevision).toBe(2);
+
+        const stale = await rejection(store.append(stream, [newEvent('t.D')], 1));
+        expect(stale).toBeInstanceOf(ConcurrencyError);
+        expect(stale).toMatchObject({ streamId: stream, expected: 1, actual: 2 });
+        await expectConflict(store.append(stream, [newEvent('t.D')], 7), stream, 2);
+        const missing = unique('missing');
+        await expectConflict(store.append(missing, [newEvent('t.A')], 0), missing, 'no_stream');
+        expect(await store.readStream(stream)).toHaveLength(3);
+      });
+
+      it("appends with 'any' to new and existing streams", async () => {
+        const stream = unique('any');
+        expect((await store.append(stream, [newEvent('t.A')], 'any')).nextExpectedRevision).toBe(0);
+        expect((await store.append(stream, [newEvent('t.B'), newEvent('t.C')], 'any')).nextExpectedRevision).toBe(2);
+        expect((await store.readStream(stream)).map((e) => e.revision)).toEqual([0, 1, 2]);
+      });
+
+      it("appends with 'stream_exists' only to an existing stream", async () => {
+        const stream = unique('exists');
+        await expectConflict(store.append(stream, [newEvent('t.A')], 'stream_exists'), stream, 'no_stream');
+        expect(await store.readStream(stream)).toEqual([]);
+        await store.append(stream, [newEvent('t.A')], 'no_stream');
+        expect((await store.append(stream, [newEvent('t.B')], 'stream_exists')).nextExpectedRevision).toBe(1);
+      });
+
+      it('treats a re-append of the same event ids as a no-op returning the original result', async () => {
+        const stream = unique('idem');
+        const batch = [newEvent('t.A'), newEvent('t.B')];
+        const original = await store.append(stream, batch, 'no_stream');
+        expect(await store.append(stream, batch, 'no_stream')).toEqual(original);
+
+        const single = [newEvent('t.C')];
+        const third = await store.append(stream, single, 1);
+        expect(await store.append(stream, single, 1)).toEqual(third);
+
+        const stored = await store.readStream(stream);
+        expect(ids(stored)).toEqual(ids([...batch, ...single]));
+        expect(stored[stored.length - 1]!.position).toBe(third.position);
+      });
+    });
+
+    describe('readStream', () => {
+      it('returns the stream in revision order with the envelope intact, from a revision', async () => {
+        const stream = unique('read');
+        const events = [
+          newEvent('t.A', { n: 1 }),
+          newEvent('t.B', { n: 2, nested: { ok: true } }),
+          newEvent('t.C', { n: 3 }),
+        ];
+        await store.append(stream, events.slice(0, 2), 'no_stream');
+        const last = await store.append(stream, events.slice(2), 1);
+
+        const read = await store.readStream(stream);
+        expect(
+          read.map((e) => ({
+            streamId: e.streamId,
+            revision: e.revision,
+            type: e.type,
+            data: e.data,
+            metadata: e.metadata,
+          })),
+        ).toEqual(
+          events.map((e, i) => ({ streamId: stream, revision: i, type: e.type, data: e.data, metadata: e.metadata })),
+        );
+        expectStrictlyIncreasing(read.map((e) => e.position));
+        expect(read[2]!.position).toBe(last.position);
+        expect((await store.readStream(stream, 1)).map((e) => e.revision)).toEqual([1, 2]);
+      });
+
+      it('returns [] for a stream that does not exist', async () => {
+        expect(await store.readStream(unique('nothing'))).toEqual([]);
+      });
+    });
+
+    describe('readAll', () => {
+      it('pages the global feed in order across streams, with streamId and type filters', async () => {
+        const a = unique('all-a');
+        const b = unique('all-b');
+        const created = unique('t.Created');
+        const updated = unique('t.Updated');
+        const start = await store.headPosition();
+        const e1 = newEvent(created);
+        const e2 = newEvent(created);
+        const e3 = newEvent(updated);
+        const e4 = newEvent(updated);
+        const e5 = newEvent(updated);
+        await store.append(a, [e1], 'no_stream');
+        await store.append(b, [e2], 'no_stream');
+        await store.append(a, [e3, e4], 0);
+        const lastAppend = await store.append(b, [e5], 0);
+        expect(await store.headPosition()).toBeGreaterThanOrEqual(lastAppend.position);
+
+        // Small pages; stop once all five are seen (other writers may share the server).
+        const ours: RecordedEvent[] = [];
+        const positions: number[] = [];
+        let after = start;
+        while (ours.length < 5) {
+          const page = await store.readAll({ after, limit: 2 });
+          expect(page.length).toBeGreaterThan(0);
+          expect(page.length).toBeLessThanOrEqual(2);
+          positions.push(...page.map((e) => e.position));
+          ours.push(...page.filter((e) => e.streamId === a || e.streamId === b));
+          after = page[page.length - 1]!.position;
+        }
+        expectStrictlyIncreasing(positions);
+        expect(ids(ours)).toEqual(ids([e1, e2, e3, e4, e5]));
+        expect(ours.map((e) => `${e.streamId === a ? 'a' : 'b'}@${e.revision}`)).toEqual([
+          'a@0',
+          'b@0',
+          'a@1',
+          'a@2',
+          'b@1',
+        ]);
+
+        const ofA = await store.readAll({ after: start, limit: 100, streamId: a });
+        expect(ids(ofA)).toEqual(ids([e1, e3, e4]));
+        expect(ids(await store.readAll({ after: ofA[1]!.position, limit: 100, streamId: a }))).toEqual(ids([e4]));
+        expect(ids(await store.readAll({ after: start, limit: 1, streamId: a }))).toEqual(ids([e1]));
+        expect(ids(await store.readAll({ after: start, limit: 100, type: updated }))).toEqual(ids([e3, e4, e5]));
+        expect(ids(await store.readAll({ after: start, limit: 2, type: updated }))).toEqual(ids([e3, e4]));
+        expect(ids(await store.readAll({ after: start, limit: 100, streamId: b, type: updated }))).toEqual(ids([e5]));
+        expect(await store.readAll({ after: start, limit: 100, streamId: unique('none') })).toEqual([]);
+      });
+    });
+
+    describe('subscribeToAll', () => {
+      it('delivers catch-up then live events in order, and close() ends the iteration', async () => {
+        const stream = unique('sub');
+        const start = await store.headPosition();
+        const catchUp = [newEvent('t.A'), newEvent('t.B')];
+        const live = [newEvent('t.C'), newEvent('t.D')];
+        await store.append(stream, catchUp, 'no_stream');
+
+        const subscription = store.subscribeToAll(start);
+        const iterator = subscription[Symbol.asyncIterator]();
+        const received: RecordedEvent[] = [];
+        const positions: number[] = [];
+        let liveAppended = false;
+        while (received.length < 4) {
+          const next = await iterator.next();
+          expect(next.done).toBeFalsy();
+          const batch = next.value as RecordedEvent[];
+          expect(batch.length).toBeGreaterThan(0);
+          positions.push(...batch.map((e) => e.position));
+          received.push(...batch.filter((e) => e.streamId === stream));
+          if (!liveAppended && received.length >= 2) {
+            liveAppended = true;
+            await store.append(stream, live, 1);
+          }
+        }
+        expect(positions[0]!).toBeGreaterThan(start);
+        expectStrictlyIncreasing(positions);
+        expect(ids(received)).toEqual(ids([...catchUp, ...live]));
+        expect(received.map((e) => e.revision)).toEqual([0, 1, 2, 3]);
+
+        subscription.close();
+        expect((await iterator.next()).done).toBe(true);
+      });
+
+      it('close() ends an iteration that is waiting for events', async () => {
+        const subscription = store.subscribeToAll(await store.headPosition());
+        const iterator = subscription[Symbol.asyncIterator]();
+        const waiting = (async () => {
+          // Drain anything other writers append meanwhile; end when close() ends the feed.
+          for (;;) if ((await iterator.next()).done) return 'ended';
+        })();
+        subscription.close();
+        await expect(waiting).resolves.toBe('ended');
+      });
+    });
+
+    describe('concurrency', () => {
+      it('lets exactly one of 50 racing appenders win each revision, leaving no gaps', async () => {
+        const stream = unique('race');
+        await store.append(stream, [newEvent('t.Created')], 'no_stream');
+        const rounds = 5;
+        for (let revision = 0; revision < rounds; revision++) {
+          const outcomes = await Promise.allSettled(
+            Array.from({ length: 50 }, (_, i) =>
+              store.append(stream, [newEvent('t.Raced', { revision, i })], revision),
+            ),
+          );
+          const winners = outcomes.filter((o) => o.status === 'fulfilled');
+          const losers = outcomes.filter((o): o is PromiseRejectedResult => o.status === 'rejected');
+          expect(winners).toHaveLength(1);
+          expect(
+            (winners[0] as PromiseFulfilledResult<{ nextExpectedRevision: number }>).value.nextExpectedRevision,
+          ).toBe(revision + 1);
+          expect(losers).toHaveLength(49);
+          for (const loser of losers) {
+            expect(loser.reason).toBeInstanceOf(ConcurrencyError);
+            expect((loser.reason as ConcurrencyError).streamId).toBe(stream);
+          }
+        }
+        const stored = await store.readStream(stream);
+        expect(stored.map((e) => e.revision)).toEqual(Array.from({ length: rounds + 1 }, (_, i) => i));
+        expectStrictlyIncreasing(stored.map((e) => e.position));
+      }, 60_000);
+    });
+  });
+}

@@ -1,0 +1,138 @@
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { NewEvent } from '../../src/shared/events/envelope';
+import { ConcurrencyError } from '../../src/shared/event-store/concurrency-error';
+import { SqliteEventStore, type SqliteEventStoreOptions } from '../../src/shared/event-store/sqlite-event-store';
+import { describeEventStoreContract } from '../contract/event-store.contract';
+
+/** A real database file in a fresh temp directory, removed by cleanup. */
+function tempStore(options?: SqliteEventStoreOptions) {
+  const dir = mkdtempSync(join(tmpdir(), 'event-store-'));
+  const file = join(dir, 'events.db');
+  const store = new SqliteEventStore(file, options);
+  return {
+    store,
+    file,
+    cleanup: async () => {
+      await store.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+const newEvent = (type: string, data: unknown = {}): NewEvent => ({
+  type,
+  data,
+  metadata: {
+    eventId: randomUUID(),
+    correlationId: randomUUID(),
+    causationId: null,
+    actor: 'test:sqlite',
+    occurredAt: Date.now(),
+  },
+});
+
+describeEventStoreContract('SqliteEventStore (temp file)', () => Promise.resolve(tempStore()));
+
+describe('SqliteEventStore specifics', () => {
+  it('groups concurrent appends into fewer transactions than appends', async () => {
+    const commits: Array<{ appends: number; events: number }> = [];
+    const { store, cleanup } = tempStore({ onCommit: (appends, events) => commits.push({ appends, events }) });
+    try {
+      const results = await Promise.all(
+        Array.from({ length: 100 }, (_, i) => store.append(`group-${i}`, [newEvent('t.Grouped', { i })], 'no_stream')),
+      );
+      expect(results.every((r) => r.nextExpectedRevision === 0)).toBe(true);
+      expect(new Set(results.map((r) => r.position)).size).toBe(100);
+      expect(commits.length).toBeLessThan(100);
+      expect(commits.reduce((n, c) => n + c.appends, 0)).toBe(100);
+      expect(commits.reduce((n, c) => n + c.events, 0)).toBe(100);
+    } finally {
+      await cleanup();
+    }
+  });
+
+  it('keeps acknowledged appends across close and reopen', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'event-store-'));
+    const file = join(dir, 'events.db');
+    try {
+      const first = new SqliteEventStore(file);
+      const written = [newEvent('t.A', { n: 1 }), newEvent('t.B', { n: 2 })];
+      const acknowledged = await Promise.all([
+        first.append('durable-1', written.slice(0, 1), 'no_stream'),
+        first.append('durable-2', written.slice(1), 'no_stream'),
+      ]);
+      await first.close();
+
+      const reopened = new SqliteEventStore(file);
+      try {
+        const all = await reopened.readAll({ after: 0, limit: 10 });
+        expect(all.map((e) => e.metadata)).toEqual(written.map((e) => e.metadata));
+        expect(all.map((e) => e.data)).toEqual([{ n: 1 }, { n: 2 }]);
+        expect(all.map((e) => e.position)).toEqual(acknowledged.map((r) => r.position));
+        expect(await reopened.headPosition()).toBe(acknowledged[1]!.position);
+        // The reopened store carries on from the stored revision.
+        expect((await reopened.append('durable-1', [newEvent('t.C')], 0)).nextExpectedRevision).toBe(1);
+      } finally {
+        await reopened.close();
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('rejects only the failing append of a group; the others commit', async () => {
+    const commits: number[] = [];
+    const { store, cleanup } = tempStore({ onCommit: (appends) => commits.push(appends) });
+    try {
+      await store.append('group-existing', [newEvent('t.A')], 'no_stream');
+      commits.length = 0;
+      // Issued in one turn of the event loop, so they share one transaction.
+      const outcomes = await Promise.allSettled([
+        store.append('group-ok-1', [newEvent('t.A')], 'no_stream'),
+        store.append('group-existing', [newEvent('t.B')], 'no_stream'),
+        store.append('group-ok-2', [newEvent('t.A'), newEvent('t.B')], 'no_stream'),
+      ]);
+      expect(commits).toEqual([3]);
+      expect(outcomes.map((o) => o.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+      expect((outcomes[1] as PromiseRejectedResult).reason).toBeInstanceOf(ConcurrencyError);
+      expect(await store.readStream('group-ok-1')).toHaveLength(1);
+      expect(await store.readStream('group-existing')).toHaveLength(1);
+      expect(await store.readStream('group-ok-2')).toHaveLength(2);
+    } finally {
+      await cleanup();
+    }
+  });
+
+  it('rejects an append that fails part-way without hurting the rest of its group', async () => {
+    const { store, cleanup } = tempStore();
+    try {
+      const outcomes = await Promise.allSettled([
+        store.append('partial-ok', [newEvent('t.A')], 'no_stream'),
+        // A BigInt cannot be serialised, so the second event of this append throws mid-write.
+        store.append('partial-bad', [newEvent('t.A'), newEvent('t.B', { n: 1n })], 'no_stream'),
+        store.append('partial-ok-2', [newEvent('t.A')], 'no_stream'),
+      ]);
+      expect(outcomes.map((o) => o.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+      expect(await store.readStream('partial-ok')).toHaveLength(1);
+      expect(await store.readStream('partial-ok-2')).toHaveLength(1);
+    } finally {
+      await cleanup();
+    }
+  });
+
+  // Each append of a group runs in its own SAVEPOINT, so a failure part-way leaves nothing behind.
+  it('writes nothing of an append that fails part-way', async () => {
+    const { store, cleanup } = tempStore();
+    try {
+      await expect(
+        store.append('atomic-bad', [newEvent('t.A'), newEvent('t.B', { n: 1n })], 'no_stream'),
+      ).rejects.toBeDefined();
+      expect(await store.readStream('atomic-bad')).toEqual([]);
+    } finally {
+      await cleanup();
+    }
+  });
+});
