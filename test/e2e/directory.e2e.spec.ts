@@ -9,7 +9,13 @@ describe('directory admin API', () => {
 
   it('creates and reads accounts', async () => {
     const a = await createAccount(t, { domain: 'Acme.Example.com', tier: 'professional' });
-    expect(a).toEqual({ hubId: expect.any(Number), domain: 'acme.example.com', hublet: 'na1', tier: 'professional', createdAt: expect.any(Number) });
+    expect(a).toEqual({
+      hubId: expect.any(Number),
+      domain: 'acme.example.com',
+      hublet: 'na1',
+      tier: 'professional',
+      createdAt: expect.any(Number),
+    });
     const r = await t.admin('GET', `/admin/v1/accounts/${a.hubId}`);
     expect(r.statusCode).toBe(200);
     expect(r.headers['content-type']).toMatch(/application\/json/);
@@ -39,16 +45,28 @@ describe('directory admin API', () => {
     expect(u.email).toBe('ada@example.com');
     const r = await t.admin('GET', `/admin/v1/users/${u.userId}`);
     expect(r.body).not.toContain('password');
-    const dup = await t.admin('POST', '/admin/v1/users', { email: 'ada@example.com', password: 'another-password', hubIds: [a.hubId] });
+    const dup = await t.admin('POST', '/admin/v1/users', {
+      email: 'ada@example.com',
+      password: 'another-password',
+      hubIds: [a.hubId],
+    });
     expect(dup.statusCode).toBe(409);
-    const unknownHub = await t.admin('POST', '/admin/v1/users', { email: 'bob@example.com', password: 'another-password', hubIds: [1234] });
+    const unknownHub = await t.admin('POST', '/admin/v1/users', {
+      email: 'bob@example.com',
+      password: 'another-password',
+      hubIds: [1234],
+    });
     expect(unknownHub.statusCode).toBe(400);
     expect(unknownHub.json().errors[0].in).toBe('hubIds');
   });
 
   it('registers apps: secret shown once, stored hashed, scopes checked', async () => {
     const dev = await createAccount(t);
-    const app = await createApp(t, { developerHubId: dev.hubId, requiredScopes: ['oauth', 'crm.schemas.custom.read'], optionalScopes: ['developers-read'] });
+    const app = await createApp(t, {
+      developerHubId: dev.hubId,
+      requiredScopes: ['oauth', 'crm.schemas.custom.read'],
+      optionalScopes: ['developers-read'],
+    });
     expect(app.clientSecret).toMatch(/^[0-9a-f-]{36}$/);
     expect(app.installUrl).toContain(`client_id=${app.clientId}`);
     expect(app.installUrl).toContain('scope=oauth%20crm.schemas.custom.read');
@@ -59,13 +77,28 @@ describe('directory admin API', () => {
     expect(got.json()).not.toHaveProperty('clientSecret');
     const events = await t.admin('GET', `/admin/v1/events?stream=directory.app-${app.appId}`);
     expect(events.body).not.toContain(app.clientSecret);
-    expect(events.json().results[0]).toMatchObject({ type: 'directory.AppRegistered', metadata: { actor: 'admin', eventId: expect.any(String), correlationId: expect.any(String), occurredAt: t.clock.now() } });
+    expect(events.json().results[0]).toMatchObject({
+      type: 'directory.AppRegistered',
+      metadata: {
+        actor: 'admin',
+        eventId: expect.any(String),
+        correlationId: expect.any(String),
+        occurredAt: t.clock.now(),
+      },
+    });
 
     const bad = await t.admin('POST', '/admin/v1/apps', {
-      developerHubId: dev.hubId, name: 'x', redirectUrls: ['http://evil.example.com/cb', 'not a url'], requiredScopes: ['no.such.scope'],
+      developerHubId: dev.hubId,
+      name: 'x',
+      redirectUrls: ['http://evil.example.com/cb', 'not a url'],
+      requiredScopes: ['no.such.scope'],
     });
     expect(bad.statusCode).toBe(400);
-    expect(bad.json().errors.map((e: { in: string }) => e.in)).toEqual(['redirectUrls[0]', 'redirectUrls[1]', 'requiredScopes']);
+    expect(bad.json().errors.map((e: { in: string }) => e.in)).toEqual([
+      'redirectUrls[0]',
+      'redirectUrls[1]',
+      'requiredScopes',
+    ]);
   });
 
   it('pages the audit trail by global position and filters by type', async () => {
@@ -81,7 +114,11 @@ describe('directory admin API', () => {
 
   it('guards the admin API with the admin key', async () => {
     for (const authorization of [undefined, 'Bearer wrong-key', 'Basic abc', `Bearer ${t.adminKey}x`]) {
-      const r = await t.inject({ method: 'GET', url: '/admin/v1/accounts', headers: authorization ? { authorization } : {} });
+      const r = await t.inject({
+        method: 'GET',
+        url: '/admin/v1/accounts',
+        headers: authorization ? { authorization } : {},
+      });
       expect(r.statusCode).toBe(401);
       expect(r.json()).toMatchObject({ category: 'INVALID_AUTHENTICATION', correlationId: expect.any(String) });
     }
@@ -95,7 +132,10 @@ describe('bad input never yields a 5xx', () => {
   });
   afterAll(() => t.close());
 
-  const expectHubSpotError = (r: { statusCode: number; json: () => Record<string, unknown>; headers: Record<string, unknown> }, status: number | number[]) => {
+  const expectHubSpotError = (
+    r: { statusCode: number; json: () => Record<string, unknown>; headers: Record<string, unknown> },
+    status: number | number[],
+  ) => {
     expect(Array.isArray(status) ? status : [status]).toContain(r.statusCode);
     expect(r.headers['content-type']).toMatch(/application\/json/);
     const body = r.json();
@@ -106,26 +146,51 @@ describe('bad input never yields a 5xx', () => {
   };
 
   it('malformed JSON → 400', async () => {
-    const r = await t.inject({ method: 'POST', url: '/admin/v1/accounts', headers: { authorization: `Bearer ${t.adminKey}`, 'content-type': 'application/json' }, payload: '{"domain": ' });
+    const r = await t.inject({
+      method: 'POST',
+      url: '/admin/v1/accounts',
+      headers: { authorization: `Bearer ${t.adminKey}`, 'content-type': 'application/json' },
+      payload: '{"domain": ',
+    });
     expectHubSpotError(r, 400);
   });
 
   it('non-object JSON bodies → 400', async () => {
     for (const payload of ['[]', 'null', '"x"', '42']) {
-      const r = await t.inject({ method: 'POST', url: '/admin/v1/accounts', headers: { authorization: `Bearer ${t.adminKey}`, 'content-type': 'application/json' }, payload });
+      const r = await t.inject({
+        method: 'POST',
+        url: '/admin/v1/accounts',
+        headers: { authorization: `Bearer ${t.adminKey}`, 'content-type': 'application/json' },
+        payload,
+      });
       expectHubSpotError(r, 400);
     }
   });
 
   it('wrong content type → 415', async () => {
-    const r = await t.inject({ method: 'POST', url: '/admin/v1/accounts', headers: { authorization: `Bearer ${t.adminKey}`, 'content-type': 'text/plain' }, payload: 'hello' });
+    const r = await t.inject({
+      method: 'POST',
+      url: '/admin/v1/accounts',
+      headers: { authorization: `Bearer ${t.adminKey}`, 'content-type': 'text/plain' },
+      payload: 'hello',
+    });
     expectHubSpotError(r, 415);
-    const xml = await t.inject({ method: 'POST', url: '/admin/v1/accounts', headers: { authorization: `Bearer ${t.adminKey}`, 'content-type': 'application/xml' }, payload: '<a/>' });
+    const xml = await t.inject({
+      method: 'POST',
+      url: '/admin/v1/accounts',
+      headers: { authorization: `Bearer ${t.adminKey}`, 'content-type': 'application/xml' },
+      payload: '<a/>',
+    });
     expectHubSpotError(xml, 415);
   });
 
   it('2 MB body → 413', async () => {
-    const r = await t.inject({ method: 'POST', url: '/admin/v1/accounts', headers: { authorization: `Bearer ${t.adminKey}`, 'content-type': 'application/json' }, payload: JSON.stringify({ domain: 'x'.repeat(2 * 1024 * 1024) }) });
+    const r = await t.inject({
+      method: 'POST',
+      url: '/admin/v1/accounts',
+      headers: { authorization: `Bearer ${t.adminKey}`, 'content-type': 'application/json' },
+      payload: JSON.stringify({ domain: 'x'.repeat(2 * 1024 * 1024) }),
+    });
     expectHubSpotError(r, 413);
   });
 

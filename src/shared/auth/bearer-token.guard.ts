@@ -36,7 +36,8 @@ export class BearerTokenGuard implements CanActivate {
 
   canActivate(context: ExecutionContext): boolean {
     const request = context.switchToHttp().getRequest<RequestWithToken>();
-    const accepted = this.reflector.getAllAndOverride<string[]>(ACCEPTED_SCOPES, [context.getHandler(), context.getClass()]) ?? [];
+    const accepted =
+      this.reflector.getAllAndOverride<string[]>(ACCEPTED_SCOPES, [context.getHandler(), context.getClass()]) ?? [];
     const header = request.headers.authorization;
     const match = typeof header === 'string' ? /^Bearer ([^\s]+)$/i.exec(header.trim()) : null;
     if (!match) {

@@ -57,7 +57,7 @@ export class HubSpotError extends Error {
     return new HubSpotError(
       403,
       'MISSING_SCOPES',
-      message ?? 'This app hasn\'t been granted all required scopes to make this call.',
+      message ?? "This app hasn't been granted all required scopes to make this call.",
       { context: { requiredScopes } },
     );
   }

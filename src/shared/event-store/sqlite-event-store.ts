@@ -2,13 +2,7 @@ import Database from 'better-sqlite3';
 import { EventEmitter } from 'node:events';
 import type { NewEvent, RecordedEvent } from '../events/envelope';
 import { ConcurrencyError } from './concurrency-error';
-import type {
-  AppendResult,
-  EventStore,
-  ExpectedRevision,
-  ReadAllOptions,
-  Subscription,
-} from './event-store.port';
+import type { AppendResult, EventStore, ExpectedRevision, ReadAllOptions, Subscription } from './event-store.port';
 
 interface PendingAppend {
   streamId: string;
@@ -102,9 +96,7 @@ export class SqliteEventStore implements EventStore {
       ),
       streamRevision: this.db.prepare('SELECT MAX(revision) AS r FROM events WHERE stream_id = ?'),
       byEventId: this.db.prepare('SELECT position, stream_id, revision FROM events WHERE event_id = ?'),
-      readStream: this.db.prepare(
-        `SELECT ${cols} FROM events WHERE stream_id = ? AND revision >= ? ORDER BY revision`,
-      ),
+      readStream: this.db.prepare(`SELECT ${cols} FROM events WHERE stream_id = ? AND revision >= ? ORDER BY revision`),
       readAll: this.db.prepare(`SELECT ${cols} FROM events WHERE position > ? ORDER BY position LIMIT ?`),
       readAllByStream: this.db.prepare(
         `SELECT ${cols} FROM events WHERE stream_id = ? AND position > ? ORDER BY position LIMIT ?`,
@@ -173,16 +165,16 @@ export class SqliteEventStore implements EventStore {
     revisions: Map<string, number>,
   ): { value: AppendResult; replayed: boolean } {
     const current =
-      revisions.get(a.streamId) ??
-      ((this.stmts.streamRevision.get(a.streamId) as { r: number | null }).r ?? -1);
+      revisions.get(a.streamId) ?? (this.stmts.streamRevision.get(a.streamId) as { r: number | null }).r ?? -1;
 
     // Idempotent re-append: the same event ids already stored in this stream.
     const first = this.stmts.byEventId.get(a.events[0]!.metadata.eventId) as
-      | { position: number; stream_id: string; revision: number }
-      | undefined;
+      { position: number; stream_id: string; revision: number } | undefined;
     if (first) {
       const stored = a.events.map(
-        (e) => this.stmts.byEventId.get(e.metadata.eventId) as { position: number; stream_id: string; revision: number } | undefined,
+        (e) =>
+          this.stmts.byEventId.get(e.metadata.eventId) as
+            { position: number; stream_id: string; revision: number } | undefined,
       );
       const same = stored.every((s, i) => s && s.stream_id === a.streamId && s.revision === first.revision + i);
       if (!same) throw new ConcurrencyError(a.streamId, a.expected, current < 0 ? 'no_stream' : current);
@@ -226,7 +218,8 @@ export class SqliteEventStore implements EventStore {
 
   private readAllSync(o: ReadAllOptions): RecordedEvent[] {
     let rows: EventRow[];
-    if (o.streamId && o.type) rows = this.stmts.readAllByStreamAndType.all(o.streamId, o.type, o.after, o.limit) as EventRow[];
+    if (o.streamId && o.type)
+      rows = this.stmts.readAllByStreamAndType.all(o.streamId, o.type, o.after, o.limit) as EventRow[];
     else if (o.streamId) rows = this.stmts.readAllByStream.all(o.streamId, o.after, o.limit) as EventRow[];
     else if (o.type) rows = this.stmts.readAllByType.all(o.type, o.after, o.limit) as EventRow[];
     else rows = this.stmts.readAll.all(o.after, o.limit) as EventRow[];
@@ -244,13 +237,15 @@ export class SqliteEventStore implements EventStore {
       w?.();
     };
     this.appended.on('appended', onAppended);
-    const self = this;
+    const storeClosed = () => this.closed;
+    const read = (position: number) => this.readAllSync({ after: position, limit: 1000 });
+    const unsubscribe = () => this.appended.off('appended', onAppended);
     async function* feed(): AsyncGenerator<RecordedEvent[]> {
       let position = after;
       try {
-        while (!closed && !self.closed) {
+        while (!closed && !storeClosed()) {
           const seen = generation;
-          const batch = self.readAllSync({ after: position, limit: 1000 });
+          const batch = read(position);
           if (batch.length > 0) {
             position = batch[batch.length - 1]!.position;
             yield batch;
@@ -260,7 +255,7 @@ export class SqliteEventStore implements EventStore {
           await new Promise<void>((resolve) => (wake = resolve));
         }
       } finally {
-        self.appended.off('appended', onAppended);
+        unsubscribe();
       }
     }
     const iterator = feed();

@@ -7,15 +7,15 @@ import { HubSpotError } from '../errors/hubspot-error';
  */
 @Injectable()
 export class IntParamPipe implements PipeTransform<string | undefined, number | undefined> {
-  constructor(
-    private readonly options: { min?: number; max?: number; optional?: boolean } = {},
-  ) {}
+  constructor(private readonly options: { min?: number; max?: number; optional?: boolean } = {}) {}
 
   transform(value: string | undefined, metadata: ArgumentMetadata): number | undefined {
     const name = metadata.data ?? metadata.type;
     if (value === undefined || value === '') {
       if (this.options.optional) return undefined;
-      throw HubSpotError.validation(`${name} is required`, [{ message: `${name} is required`, in: name, code: 'REQUIRED' }]);
+      throw HubSpotError.validation(`${name} is required`, [
+        { message: `${name} is required`, in: name, code: 'REQUIRED' },
+      ]);
     }
     const min = this.options.min ?? 1;
     const max = this.options.max ?? 2_147_483_647;

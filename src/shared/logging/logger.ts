@@ -3,7 +3,8 @@ import pino, { Logger } from 'pino';
 
 /** Path segments and query parameters that carry token material: never logged. */
 const SECRET_PATH = /^(\/oauth\/v1\/(?:access-tokens|refresh-tokens)\/)[^/?#]+/;
-const SECRET_QUERY = /([?&](?:code|code_verifier|client_secret|refresh_token|access_token|password|token|hapikey)=)[^&#]*/gi;
+const SECRET_QUERY =
+  /([?&](?:code|code_verifier|client_secret|refresh_token|access_token|password|token|hapikey)=)[^&#]*/gi;
 
 export function redactUrl(url: string): string {
   return url.replace(SECRET_PATH, '$1[REDACTED]').replace(SECRET_QUERY, '$1[REDACTED]');

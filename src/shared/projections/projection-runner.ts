@@ -71,8 +71,7 @@ export class ProjectionRunner {
 
   private checkpoint(name: string, version: number): number {
     const row = this.db.prepare('SELECT version, position FROM projection_checkpoints WHERE name = ?').get(name) as
-      | { version: number; position: number }
-      | undefined;
+      { version: number; position: number } | undefined;
     if (row && row.version === version) return row.position;
     return -1; // unknown or outdated: rebuild
   }

@@ -17,9 +17,26 @@ interface ScopeEntry {
 const e = (name: string, minTier: Tier = 'free'): ScopeEntry => ({ name, minTier });
 
 const OBJECTS = [
-  'contacts', 'companies', 'deals', 'line_items', 'products', 'quotes', 'carts', 'orders', 'invoices',
-  'commercepayments', 'subscriptions', 'goals', 'leads', 'listings', 'courses', 'services', 'appointments',
-  'partner-clients', 'partner-services', 'users',
+  'contacts',
+  'companies',
+  'deals',
+  'line_items',
+  'products',
+  'quotes',
+  'carts',
+  'orders',
+  'invoices',
+  'commercepayments',
+  'subscriptions',
+  'goals',
+  'leads',
+  'listings',
+  'courses',
+  'services',
+  'appointments',
+  'partner-clients',
+  'partner-services',
+  'users',
 ] as const;
 
 export const SCOPE_ENTRIES: readonly ScopeEntry[] = [

@@ -1,0 +1,41 @@
+import 'reflect-metadata';
+import { createApp } from '../app.factory';
+import { loadConfig } from '../config/config';
+import { featureModules } from '../feature-modules';
+import { systemClock } from '../shared/clock';
+import { EVENT_STORE, EventStore } from '../shared/event-store/event-store.port';
+import { createLogger } from '../shared/logging/logger';
+import { ProjectionRunner } from '../shared/projections/projection-runner';
+
+/**
+ * `npm run projections:rebuild [name…]`: empties read models and replays the whole event history
+ * into them (all projections when no name is given). Run it with the service stopped, on the same
+ * DATA_DIR / EVENTSTORE_CONNECTION_STRING.
+ */
+async function main(): Promise<void> {
+  const config = loadConfig({
+    SEED: 'none',
+    ADMIN_API_KEY: 'rebuild-cli-not-serving',
+    ...process.env,
+    LOG_LEVEL: 'warn',
+  });
+  const app = await createApp({ config, clock: systemClock, modules: featureModules(), logger: createLogger('warn') });
+  try {
+    const runner = app.get(ProjectionRunner);
+    const head = await app.get<EventStore>(EVENT_STORE).headPosition();
+    const names = process.argv.slice(2).length > 0 ? process.argv.slice(2) : runner.projectionNames();
+    for (const name of names) {
+      const started = process.hrtime.bigint();
+      await runner.rebuild(name);
+      const ms = Number(process.hrtime.bigint() - started) / 1e6;
+      process.stdout.write(`rebuilt ${name}: ${head} events in ${ms.toFixed(0)} ms\n`);
+    }
+  } finally {
+    await app.close();
+  }
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`rebuild failed: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,61 @@
+import { ConfigError, DEFAULT_TIER_LIMITS, loadConfig } from '../../src/config/config';
+
+describe('loadConfig', () => {
+  it('has the documented defaults in demo mode', () => {
+    const c = loadConfig({});
+    expect(c).toMatchObject({
+      host: '127.0.0.1',
+      port: 3000,
+      dataDir: './data',
+      seed: 'demo',
+      adminApiKey: null,
+      eventStoreConnectionString: null,
+      logLevel: 'info',
+    });
+    expect(c.publicUrl).toBe('http://127.0.0.1:3000');
+    expect(c.tierLimits).toEqual(DEFAULT_TIER_LIMITS);
+  });
+
+  it('requires ADMIN_API_KEY outside the demo', () => {
+    expect(() => loadConfig({ SEED: 'none' })).toThrow(/ADMIN_API_KEY is required/);
+    expect(loadConfig({ SEED: 'none', ADMIN_API_KEY: 'x'.repeat(16) }).adminApiKey).toBe('x'.repeat(16));
+  });
+
+  it('lists every bad value with a clear message', () => {
+    try {
+      loadConfig({
+        PORT: 'eighty',
+        SEED: 'maybe',
+        LOG_LEVEL: 'loud',
+        EVENTSTORE_CONNECTION_STRING: 'http://x',
+        TOKEN_SIGNING_KEYS: 'k1:c2hvcnQ=',
+      });
+      throw new Error('should have thrown');
+    } catch (e) {
+      expect(e).toBeInstanceOf(ConfigError);
+      const problems = (e as ConfigError).problems.join('\n');
+      expect(problems).toMatch(/PORT must be an integer/);
+      expect(problems).toMatch(/SEED must be one of demo, none/);
+      expect(problems).toMatch(/LOG_LEVEL must be one of/);
+      expect(problems).toMatch(/EVENTSTORE_CONNECTION_STRING must start with esdb:\/\//);
+      expect(problems).toMatch(/at least 32 bytes/);
+    }
+  });
+
+  it('parses rotating signing keys, first one signs', () => {
+    const a = Buffer.alloc(32, 1).toString('base64');
+    const b = Buffer.alloc(32, 2).toString('base64');
+    const c = loadConfig({ TOKEN_SIGNING_KEYS: `new:${a},old:${b}` });
+    expect(c.signingKeys!.map((k) => k.kid)).toEqual(['new', 'old']);
+    expect(() => loadConfig({ TOKEN_SIGNING_KEYS: `x:${a},x:${b}` })).toThrow(/twice/);
+  });
+
+  it('overrides tier limits from JSON and refuses unknown keys', () => {
+    const c = loadConfig({ TIER_LIMITS: '{"professional":{"calculatedProperties":5}}' });
+    expect(c.tierLimits.professional.calculatedProperties).toBe(5);
+    expect(c.tierLimits.enterprise).toEqual(DEFAULT_TIER_LIMITS.enterprise);
+    expect(() => loadConfig({ TIER_LIMITS: '{"gold":{}}' })).toThrow(/unknown tier "gold"/);
+    expect(() => loadConfig({ TIER_LIMITS: '{"free":{"calculatedProperties":-1}}' })).toThrow(/non-negative integer/);
+    expect(() => loadConfig({ TIER_LIMITS: 'nope' })).toThrow(/must be JSON/);
+  });
+});
