@@ -15,6 +15,8 @@ export function ensureBuilt(spawnSync) {
   const built = existsSync('dist/main.js') ? statSync('dist/main.js').mtimeMs : 0;
   if (built >= newest('src')) return;
   console.error('building (tsc)…');
-  const r = spawnSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.build.json'], { stdio: 'inherit' });
+  const r = spawnSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.build.json'], {
+    stdio: 'inherit',
+  });
   if (r.status !== 0) process.exit(r.status ?? 1);
 }

@@ -1,16 +1,17 @@
 import 'reflect-metadata';
 import fastifyCookie from '@fastify/cookie';
 import fastifyHelmet from '@fastify/helmet';
-import { DynamicModule, Logger, Module } from '@nestjs/common';
+import { Logger, Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { randomUUID } from 'node:crypto';
 import type { Logger as PinoLogger } from 'pino';
 import type { AppConfig } from './config/config';
 import { CoreModule } from './core/core.module';
 import { DirectoryModule } from './directory/directory.module';
+import type { FeatureModule } from './feature-modules';
 import { Metrics } from './ops/metrics';
 import { OpsModule } from './ops/ops.module';
 import type { Clock } from './shared/clock';
@@ -24,7 +25,7 @@ export interface CreateAppOptions {
   clock: Clock;
   eventStore?: EventStore;
   /** Feature modules (OAuth, Cards, Limits) plug in here. */
-  modules?: Array<DynamicModule | (new () => unknown)>;
+  modules?: FeatureModule[];
   logger?: PinoLogger;
 }
 
@@ -49,11 +50,14 @@ export async function createApp(options: CreateAppOptions): Promise<NestFastifyA
     requestIdHeader: false, // the correlation id is ours, never the caller's
     requestIdLogLabel: 'correlationId',
     bodyLimit: config.bodyLimitBytes,
-    maxParamLength: 2048,
+    routerOptions: { maxParamLength: 2048 }, // access tokens in the path are up to 512 characters
     trustProxy: false,
     return503OnClosing: true,
+    // Nest installs a default error handler; ours replaces it on purpose (HubSpot Error bodies).
+    allowErrorHandlerOverride: true,
     // Malformed URLs and the like, rejected by the router before any route or hook runs.
-    frameworkErrors: (error, request, reply) => sendHubSpotError(error, request, reply, new Logger('Http')),
+    frameworkErrors: (error: FastifyError, request: FastifyRequest, reply: FastifyReply) =>
+      sendHubSpotError(error, request, reply, new Logger('Http')),
   });
 
   const app = await NestFactory.create<NestFastifyApplication>(AppModule, adapter, {
@@ -77,6 +81,8 @@ export async function createApp(options: CreateAppOptions): Promise<NestFastifyA
         imgSrc: ["'self'", 'data:'],
         formAction: ["'self'", 'http:', 'https:'],
         frameAncestors: ["'none'"],
+        // Plain-http deployments (the demo) must not have their form posts upgraded to https.
+        upgradeInsecureRequests: null,
       },
     },
     referrerPolicy: { policy: 'no-referrer' },

@@ -32,7 +32,9 @@ async function main(): Promise<void> {
   }
 
   await app.listen({ host: config.host, port: config.port });
-  new Logger('Main').log(`listening on http://${config.host}:${config.port} (event store: ${app.get<EventStore>(EVENT_STORE).kind})`);
+  new Logger('Main').log(
+    `listening on http://${config.host}:${config.port} (event store: ${app.get<EventStore>(EVENT_STORE).kind})`,
+  );
 }
 
 main().catch((error: unknown) => {

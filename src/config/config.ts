@@ -141,7 +141,9 @@ function parseSigningKeys(raw: string | undefined, problems: string[]): SigningK
   for (const part of raw.split(',')) {
     const [kid, b64] = part.split(':');
     if (!kid || !b64 || !/^[A-Za-z0-9_-]{1,16}$/.test(kid)) {
-      problems.push('TOKEN_SIGNING_KEYS must look like kid:base64secret[,kid:base64secret] (kid: 1-16 of A-Z a-z 0-9 _ -)');
+      problems.push(
+        'TOKEN_SIGNING_KEYS must look like kid:base64secret[,kid:base64secret] (kid: 1-16 of A-Z a-z 0-9 _ -)',
+      );
       return null;
     }
     const secret = Buffer.from(b64, 'base64');

@@ -71,62 +71,76 @@ interface AppRow {
  */
 @Injectable()
 export class DirectoryQueries {
+  private readonly statements = new Map<string, Database.Statement>();
+
   constructor(
     @Inject(READ_MODEL_DB) private readonly db: Database.Database,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
+  /** Prepared once, on first use (the tables exist only once the projection ran its setup). */
+  private stmt(sql: string): Database.Statement {
+    let s = this.statements.get(sql);
+    if (!s) {
+      s = this.db.prepare(sql);
+      this.statements.set(sql, s);
+    }
+    return s;
+  }
+
   getAccount(hubId: number): AccountView | null {
-    const row = this.db.prepare('SELECT * FROM dir_accounts WHERE hub_id = ?').get(hubId) as AccountRow | undefined;
+    const row = this.stmt('SELECT * FROM dir_accounts WHERE hub_id = ?').get(hubId) as AccountRow | undefined;
     return row ? toAccount(row) : null;
   }
 
   listAccounts(after = 0, limit = 100): AccountView[] {
     return (
-      this.db.prepare('SELECT * FROM dir_accounts WHERE hub_id > ? ORDER BY hub_id LIMIT ?').all(after, limit) as AccountRow[]
+      this.db
+        .prepare('SELECT * FROM dir_accounts WHERE hub_id > ? ORDER BY hub_id LIMIT ?')
+        .all(after, limit) as AccountRow[]
     ).map(toAccount);
   }
 
   findAccountByDomain(domain: string): AccountView | null {
-    const row = this.db.prepare('SELECT * FROM dir_accounts WHERE domain = ?').get(domain.toLowerCase()) as
-      | AccountRow
-      | undefined;
+    const row = this.stmt('SELECT * FROM dir_accounts WHERE domain = ?').get(domain.toLowerCase()) as
+      AccountRow | undefined;
     return row ? toAccount(row) : null;
   }
 
   getUser(userId: number): UserView | null {
-    const row = this.db.prepare('SELECT * FROM dir_users WHERE user_id = ?').get(userId) as UserRow | undefined;
+    const row = this.stmt('SELECT * FROM dir_users WHERE user_id = ?').get(userId) as UserRow | undefined;
     return row ? toUser(row) : null;
   }
 
   listUsers(after = 0, limit = 100): UserView[] {
     return (
-      this.db.prepare('SELECT * FROM dir_users WHERE user_id > ? ORDER BY user_id LIMIT ?').all(after, limit) as UserRow[]
+      this.db
+        .prepare('SELECT * FROM dir_users WHERE user_id > ? ORDER BY user_id LIMIT ?')
+        .all(after, limit) as UserRow[]
     ).map(toUser);
   }
 
   /** For sign-in only: includes the scrypt hash. */
   findUserCredentialsByEmail(email: string): UserCredentials | null {
-    const row = this.db.prepare('SELECT * FROM dir_users WHERE email = ?').get(email.trim().toLowerCase()) as
-      | UserRow
-      | undefined;
+    const row = this.stmt('SELECT * FROM dir_users WHERE email = ?').get(email.trim().toLowerCase()) as
+      UserRow | undefined;
     return row ? { ...toUser(row), passwordHash: row.password_hash } : null;
   }
 
   getApp(appId: number): AppView | null {
-    const row = this.db.prepare('SELECT * FROM dir_apps WHERE app_id = ?').get(appId) as AppRow | undefined;
+    const row = this.stmt('SELECT * FROM dir_apps WHERE app_id = ?').get(appId) as AppRow | undefined;
     return row ? this.toApp(row) : null;
   }
 
   listApps(after = 0, limit = 100): AppView[] {
-    return (this.db.prepare('SELECT * FROM dir_apps WHERE app_id > ? ORDER BY app_id LIMIT ?').all(after, limit) as AppRow[]).map(
-      (r) => this.toApp(r),
-    );
+    return (
+      this.stmt('SELECT * FROM dir_apps WHERE app_id > ? ORDER BY app_id LIMIT ?').all(after, limit) as AppRow[]
+    ).map((r) => this.toApp(r));
   }
 
   /** For client authentication only: includes the SHA-256 of the client secret. */
   findAppByClientId(clientId: string): AppWithSecret | null {
-    const row = this.db.prepare('SELECT * FROM dir_apps WHERE client_id = ?').get(clientId) as AppRow | undefined;
+    const row = this.stmt('SELECT * FROM dir_apps WHERE client_id = ?').get(clientId) as AppRow | undefined;
     return row ? { ...this.toApp(row), clientSecretHash: row.client_secret_hash } : null;
   }
 

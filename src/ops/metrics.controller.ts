@@ -14,7 +14,8 @@ export class MetricsController {
   @Get()
   @Header('content-type', 'text/plain; version=0.0.4; charset=utf-8')
   async scrape(): Promise<string> {
-    for (const [name, lag] of Object.entries(await this.runner.lag())) this.metrics.projectionLag.set({ projection: name }, lag);
+    for (const [name, lag] of Object.entries(await this.runner.lag()))
+      this.metrics.projectionLag.set({ projection: name }, lag);
     return this.metrics.registry.metrics();
   }
 }

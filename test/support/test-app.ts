@@ -1,12 +1,11 @@
-import type { DynamicModule } from '@nestjs/common';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createApp } from '../../src/app.factory';
+import { createApp as createService } from '../../src/app.factory';
 import { loadConfig } from '../../src/config/config';
-import { featureModules } from '../../src/feature-modules';
+import { FeatureModule, featureModules } from '../../src/feature-modules';
 import { ManualClock } from '../../src/shared/clock';
 import { createLogger } from '../../src/shared/logging/logger';
 
@@ -29,7 +28,7 @@ export interface TestApp {
 
 export interface StartOptions {
   /** Feature modules; defaults to every module main.ts uses. */
-  modules?: Array<DynamicModule | (new () => unknown)>;
+  modules?: FeatureModule[];
   clock?: ManualClock;
   env?: Record<string, string>;
   /** Reuse a data dir (restart after a crash). */
@@ -49,7 +48,7 @@ export async function startTestApp(options: StartOptions = {}): Promise<TestApp>
     RATE_LIMIT_ENABLED: 'false',
     ...options.env,
   });
-  const app = await createApp({
+  const app = await createService({
     config,
     clock,
     modules: options.modules ?? featureModules(),
@@ -117,8 +116,24 @@ export async function createUser(
 
 export async function createApp(
   t: TestApp,
-  input: { developerHubId: number; name?: string; redirectUrls?: string[]; requiredScopes?: string[]; optionalScopes?: string[] },
-): Promise<{ appId: number; clientId: string; clientSecret: string; installUrl: string; redirectUrls: string[]; requiredScopes: string[]; optionalScopes: string[]; name: string; developerHubId: number }> {
+  input: {
+    developerHubId: number;
+    name?: string;
+    redirectUrls?: string[];
+    requiredScopes?: string[];
+    optionalScopes?: string[];
+  },
+): Promise<{
+  appId: number;
+  clientId: string;
+  clientSecret: string;
+  installUrl: string;
+  redirectUrls: string[];
+  requiredScopes: string[];
+  optionalScopes: string[];
+  name: string;
+  developerHubId: number;
+}> {
   const r = await t.admin('POST', '/admin/v1/apps', {
     developerHubId: input.developerHubId,
     name: input.name ?? `App ${unique()}`,

@@ -25,19 +25,31 @@ export class DirectoryCommands {
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
-  async createAccount(input: { domain: string; tier: Tier; hublet: string }, ctx: CommandContext): Promise<AccountView> {
+  async createAccount(
+    input: { domain: string; tier: Tier; hublet: string },
+    ctx: CommandContext,
+  ): Promise<AccountView> {
     const domain = input.domain.trim().toLowerCase();
     // Domains are unique; checked on the read model, which this instance keeps current (read-your-writes).
-    if (this.queries.findAccountByDomain(domain)) throw HubSpotError.conflict(`An account with domain ${domain} already exists.`);
+    if (this.queries.findAccountByDomain(domain))
+      throw HubSpotError.conflict(`An account with domain ${domain} already exists.`);
     const { hubId, position } = await this.withFreshId((hubId) =>
-      this.executor.execute(accountStream(hubId), accountDecider, (s) =>
-        accountDecider.decide({ hubId, domain, hublet: input.hublet, tier: input.tier, now: this.clock.now() }, s), ctx),
+      this.executor.execute(
+        accountStream(hubId),
+        accountDecider,
+        (s) =>
+          accountDecider.decide({ hubId, domain, hublet: input.hublet, tier: input.tier, now: this.clock.now() }, s),
+        ctx,
+      ),
     );
     await this.runner.waitFor(position);
     return this.queries.getAccount(hubId)!;
   }
 
-  async createUser(input: { email: string; password: string; hubIds: number[] }, ctx: CommandContext): Promise<UserView> {
+  async createUser(
+    input: { email: string; password: string; hubIds: number[] },
+    ctx: CommandContext,
+  ): Promise<UserView> {
     const email = input.email.trim().toLowerCase();
     const unknown = input.hubIds.filter((id) => !this.queries.getAccount(id));
     if (unknown.length > 0) {
@@ -104,7 +116,9 @@ export class DirectoryCommands {
     return { app: this.queries.getApp(appId)!, clientSecret };
   }
 
-  private async withFreshId(run: (id: number) => Promise<{ position: number }>): Promise<{ hubId: number; position: number }> {
+  private async withFreshId(
+    run: (id: number) => Promise<{ position: number }>,
+  ): Promise<{ hubId: number; position: number }> {
     for (let attempt = 0; attempt < 5; attempt++) {
       const id = newId();
       try {

@@ -2,19 +2,17 @@ import type { Tier } from '../../config/config';
 import type { Decider } from '../../shared/commands/decider';
 import { HubSpotError } from '../../shared/errors/hubspot-error';
 import { isKnownScope } from '../../shared/scopes/scope-catalog';
-import {
-  AccountCreated,
-  AppRegistered,
-  DirectoryEventType,
-  UserCreated,
-} from './directory-events';
+import { AccountCreated, AppRegistered, DirectoryEventType, UserCreated } from './directory-events';
 
 /** Every directory aggregate is created once; its state is whether that happened. */
 export interface Existence {
   exists: boolean;
 }
 
-const existence = <E>(): Pick<Decider<Existence, unknown, E & { type: string; data: unknown }>, 'initialState' | 'evolve'> => ({
+const existence = <E>(): Pick<
+  Decider<Existence, unknown, E & { type: string; data: unknown }>,
+  'initialState' | 'evolve'
+> => ({
   initialState: () => ({ exists: false }),
   evolve: () => ({ exists: true }),
 });
@@ -59,7 +57,13 @@ export const userDecider: Decider<Existence, CreateUser, UserCreated> = {
     return [
       {
         type: DirectoryEventType.UserCreated,
-        data: { userId: c.userId, email: c.email, passwordHash: c.passwordHash, hubIds: [...new Set(c.hubIds)], createdAt: c.now },
+        data: {
+          userId: c.userId,
+          email: c.email,
+          passwordHash: c.passwordHash,
+          hubIds: [...new Set(c.hubIds)],
+          createdAt: c.now,
+        },
       },
     ];
   },
@@ -91,7 +95,11 @@ export const appDecider: Decider<Existence, RegisterApp, AppRegistered> = {
         .map(([field, scope]) => ({ message: `Unknown scope: ${scope}`, in: field!, code: 'INVALID_SCOPE' })),
       ...c.optionalScopes
         .filter((s) => c.requiredScopes.includes(s))
-        .map((s) => ({ message: `Scope ${s} is both required and optional`, in: 'optionalScopes', code: 'INVALID_SCOPE' })),
+        .map((s) => ({
+          message: `Scope ${s} is both required and optional`,
+          in: 'optionalScopes',
+          code: 'INVALID_SCOPE',
+        })),
     ];
     if (errors.length > 0) throw HubSpotError.validation('Invalid app settings.', errors);
     return [

@@ -30,7 +30,10 @@ export class AccountsController {
   @Get()
   list(@Query('after', After) after?: number, @Query('limit', Limit) limit?: number) {
     const results = this.queries.listAccounts(after ?? 0, limit ?? 100);
-    return { results, ...(results.length === (limit ?? 100) ? { paging: { next: { after: String(results.at(-1)!.hubId) } } } : {}) };
+    return {
+      results,
+      ...(results.length === (limit ?? 100) ? { paging: { next: { after: String(results.at(-1)!.hubId) } } } : {}),
+    };
   }
 
   @Get(':hubId')

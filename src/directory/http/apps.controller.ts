@@ -21,8 +21,14 @@ export class AppsController {
   /** The only response that ever contains the client secret. */
   @Post()
   @HttpCode(201)
-  async register(@Body() body: RegisterAppDto, @Ctx() ctx: CommandContext): Promise<AppView & { clientSecret: string }> {
-    const { app, clientSecret } = await this.commands.registerApp({ ...body, optionalScopes: body.optionalScopes ?? [] }, ctx);
+  async register(
+    @Body() body: RegisterAppDto,
+    @Ctx() ctx: CommandContext,
+  ): Promise<AppView & { clientSecret: string }> {
+    const { app, clientSecret } = await this.commands.registerApp(
+      { ...body, optionalScopes: body.optionalScopes ?? [] },
+      ctx,
+    );
     return { ...app, clientSecret };
   }
 

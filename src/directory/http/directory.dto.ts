@@ -21,7 +21,9 @@ export class CreateAccountDto {
   @ApiProperty({ example: 'acme.example.com' })
   @IsString()
   @MaxLength(253)
-  @Matches(/^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/i, { message: 'domain must be a host name' })
+  @Matches(/^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/i, {
+    message: 'domain must be a host name',
+  })
   domain!: string;
 
   @ApiProperty({ enum: TIERS })

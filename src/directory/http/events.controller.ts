@@ -19,9 +19,14 @@ export class EventsController {
     @Query('after', new IntParamPipe({ min: 0, max: Number.MAX_SAFE_INTEGER, optional: true })) after?: number,
     @Query('limit', new IntParamPipe({ min: 1, max: 1000, optional: true })) limit?: number,
   ) {
-    for (const [name, v] of [['stream', stream], ['type', type]] as const) {
+    for (const [name, v] of [
+      ['stream', stream],
+      ['type', type],
+    ] as const) {
       if (v !== undefined && (typeof v !== 'string' || v.length > 500 || v.includes('\u0000'))) {
-        throw HubSpotError.validation(`Invalid ${name}`, [{ message: 'expected a short string', in: name, code: 'INVALID' }]);
+        throw HubSpotError.validation(`Invalid ${name}`, [
+          { message: 'expected a short string', in: name, code: 'INVALID' },
+        ]);
       }
     }
     const size = limit ?? 100;

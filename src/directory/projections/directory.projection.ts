@@ -31,20 +31,39 @@ export class DirectoryProjection implements Projection {
     switch (event.type) {
       case DirectoryEventType.AccountCreated: {
         const d = (event as unknown as AccountCreated).data;
-        db.prepare('INSERT OR REPLACE INTO dir_accounts VALUES (?, ?, ?, ?, ?)').run(d.hubId, d.domain, d.hublet, d.tier, d.createdAt);
+        db.prepare('INSERT OR REPLACE INTO dir_accounts VALUES (?, ?, ?, ?, ?)').run(
+          d.hubId,
+          d.domain,
+          d.hublet,
+          d.tier,
+          d.createdAt,
+        );
         break;
       }
       case DirectoryEventType.UserCreated: {
         const d = (event as unknown as UserCreated).data;
         db.prepare('INSERT OR REPLACE INTO dir_users VALUES (?, ?, ?, ?, ?)').run(
-          d.userId, d.email, d.passwordHash, JSON.stringify(d.hubIds), d.createdAt);
+          d.userId,
+          d.email,
+          d.passwordHash,
+          JSON.stringify(d.hubIds),
+          d.createdAt,
+        );
         break;
       }
       case DirectoryEventType.AppRegistered: {
         const d = (event as unknown as AppRegistered).data;
         db.prepare('INSERT OR REPLACE INTO dir_apps VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)').run(
-          d.appId, d.developerHubId, d.name, d.clientId, d.clientSecretHash, JSON.stringify(d.redirectUrls),
-          JSON.stringify(d.requiredScopes), JSON.stringify(d.optionalScopes), d.createdAt);
+          d.appId,
+          d.developerHubId,
+          d.name,
+          d.clientId,
+          d.clientSecretHash,
+          JSON.stringify(d.redirectUrls),
+          JSON.stringify(d.requiredScopes),
+          JSON.stringify(d.optionalScopes),
+          d.createdAt,
+        );
         break;
       }
     }

@@ -7,8 +7,8 @@ import { decodeScopes, encodeScopes, SCOPE_CATALOG_VERSION } from '../../shared/
  *   <kid>.<base64url(payload)>.<base64url(HMAC-SHA256(kid "." payload))>
  *
  * The payload is binary: format version, scope catalog version, varint ids and times, hublet,
- * a random token id, and the scopes as a bitset over the catalog, so a token with every scope
- * stays far below HubSpot's 512-character ceiling.
+ * a random token id, (format 2) the install id, and the scopes as a bitset over the catalog, so a
+ * token with every scope stays far below HubSpot's 512-character ceiling.
  */
 export interface AccessTokenClaims {
   tokenId: string;
@@ -16,6 +16,8 @@ export interface AccessTokenClaims {
   userId: number;
   appId: number;
   installingUserId: number;
+  /** 16 hex characters naming the install the token was issued for (absent in format-1 tokens). */
+  appInstallId?: string;
   hublet: string;
   /** Epoch milliseconds (stored with second precision). */
   issuedAt: number;
@@ -28,7 +30,10 @@ export type VerifyResult =
   | { ok: false; reason: 'malformed' | 'unknown_key' | 'bad_signature' }
   | { ok: false; reason: 'expired'; claims: AccessTokenClaims };
 
-const FORMAT_VERSION = 1;
+/** Format 1: no install id. Format 2: an 8-byte install id follows the token id. */
+const FORMAT_V1 = 1;
+const FORMAT_V2 = 2;
+const INSTALL_ID = /^[0-9a-f]{16}$/;
 const HUBLETS = ['na1', 'na2', 'na3', 'eu1', 'ap1'] as const;
 export const MAX_ACCESS_TOKEN_LENGTH = 512;
 
@@ -64,20 +69,28 @@ function sign(kid: string, payload: string, secret: Buffer): string {
   return createHmac('sha256', secret).update(`${kid}.${payload}`).digest('base64url');
 }
 
-export function encodeAccessToken(claims: Omit<AccessTokenClaims, 'tokenId'> & { tokenId?: string }, keys: KeyLookup): {
+export function encodeAccessToken(
+  claims: Omit<AccessTokenClaims, 'tokenId'> & { tokenId?: string },
+  keys: KeyLookup,
+): {
   token: string;
   tokenId: string;
 } {
   const tokenId = claims.tokenId ?? randomBytes(8).toString('hex');
   const hublet = HUBLETS.indexOf(claims.hublet as (typeof HUBLETS)[number]);
   if (hublet < 0) throw new Error(`unknown hublet ${claims.hublet}`);
-  const bytes: number[] = [FORMAT_VERSION, SCOPE_CATALOG_VERSION, hublet];
+  const installId = claims.appInstallId;
+  if (installId !== undefined && !INSTALL_ID.test(installId)) throw new Error('appInstallId must be 16 hex characters');
+  const bytes: number[] = [installId === undefined ? FORMAT_V1 : FORMAT_V2, SCOPE_CATALOG_VERSION, hublet];
   for (const v of [claims.hubId, claims.userId, claims.appId, claims.installingUserId]) writeVarint(bytes, v);
   writeVarint(bytes, Math.floor(claims.issuedAt / 1000));
   writeVarint(bytes, Math.floor(claims.expiresAt / 1000));
-  const payload = Buffer.concat([Buffer.from(bytes), Buffer.from(tokenId, 'hex'), encodeScopes(claims.scopes)]).toString(
-    'base64url',
-  );
+  const payload = Buffer.concat([
+    Buffer.from(bytes),
+    Buffer.from(tokenId, 'hex'),
+    ...(installId === undefined ? [] : [Buffer.from(installId, 'hex')]),
+    encodeScopes(claims.scopes),
+  ]).toString('base64url');
   const { kid, secret } = keys.active;
   return { token: `${kid}.${payload}.${sign(kid, payload, secret)}`, tokenId };
 }
@@ -94,7 +107,8 @@ export function verifyAccessToken(token: string, keys: KeyLookup, now: number): 
   if (!secret) return { ok: false, reason: 'unknown_key' };
   const expected = Buffer.from(sign(kid, payload, secret));
   const given = Buffer.from(signature);
-  if (expected.length !== given.length || !timingSafeEqual(expected, given)) return { ok: false, reason: 'bad_signature' };
+  if (expected.length !== given.length || !timingSafeEqual(expected, given))
+    return { ok: false, reason: 'bad_signature' };
   let claims: AccessTokenClaims;
   try {
     claims = decodePayload(Buffer.from(payload, 'base64url'));
@@ -107,7 +121,8 @@ export function verifyAccessToken(token: string, keys: KeyLookup, now: number): 
 
 function decodePayload(buf: Buffer): AccessTokenClaims {
   const at = { i: 0 };
-  if (buf[at.i++] !== FORMAT_VERSION) throw new Error('format');
+  const format = buf[at.i++];
+  if (format !== FORMAT_V1 && format !== FORMAT_V2) throw new Error('format');
   if (buf[at.i++] !== SCOPE_CATALOG_VERSION) throw new Error('catalog');
   const hublet = HUBLETS[buf[at.i++]!];
   if (!hublet) throw new Error('hublet');
@@ -120,6 +135,24 @@ function decodePayload(buf: Buffer): AccessTokenClaims {
   if (at.i + 8 > buf.length) throw new Error('truncated');
   const tokenId = buf.subarray(at.i, at.i + 8).toString('hex');
   at.i += 8;
+  let appInstallId: string | undefined;
+  if (format === FORMAT_V2) {
+    if (at.i + 8 > buf.length) throw new Error('truncated');
+    appInstallId = buf.subarray(at.i, at.i + 8).toString('hex');
+    at.i += 8;
+  }
   const scopes = decodeScopes(buf.subarray(at.i));
-  return { tokenId, hubId, userId, appId, installingUserId, hublet, issuedAt, expiresAt, scopes };
+  const claims: AccessTokenClaims = {
+    tokenId,
+    hubId,
+    userId,
+    appId,
+    installingUserId,
+    hublet,
+    issuedAt,
+    expiresAt,
+    scopes,
+  };
+  if (appInstallId !== undefined) claims.appInstallId = appInstallId;
+  return claims;
 }

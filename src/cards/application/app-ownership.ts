@@ -1,0 +1,31 @@
+import { Injectable } from '@nestjs/common';
+import { DirectoryQueries, type AppView } from '../../directory/directory.queries';
+import type { AccessTokenClaims } from '../../oauth/domain/access-token';
+import { HubSpotError } from '../../shared/errors/hubspot-error';
+
+/**
+ * The cards API is a developer API: the token must come from the developer account that owns
+ * the app. An unknown app is 404; someone else's app is 403 (its existence is not a secret:
+ * app ids are public in install URLs).
+ */
+@Injectable()
+export class AppOwnership {
+  constructor(private readonly directory: DirectoryQueries) {}
+
+  appOwnedBy(token: AccessTokenClaims, appId: number): AppView {
+    const app = this.directory.getApp(appId);
+    if (!app) throw HubSpotError.notFound(`App ${appId} was not found.`);
+    if (app.developerHubId !== token.hubId) {
+      throw HubSpotError.forbidden(
+        `App ${appId} belongs to developer account ${app.developerHubId}; this token is for account ${token.hubId}. Use a token of the app's developer account.`,
+      );
+    }
+    return app;
+  }
+
+  existingApp(appId: number): AppView {
+    const app = this.directory.getApp(appId);
+    if (!app) throw HubSpotError.notFound(`App ${appId} was not found.`);
+    return app;
+  }
+}

@@ -1,0 +1,22 @@
+import type { RecordedEvent } from '../../shared/events/envelope';
+import type { Reactor } from '../../shared/projections/projection';
+import { CardsEventType, type MigrationStarted } from '../domain/card-events';
+import type { CardMigrationWorker } from './card-migration.worker';
+
+/**
+ * Hands every MigrationStarted in the feed to the worker (also one appended by another
+ * instance). It does not wait for the migration: the worker resumes unfinished migrations from
+ * the read model on start, so the reactor's checkpoint may safely move past the event.
+ */
+export class CardMigrationReactor implements Reactor {
+  readonly name = 'cards-migration-reactor';
+
+  constructor(private readonly worker: CardMigrationWorker) {}
+
+  handle(event: RecordedEvent): Promise<void> {
+    if (event.type === CardsEventType.MigrationStarted) {
+      this.worker.ensureRunning((event.data as MigrationStarted['data']).legacyCardId, event.position);
+    }
+    return Promise.resolve();
+  }
+}

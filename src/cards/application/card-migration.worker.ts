@@ -1,0 +1,218 @@
+import { Inject, Injectable, Logger, OnModuleDestroy, Optional } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
+import { Metrics } from '../../ops/metrics';
+import { CLOCK, Clock } from '../../shared/clock';
+import { CommandExecutor } from '../../shared/commands/command-executor';
+import type { CommandContext } from '../../shared/events/envelope';
+import { ConcurrencyError } from '../../shared/event-store/concurrency-error';
+import { EVENT_STORE, type EventStore } from '../../shared/event-store/event-store.port';
+import { ProjectionRunner } from '../../shared/projections/projection-runner';
+import { migrationStream, portalMigrationStream, type MigratedViewPosition } from '../domain/card-events';
+import { HELPDESK_VIEW } from '../domain/card-views';
+import { cardMigrationDecider } from '../domain/card-migration.decider';
+import { portalCardMigrationDecider } from '../domain/portal-card-migration.decider';
+import { CardsQueries, type MigrationRecord } from './cards.queries';
+
+export interface MigrationWorkerOptions {
+  /** Appends in flight at once: enough for the store's group commit to batch them. */
+  concurrency: number;
+  /** Accounts read from the read model per page. */
+  pageSize: number;
+  /** A progress log line every this many migrated accounts. */
+  logEvery: number;
+  /**
+   * Test hook: this process migrates at most this many accounts, then leaves the rest to the
+   * next start (a deterministic stand-in for a crash half-way).
+   */
+  maxPortalsPerProcess?: number;
+}
+
+export const CARDS_MIGRATION_WORKER_OPTIONS = Symbol('CARDS_MIGRATION_WORKER_OPTIONS');
+
+export const DEFAULT_MIGRATION_WORKER_OPTIONS: MigrationWorkerOptions = {
+  concurrency: 256,
+  pageSize: 2000,
+  logEvery: 10_000,
+};
+
+const ACTOR = 'system:cards-migration-worker';
+
+/**
+ * Runs MigratePortalCard for every account of a started migration, then MigrationCompleted.
+ *
+ * Everything it needs is in the event history: the accounts still to migrate are a read model,
+ * paged in hub id order (memory flat in the number of accounts), and each account's part is its
+ * own stream appended with `no_stream`, so after a crash the next start simply picks up the
+ * pending accounts and none is migrated twice. Many appends are kept in flight so the store
+ * commits them in large groups.
+ */
+@Injectable()
+export class CardMigrationWorker implements OnModuleDestroy {
+  private readonly logger = new Logger('CardsMigration');
+  private readonly running = new Map<string, Promise<void>>();
+  private readonly options: MigrationWorkerOptions;
+  private stopping = false;
+  private migratedHere = 0;
+
+  constructor(
+    private readonly executor: CommandExecutor,
+    private readonly runner: ProjectionRunner,
+    private readonly queries: CardsQueries,
+    private readonly metrics: Metrics,
+    @Inject(EVENT_STORE) private readonly store: EventStore,
+    @Inject(CLOCK) private readonly clock: Clock,
+    @Optional() @Inject(CARDS_MIGRATION_WORKER_OPTIONS) options?: Partial<MigrationWorkerOptions>,
+  ) {
+    this.options = { ...DEFAULT_MIGRATION_WORKER_OPTIONS, ...options };
+  }
+
+  /** Starts the migration of this legacy card unless it runs already; `position` is its MigrationStarted. */
+  ensureRunning(legacyCardId: string, position = 0): void {
+    if (this.stopping || this.running.has(legacyCardId)) return;
+    const run = this.run(legacyCardId, position)
+      .catch((error: unknown) => {
+        const message = error instanceof Error ? error.message : String(error);
+        this.logger.error(`migration of legacy card ${legacyCardId} stopped: ${message}; it resumes on the next start`);
+      })
+      .finally(() => this.running.delete(legacyCardId));
+    this.running.set(legacyCardId, run);
+  }
+
+  /** On start: every migration the history shows unfinished is picked up where it stopped. */
+  async resumeUnfinished(): Promise<void> {
+    await this.runner.waitFor(await this.store.headPosition());
+    for (const m of this.queries.unfinishedMigrations()) {
+      this.logger.log(
+        `resuming migration of legacy card ${m.legacyCardId}: ${m.remainingPortalCount} of ${m.totalPortalCount} portals remaining`,
+      );
+      this.ensureRunning(m.legacyCardId);
+    }
+  }
+
+  /** Resolves once every running migration has stopped or finished (tests, shutdown). */
+  async idle(): Promise<void> {
+    while (this.running.size > 0) await Promise.all([...this.running.values()]);
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    // Stop taking new accounts; the appends already in flight finish before the store closes.
+    this.stopping = true;
+    await this.idle();
+  }
+
+  private budgetLeft(): boolean {
+    const max = this.options.maxPortalsPerProcess;
+    return max === undefined || this.migratedHere < max;
+  }
+
+  private async run(legacyCardId: string, position: number): Promise<void> {
+    await this.runner.waitFor(position);
+    let migration = this.queries.migration(legacyCardId);
+    if (!migration || migration.endedAt !== null) return;
+    const started = (await this.store.readStream(migrationStream(legacyCardId)))[0];
+    const ctx: CommandContext = {
+      correlationId: started?.metadata.correlationId ?? randomUUID(),
+      causationId: started?.metadata.eventId ?? null,
+      actor: ACTOR,
+    };
+    const tally = { atStart: migration.migratedPortalCount, here: 0 };
+    for (;;) {
+      const before = migration.remainingPortalCount;
+      await this.migratePendingPortals(migration, ctx, tally);
+      if (this.stopping || !this.budgetLeft()) return;
+      await this.runner.waitFor(await this.store.headPosition());
+      migration = this.queries.migration(legacyCardId)!;
+      if (migration.remainingPortalCount === 0) break;
+      if (migration.remainingPortalCount >= before) {
+        throw new Error(`no progress: ${migration.remainingPortalCount} portals still pending`);
+      }
+    }
+    const done = migration;
+    await this.executor.execute(
+      migrationStream(legacyCardId),
+      cardMigrationDecider,
+      (state) =>
+        cardMigrationDecider.decide(
+          { kind: 'CompleteCardMigration', appId: done.appId, legacyCardId, now: this.clock.now() },
+          state,
+        ),
+      ctx,
+    );
+    this.logger.log(
+      `migration of legacy card ${legacyCardId} to app card ${done.appCardId} completed: ${done.migratedPortalCount} portals migrated`,
+    );
+  }
+
+  /** One pass over the pending accounts, with a bounded number of appends in flight. */
+  private async migratePendingPortals(migration: MigrationRecord, ctx: CommandContext, tally: Tally): Promise<void> {
+    const inFlight = new Set<Promise<void>>();
+    let failure: unknown = null;
+    let after = 0;
+    pages: while (!this.stopping) {
+      const page = this.queries.pendingPortals(migration.legacyCardId, after, this.options.pageSize);
+      if (page.length === 0) break;
+      for (const hubId of page) {
+        if (this.stopping || !this.budgetLeft() || failure !== null) break pages;
+        this.migratedHere += 1;
+        const task: Promise<void> = this.migratePortal(migration, hubId, ctx, tally)
+          .catch((error: unknown) => {
+            failure ??= error;
+          })
+          .finally(() => inFlight.delete(task));
+        inFlight.add(task);
+        if (inFlight.size >= this.options.concurrency) await Promise.race(inFlight);
+      }
+      after = page[page.length - 1]!;
+    }
+    await Promise.all(inFlight);
+    if (failure !== null) throw failure;
+  }
+
+  private async migratePortal(m: MigrationRecord, hubId: number, ctx: CommandContext, tally: Tally): Promise<void> {
+    const views: MigratedViewPosition[] = this.queries.legacyCardPlaces(hubId, m.legacyCardId).map((p) => ({
+      view: p.view,
+      position: p.position,
+      cardId: p.view === HELPDESK_VIEW ? (m.helpdeskAppCardId ?? m.appCardId) : m.appCardId,
+    }));
+    // The stream of a portal not yet migrated is empty, so the decider is asked with the initial
+    // state and the append expects `no_stream`: one write per account, no read. If the stream
+    // exists after all (a run before a crash got there first), the store refuses the append and
+    // the account is left as it is — what the decider would decide for a migrated account.
+    const events = portalCardMigrationDecider.decide(
+      {
+        kind: 'MigratePortalCard',
+        appId: m.appId,
+        legacyCardId: m.legacyCardId,
+        appCardId: m.appCardId,
+        ...(m.helpdeskAppCardId !== null ? { helpdeskAppCardId: m.helpdeskAppCardId } : {}),
+        hubId,
+        views,
+        now: this.clock.now(),
+      },
+      portalCardMigrationDecider.initialState(),
+    );
+    try {
+      await this.store.append(
+        portalMigrationStream(m.legacyCardId, hubId),
+        events.map((e) => this.executor.envelope(e, ctx)),
+        'no_stream',
+      );
+    } catch (error) {
+      if (error instanceof ConcurrencyError) return; // migrated before a restart: nothing to do
+      throw error;
+    }
+    this.metrics.migratedPortals.inc();
+    tally.here += 1;
+    if (tally.here % this.options.logEvery === 0) {
+      this.logger.log(
+        `legacy card ${m.legacyCardId}: ${tally.atStart + tally.here} of ${m.totalPortalCount} portals migrated`,
+      );
+    }
+  }
+}
+
+/** Accounts migrated before this run started, and by this run. */
+interface Tally {
+  atStart: number;
+  here: number;
+}

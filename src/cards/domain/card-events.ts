@@ -1,0 +1,166 @@
+import type { CardObjectType, CrmView } from './card-views';
+
+/** Event types of the cards module. Stable strings: they are what storage holds. */
+export const CardsEventType = {
+  LegacyCardCreated: 'cards.LegacyCardCreated',
+  LegacyCardUpdated: 'cards.LegacyCardUpdated',
+  LegacyCardDeleted: 'cards.LegacyCardDeleted',
+  AppCardCreated: 'cards.AppCardCreated',
+  MigrationStarted: 'cards.MigrationStarted',
+  PortalCardMigrated: 'cards.PortalCardMigrated',
+  MigrationCompleted: 'cards.MigrationCompleted',
+} as const;
+
+/**
+ * Install events belong to the OAuth module; the views projection only reads them from the
+ * global feed (their type strings and fields are the contract between the two modules).
+ */
+export const InstallEventType = {
+  AppInstalled: 'oauth.AppInstalled',
+  AppUninstalled: 'oauth.AppUninstalled',
+} as const;
+
+export interface AppInstalledData {
+  appId: number;
+  hubId: number;
+  installingUserId: number;
+  scopes: string[];
+  installedAt: number;
+}
+
+export interface AppUninstalledData {
+  appId: number;
+  hubId: number;
+  uninstalledAt: number;
+}
+
+export type CardType = 'EXTERNAL' | 'SERVERLESS';
+export type DisplayDataType =
+  'BOOLEAN' | 'CURRENCY' | 'DATE' | 'DATETIME' | 'EMAIL' | 'LINK' | 'NUMERIC' | 'STATUS' | 'STRING';
+export type DisplayOptionType = 'DANGER' | 'DEFAULT' | 'INFO' | 'SUCCESS' | 'WARNING';
+
+export interface CardObjectTypeBody {
+  name: CardObjectType;
+  propertiesToSend: string[];
+}
+
+export interface DisplayOption {
+  name: string;
+  label: string;
+  type: DisplayOptionType;
+}
+
+export interface DisplayProperty {
+  name: string;
+  label: string;
+  dataType: DisplayDataType;
+  options: DisplayOption[];
+}
+
+/** Everything a legacy CRM card is, as the developer defined it. */
+export interface LegacyCardDefinition {
+  title: string;
+  fetch: {
+    targetUrl: string;
+    objectTypes: CardObjectTypeBody[];
+    cardType?: CardType;
+    serverlessFunction?: string;
+  };
+  display: { properties: DisplayProperty[] };
+  actions: { baseUrls: string[] };
+}
+
+/** A PATCH: every top-level part optional; `fetch.objectTypes` required when `fetch` is given. */
+export interface LegacyCardPatch {
+  title?: string;
+  fetch?: {
+    objectTypes: CardObjectTypeBody[];
+    targetUrl?: string;
+    cardType?: CardType;
+    serverlessFunction?: string;
+  };
+  display?: { properties: DisplayProperty[] };
+  actions?: { baseUrls: string[] };
+}
+
+/** Card ids are decimal strings (HubSpot's habit), so int64 ids never pass through a double. */
+export interface LegacyCardCreated {
+  type: typeof CardsEventType.LegacyCardCreated;
+  data: { cardId: string; appId: number; definition: LegacyCardDefinition; createdAt: number; userId: number };
+}
+
+export interface LegacyCardUpdated {
+  type: typeof CardsEventType.LegacyCardUpdated;
+  /** `definition` is the whole card after the patch; `changed` names the parts the patch touched. */
+  data: {
+    cardId: string;
+    appId: number;
+    changed: Array<keyof LegacyCardPatch>;
+    definition: LegacyCardDefinition;
+    updatedAt: number;
+    userId: number;
+  };
+}
+
+export interface LegacyCardDeleted {
+  type: typeof CardsEventType.LegacyCardDeleted;
+  data: { cardId: string; appId: number; deletedAt: number; userId: number };
+}
+
+export interface AppCardCreated {
+  type: typeof CardsEventType.AppCardCreated;
+  data: { appCardId: string; appId: number; title: string; objectTypes: CardObjectType[]; createdAt: number };
+}
+
+export interface MigrationStarted {
+  type: typeof CardsEventType.MigrationStarted;
+  /**
+   * `portals`: accounts whose views held the legacy card when the command decided. The read
+   * model recounts them in feed order (exact even when an install races the start).
+   */
+  data: {
+    appId: number;
+    legacyCardId: string;
+    appCardId: string;
+    helpdeskAppCardId?: string;
+    allowDuplicateAppCardIds: boolean;
+    startedAt: number;
+    portals: number;
+  };
+}
+
+export interface MigratedViewPosition {
+  view: CrmView;
+  /** 0-based place in that view's sidebar, which the app card now holds. */
+  position: number;
+  cardId: string;
+}
+
+export interface PortalCardMigrated {
+  type: typeof CardsEventType.PortalCardMigrated;
+  data: {
+    appId: number;
+    legacyCardId: string;
+    appCardId: string;
+    helpdeskAppCardId?: string;
+    hubId: number;
+    views: MigratedViewPosition[];
+    migratedAt: number;
+  };
+}
+
+export interface MigrationCompleted {
+  type: typeof CardsEventType.MigrationCompleted;
+  data: { appId: number; legacyCardId: string; endedAt: number };
+}
+
+export type LegacyCardEvent = LegacyCardCreated | LegacyCardUpdated | LegacyCardDeleted;
+export type CardMigrationEvent = MigrationStarted | MigrationCompleted;
+export type CardsEvent = LegacyCardEvent | AppCardCreated | CardMigrationEvent | PortalCardMigrated;
+
+/** Legacy cards and app cards share one id space, so both live under `cards.card-{id}`. */
+export const cardStream = (cardId: string) => `cards.card-${cardId}`;
+export const migrationStream = (legacyCardId: string) => `cards.migration-${legacyCardId}`;
+/** One stream per account per migration: appended with `no_stream`, so no account is migrated twice. */
+export const portalMigrationStream = (legacyCardId: string, hubId: number) =>
+  `cards.migration-${legacyCardId}-portal-${hubId}`;

@@ -1,0 +1,111 @@
+import { HubSpotError } from '../../shared/errors/hubspot-error';
+import { CardsEventType, type CardMigrationEvent } from './card-events';
+
+/**
+ * The migration of one legacy card to an app card, folded from `cards.migration-{legacyCardId}`.
+ * A legacy card is migrated at most once; asking again for the same target reports progress.
+ */
+export interface CardMigrationState {
+  status: 'none' | 'running' | 'completed';
+  appId: number | null;
+  appCardId: string | null;
+  helpdeskAppCardId: string | null;
+  startedAt: number | null;
+  endedAt: number | null;
+}
+
+export type StartCardMigration = {
+  kind: 'StartCardMigration';
+  appId: number;
+  legacyCardId: string;
+  appCardId: string;
+  helpdeskAppCardId?: string;
+  allowDuplicateAppCardIds: boolean;
+  /** Accounts whose views hold the legacy card, as the caller counted them. */
+  portals: number;
+  now: number;
+};
+export type CompleteCardMigration = { kind: 'CompleteCardMigration'; appId: number; legacyCardId: string; now: number };
+export type CardMigrationCommand = StartCardMigration | CompleteCardMigration;
+
+export const initialCardMigrationState = (): CardMigrationState => ({
+  status: 'none',
+  appId: null,
+  appCardId: null,
+  helpdeskAppCardId: null,
+  startedAt: null,
+  endedAt: null,
+});
+
+export function evolveCardMigration(state: CardMigrationState, event: CardMigrationEvent): CardMigrationState {
+  switch (event.type) {
+    case CardsEventType.MigrationStarted:
+      return {
+        status: 'running',
+        appId: event.data.appId,
+        appCardId: event.data.appCardId,
+        helpdeskAppCardId: event.data.helpdeskAppCardId ?? null,
+        startedAt: event.data.startedAt,
+        endedAt: null,
+      };
+    case CardsEventType.MigrationCompleted:
+      return { ...state, status: 'completed', endedAt: event.data.endedAt };
+    default:
+      return state;
+  }
+}
+
+/** Same target as the recorded migration: the request is a progress query, not a new migration. */
+export function isSameTarget(
+  recorded: { appCardId: string | null; helpdeskAppCardId: string | null },
+  requested: { appCardId: string; helpdeskAppCardId?: string },
+): boolean {
+  if (recorded.appCardId !== requested.appCardId) return false;
+  return requested.helpdeskAppCardId === undefined || requested.helpdeskAppCardId === recorded.helpdeskAppCardId;
+}
+
+export function decideCardMigration(command: CardMigrationCommand, state: CardMigrationState): CardMigrationEvent[] {
+  switch (command.kind) {
+    case 'StartCardMigration': {
+      if (state.status !== 'none') {
+        if (isSameTarget(state, command)) return [];
+        const target =
+          state.helpdeskAppCardId !== null
+            ? `app card ${state.appCardId} (help desk: app card ${state.helpdeskAppCardId})`
+            : `app card ${state.appCardId}`;
+        throw HubSpotError.conflict(
+          `Legacy CRM card ${command.legacyCardId} is already ${state.status === 'completed' ? 'migrated' : 'being migrated'} to ${target}. A legacy card can be migrated only once; repeat the request with the same app card ids to see its progress.`,
+        );
+      }
+      return [
+        {
+          type: CardsEventType.MigrationStarted,
+          data: {
+            appId: command.appId,
+            legacyCardId: command.legacyCardId,
+            appCardId: command.appCardId,
+            ...(command.helpdeskAppCardId !== undefined ? { helpdeskAppCardId: command.helpdeskAppCardId } : {}),
+            allowDuplicateAppCardIds: command.allowDuplicateAppCardIds,
+            startedAt: command.now,
+            portals: command.portals,
+          },
+        },
+      ];
+    }
+    case 'CompleteCardMigration':
+      if (state.status === 'completed') return [];
+      if (state.status === 'none') throw new Error(`no migration of legacy card ${command.legacyCardId} to complete`);
+      return [
+        {
+          type: CardsEventType.MigrationCompleted,
+          data: { appId: command.appId, legacyCardId: command.legacyCardId, endedAt: command.now },
+        },
+      ];
+  }
+}
+
+export const cardMigrationDecider = {
+  initialState: initialCardMigrationState,
+  evolve: evolveCardMigration,
+  decide: decideCardMigration,
+};

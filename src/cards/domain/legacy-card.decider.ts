@@ -1,0 +1,136 @@
+import { HubSpotError } from '../../shared/errors/hubspot-error';
+import {
+  CardsEventType,
+  type AppCardCreated,
+  type LegacyCardDefinition,
+  type LegacyCardEvent,
+  type LegacyCardPatch,
+} from './card-events';
+
+/**
+ * A legacy CRM card, folded from `cards.card-{id}`. That stream may hold an app card instead
+ * (one id space): for legacy-card commands such a stream is "not a legacy card".
+ */
+export interface LegacyCardState {
+  status: 'absent' | 'live' | 'deleted' | 'other-kind';
+  cardId: string | null;
+  appId: number | null;
+  definition: LegacyCardDefinition | null;
+}
+
+export type CreateLegacyCard = {
+  kind: 'CreateLegacyCard';
+  cardId: string;
+  appId: number;
+  definition: LegacyCardDefinition;
+  userId: number;
+  now: number;
+};
+export type UpdateLegacyCard = {
+  kind: 'UpdateLegacyCard';
+  cardId: string;
+  appId: number;
+  patch: LegacyCardPatch;
+  userId: number;
+  now: number;
+};
+export type DeleteLegacyCard = { kind: 'DeleteLegacyCard'; cardId: string; appId: number; userId: number; now: number };
+export type LegacyCardCommand = CreateLegacyCard | UpdateLegacyCard | DeleteLegacyCard;
+
+/** Thrown when a freshly allocated id is already taken: the allocator moves on to the next one. */
+export class CardIdTaken extends Error {
+  constructor(readonly cardId: string) {
+    super(`card id ${cardId} is taken`);
+    this.name = 'CardIdTaken';
+  }
+}
+
+export const initialLegacyCardState = (): LegacyCardState => ({
+  status: 'absent',
+  cardId: null,
+  appId: null,
+  definition: null,
+});
+
+export function evolveLegacyCard(state: LegacyCardState, event: LegacyCardEvent | AppCardCreated): LegacyCardState {
+  switch (event.type) {
+    case CardsEventType.LegacyCardCreated:
+      return { status: 'live', cardId: event.data.cardId, appId: event.data.appId, definition: event.data.definition };
+    case CardsEventType.LegacyCardUpdated:
+      return { ...state, definition: event.data.definition };
+    case CardsEventType.LegacyCardDeleted:
+      return { ...state, status: 'deleted' };
+    case CardsEventType.AppCardCreated:
+      return { ...state, status: 'other-kind', cardId: event.data.appCardId, appId: event.data.appId };
+    default:
+      return state;
+  }
+}
+
+const notFound = (cardId: string, appId: number) =>
+  HubSpotError.notFound(`Legacy CRM card ${cardId} was not found in app ${appId}.`);
+
+/** Applies a patch: a given part replaces the old one; in `fetch`, an omitted targetUrl is kept. */
+export function applyPatch(definition: LegacyCardDefinition, patch: LegacyCardPatch): LegacyCardDefinition {
+  const next: LegacyCardDefinition = structuredClone(definition);
+  if (patch.title !== undefined) next.title = patch.title;
+  if (patch.fetch !== undefined) {
+    next.fetch.objectTypes = structuredClone(patch.fetch.objectTypes);
+    if (patch.fetch.targetUrl !== undefined) next.fetch.targetUrl = patch.fetch.targetUrl;
+    if (patch.fetch.cardType !== undefined) next.fetch.cardType = patch.fetch.cardType;
+    if (patch.fetch.serverlessFunction !== undefined) next.fetch.serverlessFunction = patch.fetch.serverlessFunction;
+  }
+  if (patch.display !== undefined) next.display = structuredClone(patch.display);
+  if (patch.actions !== undefined) next.actions = structuredClone(patch.actions);
+  return next;
+}
+
+export function decideLegacyCard(command: LegacyCardCommand, state: LegacyCardState): LegacyCardEvent[] {
+  switch (command.kind) {
+    case 'CreateLegacyCard':
+      if (state.status !== 'absent') throw new CardIdTaken(command.cardId);
+      return [
+        {
+          type: CardsEventType.LegacyCardCreated,
+          data: {
+            cardId: command.cardId,
+            appId: command.appId,
+            definition: command.definition,
+            createdAt: command.now,
+            userId: command.userId,
+          },
+        },
+      ];
+    case 'UpdateLegacyCard': {
+      if (state.status !== 'live' || state.appId !== command.appId) throw notFound(command.cardId, command.appId);
+      const changed = (['title', 'fetch', 'display', 'actions'] as const).filter((k) => command.patch[k] !== undefined);
+      return [
+        {
+          type: CardsEventType.LegacyCardUpdated,
+          data: {
+            cardId: command.cardId,
+            appId: command.appId,
+            changed,
+            definition: applyPatch(state.definition!, command.patch),
+            updatedAt: command.now,
+            userId: command.userId,
+          },
+        },
+      ];
+    }
+    case 'DeleteLegacyCard':
+      if (state.status !== 'live' || state.appId !== command.appId) throw notFound(command.cardId, command.appId);
+      return [
+        {
+          type: CardsEventType.LegacyCardDeleted,
+          data: { cardId: command.cardId, appId: command.appId, deletedAt: command.now, userId: command.userId },
+        },
+      ];
+  }
+}
+
+export const legacyCardDecider = {
+  initialState: initialLegacyCardState,
+  evolve: evolveLegacyCard,
+  decide: decideLegacyCard,
+};

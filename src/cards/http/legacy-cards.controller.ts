@@ -1,0 +1,131 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Res } from '@nestjs/common';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import type { FastifyReply } from 'fastify';
+import type { AccessTokenClaims } from '../../oauth/domain/access-token';
+import { RequireScopes, Token } from '../../shared/auth/bearer-token.guard';
+import type { CommandContext } from '../../shared/events/envelope';
+import { HubSpotError } from '../../shared/errors/hubspot-error';
+import { IntParamPipe } from '../../shared/http/int-param.pipe';
+import { Ctx } from '../../shared/http/request-context';
+import { AppOwnership } from '../application/app-ownership';
+import { CardMigrationCommands } from '../application/card-migration.commands';
+import { CardsQueries } from '../application/cards.queries';
+import { LegacyCardCommands } from '../application/legacy-card.commands';
+import type { CardMigrateViewsResponse } from '../domain/migration-progress';
+import { CardIdParamPipe } from './card-id-param.pipe';
+import { definitionFrom, patchFrom, SAMPLE_CARD_RESPONSE, toPublicCardResponse } from './card-responses';
+import { CardCreateRequestDto, CardMigrateViewsRequestDto, CardPatchRequestDto } from './card.dto';
+
+const READ_SCOPES = ['developers-read', 'private-apps-read'];
+const WRITE_SCOPE = 'developers-write';
+
+/** HubSpot's legacy CRM cards API (publicAppCrmCards.json), path for path. */
+@ApiTags('crm cards')
+@Controller('crm/v3/extensions/cards-dev')
+export class LegacyCardsController {
+  constructor(
+    private readonly commands: LegacyCardCommands,
+    private readonly migrations: CardMigrationCommands,
+    private readonly queries: CardsQueries,
+    private readonly ownership: AppOwnership,
+  ) {}
+
+  @Get('sample-response')
+  @ApiOperation({ summary: 'Get sample card detail response' })
+  sampleResponse() {
+    return SAMPLE_CARD_RESPONSE;
+  }
+
+  @Get(':appId')
+  @RequireScopes(...READ_SCOPES)
+  @ApiOperation({ summary: 'Get all cards' })
+  getAll(@Param('appId', new IntParamPipe()) appId: number, @Token() token: AccessTokenClaims) {
+    this.ownership.appOwnedBy(token, appId);
+    return { results: this.queries.legacyCardsOfApp(appId).map(toPublicCardResponse) };
+  }
+
+  @Post(':appId')
+  @HttpCode(201)
+  @RequireScopes(WRITE_SCOPE)
+  @ApiOperation({ summary: 'Create a new card' })
+  async create(
+    @Param('appId', new IntParamPipe()) appId: number,
+    @Body() body: CardCreateRequestDto,
+    @Token() token: AccessTokenClaims,
+    @Ctx() ctx: CommandContext,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ) {
+    this.ownership.appOwnedBy(token, appId);
+    const card = await this.commands.createLegacyCard(appId, definitionFrom(body), token.userId, ctx);
+    void reply.header('location', `/crm/v3/extensions/cards-dev/${appId}/${card.cardId}`);
+    return toPublicCardResponse(card);
+  }
+
+  @Post(':appId/views/migrate')
+  @HttpCode(200)
+  @RequireScopes(WRITE_SCOPE)
+  @ApiOperation({ summary: 'Migrate Card In Views' })
+  migrate(
+    @Param('appId', new IntParamPipe()) appId: number,
+    @Body() body: CardMigrateViewsRequestDto,
+    @Token() token: AccessTokenClaims,
+    @Ctx() ctx: CommandContext,
+  ): Promise<CardMigrateViewsResponse> {
+    this.ownership.appOwnedBy(token, appId);
+    return this.migrations.migrateViews(
+      {
+        appId,
+        legacyCrmCardId: body.legacyCrmCardId,
+        appCardId: body.appCardId,
+        ...(body.helpdeskAppCardId !== undefined ? { helpdeskAppCardId: body.helpdeskAppCardId } : {}),
+        allowDuplicateAppCardIds: body.allowDuplicateAppCardIds,
+      },
+      ctx,
+    );
+  }
+
+  @Get(':appId/:cardId')
+  @RequireScopes(...READ_SCOPES)
+  @ApiOperation({ summary: 'Get a card.' })
+  getById(
+    @Param('appId', new IntParamPipe()) appId: number,
+    @Param('cardId', new CardIdParamPipe()) cardId: string,
+    @Token() token: AccessTokenClaims,
+  ) {
+    this.ownership.appOwnedBy(token, appId);
+    const card = this.queries.legacyCard(cardId);
+    if (!card || card.appId !== appId)
+      throw HubSpotError.notFound(`Legacy CRM card ${cardId} was not found in app ${appId}.`);
+    return toPublicCardResponse(card);
+  }
+
+  @Patch(':appId/:cardId')
+  @RequireScopes(WRITE_SCOPE)
+  @ApiOperation({ summary: 'Update a card' })
+  async update(
+    @Param('appId', new IntParamPipe()) appId: number,
+    @Param('cardId', new CardIdParamPipe()) cardId: string,
+    @Body() body: CardPatchRequestDto,
+    @Token() token: AccessTokenClaims,
+    @Ctx() ctx: CommandContext,
+  ) {
+    this.ownership.appOwnedBy(token, appId);
+    return toPublicCardResponse(
+      await this.commands.updateLegacyCard(appId, cardId, patchFrom(body), token.userId, ctx),
+    );
+  }
+
+  @Delete(':appId/:cardId')
+  @HttpCode(204)
+  @RequireScopes(WRITE_SCOPE)
+  @ApiOperation({ summary: 'Delete a card' })
+  async archive(
+    @Param('appId', new IntParamPipe()) appId: number,
+    @Param('cardId', new CardIdParamPipe()) cardId: string,
+    @Token() token: AccessTokenClaims,
+    @Ctx() ctx: CommandContext,
+  ): Promise<void> {
+    this.ownership.appOwnedBy(token, appId);
+    await this.commands.deleteLegacyCard(appId, cardId, token.userId, ctx);
+  }
+}

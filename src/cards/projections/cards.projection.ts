@@ -1,0 +1,342 @@
+import type Database from 'better-sqlite3';
+import type { RecordedEvent } from '../../shared/events/envelope';
+import type { Projection } from '../../shared/projections/projection';
+import {
+  CardsEventType,
+  InstallEventType,
+  type AppCardCreated,
+  type AppInstalledData,
+  type AppUninstalledData,
+  type LegacyCardCreated,
+  type LegacyCardDeleted,
+  type LegacyCardDefinition,
+  type LegacyCardUpdated,
+  type MigrationCompleted,
+  type MigrationStarted,
+  type PortalCardMigrated,
+} from '../domain/card-events';
+import { HELPDESK_VIEW, viewsForObjectTypes, type CardObjectType, type CrmView } from '../domain/card-views';
+
+/**
+ * The cards read models, one projection so that views, cards and migration counts always agree
+ * at the same feed position:
+ *  - cards_legacy / cards_legacy_audit / cards_app: the card definitions and their audit trail;
+ *  - cards_installs + cards_view_items: which accounts installed which app, and every account's
+ *    CRM record views (a sidebar of cards per view; `slot` orders it and survives removals, so an
+ *    app card can take a legacy card's exact place);
+ *  - cards_migrations + cards_migration_portals: the migration-counts read model. The set of
+ *    accounts to migrate is fixed when MigrationStarted is applied, in feed order, so the counts
+ *    stay exact whatever races the start (installs, uninstalls, a restarted worker).
+ */
+export class CardsProjection implements Projection {
+  readonly name = 'cards';
+  readonly version = 1;
+  private statements = new WeakMap<Database.Database, Statements>();
+
+  setup(db: Database.Database): void {
+    createCardsTables(db);
+  }
+
+  reset(db: Database.Database): void {
+    db.exec(`
+      DELETE FROM cards_legacy; DELETE FROM cards_legacy_audit; DELETE FROM cards_app; DELETE FROM cards_installs;
+      DELETE FROM cards_view_items; DELETE FROM cards_migrations; DELETE FROM cards_migration_portals;
+    `);
+  }
+
+  apply(event: RecordedEvent, db: Database.Database): void {
+    const s = this.statementsFor(db);
+    switch (event.type) {
+      case CardsEventType.LegacyCardCreated:
+        return this.legacyCardCreated(s, event as RecordedEvent<LegacyCardCreated['data']>);
+      case CardsEventType.LegacyCardUpdated:
+        return this.legacyCardUpdated(s, event as RecordedEvent<LegacyCardUpdated['data']>);
+      case CardsEventType.LegacyCardDeleted:
+        return this.legacyCardDeleted(s, event as RecordedEvent<LegacyCardDeleted['data']>);
+      case CardsEventType.AppCardCreated: {
+        const d = (event as RecordedEvent<AppCardCreated['data']>).data;
+        s.insertAppCard.run(d.appCardId, d.appId, d.title, JSON.stringify(d.objectTypes), d.createdAt);
+        return;
+      }
+      case InstallEventType.AppInstalled:
+        return this.appInstalled(s, (event as RecordedEvent<AppInstalledData>).data);
+      case InstallEventType.AppUninstalled:
+        return this.appUninstalled(s, (event as RecordedEvent<AppUninstalledData>).data);
+      case CardsEventType.MigrationStarted:
+        return this.migrationStarted(s, (event as RecordedEvent<MigrationStarted['data']>).data);
+      case CardsEventType.PortalCardMigrated:
+        return this.portalCardMigrated(s, (event as RecordedEvent<PortalCardMigrated['data']>).data);
+      case CardsEventType.MigrationCompleted: {
+        const d = (event as RecordedEvent<MigrationCompleted['data']>).data;
+        s.completeMigration.run(d.endedAt, d.legacyCardId);
+        return;
+      }
+      default:
+        return;
+    }
+  }
+
+  private legacyCardCreated(s: Statements, event: RecordedEvent<LegacyCardCreated['data']>): void {
+    const d = event.data;
+    const objectTypes = objectTypesOf(d.definition);
+    s.insertLegacy.run(
+      d.cardId,
+      d.appId,
+      JSON.stringify(d.definition),
+      JSON.stringify(objectTypes),
+      d.createdAt,
+      d.createdAt,
+    );
+    s.insertAudit.run(d.cardId, event.revision, 'CREATE', d.appId, d.userId, d.createdAt);
+    // A new card reaches every account that already installed the app, at the end of each view.
+    for (const view of viewsForObjectTypes(objectTypes))
+      s.placeLegacyInInstalledAccounts.run(view, d.cardId, d.appId, d.appId);
+  }
+
+  private legacyCardUpdated(s: Statements, event: RecordedEvent<LegacyCardUpdated['data']>): void {
+    const d = event.data;
+    const before = s.getLegacy.get(d.cardId) as { object_types: string } | undefined;
+    if (!before) return;
+    const oldViews = viewsForObjectTypes(JSON.parse(before.object_types) as CardObjectType[]);
+    const objectTypes = objectTypesOf(d.definition);
+    const newViews = viewsForObjectTypes(objectTypes);
+    s.updateLegacy.run(JSON.stringify(d.definition), JSON.stringify(objectTypes), d.updatedAt, d.cardId);
+    s.insertAudit.run(d.cardId, event.revision, 'UPDATE', d.appId, d.userId, d.updatedAt);
+    for (const view of oldViews) if (!newViews.includes(view)) s.removeLegacyFromView.run(d.cardId, view);
+    // Once a migration started the app card owns the card's places; the legacy card spreads no further.
+    if (s.getMigration.get(d.cardId)) return;
+    for (const view of newViews) {
+      if (!oldViews.includes(view)) s.placeLegacyInInstalledAccounts.run(view, d.cardId, d.appId, d.appId);
+    }
+  }
+
+  private legacyCardDeleted(s: Statements, event: RecordedEvent<LegacyCardDeleted['data']>): void {
+    const d = event.data;
+    s.deleteLegacy.run(d.deletedAt, d.deletedAt, d.cardId);
+    s.insertAudit.run(d.cardId, event.revision, 'DELETE', d.appId, d.userId, d.deletedAt);
+    s.removeLegacyEverywhere.run(d.cardId);
+  }
+
+  private appInstalled(s: Statements, d: AppInstalledData): void {
+    // Re-authorizing an installed app must not place its cards twice.
+    if (s.insertInstall.run(d.appId, d.hubId, d.installedAt).changes === 0) return;
+    const cards = s.liveLegacyOfApp.all(d.appId) as Array<{ card_id: string; object_types: string }>;
+    for (const card of cards) {
+      const migration = s.getMigration.get(card.card_id) as MigrationRow | undefined;
+      for (const view of viewsForObjectTypes(JSON.parse(card.object_types) as CardObjectType[])) {
+        if (!migration) {
+          s.placeInView.run(d.hubId, view, d.hubId, view, 'legacy', card.card_id, d.appId);
+          continue;
+        }
+        // Installed after the migration started: the account gets the app card directly.
+        const target = targetFor(migration, view);
+        if (!s.appCardInView.get(d.hubId, view, target))
+          s.placeInView.run(d.hubId, view, d.hubId, view, 'app', target, d.appId);
+      }
+    }
+  }
+
+  private appUninstalled(s: Statements, d: AppUninstalledData): void {
+    s.deleteInstall.run(d.appId, d.hubId);
+    s.removeAppFromAccount.run(d.hubId, d.appId);
+    // Accounts not yet migrated leave the migration's count; migrated ones stay counted.
+    const pending = s.pendingMigrationsOfHub.all(d.hubId, d.appId) as Array<{ legacy_card_id: string }>;
+    for (const p of pending) {
+      s.setPortalState.run('left', p.legacy_card_id, d.hubId);
+      s.countLeft.run(p.legacy_card_id);
+    }
+  }
+
+  private migrationStarted(s: Statements, d: MigrationStarted['data']): void {
+    if (s.getMigration.get(d.legacyCardId)) return;
+    const inserted = s.snapshotPortals.run(d.legacyCardId, d.legacyCardId).changes;
+    s.insertMigration.run(
+      d.legacyCardId,
+      d.appId,
+      d.appCardId,
+      d.helpdeskAppCardId ?? null,
+      d.allowDuplicateAppCardIds ? 1 : 0,
+      d.startedAt,
+      inserted,
+    );
+  }
+
+  private portalCardMigrated(s: Statements, d: PortalCardMigrated['data']): void {
+    const portal = s.getPortal.get(d.legacyCardId, d.hubId) as { state: string } | undefined;
+    // An account that uninstalled meanwhile (or was never part of the migration) keeps its views as they are.
+    if (!portal || portal.state !== 'pending') return;
+    s.setPortalState.run('migrated', d.legacyCardId, d.hubId);
+    s.countMigrated.run(d.legacyCardId);
+    const migration = s.getMigration.get(d.legacyCardId) as MigrationRow;
+    const places = s.legacyPlacesInAccount.all(d.hubId, d.legacyCardId) as Array<{ view: CrmView; slot: number }>;
+    for (const place of places) {
+      const target = targetFor(migration, place.view);
+      // Two legacy cards consolidated into one app card: the app card keeps the first place only.
+      if (s.appCardInView.get(d.hubId, place.view, target)) s.removeSlot.run(d.hubId, place.view, place.slot);
+      else s.swapSlot.run(target, d.hubId, place.view, place.slot);
+    }
+  }
+
+  private statementsFor(db: Database.Database): Statements {
+    let s = this.statements.get(db);
+    if (!s) {
+      s = prepare(db);
+      this.statements.set(db, s);
+    }
+    return s;
+  }
+}
+
+interface MigrationRow {
+  app_card_id: string;
+  helpdesk_app_card_id: string | null;
+}
+
+const targetFor = (m: MigrationRow, view: CrmView): string =>
+  view === HELPDESK_VIEW ? (m.helpdesk_app_card_id ?? m.app_card_id) : m.app_card_id;
+
+const objectTypesOf = (d: LegacyCardDefinition): CardObjectType[] => [
+  ...new Set(d.fetch.objectTypes.map((o) => o.name)),
+];
+
+const NEXT_SLOT = '(SELECT COALESCE(MAX(x.slot), -1) + 1 FROM cards_view_items x WHERE x.hub_id = ? AND x.view = ?)';
+
+function prepare(db: Database.Database) {
+  return {
+    insertLegacy: db.prepare(
+      `INSERT INTO cards_legacy (card_id, app_id, definition, object_types, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)`,
+    ),
+    getLegacy: db.prepare('SELECT object_types FROM cards_legacy WHERE card_id = ? AND deleted_at IS NULL'),
+    updateLegacy: db.prepare(
+      'UPDATE cards_legacy SET definition = ?, object_types = ?, updated_at = ? WHERE card_id = ?',
+    ),
+    deleteLegacy: db.prepare('UPDATE cards_legacy SET deleted_at = ?, updated_at = ? WHERE card_id = ?'),
+    liveLegacyOfApp: db.prepare(
+      'SELECT card_id, object_types FROM cards_legacy WHERE app_id = ? AND deleted_at IS NULL ORDER BY length(card_id), card_id',
+    ),
+    insertAudit: db.prepare(
+      `INSERT OR IGNORE INTO cards_legacy_audit (card_id, revision, action_type, app_id, user_id, changed_at) VALUES (?, ?, ?, ?, ?, ?)`,
+    ),
+    insertAppCard: db.prepare(
+      'INSERT OR IGNORE INTO cards_app (card_id, app_id, title, object_types, created_at) VALUES (?, ?, ?, ?, ?)',
+    ),
+    insertInstall: db.prepare('INSERT OR IGNORE INTO cards_installs (app_id, hub_id, installed_at) VALUES (?, ?, ?)'),
+    deleteInstall: db.prepare('DELETE FROM cards_installs WHERE app_id = ? AND hub_id = ?'),
+    placeLegacyInInstalledAccounts: db.prepare(
+      `INSERT INTO cards_view_items (hub_id, view, slot, kind, card_id, app_id)
+       SELECT i.hub_id, v.view, (SELECT COALESCE(MAX(x.slot), -1) + 1 FROM cards_view_items x WHERE x.hub_id = i.hub_id AND x.view = v.view),
+              'legacy', v.card_id, v.app_id
+       FROM cards_installs i, (SELECT ? AS view, ? AS card_id, ? AS app_id) v
+       WHERE i.app_id = ?`,
+    ),
+    placeInView: db.prepare(
+      `INSERT INTO cards_view_items (hub_id, view, slot, kind, card_id, app_id) VALUES (?, ?, ${NEXT_SLOT}, ?, ?, ?)`,
+    ),
+    appCardInView: db.prepare(
+      `SELECT 1 FROM cards_view_items WHERE hub_id = ? AND view = ? AND kind = 'app' AND card_id = ?`,
+    ),
+    removeLegacyFromView: db.prepare(`DELETE FROM cards_view_items WHERE card_id = ? AND kind = 'legacy' AND view = ?`),
+    removeLegacyEverywhere: db.prepare(`DELETE FROM cards_view_items WHERE card_id = ? AND kind = 'legacy'`),
+    removeAppFromAccount: db.prepare('DELETE FROM cards_view_items WHERE hub_id = ? AND app_id = ?'),
+    legacyPlacesInAccount: db.prepare(
+      `SELECT view, slot FROM cards_view_items WHERE hub_id = ? AND card_id = ? AND kind = 'legacy' ORDER BY view, slot`,
+    ),
+    removeSlot: db.prepare('DELETE FROM cards_view_items WHERE hub_id = ? AND view = ? AND slot = ?'),
+    swapSlot: db.prepare(
+      `UPDATE cards_view_items SET kind = 'app', card_id = ? WHERE hub_id = ? AND view = ? AND slot = ?`,
+    ),
+    getMigration: db.prepare('SELECT app_card_id, helpdesk_app_card_id FROM cards_migrations WHERE legacy_card_id = ?'),
+    insertMigration: db.prepare(
+      `INSERT INTO cards_migrations (legacy_card_id, app_id, app_card_id, helpdesk_app_card_id, allow_duplicates, started_at, start_count)
+       VALUES (?, ?, ?, ?, ?, ?, ?)`,
+    ),
+    snapshotPortals: db.prepare(
+      `INSERT OR IGNORE INTO cards_migration_portals (legacy_card_id, hub_id, state)
+       SELECT DISTINCT ?, hub_id, 'pending' FROM cards_view_items WHERE card_id = ? AND kind = 'legacy'`,
+    ),
+    getPortal: db.prepare('SELECT state FROM cards_migration_portals WHERE legacy_card_id = ? AND hub_id = ?'),
+    setPortalState: db.prepare('UPDATE cards_migration_portals SET state = ? WHERE legacy_card_id = ? AND hub_id = ?'),
+    countMigrated: db.prepare(
+      'UPDATE cards_migrations SET migrated_count = migrated_count + 1 WHERE legacy_card_id = ?',
+    ),
+    countLeft: db.prepare('UPDATE cards_migrations SET left_count = left_count + 1 WHERE legacy_card_id = ?'),
+    pendingMigrationsOfHub: db.prepare(
+      `SELECT p.legacy_card_id FROM cards_migration_portals p JOIN cards_migrations m ON m.legacy_card_id = p.legacy_card_id
+       WHERE p.hub_id = ? AND p.state = 'pending' AND m.app_id = ?`,
+    ),
+    completeMigration: db.prepare(
+      'UPDATE cards_migrations SET ended_at = ? WHERE legacy_card_id = ? AND ended_at IS NULL',
+    ),
+  };
+}
+
+type Statements = ReturnType<typeof prepare>;
+
+/** Idempotent DDL of every cards read-model table (the queries call it too, so they never race the runner). */
+export function createCardsTables(db: Database.Database): void {
+  db.exec(`
+    CREATE TABLE IF NOT EXISTS cards_legacy (
+      card_id      TEXT PRIMARY KEY,
+      app_id       INTEGER NOT NULL,
+      definition   TEXT NOT NULL,
+      object_types TEXT NOT NULL,
+      created_at   INTEGER NOT NULL,
+      updated_at   INTEGER NOT NULL,
+      deleted_at   INTEGER
+    ) WITHOUT ROWID;
+    CREATE INDEX IF NOT EXISTS cards_legacy_by_app ON cards_legacy (app_id);
+    CREATE TABLE IF NOT EXISTS cards_legacy_audit (
+      card_id     TEXT NOT NULL,
+      revision    INTEGER NOT NULL,
+      action_type TEXT NOT NULL,
+      app_id      INTEGER NOT NULL,
+      user_id     INTEGER NOT NULL,
+      changed_at  INTEGER NOT NULL,
+      PRIMARY KEY (card_id, revision)
+    ) WITHOUT ROWID;
+    CREATE TABLE IF NOT EXISTS cards_app (
+      card_id      TEXT PRIMARY KEY,
+      app_id       INTEGER NOT NULL,
+      title        TEXT NOT NULL,
+      object_types TEXT NOT NULL,
+      created_at   INTEGER NOT NULL
+    ) WITHOUT ROWID;
+    CREATE INDEX IF NOT EXISTS cards_app_by_app ON cards_app (app_id);
+    CREATE TABLE IF NOT EXISTS cards_installs (
+      app_id       INTEGER NOT NULL,
+      hub_id       INTEGER NOT NULL,
+      installed_at INTEGER NOT NULL,
+      PRIMARY KEY (app_id, hub_id)
+    ) WITHOUT ROWID;
+    CREATE TABLE IF NOT EXISTS cards_view_items (
+      hub_id  INTEGER NOT NULL,
+      view    TEXT NOT NULL,
+      slot    INTEGER NOT NULL,
+      kind    TEXT NOT NULL CHECK (kind IN ('legacy', 'app')),
+      card_id TEXT NOT NULL,
+      app_id  INTEGER NOT NULL,
+      PRIMARY KEY (hub_id, view, slot)
+    ) WITHOUT ROWID;
+    CREATE INDEX IF NOT EXISTS cards_view_items_by_card ON cards_view_items (card_id, kind, hub_id);
+    CREATE TABLE IF NOT EXISTS cards_migrations (
+      legacy_card_id       TEXT PRIMARY KEY,
+      app_id               INTEGER NOT NULL,
+      app_card_id          TEXT NOT NULL,
+      helpdesk_app_card_id TEXT,
+      allow_duplicates     INTEGER NOT NULL,
+      started_at           INTEGER NOT NULL,
+      ended_at             INTEGER,
+      start_count          INTEGER NOT NULL,
+      migrated_count       INTEGER NOT NULL DEFAULT 0,
+      left_count           INTEGER NOT NULL DEFAULT 0
+    ) WITHOUT ROWID;
+    CREATE INDEX IF NOT EXISTS cards_migrations_by_app ON cards_migrations (app_id);
+    CREATE TABLE IF NOT EXISTS cards_migration_portals (
+      legacy_card_id TEXT NOT NULL,
+      hub_id         INTEGER NOT NULL,
+      state          TEXT NOT NULL CHECK (state IN ('pending', 'migrated', 'left')),
+      PRIMARY KEY (legacy_card_id, hub_id)
+    ) WITHOUT ROWID;
+    CREATE INDEX IF NOT EXISTS cards_migration_portals_by_hub ON cards_migration_portals (hub_id, state);
+  `);
+}

@@ -1,0 +1,314 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type Database from 'better-sqlite3';
+import { APP_CONFIG, AppConfig, Tier, TierLimits } from '../../config/config';
+import { DirectoryQueries } from '../../directory/directory.queries';
+import { HubSpotError } from '../../shared/errors/hubspot-error';
+import { READ_MODEL_DB } from '../../shared/projections/read-model-database';
+import { unknownObjectType } from '../domain/account-limits.decider';
+import { effectiveLimits, percentage } from '../domain/ceilings';
+import type { AssociationDefinition, LimitOverrides, PropertyDefinition } from '../domain/limits-events';
+import { CustomTypeRef, resolveObjectType, ResolvedObjectType, STANDARD_OBJECT_TYPES } from '../domain/object-types';
+import {
+  CalculatedPropertyLimits,
+  CustomObjectTypeLimits,
+  CustomPropertyLimits,
+  iso,
+  ObjectSchemaView,
+  PropertyView,
+  toPropertyView,
+} from './limits.views';
+
+interface PropertyRow {
+  hub_id: number;
+  object_type_id: string;
+  name: string;
+  definition: string;
+  calculated: number;
+  created_user_id: number | null;
+  created_at: number;
+  updated_at: number;
+  archived: number;
+  archived_at: number | null;
+}
+
+interface SchemaRow {
+  hub_id: number;
+  object_type_id: string;
+  id: string;
+  name: string;
+  fully_qualified_name: string;
+  singular_label: string;
+  plural_label: string;
+  body: string;
+  created_user_id: number | null;
+  created_at: number;
+  updated_at: number;
+  archived: number;
+  archived_at: number | null;
+}
+
+interface SchemaBody {
+  description: string | null;
+  primaryDisplayProperty: string | null;
+  secondaryDisplayProperties: string[];
+  searchableProperties: string[];
+  requiredProperties: string[];
+  associations: AssociationDefinition[];
+}
+
+interface UsageRow {
+  object_type_id: string;
+  singular_label: string;
+  plural_label: string;
+  custom_properties: number;
+  calculated_properties: number;
+}
+
+export interface AccountLimitsView {
+  hubId: number;
+  tier: Tier;
+  tierLimits: TierLimits;
+  overrides: LimitOverrides;
+  effectiveLimits: TierLimits;
+  usage: {
+    calculatedProperties: number;
+    customObjectTypes: number;
+    customPropertiesByObjectType: Record<string, number>;
+  };
+}
+
+/** The read side of the limits module, served from the `limits` projection. */
+@Injectable()
+export class LimitsQueries {
+  constructor(
+    @Inject(READ_MODEL_DB) private readonly db: Database.Database,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly directory: DirectoryQueries,
+  ) {}
+
+  /** The account's tier; an account the directory does not know cannot hold anything. */
+  tierOf(hubId: number): Tier {
+    const account = this.directory.getAccount(hubId);
+    if (!account) throw HubSpotError.notFound(`Account ${hubId} not found`);
+    return account.tier;
+  }
+
+  overridesOf(hubId: number): LimitOverrides {
+    const row = this.db.prepare('SELECT overrides FROM limits_overrides WHERE hub_id = ?').get(hubId) as
+      { overrides: string } | undefined;
+    return row ? (JSON.parse(row.overrides) as LimitOverrides) : {};
+  }
+
+  limitsOf(hubId: number): { tier: Tier; tierLimits: TierLimits; limits: TierLimits } {
+    const tier = this.tierOf(hubId);
+    const tierLimits = this.config.tierLimits[tier];
+    return { tier, tierLimits, limits: effectiveLimits(tierLimits, this.overridesOf(hubId)) };
+  }
+
+  private activeSchemas(hubId: number): SchemaRow[] {
+    return this.db
+      .prepare('SELECT * FROM limits_schemas WHERE hub_id = ? AND archived = 0 ORDER BY CAST(id AS INTEGER)')
+      .all(hubId) as SchemaRow[];
+  }
+
+  /** Resolves a path segment for reads: standard types, active custom schemas (id, fully qualified name, name). */
+  resolve(hubId: number, raw: string): ResolvedObjectType {
+    const refs: CustomTypeRef[] = this.activeSchemas(hubId).map((s) => ({
+      objectTypeId: s.object_type_id,
+      name: s.name,
+      archived: false,
+    }));
+    const resolved = resolveObjectType(raw, hubId, refs);
+    if (!resolved) throw unknownObjectType(raw);
+    return resolved;
+  }
+
+  listProperties(hubId: number, rawObjectType: string, archived: boolean): PropertyView[] {
+    const resolved = this.resolve(hubId, rawObjectType);
+    const rows = this.db
+      .prepare(
+        `SELECT * FROM limits_properties WHERE hub_id = ? AND object_type_id = ? AND archived = ? ORDER BY created_at, name`,
+      )
+      .all(hubId, resolved.objectTypeId, archived ? 1 : 0) as PropertyRow[];
+    const defaults =
+      resolved.kind === 'standard' && !archived
+        ? resolved.type.defaultProperties.map((p) => toPropertyView(p, { hubspotDefined: true, archived: false }))
+        : [];
+    return [...defaults, ...rows.map(rowToProperty)];
+  }
+
+  getProperty(hubId: number, rawObjectType: string, name: string, archived: boolean): PropertyView {
+    const resolved = this.resolve(hubId, rawObjectType);
+    if (resolved.kind === 'standard' && !archived) {
+      const builtIn = resolved.type.defaultProperties.find((p) => p.name === name);
+      if (builtIn) return toPropertyView(builtIn, { hubspotDefined: true, archived: false });
+    }
+    const row = this.db
+      .prepare('SELECT * FROM limits_properties WHERE hub_id = ? AND object_type_id = ? AND name = ? AND archived = ?')
+      .get(hubId, resolved.objectTypeId, name, archived ? 1 : 0) as PropertyRow | undefined;
+    if (!row) throw HubSpotError.notFound(`Property ${name} does not exist`);
+    return rowToProperty(row);
+  }
+
+  listSchemas(hubId: number, archived: boolean): ObjectSchemaView[] {
+    const rows = this.db
+      .prepare('SELECT * FROM limits_schemas WHERE hub_id = ? AND archived = ? ORDER BY CAST(id AS INTEGER)')
+      .all(hubId, archived ? 1 : 0) as SchemaRow[];
+    return rows.map((r) => this.toSchema(r));
+  }
+
+  getSchema(hubId: number, rawObjectType: string): ObjectSchemaView {
+    const key = rawObjectType.trim().toLowerCase();
+    const row = (
+      this.db.prepare('SELECT * FROM limits_schemas WHERE hub_id = ? AND archived = 0').all(hubId) as SchemaRow[]
+    ).find(
+      (s) => s.object_type_id === key || s.name.toLowerCase() === key || s.fully_qualified_name.toLowerCase() === key,
+    );
+    if (!row) throw HubSpotError.notFound(`Object type ${rawObjectType} not found`);
+    return this.toSchema(row);
+  }
+
+  private toSchema(row: SchemaRow): ObjectSchemaView {
+    const body = JSON.parse(row.body) as SchemaBody;
+    const properties = (
+      this.db
+        .prepare(
+          'SELECT * FROM limits_properties WHERE hub_id = ? AND object_type_id = ? AND archived = 0 ORDER BY created_at, name',
+        )
+        .all(row.hub_id, row.object_type_id) as PropertyRow[]
+    ).map(rowToProperty);
+    const view: ObjectSchemaView = {
+      id: row.id,
+      objectTypeId: row.object_type_id,
+      fullyQualifiedName: row.fully_qualified_name,
+      name: row.name,
+      labels: { singular: row.singular_label, plural: row.plural_label },
+      secondaryDisplayProperties: body.secondaryDisplayProperties,
+      searchableProperties: body.searchableProperties,
+      requiredProperties: body.requiredProperties,
+      properties,
+      associations: body.associations.map((a) => ({
+        ...a,
+        ...(a.name === null ? { name: undefined } : {}),
+        createdAt: iso(row.created_at),
+        updatedAt: iso(row.created_at),
+      })),
+      archived: row.archived === 1,
+      createdAt: iso(row.created_at),
+      updatedAt: iso(row.updated_at),
+    };
+    if (body.description !== null) view.description = body.description;
+    if (body.primaryDisplayProperty !== null) view.primaryDisplayProperty = body.primaryDisplayProperty;
+    if (row.created_user_id !== null) {
+      view.createdByUserId = row.created_user_id;
+      view.updatedByUserId = row.created_user_id;
+    }
+    return JSON.parse(JSON.stringify(view)) as ObjectSchemaView; // drops undefined names
+  }
+
+  private usageRows(hubId: number): UsageRow[] {
+    return this.db
+      .prepare(
+        `SELECT object_type_id, singular_label, plural_label, custom_properties, calculated_properties
+         FROM limits_usage WHERE hub_id = ? ORDER BY object_type_id`,
+      )
+      .all(hubId) as UsageRow[];
+  }
+
+  private customObjectTypeUsage(hubId: number): number {
+    const row = this.db.prepare('SELECT custom_object_types FROM limits_account_usage WHERE hub_id = ?').get(hubId) as
+      { custom_object_types: number } | undefined;
+    return row?.custom_object_types ?? 0;
+  }
+
+  calculatedPropertyLimits(hubId: number): CalculatedPropertyLimits {
+    const { limits } = this.limitsOf(hubId);
+    const byObjectType = this.usageRows(hubId)
+      .filter((r) => r.calculated_properties > 0)
+      .sort(byTypeId)
+      .map((r) => ({
+        objectTypeId: r.object_type_id,
+        singularLabel: r.singular_label,
+        pluralLabel: r.plural_label,
+        usage: r.calculated_properties,
+      }));
+    const overallUsage = byObjectType.reduce((n, r) => n + r.usage, 0);
+    return {
+      overallLimit: limits.calculatedProperties,
+      overallUsage,
+      overallPercentage: percentage(overallUsage, limits.calculatedProperties),
+      byObjectType,
+    };
+  }
+
+  customObjectTypeLimits(hubId: number): CustomObjectTypeLimits {
+    const { limits } = this.limitsOf(hubId);
+    const usage = this.customObjectTypeUsage(hubId);
+    return { limit: limits.customObjectTypes, usage, percentage: percentage(usage, limits.customObjectTypes) };
+  }
+
+  /** Every standard object type and every active custom type, each with the per-object-type ceiling. */
+  customPropertyLimits(hubId: number): CustomPropertyLimits {
+    const { limits } = this.limitsOf(hubId);
+    const usage = new Map(this.usageRows(hubId).map((r) => [r.object_type_id, r.custom_properties]));
+    const types = [
+      ...STANDARD_OBJECT_TYPES.map((t) => ({
+        objectTypeId: t.objectTypeId,
+        singularLabel: t.singularLabel,
+        pluralLabel: t.pluralLabel,
+      })),
+      ...this.activeSchemas(hubId).map((s) => ({
+        objectTypeId: s.object_type_id,
+        singularLabel: s.singular_label,
+        pluralLabel: s.plural_label,
+      })),
+    ];
+    const byObjectType = types.map((t) => {
+      const used = usage.get(t.objectTypeId) ?? 0;
+      return {
+        ...t,
+        usage: used,
+        limit: limits.customProperties,
+        percentage: percentage(used, limits.customProperties),
+      };
+    });
+    const overallLimit = byObjectType.reduce((n, r) => n + r.limit, 0);
+    const overallUsage = byObjectType.reduce((n, r) => n + r.usage, 0);
+    return { overallLimit, overallUsage, overallPercentage: percentage(overallUsage, overallLimit), byObjectType };
+  }
+
+  accountLimits(hubId: number): AccountLimitsView {
+    const { tier, tierLimits, limits } = this.limitsOf(hubId);
+    const rows = this.usageRows(hubId);
+    return {
+      hubId,
+      tier,
+      tierLimits,
+      overrides: this.overridesOf(hubId),
+      effectiveLimits: limits,
+      usage: {
+        calculatedProperties: rows.reduce((n, r) => n + r.calculated_properties, 0),
+        customObjectTypes: this.customObjectTypeUsage(hubId),
+        customPropertiesByObjectType: Object.fromEntries(rows.map((r) => [r.object_type_id, r.custom_properties])),
+      },
+    };
+  }
+}
+
+/** 0-x before 2-x, then numerically. */
+function byTypeId(a: { object_type_id: string }, b: { object_type_id: string }): number {
+  const [ak, an] = a.object_type_id.split('-').map(Number) as [number, number];
+  const [bk, bn] = b.object_type_id.split('-').map(Number) as [number, number];
+  return ak - bk || an - bn;
+}
+
+function rowToProperty(row: PropertyRow): PropertyView {
+  return toPropertyView(JSON.parse(row.definition) as PropertyDefinition, {
+    hubspotDefined: false,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+    archived: row.archived === 1,
+    archivedAt: row.archived_at,
+    createdUserId: row.created_user_id,
+  });
+}

@@ -1,0 +1,129 @@
+import type { AssociationDefinition, PropertyDefinition } from '../domain/limits-events';
+
+/**
+ * Wire shapes of HubSpot's CRM properties and schemas APIs (Property, ObjectSchema) and of the
+ * limits endpoints (limitsTracking.json). Dates of properties and schemas are ISO 8601 strings,
+ * as HubSpot's CRM v3 specs declare them (`format: date-time`).
+ */
+export interface PropertyView {
+  name: string;
+  label: string;
+  type: string;
+  fieldType: string;
+  description: string;
+  groupName: string;
+  options: PropertyDefinition['options'];
+  displayOrder: number;
+  calculated: boolean;
+  externalOptions: boolean;
+  hasUniqueValue: boolean;
+  hidden: boolean;
+  hubspotDefined?: boolean;
+  formField: boolean;
+  dataSensitivity: 'non_sensitive';
+  modificationMetadata: { archivable: boolean; readOnlyDefinition: boolean; readOnlyValue: boolean };
+  calculationFormula?: string;
+  referencedObjectType?: string;
+  createdAt?: string;
+  updatedAt?: string;
+  archived: boolean;
+  archivedAt?: string;
+  createdUserId?: string;
+  updatedUserId?: string;
+}
+
+export interface ObjectSchemaView {
+  id: string;
+  objectTypeId: string;
+  fullyQualifiedName: string;
+  name: string;
+  labels: { singular: string; plural: string };
+  description?: string;
+  primaryDisplayProperty?: string;
+  secondaryDisplayProperties: string[];
+  searchableProperties: string[];
+  requiredProperties: string[];
+  properties: PropertyView[];
+  associations: Array<AssociationDefinition & { createdAt: string; updatedAt: string }>;
+  archived: boolean;
+  createdAt: string;
+  updatedAt: string;
+  createdByUserId?: number;
+  updatedByUserId?: number;
+}
+
+export interface CalculatedPropertyLimits {
+  overallLimit: number;
+  overallUsage: number;
+  overallPercentage: number;
+  byObjectType: Array<{ objectTypeId: string; singularLabel: string; pluralLabel: string; usage: number }>;
+}
+
+export interface CustomObjectTypeLimits {
+  limit: number;
+  usage: number;
+  percentage: number;
+}
+
+export interface CustomPropertyLimits {
+  overallLimit: number;
+  overallUsage: number;
+  overallPercentage: number;
+  byObjectType: Array<{
+    objectTypeId: string;
+    singularLabel: string;
+    pluralLabel: string;
+    usage: number;
+    limit: number;
+    percentage: number;
+  }>;
+}
+
+export const iso = (ms: number) => new Date(ms).toISOString();
+
+export function toPropertyView(
+  p: PropertyDefinition,
+  meta: {
+    hubspotDefined: boolean;
+    createdAt?: number;
+    updatedAt?: number;
+    archived: boolean;
+    archivedAt?: number | null;
+    createdUserId?: number | null;
+  },
+): PropertyView {
+  const calculated = p.fieldType === 'calculation_equation';
+  const view: PropertyView = {
+    name: p.name,
+    label: p.label,
+    type: p.type,
+    fieldType: p.fieldType,
+    description: p.description,
+    groupName: p.groupName,
+    options: p.options,
+    displayOrder: p.displayOrder,
+    calculated,
+    externalOptions: p.externalOptions,
+    hasUniqueValue: p.hasUniqueValue,
+    hidden: p.hidden,
+    formField: p.formField,
+    dataSensitivity: 'non_sensitive',
+    modificationMetadata: {
+      archivable: !meta.hubspotDefined,
+      readOnlyDefinition: meta.hubspotDefined,
+      readOnlyValue: calculated,
+    },
+    archived: meta.archived,
+  };
+  if (meta.hubspotDefined) view.hubspotDefined = true;
+  if (p.calculationFormula !== null) view.calculationFormula = p.calculationFormula;
+  if (p.referencedObjectType !== null) view.referencedObjectType = p.referencedObjectType;
+  if (meta.createdAt !== undefined) view.createdAt = iso(meta.createdAt);
+  if (meta.updatedAt !== undefined) view.updatedAt = iso(meta.updatedAt);
+  if (meta.archivedAt !== undefined && meta.archivedAt !== null) view.archivedAt = iso(meta.archivedAt);
+  if (meta.createdUserId !== undefined && meta.createdUserId !== null) {
+    view.createdUserId = String(meta.createdUserId);
+    view.updatedUserId = String(meta.createdUserId);
+  }
+  return view;
+}

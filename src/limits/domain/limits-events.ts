@@ -1,0 +1,119 @@
+/**
+ * Event types of the limits module. Stable strings: they are what storage holds.
+ * Every event of one account lives in that account's own stream, so the ceilings are checked
+ * against a consistent count (expected revision) and never against a lagging read model.
+ */
+export const LimitsEventType = {
+  PropertyCreated: 'limits.PropertyCreated',
+  PropertyArchived: 'limits.PropertyArchived',
+  CustomObjectSchemaCreated: 'limits.CustomObjectSchemaCreated',
+  CustomObjectSchemaArchived: 'limits.CustomObjectSchemaArchived',
+  CustomObjectSchemaPurged: 'limits.CustomObjectSchemaPurged',
+  AccountLimitsOverridden: 'limits.AccountLimitsOverridden',
+} as const;
+
+export const limitsAccountStream = (hubId: number) => `limits.account-${hubId}`;
+
+export interface PropertyOption {
+  label: string;
+  value: string;
+  description: string;
+  displayOrder: number;
+  hidden: boolean;
+}
+
+/** A property definition as stored: every optional field of HubSpot's PropertyCreate resolved to its default. */
+export interface PropertyDefinition {
+  name: string;
+  label: string;
+  type: string;
+  fieldType: string;
+  groupName: string;
+  description: string;
+  options: PropertyOption[];
+  displayOrder: number;
+  hasUniqueValue: boolean;
+  hidden: boolean;
+  formField: boolean;
+  externalOptions: boolean;
+  referencedObjectType: string | null;
+  /** Only for fieldType `calculation_equation`. */
+  calculationFormula: string | null;
+}
+
+export interface PropertyCreated {
+  type: typeof LimitsEventType.PropertyCreated;
+  data: {
+    hubId: number;
+    objectTypeId: string;
+    property: PropertyDefinition;
+    /** fieldType calculation_equation: counts against the calculated-properties ceiling. */
+    calculated: boolean;
+    createdUserId: number | null;
+    createdAt: number;
+  };
+}
+
+export interface PropertyArchived {
+  type: typeof LimitsEventType.PropertyArchived;
+  data: { hubId: number; objectTypeId: string; name: string; archivedAt: number };
+}
+
+export interface AssociationDefinition {
+  id: string;
+  fromObjectTypeId: string;
+  toObjectTypeId: string;
+  name: string | null;
+}
+
+export interface CustomObjectSchemaCreated {
+  type: typeof LimitsEventType.CustomObjectSchemaCreated;
+  /** The schema's properties follow as PropertyCreated events in the same append. */
+  data: {
+    hubId: number;
+    objectTypeId: string;
+    id: string;
+    name: string;
+    fullyQualifiedName: string;
+    labels: { singular: string; plural: string };
+    description: string | null;
+    primaryDisplayProperty: string | null;
+    secondaryDisplayProperties: string[];
+    searchableProperties: string[];
+    requiredProperties: string[];
+    associations: AssociationDefinition[];
+    createdUserId: number | null;
+    createdAt: number;
+  };
+}
+
+export interface CustomObjectSchemaArchived {
+  type: typeof LimitsEventType.CustomObjectSchemaArchived;
+  data: { hubId: number; objectTypeId: string; archivedAt: number };
+}
+
+/** Hard delete of an archived schema: its name can be used again. */
+export interface CustomObjectSchemaPurged {
+  type: typeof LimitsEventType.CustomObjectSchemaPurged;
+  data: { hubId: number; objectTypeId: string; purgedAt: number };
+}
+
+/** Per-account ceilings; null clears an override (back to the tier's value). */
+export interface LimitOverrides {
+  calculatedProperties?: number | null;
+  customObjectTypes?: number | null;
+  customProperties?: number | null;
+}
+
+export interface AccountLimitsOverridden {
+  type: typeof LimitsEventType.AccountLimitsOverridden;
+  data: { hubId: number; overrides: LimitOverrides; overriddenAt: number };
+}
+
+export type LimitsEvent =
+  | PropertyCreated
+  | PropertyArchived
+  | CustomObjectSchemaCreated
+  | CustomObjectSchemaArchived
+  | CustomObjectSchemaPurged
+  | AccountLimitsOverridden;

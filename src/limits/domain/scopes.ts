@@ -1,0 +1,124 @@
+import type { StandardObjectType } from './object-types';
+
+/**
+ * Accepted scopes ("any of"), copied from HubSpot's official specs so that no spec file is read
+ * at run time. test/unit/limits-scopes.unit.spec.ts compares these lists with
+ * ../shared/reference/hubspot-openapi/limitsTracking.json so they cannot drift.
+ */
+
+/** GET /crm/v3/limits/calculated-properties and GET /crm/v3/limits/custom-properties (same list in the spec). */
+export const CRM_LIMITS_READ_SCOPES = [
+  'crm.objects.deals.read',
+  'crm.objects.subscriptions.read',
+  'crm.objects.services.read',
+  'crm.objects.tickets.sensitive.read',
+  'crm.objects.orders.read',
+  'crm.objects.listings.write',
+  'crm.objects.custom.read',
+  'crm.objects.companies.write',
+  'crm.objects.tasks.read',
+  'crm.objects.custom.sensitive.write.v2',
+  'crm.objects.custom.highly_sensitive.write.v2',
+  'crm.objects.companies.read',
+  'crm.objects.contacts.highly_sensitive.read.v2',
+  'crm.objects.appointments.sensitive.read.v2',
+  'crm.objects.tickets.highly_sensitive.read',
+  'crm.objects.companies.sensitive.read.v2',
+  'crm.objects.tickets.sensitive.write',
+  'media_bridge.read',
+  'crm.objects.deals.highly_sensitive.read.v2',
+  'crm.objects.contacts.highly_sensitive.write.v2',
+  'crm.objects.companies.highly_sensitive.read.v2',
+  'crm.objects.commercepayments.write',
+  'crm.objects.invoices.write',
+  'crm.objects.contacts.sensitive.write.v2',
+  'crm.objects.users.write',
+  'crm.objects.calls.read',
+  'crm.objects.meetings.read',
+  'crm.objects.custom.sensitive.read.v2',
+  'crm.objects.users.read',
+  'crm.objects.partner-services.read',
+  'crm.objects.orders.write',
+  'crm.objects.partner-services.write',
+  'crm.objects.appointments.write',
+  'crm.objects.projects.highly_sensitive.write',
+  'crm.objects.carts.write',
+  'crm.objects.tickets.highly_sensitive.write',
+  'tickets',
+  'crm.objects.commercepayments.read',
+  'crm.objects.products.write',
+  'crm.objects.services.write',
+  'crm.objects.subscriptions.write',
+  'crm.objects.deals.sensitive.write.v2',
+  'crm.objects.contacts.read',
+  'crm.objects.appointments.sensitive.write.v2',
+  'crm.objects.invoices.read',
+  'crm.objects.projects.highly_sensitive.read',
+  'tickets.sensitive.v2',
+  'crm.objects.custom.write',
+  'crm.objects.deals.write',
+  'e-commerce',
+  'crm.objects.appointments.read',
+  'crm.objects.companies.sensitive.write.v2',
+  'crm.objects.projects.read',
+  'crm.objects.deals.highly_sensitive.write.v2',
+  'crm.objects.custom.highly_sensitive.read.v2',
+  'crm.objects.companies.highly_sensitive.write.v2',
+  'crm.objects.goals.write',
+  'crm.objects.line_items.write',
+  'crm.objects.projects.sensitive.read',
+  'crm.objects.contacts.write',
+  'crm.objects.goals.read',
+  'crm.objects.line_items.read',
+  'crm.objects.partner-clients.write',
+  'crm.objects.projects.write',
+  'crm.objects.deals.sensitive.read.v2',
+  'crm.objects.projects.sensitive.write',
+  'crm.objects.quotes.write',
+  'tickets.highly_sensitive.v2',
+  'crm.objects.leads.read',
+  'crm.objects.leads.write',
+  'crm.objects.carts.read',
+  'crm.objects.emails.read',
+  'crm.objects.quotes.read',
+  'crm.objects.courses.write',
+  'crm.objects.partner-clients.read',
+  'crm.objects.notes.read',
+  'crm.objects.courses.read',
+  'crm.objects.listings.read',
+  'crm.objects.contacts.sensitive.read.v2',
+  'crm.objects.products.read',
+] as const;
+
+/** GET /crm/v3/limits/custom-object-types. */
+export const CUSTOM_OBJECT_TYPE_LIMITS_SCOPES = [
+  'crm.schemas.custom.read',
+  'crm.objects.custom.sensitive.read.v2',
+  'crm.objects.custom.highly_sensitive.read.v2',
+  'crm.objects.custom.read',
+  'crm.objects.custom.sensitive.write.v2',
+  'crm.schemas.custom.write',
+  'crm.objects.custom.highly_sensitive.write.v2',
+  'crm.objects.custom.write',
+] as const;
+
+/**
+ * CRM properties: HubSpot asks for the schema scope of the object type (`crm.schemas.<type>.write`
+ * to create or archive, `.read` to read) and also accepts the object scopes of that type. The
+ * official properties spec lists one union for every object type; we check per object type,
+ * which is what HubSpot enforces in practice. Tickets use the legacy `tickets` scope.
+ */
+export function propertyScopes(family: StandardObjectType['scopeName'] | 'custom', access: 'read' | 'write'): string[] {
+  if (family === 'tickets') {
+    return access === 'write'
+      ? ['crm.schemas.tickets.write', 'tickets']
+      : ['crm.schemas.tickets.read', 'crm.schemas.tickets.write', 'tickets'];
+  }
+  const write = [`crm.schemas.${family}.write`, `crm.objects.${family}.write`];
+  if (access === 'write') return write;
+  return [`crm.schemas.${family}.read`, `crm.objects.${family}.read`, ...write];
+}
+
+/** Custom object schemas (/crm/v3/schemas). */
+export const SCHEMA_READ_SCOPES = ['crm.schemas.custom.read', 'crm.schemas.custom.write'] as const;
+export const SCHEMA_WRITE_SCOPES = ['crm.schemas.custom.write'] as const;

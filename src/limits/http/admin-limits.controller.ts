@@ -1,0 +1,49 @@
+import { Body, Controller, Get, Param, Put } from '@nestjs/common';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { AdminOnly } from '../../directory/admin.guard';
+import { HubSpotError } from '../../shared/errors/hubspot-error';
+import type { CommandContext } from '../../shared/events/envelope';
+import { Ctx } from '../../shared/http/request-context';
+import { LimitsCommands } from '../application/limits.commands';
+import { AccountLimitsView, LimitsQueries } from '../application/limits.queries';
+import { LimitOverridesDto } from './limits.dto';
+import { parseHubId } from './params';
+
+/** Per-account ceilings (admin API): overrides on top of the tier table in configuration. */
+@ApiTags('Admin')
+@AdminOnly()
+@Controller('admin/v1/accounts/:hubId/limits')
+export class AdminLimitsController {
+  constructor(
+    private readonly commands: LimitsCommands,
+    private readonly queries: LimitsQueries,
+  ) {}
+
+  @Get()
+  @ApiOperation({ summary: "An account's tier limits, overrides, effective limits and usage" })
+  get(@Param('hubId') hubId: string): AccountLimitsView {
+    return this.queries.accountLimits(parseHubId(hubId));
+  }
+
+  @Put()
+  @ApiOperation({ summary: 'Override ceilings of one account (a number sets, null clears, absent keeps)' })
+  put(
+    @Param('hubId') hubId: string,
+    @Body() body: LimitOverridesDto,
+    @Ctx() ctx: CommandContext,
+  ): Promise<AccountLimitsView> {
+    const id = parseHubId(hubId);
+    const overrides = {
+      calculatedProperties: body.calculatedProperties,
+      customObjectTypes: body.customObjectTypes,
+      customProperties: body.customProperties,
+    };
+    if (Object.values(overrides).every((v) => v === undefined)) {
+      throw HubSpotError.validation(
+        'Invalid input: give at least one of calculatedProperties, customObjectTypes, customProperties.',
+        [{ message: 'no limit given', in: 'body', code: 'REQUIRED' }],
+      );
+    }
+    return this.commands.overrideLimits(id, overrides, ctx);
+  }
+}

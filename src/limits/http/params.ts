@@ -1,0 +1,38 @@
+import type { AccessTokenClaims } from '../../oauth/domain/access-token';
+import { HubSpotError } from '../../shared/errors/hubspot-error';
+
+/** Path and query parameters checked by hand: Nest's pipes would answer with its own error shape. */
+export function parseHubId(raw: string): number {
+  if (!/^[1-9]\d{0,14}$/.test(raw)) {
+    throw HubSpotError.validation(`Invalid hubId: ${raw.slice(0, 40)}`, [
+      { message: 'hubId must be a positive integer', in: 'hubId', code: 'INVALID' },
+    ]);
+  }
+  return Number(raw);
+}
+
+export function parseArchived(raw: string | undefined): boolean {
+  if (raw === undefined || raw === '' || raw === 'false') return false;
+  if (raw === 'true') return true;
+  throw HubSpotError.validation(`Invalid archived: ${String(raw).slice(0, 40)}`, [
+    { message: 'archived must be true or false', in: 'archived', code: 'INVALID' },
+  ]);
+}
+
+/** Object types and property names are short identifiers; anything longer cannot exist. */
+export function parseSegment(raw: string, name: string): string {
+  if (raw.length === 0 || raw.length > 200 || raw.includes('\u0000')) {
+    throw HubSpotError.validation(`Invalid ${name}`, [{ message: `${name} is not valid`, in: name, code: 'INVALID' }]);
+  }
+  return raw;
+}
+
+/** HubSpot's "any of" check for routes whose scopes depend on a path parameter. */
+export function requireAnyScope(token: AccessTokenClaims, anyOf: readonly string[]): void {
+  if (!anyOf.some((s) => token.scopes.includes(s))) {
+    throw HubSpotError.missingScopes(
+      [...anyOf],
+      `This app hasn't been granted all required scopes to make this call. Read more about required scopes here: https://developers.hubspot.com/scopes.`,
+    );
+  }
+}

@@ -1,0 +1,222 @@
+import type Database from 'better-sqlite3';
+import type { RecordedEvent } from '../../shared/events/envelope';
+import type { Projection } from '../../shared/projections/projection';
+import {
+  AccountLimitsOverridden,
+  CustomObjectSchemaArchived,
+  CustomObjectSchemaCreated,
+  CustomObjectSchemaPurged,
+  LimitsEventType,
+  PropertyArchived,
+  PropertyCreated,
+} from '../domain/limits-events';
+import { standardObjectTypeById } from '../domain/object-types';
+
+export const LIMITS_PROJECTION = 'limits';
+
+/** Every table this projection owns, in a stable order (rebuild checks compare them). */
+export const LIMITS_TABLES = [
+  'limits_properties',
+  'limits_schemas',
+  'limits_overrides',
+  'limits_usage',
+  'limits_account_usage',
+] as const;
+
+/**
+ * Properties, custom object schemas, per-account overrides, and the limit-usage read model per
+ * account and object type, from the events of the accounts' limits streams. The usage rows are
+ * recounted from the property and schema rows of the one (account, object type) an event touches,
+ * so they cannot drift from them.
+ */
+export class LimitsProjection implements Projection {
+  readonly name = LIMITS_PROJECTION;
+  readonly version = 1;
+
+  setup(db: Database.Database): void {
+    db.exec(`
+      CREATE TABLE IF NOT EXISTS limits_properties (
+        hub_id INTEGER NOT NULL,
+        object_type_id TEXT NOT NULL,
+        name TEXT NOT NULL,
+        definition TEXT NOT NULL,
+        calculated INTEGER NOT NULL,
+        created_user_id INTEGER,
+        created_at INTEGER NOT NULL,
+        updated_at INTEGER NOT NULL,
+        archived INTEGER NOT NULL DEFAULT 0,
+        archived_at INTEGER,
+        PRIMARY KEY (hub_id, object_type_id, name)
+      ) WITHOUT ROWID;
+      CREATE TABLE IF NOT EXISTS limits_schemas (
+        hub_id INTEGER NOT NULL,
+        object_type_id TEXT NOT NULL,
+        id TEXT NOT NULL,
+        name TEXT NOT NULL,
+        fully_qualified_name TEXT NOT NULL,
+        singular_label TEXT NOT NULL,
+        plural_label TEXT NOT NULL,
+        body TEXT NOT NULL,
+        created_user_id INTEGER,
+        created_at INTEGER NOT NULL,
+        updated_at INTEGER NOT NULL,
+        archived INTEGER NOT NULL DEFAULT 0,
+        archived_at INTEGER,
+        PRIMARY KEY (hub_id, object_type_id)
+      ) WITHOUT ROWID;
+      CREATE TABLE IF NOT EXISTS limits_overrides (
+        hub_id INTEGER PRIMARY KEY,
+        overrides TEXT NOT NULL,
+        updated_at INTEGER NOT NULL
+      );
+      CREATE TABLE IF NOT EXISTS limits_usage (
+        hub_id INTEGER NOT NULL,
+        object_type_id TEXT NOT NULL,
+        singular_label TEXT NOT NULL,
+        plural_label TEXT NOT NULL,
+        custom_properties INTEGER NOT NULL,
+        calculated_properties INTEGER NOT NULL,
+        PRIMARY KEY (hub_id, object_type_id)
+      ) WITHOUT ROWID;
+      CREATE TABLE IF NOT EXISTS limits_account_usage (
+        hub_id INTEGER PRIMARY KEY,
+        custom_object_types INTEGER NOT NULL
+      );
+    `);
+  }
+
+  reset(db: Database.Database): void {
+    for (const t of LIMITS_TABLES) db.exec(`DELETE FROM ${t}`);
+  }
+
+  apply(event: RecordedEvent, db: Database.Database): void {
+    switch (event.type) {
+      case LimitsEventType.PropertyCreated: {
+        const d = (event as unknown as PropertyCreated).data;
+        db.prepare(
+          `INSERT OR REPLACE INTO limits_properties
+             (hub_id, object_type_id, name, definition, calculated, created_user_id, created_at, updated_at, archived, archived_at)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, 0, NULL)`,
+        ).run(
+          d.hubId,
+          d.objectTypeId,
+          d.property.name,
+          JSON.stringify(d.property),
+          d.calculated ? 1 : 0,
+          d.createdUserId,
+          d.createdAt,
+          d.createdAt,
+        );
+        refreshUsage(db, d.hubId, d.objectTypeId);
+        return;
+      }
+      case LimitsEventType.PropertyArchived: {
+        const d = (event as unknown as PropertyArchived).data;
+        db.prepare(
+          `UPDATE limits_properties SET archived = 1, archived_at = ?, updated_at = ?
+           WHERE hub_id = ? AND object_type_id = ? AND name = ?`,
+        ).run(d.archivedAt, d.archivedAt, d.hubId, d.objectTypeId, d.name);
+        refreshUsage(db, d.hubId, d.objectTypeId);
+        return;
+      }
+      case LimitsEventType.CustomObjectSchemaCreated: {
+        const d = (event as unknown as CustomObjectSchemaCreated).data;
+        const body = {
+          description: d.description,
+          primaryDisplayProperty: d.primaryDisplayProperty,
+          secondaryDisplayProperties: d.secondaryDisplayProperties,
+          searchableProperties: d.searchableProperties,
+          requiredProperties: d.requiredProperties,
+          associations: d.associations,
+        };
+        db.prepare(
+          `INSERT OR REPLACE INTO limits_schemas
+             (hub_id, object_type_id, id, name, fully_qualified_name, singular_label, plural_label, body,
+              created_user_id, created_at, updated_at, archived, archived_at)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, NULL)`,
+        ).run(
+          d.hubId,
+          d.objectTypeId,
+          d.id,
+          d.name,
+          d.fullyQualifiedName,
+          d.labels.singular,
+          d.labels.plural,
+          JSON.stringify(body),
+          d.createdUserId,
+          d.createdAt,
+          d.createdAt,
+        );
+        refreshUsage(db, d.hubId, d.objectTypeId);
+        return;
+      }
+      case LimitsEventType.CustomObjectSchemaArchived: {
+        const d = (event as unknown as CustomObjectSchemaArchived).data;
+        db.prepare(
+          `UPDATE limits_schemas SET archived = 1, archived_at = ?, updated_at = ? WHERE hub_id = ? AND object_type_id = ?`,
+        ).run(d.archivedAt, d.archivedAt, d.hubId, d.objectTypeId);
+        refreshUsage(db, d.hubId, d.objectTypeId);
+        return;
+      }
+      case LimitsEventType.CustomObjectSchemaPurged: {
+        const d = (event as unknown as CustomObjectSchemaPurged).data;
+        db.prepare('DELETE FROM limits_schemas WHERE hub_id = ? AND object_type_id = ?').run(d.hubId, d.objectTypeId);
+        db.prepare('DELETE FROM limits_properties WHERE hub_id = ? AND object_type_id = ?').run(
+          d.hubId,
+          d.objectTypeId,
+        );
+        refreshUsage(db, d.hubId, d.objectTypeId);
+        return;
+      }
+      case LimitsEventType.AccountLimitsOverridden: {
+        const d = (event as unknown as AccountLimitsOverridden).data;
+        db.prepare(
+          `INSERT INTO limits_overrides (hub_id, overrides, updated_at) VALUES (?, ?, ?)
+           ON CONFLICT(hub_id) DO UPDATE SET overrides = excluded.overrides, updated_at = excluded.updated_at`,
+        ).run(d.hubId, JSON.stringify(d.overrides), d.overriddenAt);
+        return;
+      }
+      default:
+        return;
+    }
+  }
+}
+
+/** Recounts one (account, object type) usage row and the account's custom object type count. */
+function refreshUsage(db: Database.Database, hubId: number, objectTypeId: string): void {
+  const standard = standardObjectTypeById(objectTypeId);
+  const schema = standard
+    ? null
+    : (db
+        .prepare(
+          'SELECT singular_label, plural_label, archived FROM limits_schemas WHERE hub_id = ? AND object_type_id = ?',
+        )
+        .get(hubId, objectTypeId) as { singular_label: string; plural_label: string; archived: number } | undefined);
+  const active = standard !== null || (schema !== undefined && schema !== null && schema.archived === 0);
+  const counts = db
+    .prepare(
+      `SELECT COUNT(*) AS custom, COALESCE(SUM(calculated), 0) AS calculated FROM limits_properties
+       WHERE hub_id = ? AND object_type_id = ? AND archived = 0`,
+    )
+    .get(hubId, objectTypeId) as { custom: number; calculated: number };
+  if (!active || counts.custom === 0) {
+    db.prepare('DELETE FROM limits_usage WHERE hub_id = ? AND object_type_id = ?').run(hubId, objectTypeId);
+  } else {
+    const singular = standard ? standard.singularLabel : schema!.singular_label;
+    const plural = standard ? standard.pluralLabel : schema!.plural_label;
+    db.prepare(
+      `INSERT INTO limits_usage (hub_id, object_type_id, singular_label, plural_label, custom_properties, calculated_properties)
+       VALUES (?, ?, ?, ?, ?, ?)
+       ON CONFLICT(hub_id, object_type_id) DO UPDATE SET singular_label = excluded.singular_label,
+         plural_label = excluded.plural_label, custom_properties = excluded.custom_properties,
+         calculated_properties = excluded.calculated_properties`,
+    ).run(hubId, objectTypeId, singular, plural, counts.custom, counts.calculated);
+  }
+  const types = db.prepare('SELECT COUNT(*) AS n FROM limits_schemas WHERE hub_id = ? AND archived = 0').get(hubId) as {
+    n: number;
+  };
+  db.prepare(
+    `INSERT INTO limits_account_usage (hub_id, custom_object_types) VALUES (?, ?)
+     ON CONFLICT(hub_id) DO UPDATE SET custom_object_types = excluded.custom_object_types`,
+  ).run(hubId, types.n);
+}

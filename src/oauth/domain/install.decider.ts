@@ -1,0 +1,103 @@
+import type { Decider } from '../../shared/commands/decider';
+import { HubSpotError } from '../../shared/errors/hubspot-error';
+import { InstallEvent, OAuthEventType } from './oauth-events';
+
+/** One app in one account. `installId` changes with every (re-)install, so old refresh tokens die with an uninstall. */
+export type InstallState =
+  | { status: 'never' }
+  | { status: 'installed'; installId: string; installingUserId: number; scopes: string[]; installedAt: number }
+  | { status: 'uninstalled'; installId: string };
+
+export type InstallCommand =
+  | {
+      kind: 'RecordApproval';
+      appId: number;
+      hubId: number;
+      userId: number;
+      scopes: string[];
+      /** Fresh random id, used only when this approval installs the app. */
+      newInstallId: string;
+      now: number;
+    }
+  | { kind: 'Uninstall'; appId: number; hubId: number; now: number };
+
+const sameSet = (a: string[], b: string[]) => a.length === b.length && a.every((s) => b.includes(s));
+
+export const installDecider: Decider<InstallState, InstallCommand, InstallEvent> = {
+  initialState: () => ({ status: 'never' }),
+
+  evolve: (state, event) => {
+    switch (event.type) {
+      case OAuthEventType.AppInstalled:
+        return {
+          status: 'installed',
+          installId: event.data.installId,
+          installingUserId: event.data.installingUserId,
+          scopes: event.data.scopes,
+          installedAt: event.data.installedAt,
+        };
+      case OAuthEventType.AppInstallScopesChanged:
+        return state.status === 'installed' ? { ...state, scopes: event.data.scopes } : state;
+      case OAuthEventType.AppUninstalled:
+        return { status: 'uninstalled', installId: event.data.installId };
+      default:
+        return state;
+    }
+  },
+
+  decide: (command, state) => {
+    switch (command.kind) {
+      case 'RecordApproval': {
+        // The first approval in an account installs the app; a later one only updates its scopes.
+        if (state.status !== 'installed') {
+          return [
+            {
+              type: OAuthEventType.AppInstalled,
+              data: {
+                appId: command.appId,
+                hubId: command.hubId,
+                installId: command.newInstallId,
+                installingUserId: command.userId,
+                scopes: command.scopes,
+                installedAt: command.now,
+              },
+            },
+          ];
+        }
+        if (sameSet(state.scopes, command.scopes)) return [];
+        return [
+          {
+            type: OAuthEventType.AppInstallScopesChanged,
+            data: {
+              appId: command.appId,
+              hubId: command.hubId,
+              installId: state.installId,
+              scopes: command.scopes,
+              changedAt: command.now,
+            },
+          },
+        ];
+      }
+      case 'Uninstall':
+        if (state.status !== 'installed') {
+          throw HubSpotError.notFound(`The app ${command.appId} is not installed in account ${command.hubId}.`);
+        }
+        return [
+          {
+            type: OAuthEventType.AppUninstalled,
+            data: {
+              appId: command.appId,
+              hubId: command.hubId,
+              installId: state.installId,
+              uninstalledAt: command.now,
+            },
+          },
+        ];
+    }
+  },
+};
+
+/** Whether tokens of `installId` may still be used. */
+export function installIsActive(state: InstallState, installId: string): boolean {
+  return state.status === 'installed' && state.installId === installId;
+}

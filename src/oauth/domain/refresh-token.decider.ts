@@ -1,0 +1,82 @@
+import type { Decider } from '../../shared/commands/decider';
+import { HubSpotError } from '../../shared/errors/hubspot-error';
+import { installIsActive, InstallState } from './install.decider';
+import { OAuthEventType, RefreshTokenDeletionReason, RefreshTokenEvent, RefreshTokenIssued } from './oauth-events';
+import { oauthError } from './oauth-errors';
+
+export type RefreshGrant = RefreshTokenIssued['data'];
+
+export type RefreshTokenState =
+  | { status: 'unknown' }
+  | { status: 'active'; grant: RefreshGrant }
+  | { status: 'deleted'; grant: RefreshGrant; reason: RefreshTokenDeletionReason };
+
+export type RefreshTokenCommand =
+  | { kind: 'IssueRefreshToken'; grant: RefreshGrant }
+  | { kind: 'DeleteRefreshToken'; reason: RefreshTokenDeletionReason; now: number };
+
+export const refreshTokenDecider: Decider<RefreshTokenState, RefreshTokenCommand, RefreshTokenEvent> = {
+  initialState: () => ({ status: 'unknown' }),
+
+  evolve: (state, event) => {
+    switch (event.type) {
+      case OAuthEventType.RefreshTokenIssued:
+        return { status: 'active', grant: event.data };
+      case OAuthEventType.RefreshTokenDeleted:
+        return state.status === 'unknown'
+          ? state
+          : { status: 'deleted', grant: state.grant, reason: event.data.reason };
+      default:
+        return state;
+    }
+  },
+
+  decide: (command, state) => {
+    switch (command.kind) {
+      case 'IssueRefreshToken':
+        if (state.status !== 'unknown') throw HubSpotError.conflict('refresh token collision; retry');
+        return [{ type: OAuthEventType.RefreshTokenIssued, data: command.grant }];
+      case 'DeleteRefreshToken':
+        if (state.status === 'unknown') throw refreshTokenNotFound();
+        // Deleting twice is not an error: the token is gone either way, and nothing new happens.
+        if (state.status === 'deleted') return [];
+        return [
+          {
+            type: OAuthEventType.RefreshTokenDeleted,
+            data: {
+              refreshTokenHash: state.grant.refreshTokenHash,
+              appId: state.grant.appId,
+              hubId: state.grant.hubId,
+              reason: command.reason,
+              deletedAt: command.now,
+            },
+          },
+        ];
+    }
+  },
+};
+
+export const refreshTokenNotFound = () =>
+  new HubSpotError(404, 'OBJECT_NOT_FOUND', 'refresh token not found', { status: 'BAD_REFRESH_TOKEN' });
+
+const badRefreshToken = () => oauthError('BAD_REFRESH_TOKEN', 'invalid_grant', 'missing or unknown refresh token');
+
+/**
+ * The refresh grant's rule: the token exists, is not deleted, belongs to the authenticated client,
+ * and the install it was issued for is still the current one. Every refusal looks the same to the
+ * caller, so a client learns nothing about tokens that are not its own.
+ */
+export function usableRefreshGrant(token: RefreshTokenState, install: InstallState, clientId: string): RefreshGrant {
+  if (token.status !== 'active') throw badRefreshToken();
+  if (token.grant.clientId !== clientId) throw badRefreshToken();
+  if (!installIsActive(install, token.grant.installId)) throw badRefreshToken();
+  return token.grant;
+}
+
+/** Metadata lookups apply the same rule without the client check. */
+export function isUsable(
+  token: RefreshTokenState,
+  install: InstallState,
+): token is { status: 'active'; grant: RefreshGrant } {
+  return token.status === 'active' && installIsActive(install, token.grant.installId);
+}

@@ -1,0 +1,46 @@
+import { Controller, Delete, Get, Header, HttpCode, Param } from '@nestjs/common';
+import { ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import type { CommandContext } from '../../shared/events/envelope';
+import { ProjectionRunner } from '../../shared/projections/projection-runner';
+import { sha256Hex } from '../../shared/security/constant-time';
+import { Ctx } from '../../shared/http/request-context';
+import { TokenMetadataService, RefreshTokenInfo } from '../application/token-metadata.service';
+import { TokenService } from '../application/token.service';
+import type { AccessTokenInfo } from '../domain/access-token-info';
+
+/** The token sits in the path: the logger redacts that segment (src/shared/logging/logger.ts). */
+@ApiTags('oauth')
+@Controller('oauth/v1')
+export class TokenMetadataController {
+  constructor(
+    private readonly metadata: TokenMetadataService,
+    private readonly tokens: TokenService,
+    private readonly runner: ProjectionRunner,
+  ) {}
+
+  @Get('access-tokens/:token')
+  @Header('Cache-Control', 'no-store')
+  @ApiOperation({ summary: 'Access token metadata (HubSpot AccessTokenInfoResponse)' })
+  @ApiOkResponse({ description: 'AccessTokenInfoResponse' })
+  accessToken(@Param('token') token: string): AccessTokenInfo {
+    return this.metadata.accessTokenInfo(token);
+  }
+
+  @Get('refresh-tokens/:token')
+  @Header('Cache-Control', 'no-store')
+  @ApiOperation({ summary: 'Refresh token metadata (HubSpot RefreshTokenInfoResponse)' })
+  @ApiOkResponse({ description: 'RefreshTokenInfoResponse' })
+  refreshToken(@Param('token') token: string): Promise<RefreshTokenInfo> {
+    return this.metadata.refreshTokenInfo(token);
+  }
+
+  /** 204; a second delete is 204 too (nothing happens); an unknown token is 404. */
+  @Delete('refresh-tokens/:token')
+  @HttpCode(204)
+  @ApiOperation({ summary: 'Delete a refresh token (access tokens already issued stay valid)' })
+  @ApiNoContentResponse()
+  async deleteRefreshToken(@Param('token') token: string, @Ctx() ctx: CommandContext): Promise<void> {
+    const position = await this.tokens.deleteRefreshToken(sha256Hex(token), 'deleted_by_client', ctx);
+    await this.runner.waitFor(position);
+  }
+}

@@ -1,0 +1,77 @@
+import type { FastifyRequest } from 'fastify';
+import { oauthError } from '../domain/oauth-errors';
+import { parseBasicAuthorization, PresentedClientCredentials } from '../application/client-authentication';
+
+export const TOKEN_PATH = '/oauth/v1/token';
+const FORM = 'application/x-www-form-urlencoded';
+
+/** The parameters of one token request, each given at most once (RFC 6749 §3.2). */
+export interface TokenRequest {
+  grantType?: string;
+  code?: string;
+  redirectUri?: string;
+  codeVerifier?: string;
+  refreshToken?: string;
+  credentials: PresentedClientCredentials;
+}
+
+export const unsupportedContentType = () =>
+  oauthError(
+    'BAD_GRANT_TYPE',
+    'unsupported_grant_type',
+    'grant_type must be authorization_code or refresh_token, sent as application/x-www-form-urlencoded',
+  );
+
+/** True when a POST to the token endpoint carries a body that is not a form (JSON, multipart, text...). */
+export function isNonFormTokenRequest(request: Pick<FastifyRequest, 'method' | 'url' | 'headers'>): boolean {
+  if (request.method !== 'POST') return false;
+  const q = request.url.indexOf('?');
+  const path = q < 0 ? request.url : request.url.slice(0, q);
+  if (path !== TOKEN_PATH) return false;
+  const type = request.headers['content-type'];
+  if (type === undefined) return false;
+  return type.split(';')[0]!.trim().toLowerCase() !== FORM;
+}
+
+/** Reads the form body (and, as HubSpot's spec allows, `client_secret` / `refresh_token` from the query). */
+export function readTokenRequest(request: FastifyRequest): TokenRequest {
+  const body = isPlainObject(request.body) ? request.body : {};
+  const query = isPlainObject(request.query) ? request.query : {};
+  const single = (source: Record<string, unknown>, name: string): string | undefined => {
+    const v = source[name];
+    if (v === undefined || v === '') return undefined;
+    if (typeof v !== 'string') throw oauthError('BAD_REQUEST', 'invalid_request', `${name} was given more than once`);
+    return v;
+  };
+  const eitherPlace = (name: string): string | undefined => {
+    const inBody = single(body, name);
+    const inQuery = single(query, name);
+    if (inBody !== undefined && inQuery !== undefined) {
+      throw oauthError('BAD_REQUEST', 'invalid_request', `${name} was given more than once`);
+    }
+    return inBody ?? inQuery;
+  };
+  const authorization = request.headers.authorization;
+  const basic = parseBasicAuthorization(typeof authorization === 'string' ? authorization : undefined);
+  if (basic === 'malformed') {
+    throw oauthError('BAD_CLIENT_ID', 'invalid_client', 'malformed HTTP Basic client credentials', {
+      wwwAuthenticate: true,
+    });
+  }
+  return {
+    grantType: single(body, 'grant_type'),
+    code: single(body, 'code'),
+    redirectUri: single(body, 'redirect_uri'),
+    codeVerifier: single(body, 'code_verifier'),
+    refreshToken: eitherPlace('refresh_token'),
+    credentials: {
+      ...(basic ? { basic } : {}),
+      bodyClientId: single(body, 'client_id'),
+      bodyClientSecret: eitherPlace('client_secret'),
+    },
+  };
+}
+
+function isPlainObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}

@@ -1,0 +1,66 @@
+import { Controller, Header, HttpCode, Post, Req } from '@nestjs/common';
+import { ApiConsumes, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import type { FastifyRequest } from 'fastify';
+import type { CommandContext } from '../../shared/events/envelope';
+import { Ctx } from '../../shared/http/request-context';
+import { ClientAuthenticator } from '../application/client-authentication';
+import { TokenResponse, TokenService } from '../application/token.service';
+import { oauthError } from '../domain/oauth-errors';
+import { readTokenRequest } from './token-request';
+
+@ApiTags('oauth')
+@Controller('oauth/v1')
+export class TokenController {
+  constructor(
+    private readonly clients: ClientAuthenticator,
+    private readonly tokens: TokenService,
+  ) {}
+
+  @Post('token')
+  @HttpCode(200)
+  @Header('Cache-Control', 'no-store')
+  @Header('Pragma', 'no-cache')
+  @ApiOperation({ summary: 'OAuth token endpoint: authorization_code and refresh_token grants' })
+  @ApiConsumes('application/x-www-form-urlencoded')
+  @ApiOkResponse({ description: 'HubSpot AccessTokenResponse' })
+  async token(@Req() request: FastifyRequest, @Ctx() ctx: CommandContext): Promise<TokenResponse> {
+    const params = readTokenRequest(request);
+    if (params.grantType === undefined) {
+      throw oauthError(
+        'BAD_GRANT_TYPE',
+        'invalid_request',
+        'missing grant_type: use authorization_code or refresh_token',
+      );
+    }
+    if (params.grantType !== 'authorization_code' && params.grantType !== 'refresh_token') {
+      throw oauthError(
+        'BAD_GRANT_TYPE',
+        'unsupported_grant_type',
+        'grant_type must be authorization_code or refresh_token',
+      );
+    }
+    const client = this.clients.authenticate(params.credentials);
+    const actor = { ...ctx, actor: `app:${client.appId}` };
+
+    if (params.grantType === 'authorization_code') {
+      if (params.code === undefined)
+        throw oauthError('BAD_AUTH_CODE', 'invalid_request', 'missing or unknown auth code');
+      if (params.redirectUri === undefined) {
+        throw oauthError(
+          'BAD_REDIRECT_URI',
+          'invalid_request',
+          'missing redirect_uri: send the redirect URI the code was issued for',
+        );
+      }
+      return this.tokens.redeemAuthorizationCode(
+        client,
+        { code: params.code, redirectUri: params.redirectUri, codeVerifier: params.codeVerifier },
+        actor,
+      );
+    }
+    if (params.refreshToken === undefined) {
+      throw oauthError('BAD_REFRESH_TOKEN', 'invalid_request', 'missing or unknown refresh token');
+    }
+    return this.tokens.refreshAccessToken(client, params.refreshToken, actor);
+  }
+}

@@ -1,0 +1,29 @@
+import { Inject, Injectable, Module, OnModuleInit } from '@nestjs/common';
+import { HttpAdapterHost } from '@nestjs/core';
+import type { FastifyInstance } from 'fastify';
+import { APP_CONFIG, AppConfig } from '../../config/config';
+import { DirectoryModule } from '../../directory/directory.module';
+import { OAuthModule } from '../oauth.module';
+import { registerInstallPageSession } from './install-page-session';
+import { InstallPageController } from './install-page.controller';
+
+/** Registers the page's session and CSRF plugins on Fastify before the app is ready, so they exist only with the page. */
+@Injectable()
+class InstallPageSessionPlugins implements OnModuleInit {
+  constructor(
+    private readonly adapterHost: HttpAdapterHost,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  async onModuleInit(): Promise<void> {
+    await registerInstallPageSession(this.adapterHost.httpAdapter.getInstance<FastifyInstance>(), this.config);
+  }
+}
+
+/** The OAuth install (authorize) page: HTML sign-in, account chooser and consent over the OAuth module's InstallService. */
+@Module({
+  imports: [OAuthModule, DirectoryModule],
+  controllers: [InstallPageController],
+  providers: [InstallPageSessionPlugins],
+})
+export class InstallPageModule {}

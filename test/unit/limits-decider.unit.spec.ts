@@ -1,0 +1,438 @@
+import { DEFAULT_TIER_LIMITS, Tier } from '../../src/config/config';
+import { fold } from '../../src/shared/commands/decider';
+import { HubSpotError } from '../../src/shared/errors/hubspot-error';
+import {
+  AccountLimitsCommand,
+  accountLimitsDecider,
+  AccountLimitsState,
+  CommandFacts,
+  SchemaInput,
+  usageOf,
+} from '../../src/limits/domain/account-limits.decider';
+import { effectiveLimits, mergeOverrides, percentage } from '../../src/limits/domain/ceilings';
+import { LimitsEvent, LimitsEventType } from '../../src/limits/domain/limits-events';
+import { resolveObjectType } from '../../src/limits/domain/object-types';
+import type { PropertyInput } from '../../src/limits/domain/property-rules';
+
+const HUB = 4242;
+const NOW = Date.UTC(2026, 0, 1);
+
+const facts = (tier: Tier = 'enterprise'): CommandFacts => ({
+  hubId: HUB,
+  tier,
+  tierLimits: DEFAULT_TIER_LIMITS[tier],
+  userId: 7,
+  now: NOW,
+});
+
+/** given events / when command / then events or error (emmett style). */
+function given(events: LimitsEvent[]) {
+  const state = fold(accountLimitsDecider.evolve, accountLimitsDecider.initialState(), events);
+  return {
+    state,
+    when: (command: AccountLimitsCommand) => {
+      try {
+        return { events: accountLimitsDecider.decide(command, state), error: null as HubSpotError | null };
+      } catch (error) {
+        if (!(error instanceof HubSpotError)) throw error;
+        return { events: [] as LimitsEvent[], error };
+      }
+    },
+  };
+}
+
+const calc = (name: string, formula = 'amount * 2'): PropertyInput => ({
+  name,
+  label: name,
+  type: 'number',
+  fieldType: 'calculation_equation',
+  groupName: 'dealinformation',
+  calculationFormula: formula,
+});
+const text = (name: string): PropertyInput => ({
+  name,
+  label: name,
+  type: 'string',
+  fieldType: 'text',
+  groupName: 'g',
+});
+
+const createProperty = (
+  objectType: string,
+  property: PropertyInput,
+  tier: Tier = 'enterprise',
+): AccountLimitsCommand => ({
+  type: 'CreateProperty',
+  facts: facts(tier),
+  objectType,
+  property,
+});
+
+const schema = (name: string, extra: Partial<SchemaInput> = {}): SchemaInput => ({
+  name,
+  labels: { singular: `${name} one`, plural: `${name} many` },
+  primaryDisplayProperty: 'title',
+  requiredProperties: ['title'],
+  properties: [{ name: 'title', label: 'Title', type: 'string', fieldType: 'text' }],
+  associatedObjects: ['CONTACT'],
+  ...extra,
+});
+
+/** Runs commands in order, folding each one's events, as the executor does. */
+function history(commands: AccountLimitsCommand[]): LimitsEvent[] {
+  let state: AccountLimitsState = accountLimitsDecider.initialState();
+  const all: LimitsEvent[] = [];
+  for (const c of commands) {
+    const events = accountLimitsDecider.decide(c, state);
+    state = fold(accountLimitsDecider.evolve, state, events);
+    all.push(...events);
+  }
+  return all;
+}
+
+describe('account limits decider', () => {
+  describe('CreateProperty', () => {
+    it('creates a calculated property on a standard type by name or id', () => {
+      const { events } = given([]).when(createProperty('deals', calc('double_amount')));
+      expect(events).toHaveLength(1);
+      expect(events[0]).toMatchObject({
+        type: LimitsEventType.PropertyCreated,
+        data: { hubId: HUB, objectTypeId: '0-3', calculated: true, createdAt: NOW, createdUserId: 7 },
+      });
+      const byId = given([]).when(createProperty('0-1', text('favourite_colour')));
+      expect(byId.events[0]).toMatchObject({ data: { objectTypeId: '0-1', calculated: false } });
+    });
+
+    it('fills HubSpot defaults and keeps the formula only on calculated properties', () => {
+      const { events } = given([]).when(createProperty('contacts', calc('score', '  a + b  ')));
+      const data = (events[0] as Extract<LimitsEvent, { type: 'limits.PropertyCreated' }>).data;
+      expect(data.property).toMatchObject({
+        calculationFormula: 'a + b',
+        displayOrder: -1,
+        formField: false,
+        options: [],
+      });
+    });
+
+    it('refuses a duplicate name with 409 CONFLICT, also against HubSpot-defined properties', () => {
+      const first = history([createProperty('contacts', text('nickname'))]);
+      expect(given(first).when(createProperty('contacts', text('nickname'))).error).toMatchObject({
+        httpStatus: 409,
+        category: 'CONFLICT',
+      });
+      expect(given([]).when(createProperty('contacts', text('email'))).error?.httpStatus).toBe(409);
+      // same name on another object type is fine
+      expect(given(first).when(createProperty('companies', text('nickname'))).events).toHaveLength(1);
+    });
+
+    it('allows the name again once the property is archived', () => {
+      const h = history([
+        createProperty('contacts', text('nickname')),
+        { type: 'ArchiveProperty', facts: facts(), objectType: 'contacts', name: 'nickname' },
+      ]);
+      expect(given(h).when(createProperty('contacts', text('nickname'))).events).toHaveLength(1);
+    });
+
+    it('refuses a calculated property past the ceiling with the limit and the usage in the message', () => {
+      const h = history([createProperty('contacts', calc('a')), createProperty('deals', calc('b'))]);
+      const tight = {
+        ...facts('professional'),
+        tierLimits: { ...DEFAULT_TIER_LIMITS.professional, calculatedProperties: 2 },
+      };
+      const { error } = given(h).when({
+        type: 'CreateProperty',
+        facts: tight,
+        objectType: 'deals',
+        property: calc('c'),
+      });
+      expect(error).toMatchObject({ httpStatus: 400, category: 'VALIDATION_ERROR' });
+      expect(error!.extras.subCategory).toBe('LIMITS.CALCULATED_PROPERTIES_LIMIT_EXCEEDED');
+      expect(error!.message).toContain('2 of 2 in use');
+      expect(error!.message).toContain('professional tier');
+      expect(error!.extras.context).toMatchObject({ limit: ['2'], usage: ['2'] });
+      // a plain custom property still fits
+      expect(
+        given(h).when({ type: 'CreateProperty', facts: tight, objectType: 'deals', property: text('d') }).events,
+      ).toHaveLength(1);
+    });
+
+    it('free and starter tiers have no calculated properties at all', () => {
+      for (const tier of ['free', 'starter'] as const) {
+        const { error } = given([]).when(createProperty('contacts', calc('x'), tier));
+        expect(error?.extras.subCategory).toBe('LIMITS.CALCULATED_PROPERTIES_LIMIT_EXCEEDED');
+        expect(error?.message).toContain('0 of 0 in use');
+      }
+    });
+
+    it('enforces the per-object-type custom property ceiling', () => {
+      const tier = { ...facts('free'), tierLimits: { ...DEFAULT_TIER_LIMITS.free, customProperties: 1 } };
+      const h = history([{ type: 'CreateProperty', facts: tier, objectType: 'contacts', property: text('one') }]);
+      const { error } = given(h).when({
+        type: 'CreateProperty',
+        facts: tier,
+        objectType: 'contacts',
+        property: text('two'),
+      });
+      expect(error?.extras.subCategory).toBe('LIMITS.CUSTOM_PROPERTIES_LIMIT_EXCEEDED');
+      expect(error?.message).toContain('1 of 1 in use');
+      expect(
+        given(h).when({ type: 'CreateProperty', facts: tier, objectType: 'deals', property: text('two') }).events,
+      ).toHaveLength(1);
+    });
+
+    it('an override in the stream beats the tier table', () => {
+      const h = history([
+        { type: 'OverrideAccountLimits', facts: facts('free'), overrides: { calculatedProperties: 1 } },
+        createProperty('contacts', calc('a'), 'free'),
+      ]);
+      const { error } = given(h).when(createProperty('contacts', calc('b'), 'free'));
+      expect(error?.message).toContain('1 of 1 in use (limit set for this account)');
+    });
+
+    it.each([
+      [{ ...text('Bad-Name') }, 'name'],
+      [{ ...text('hs_mine') }, 'name'],
+      [{ ...text('x'), fieldType: 'number' }, 'fieldType'],
+      [{ ...calc('y'), calculationFormula: '   ' }, 'calculationFormula'],
+      [{ ...text('z'), calculationFormula: 'a+b' }, 'calculationFormula'],
+      [{ name: 'e', label: 'E', type: 'enumeration', fieldType: 'select', groupName: 'g' }, 'options'],
+      [{ ...text('o'), options: [{ label: 'a', value: 'a' }] }, 'options'],
+      [
+        {
+          name: 'd',
+          label: 'D',
+          type: 'enumeration',
+          fieldType: 'select',
+          groupName: 'g',
+          options: [
+            { label: 'a', value: 'a' },
+            { label: 'b', value: 'a' },
+          ],
+        },
+        'options[1].value',
+      ],
+    ] as Array<[PropertyInput, string]>)('refuses invalid definitions (%#) naming the field', (property, field) => {
+      const { error } = given([]).when(createProperty('contacts', property));
+      expect(error).toMatchObject({ httpStatus: 400, category: 'VALIDATION_ERROR' });
+      expect(error!.extras.errors!.map((e) => e.in)).toContain(field);
+    });
+
+    it('refuses an unknown object type with 400', () => {
+      const { error } = given([]).when(createProperty('widgets', text('a')));
+      expect(error).toMatchObject({ httpStatus: 400, message: 'Unable to infer object type from: widgets' });
+    });
+  });
+
+  describe('ArchiveProperty', () => {
+    it('archives once; a second archive changes nothing; unknown is 404; HubSpot-defined is refused', () => {
+      const h = history([createProperty('contacts', calc('a'))]);
+      const archive = (name: string) =>
+        ({ type: 'ArchiveProperty', facts: facts(), objectType: '0-1', name }) as AccountLimitsCommand;
+      expect(given(h).when(archive('a')).events).toMatchObject([{ type: LimitsEventType.PropertyArchived }]);
+      const after = history([createProperty('contacts', calc('a')), archive('a')]);
+      expect(given(after).when(archive('a')).events).toEqual([]);
+      expect(usageOf(given(after).state).calculatedProperties).toBe(0);
+      expect(given(h).when(archive('nope')).error?.httpStatus).toBe(404);
+      expect(given(h).when(archive('email')).error?.httpStatus).toBe(400);
+    });
+  });
+
+  describe('custom object schemas', () => {
+    const create = (s: SchemaInput, tier: Tier = 'enterprise'): AccountLimitsCommand => ({
+      type: 'CreateCustomObjectSchema',
+      facts: facts(tier),
+      schema: s,
+    });
+
+    it('creates 2-1, then 2-2, with the properties as PropertyCreated events and associations', () => {
+      const events = history([create(schema('cars')), create(schema('boats', { associatedObjects: ['cars', '0-2'] }))]);
+      const created = events.filter((e) => e.type === LimitsEventType.CustomObjectSchemaCreated);
+      expect(created.map((e) => e.data)).toMatchObject([
+        {
+          objectTypeId: '2-1',
+          id: '1',
+          fullyQualifiedName: `p${HUB}_cars`,
+          associations: [{ id: '1', toObjectTypeId: '0-1' }],
+        },
+        {
+          objectTypeId: '2-2',
+          associations: [
+            { id: '2', fromObjectTypeId: '2-2', toObjectTypeId: '2-1' },
+            { id: '3', toObjectTypeId: '0-2' },
+          ],
+        },
+      ]);
+      expect(events.filter((e) => e.type === LimitsEventType.PropertyCreated)).toHaveLength(2);
+    });
+
+    it('professional has no custom object types: refused with a clear message', () => {
+      const { error } = given([]).when(create(schema('cars'), 'professional'));
+      expect(error).toMatchObject({ httpStatus: 400, category: 'VALIDATION_ERROR' });
+      expect(error!.extras.subCategory).toBe('LIMITS.CUSTOM_OBJECT_TYPES_LIMIT_EXCEEDED');
+      expect(error!.message).toContain('custom object types: 0 of 0 in use (limit of the professional tier)');
+    });
+
+    it('the last slot goes to one schema; archiving frees it; the archived name stays reserved until purged', () => {
+      const two = { ...facts(), tierLimits: { ...DEFAULT_TIER_LIMITS.enterprise, customObjectTypes: 1 } };
+      const h = history([{ type: 'CreateCustomObjectSchema', facts: two, schema: schema('cars') }]);
+      expect(
+        given(h).when({ type: 'CreateCustomObjectSchema', facts: two, schema: schema('boats') }).error?.extras
+          .subCategory,
+      ).toBe('LIMITS.CUSTOM_OBJECT_TYPES_LIMIT_EXCEEDED');
+
+      const archived = [
+        ...h,
+        ...given(h).when({ type: 'ArchiveCustomObjectSchema', facts: two, objectType: 'cars', purge: false }).events,
+      ];
+      expect(
+        given(archived).when({ type: 'CreateCustomObjectSchema', facts: two, schema: schema('boats') }).events[0],
+      ).toMatchObject({
+        data: { objectTypeId: '2-2' },
+      });
+      expect(
+        given(archived).when({ type: 'CreateCustomObjectSchema', facts: two, schema: schema('cars') }).error
+          ?.httpStatus,
+      ).toBe(409);
+
+      const purged = [
+        ...archived,
+        ...given(archived).when({ type: 'ArchiveCustomObjectSchema', facts: two, objectType: '2-1', purge: true })
+          .events,
+      ];
+      expect(
+        given(purged).when({ type: 'CreateCustomObjectSchema', facts: two, schema: schema('cars') }).events[0],
+      ).toMatchObject({
+        data: { objectTypeId: '2-2', name: 'cars' },
+      });
+    });
+
+    it('archiving a schema drops its properties from the usage, calculated ones included', () => {
+      const h = history([
+        create(schema('cars')),
+        { type: 'CreateProperty', facts: facts(), objectType: `p${HUB}_cars`, property: calc('price_x2', 'price * 2') },
+      ]);
+      expect(usageOf(given(h).state)).toMatchObject({
+        calculatedProperties: 1,
+        customObjectTypes: 1,
+        customPropertiesByType: { '2-1': 2 },
+      });
+      const after = [
+        ...h,
+        ...given(h).when({ type: 'ArchiveCustomObjectSchema', facts: facts(), objectType: '2-1', purge: false }).events,
+      ];
+      expect(usageOf(given(after).state)).toEqual({
+        calculatedProperties: 0,
+        customObjectTypes: 0,
+        customPropertiesByType: {},
+      });
+      // and an archived type cannot take new properties
+      expect(
+        given(after).when({ type: 'CreateProperty', facts: facts(), objectType: '2-1', property: text('x') }).error
+          ?.httpStatus,
+      ).toBe(400);
+    });
+
+    it.each([
+      [schema('contacts'), 'name'],
+      [schema('1cars'), 'name'],
+      [schema('cars', { labels: { singular: ' ', plural: 'Cars' } }), 'labels.singular'],
+      [schema('cars', { requiredProperties: ['missing'] }), 'requiredProperties[0]'],
+      [schema('cars', { primaryDisplayProperty: 'missing' }), 'primaryDisplayProperty'],
+      [schema('cars', { associatedObjects: ['widgets'] }), 'associatedObjects[0]'],
+      [
+        schema('cars', {
+          properties: [{ name: 'p', label: 'P', type: 'number', fieldType: 'calculation_equation' }],
+          requiredProperties: [],
+          primaryDisplayProperty: undefined,
+        }),
+        'properties[0].fieldType',
+      ],
+    ] as Array<[SchemaInput, string]>)('refuses invalid schemas (%#) naming the field', (s, field) => {
+      const { error } = given([]).when(create(s));
+      expect(error).toMatchObject({ httpStatus: 400, category: 'VALIDATION_ERROR' });
+      expect(error!.extras.errors!.map((e) => e.in)).toContain(field);
+    });
+
+    it('purging needs an archived schema; deleting an unknown one is 404', () => {
+      const h = history([create(schema('cars'))]);
+      expect(
+        given(h).when({ type: 'ArchiveCustomObjectSchema', facts: facts(), objectType: 'cars', purge: true }).error
+          ?.httpStatus,
+      ).toBe(400);
+      expect(
+        given(h).when({ type: 'ArchiveCustomObjectSchema', facts: facts(), objectType: '2-9', purge: false }).error
+          ?.httpStatus,
+      ).toBe(404);
+    });
+  });
+
+  describe('OverrideAccountLimits', () => {
+    it('records the merged overrides; null clears; an unchanged override appends nothing', () => {
+      const h = history([
+        { type: 'OverrideAccountLimits', facts: facts(), overrides: { calculatedProperties: 5, customObjectTypes: 2 } },
+      ]);
+      const cleared = given(h).when({
+        type: 'OverrideAccountLimits',
+        facts: facts(),
+        overrides: { customObjectTypes: null },
+      });
+      expect(cleared.events).toMatchObject([{ data: { overrides: { calculatedProperties: 5 } } }]);
+      expect(
+        given(h).when({ type: 'OverrideAccountLimits', facts: facts(), overrides: { calculatedProperties: 5 } }).events,
+      ).toEqual([]);
+    });
+  });
+});
+
+describe('ceilings', () => {
+  it('percentages are in percent, two decimals, and 0 when the limit is 0', () => {
+    expect(percentage(1, 200)).toBe(0.5);
+    expect(percentage(1, 3)).toBe(33.33);
+    expect(percentage(5, 0)).toBe(0);
+    expect(percentage(3, 2)).toBe(150);
+  });
+
+  it('effective limits take overrides over the tier table', () => {
+    expect(effectiveLimits(DEFAULT_TIER_LIMITS.professional, { customObjectTypes: 3 })).toEqual({
+      ...DEFAULT_TIER_LIMITS.professional,
+      customObjectTypes: 3,
+    });
+    expect(
+      mergeOverrides({ calculatedProperties: 1 }, { calculatedProperties: undefined, customProperties: 9 }),
+    ).toEqual({
+      calculatedProperties: 1,
+      customProperties: 9,
+    });
+  });
+
+  it('the default table: free and starter have neither, professional calculated properties, enterprise both', () => {
+    expect(DEFAULT_TIER_LIMITS.free).toMatchObject({ calculatedProperties: 0, customObjectTypes: 0 });
+    expect(DEFAULT_TIER_LIMITS.starter).toMatchObject({ calculatedProperties: 0, customObjectTypes: 0 });
+    expect(DEFAULT_TIER_LIMITS.professional.calculatedProperties).toBeGreaterThan(0);
+    expect(DEFAULT_TIER_LIMITS.professional.customObjectTypes).toBe(0);
+    expect(DEFAULT_TIER_LIMITS.enterprise.calculatedProperties).toBeGreaterThan(0);
+    expect(DEFAULT_TIER_LIMITS.enterprise.customObjectTypes).toBeGreaterThan(0);
+  });
+});
+
+describe('object type resolution', () => {
+  const schemas = [
+    { objectTypeId: '2-1', name: 'cars', archived: false },
+    { objectTypeId: '2-2', name: 'boats', archived: true },
+  ];
+  it.each([
+    ['contacts', '0-1'],
+    ['CONTACT', '0-1'],
+    ['0-2', '0-2'],
+    ['deal', '0-3'],
+    ['tickets', '0-5'],
+    ['2-1', '2-1'],
+    ['cars', '2-1'],
+    [`p${HUB}_cars`, '2-1'],
+  ])('%s -> %s', (raw, id) => {
+    expect(resolveObjectType(raw, HUB, schemas)?.objectTypeId).toBe(id);
+  });
+  it.each(['2-2', 'boats', 'p1_cars', '0-4', 'widgets', ''])('%s is not found', (raw) => {
+    expect(resolveObjectType(raw, HUB, schemas)).toBeNull();
+  });
+});

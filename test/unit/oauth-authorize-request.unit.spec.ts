@@ -1,0 +1,150 @@
+import {
+  checkRequestedScopes,
+  grantScopesForTier,
+  isRegisteredRedirectUri,
+  parseScopeList,
+} from '../../src/oauth/domain/authorize-request';
+import { redirectWithParams } from '../../src/oauth/domain/redirect-url';
+import { isValidS256Challenge, s256, verifierMatches } from '../../src/oauth/domain/pkce';
+import { parseBasicAuthorization } from '../../src/oauth/application/client-authentication';
+import { isNonFormTokenRequest } from '../../src/oauth/http/token-request';
+import { HubSpotError } from '../../src/shared/errors/hubspot-error';
+import { redactUrl } from '../../src/shared/logging/logger';
+
+const app = {
+  name: 'Demo',
+  redirectUrls: ['https://app.example.com/oauth/callback', 'http://localhost:3000/cb'],
+  requiredScopes: ['oauth', 'crm.objects.contacts.read'],
+  optionalScopes: ['crm.objects.custom.read', 'tickets'],
+};
+
+const codeOf = (f: () => unknown): string | undefined => {
+  try {
+    f();
+  } catch (e) {
+    return (e as HubSpotError).extras.errors?.[0]?.code;
+  }
+  return undefined;
+};
+
+describe('redirect URI matching is exact', () => {
+  it.each([
+    'https://app.example.com/oauth/callback/',
+    'https://APP.example.com/oauth/callback',
+    'https://app.example.com/OAUTH/callback',
+    'https://app.example.com:443/oauth/callback',
+    'https://app.example.com:8443/oauth/callback',
+    'https://app.example.com@evil.example/oauth/callback',
+    'https://evil.example@app.example.com/oauth/callback',
+    'https://app.example.com/oauth/callback?x=1',
+    'https://app.example.com/oauth/callback#frag',
+    'https://app.example.com/oauth/%63allback',
+    'https%3A%2F%2Fapp.example.com%2Foauth%2Fcallback',
+    'http://app.example.com/oauth/callback',
+    'https://app.example.com/oauth/callback ',
+    'http://127.0.0.1:3000/cb',
+    '',
+  ])('refuses %j', (uri) => expect(isRegisteredRedirectUri(app, uri)).toBe(false));
+
+  it('accepts each registered URI byte for byte', () => {
+    for (const uri of app.redirectUrls) expect(isRegisteredRedirectUri(app, uri)).toBe(true);
+  });
+});
+
+describe('requested scopes', () => {
+  it('splits on spaces (and commas), dropping duplicates', () =>
+    expect(parseScopeList(' oauth  tickets,oauth ')).toEqual(['oauth', 'tickets']));
+
+  it('returns required and optional scopes in catalog order', () =>
+    expect(checkRequestedScopes(app, 'crm.objects.contacts.read oauth', 'tickets crm.objects.custom.read')).toEqual({
+      requiredScopes: ['oauth', 'crm.objects.contacts.read'],
+      optionalScopes: ['tickets', 'crm.objects.custom.read'],
+    }));
+
+  it('refuses a missing required scope, an unknown scope, a scope the app is not configured for', () => {
+    expect(codeOf(() => checkRequestedScopes(app, 'oauth', undefined))).toBe('MISSING_REQUIRED_SCOPE');
+    expect(codeOf(() => checkRequestedScopes(app, 'oauth crm.objects.contacts.read made.up', undefined))).toBe(
+      'UNKNOWN_SCOPE',
+    );
+    expect(codeOf(() => checkRequestedScopes(app, 'oauth crm.objects.contacts.read', 'nope'))).toBe('UNKNOWN_SCOPE');
+    expect(codeOf(() => checkRequestedScopes(app, 'oauth crm.objects.contacts.read files', undefined))).toBe(
+      'SCOPE_NOT_CONFIGURED',
+    );
+  });
+
+  it('drops optional scopes the tier cannot use, and refuses required ones', () => {
+    expect(grantScopesForTier('free', ['oauth'], ['crm.objects.custom.read', 'tickets'])).toEqual(['oauth', 'tickets']);
+    expect(grantScopesForTier('enterprise', ['oauth'], ['crm.objects.custom.read', 'tickets'])).toEqual([
+      'oauth',
+      'tickets',
+      'crm.objects.custom.read',
+    ]);
+    expect(() => grantScopesForTier('starter', ['crm.objects.custom.read'], [])).toThrow(HubSpotError);
+  });
+});
+
+describe('redirect with code and state', () => {
+  it('keeps state byte for byte and the registered URI intact', () => {
+    const state = 'a b&c=d/é%20+?#';
+    const url = redirectWithParams('https://app.example.com/cb?tenant=1', { code: 'na1-xyz', state });
+    expect(url.startsWith('https://app.example.com/cb?tenant=1&code=na1-xyz&state=')).toBe(true);
+    expect(new URL(url).searchParams.get('state')).toBe(state);
+    expect(redirectWithParams('https://app.example.com/cb', { code: 'c', state: undefined })).toBe(
+      'https://app.example.com/cb?code=c',
+    );
+  });
+});
+
+describe('PKCE S256', () => {
+  const verifier = 'dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk';
+  it('matches RFC 7636 appendix B', () => {
+    expect(s256(verifier)).toBe('E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM');
+    expect(verifierMatches(verifier, 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM')).toBe(true);
+    expect(verifierMatches('short', s256('short'))).toBe(false);
+    expect(isValidS256Challenge('E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM')).toBe(true);
+    expect(isValidS256Challenge('E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-c=')).toBe(false);
+  });
+});
+
+describe('client credentials', () => {
+  const basic = (s: string) => `Basic ${Buffer.from(s).toString('base64')}`;
+  it('parses HTTP Basic with form-urlencoded id and secret (RFC 6749 §2.3.1)', () => {
+    expect(parseBasicAuthorization(basic('id%3A1:se%2Bcret+x'))).toEqual({
+      clientId: 'id:1',
+      clientSecret: 'se+cret x',
+    });
+    expect(parseBasicAuthorization(basic('no-colon'))).toBe('malformed');
+    expect(parseBasicAuthorization('Basic !!!')).toBe('malformed');
+    expect(parseBasicAuthorization('Bearer abc')).toBeUndefined();
+    expect(parseBasicAuthorization(undefined)).toBeUndefined();
+  });
+});
+
+describe('token endpoint content type', () => {
+  const req = (type: string | undefined, url = '/oauth/v1/token', method = 'POST') => ({
+    method,
+    url,
+    headers: type === undefined ? {} : { 'content-type': type },
+  });
+  it('lets forms through and stops anything else before parsing', () => {
+    expect(isNonFormTokenRequest(req('application/x-www-form-urlencoded'))).toBe(false);
+    expect(isNonFormTokenRequest(req('application/x-www-form-urlencoded; charset=utf-8', '/oauth/v1/token?x=1'))).toBe(
+      false,
+    );
+    expect(isNonFormTokenRequest(req(undefined))).toBe(false);
+    expect(isNonFormTokenRequest(req('application/json'))).toBe(true);
+    expect(isNonFormTokenRequest(req('multipart/form-data; boundary=x'))).toBe(true);
+    expect(isNonFormTokenRequest(req('application/json', '/oauth/v1/tokens'))).toBe(false);
+    expect(isNonFormTokenRequest(req('application/json', '/oauth/v1/token', 'GET'))).toBe(false);
+  });
+});
+
+describe('token material in URLs is redacted in logs', () => {
+  it('redacts the token path segment of the metadata endpoints and secrets in the token query', () => {
+    expect(redactUrl('/oauth/v1/access-tokens/k1.abc.def')).toBe('/oauth/v1/access-tokens/[REDACTED]');
+    expect(redactUrl('/oauth/v1/refresh-tokens/na1-secret?x=1')).toBe('/oauth/v1/refresh-tokens/[REDACTED]?x=1');
+    expect(redactUrl('/oauth/v1/token?refresh_token=na1-s&client_secret=c')).toBe(
+      '/oauth/v1/token?refresh_token=[REDACTED]&client_secret=[REDACTED]',
+    );
+  });
+});
