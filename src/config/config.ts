@@ -32,7 +32,17 @@ export interface AppConfig {
   bodyLimitBytes: number;
   authCodeTtlSeconds: number;
   accessTokenTtlSeconds: number;
-  rateLimit: { enabled: boolean; windowMs: number; max: number };
+  /**
+   * HubSpot's public-app limit (per app and account, rolling window) and the throttle of failed
+   * client authentication at the token endpoint (per client_id and per address). In memory, per
+   * instance; `enabled: false` switches both off (benchmarks, most tests).
+   */
+  rateLimit: {
+    enabled: boolean;
+    windowMs: number;
+    max: number;
+    clientAuthFailures: { windowMs: number; max: number };
+  };
   tierLimits: Record<Tier, TierLimits>;
   /** Secret for the sign-in session cookie (32+ bytes); null: generated and kept in DATA_DIR. */
   sessionSecret: Buffer | null;
@@ -107,6 +117,19 @@ export function loadConfig(env: Env): AppConfig {
     if (sessionSecret.length < 32) problems.push('SESSION_SECRET must be at least 32 bytes');
   }
 
+  // Several instances share one EventStoreDB: keys generated per instance would make a token or a
+  // sign-in session of one instance invalid on the next.
+  if (esdb !== null && signingKeys === null) {
+    problems.push(
+      'TOKEN_SIGNING_KEYS is required with EVENTSTORE_CONNECTION_STRING (every instance must verify every token)',
+    );
+  }
+  if (esdb !== null && sessionSecret === null) {
+    problems.push(
+      'SESSION_SECRET is required with EVENTSTORE_CONNECTION_STRING (sessions must be valid on every instance)',
+    );
+  }
+
   const tierLimits = parseTierLimits(env.TIER_LIMITS, problems);
 
   const config: AppConfig = {
@@ -126,6 +149,10 @@ export function loadConfig(env: Env): AppConfig {
       enabled: bool('RATE_LIMIT_ENABLED', true),
       windowMs: int('RATE_LIMIT_WINDOW_MS', 10_000, 100, 3_600_000),
       max: int('RATE_LIMIT_MAX', 110, 1, 1_000_000),
+      clientAuthFailures: {
+        windowMs: int('CLIENT_AUTH_FAILURE_WINDOW_MS', 60_000, 1000, 86_400_000),
+        max: int('CLIENT_AUTH_FAILURE_MAX', 10, 1, 1_000_000),
+      },
     },
     tierLimits,
     sessionSecret,

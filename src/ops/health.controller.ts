@@ -35,8 +35,11 @@ export class HealthController {
             .withTimeout(2000),
         async () => {
           const lag = await this.runner.lag();
-          const failed = this.runner.status().filter((s) => s.status === 'failed');
-          const behind = Object.entries(lag).filter(([name, n]) => n > 0 && !name.includes('reactor'));
+          const status = this.runner.status();
+          const failed = status.filter((s) => s.status === 'failed');
+          // Reactors (process managers) may trail the head by design; read models may not.
+          const projections = new Set(status.filter((s) => s.kind === 'projection').map((s) => s.name));
+          const behind = Object.entries(lag).filter(([name, n]) => n > 0 && projections.has(name));
           const session = this.indicators.check('projections');
           return failed.length === 0 && behind.length === 0
             ? session.up({ lag })

@@ -24,11 +24,42 @@ describe('directory admin API', () => {
     expect(list.json().results.map((x: { hubId: number }) => x.hubId)).toContain(a.hubId);
   });
 
-  it('refuses a duplicate domain with 409', async () => {
+  it('refuses a duplicate domain with 409, also when both creates race', async () => {
     await createAccount(t, { domain: 'dup.example.com' });
     const r = await t.admin('POST', '/admin/v1/accounts', { domain: 'dup.example.com', tier: 'free' });
     expect(r.statusCode).toBe(409);
     expect(r.json()).toMatchObject({ category: 'CONFLICT', correlationId: expect.any(String) });
+    const racers = await Promise.all(
+      Array.from({ length: 8 }, () =>
+        t.admin('POST', '/admin/v1/accounts', { domain: 'race.example.com', tier: 'free' }),
+      ),
+    );
+    expect(racers.map((x) => x.statusCode).sort()).toEqual([201, 409, 409, 409, 409, 409, 409, 409]);
+  });
+
+  it('gives concurrent users distinct ids and one user per e-mail', async () => {
+    const a = await createAccount(t);
+    const users = await Promise.all(
+      Array.from({ length: 6 }, (_, i) =>
+        t.admin('POST', '/admin/v1/users', {
+          email: `u${i}@race.example.com`,
+          password: 'password-123',
+          hubIds: [a.hubId],
+        }),
+      ),
+    );
+    const ids = users.map((u) => u.json().userId);
+    expect(new Set(ids).size).toBe(6);
+    const same = await Promise.all(
+      Array.from({ length: 4 }, () =>
+        t.admin('POST', '/admin/v1/users', {
+          email: 'same@race.example.com',
+          password: 'password-123',
+          hubIds: [a.hubId],
+        }),
+      ),
+    );
+    expect(same.map((x) => x.statusCode).sort()).toEqual([201, 409, 409, 409]);
   });
 
   it('validates bodies field by field', async () => {

@@ -59,3 +59,17 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ TIER_LIMITS: 'nope' })).toThrow(/must be JSON/);
   });
 });
+
+describe('loadConfig with EventStoreDB', () => {
+  it('requires shared signing keys and session secret, so every instance accepts every token', () => {
+    expect(() => loadConfig({ EVENTSTORE_CONNECTION_STRING: 'esdb://127.0.0.1:2113?tls=false' })).toThrow(
+      /TOKEN_SIGNING_KEYS is required[\s\S]*SESSION_SECRET is required/,
+    );
+    const c = loadConfig({
+      EVENTSTORE_CONNECTION_STRING: 'esdb://127.0.0.1:2113?tls=false',
+      TOKEN_SIGNING_KEYS: `k1:${Buffer.alloc(32, 7).toString('base64')}`,
+      SESSION_SECRET: 's'.repeat(32),
+    });
+    expect(c.eventStoreConnectionString).toBe('esdb://127.0.0.1:2113?tls=false');
+  });
+});

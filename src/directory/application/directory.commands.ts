@@ -3,14 +3,22 @@ import { randomInt, randomUUID } from 'node:crypto';
 import type { Tier } from '../../config/config';
 import { CLOCK, Clock } from '../../shared/clock';
 import { CommandExecutor } from '../../shared/commands/command-executor';
+import { EVENT_STORE, EventStore } from '../../shared/event-store/event-store.port';
 import type { CommandContext } from '../../shared/events/envelope';
 import { HubSpotError } from '../../shared/errors/hubspot-error';
 import { ProjectionRunner } from '../../shared/projections/projection-runner';
 import { hashPassword } from '../../shared/security/password-hash';
 import { sha256Hex } from '../../shared/security/constant-time';
 import { AccountView, AppView, DirectoryQueries, UserView } from '../directory.queries';
-import { accountDecider, appDecider, IdTaken, userDecider } from '../domain/directory-deciders';
-import { accountStream, appStream, userStream } from '../domain/directory-events';
+import {
+  accountDecider,
+  appDecider,
+  domainClaimDecider,
+  IdTaken,
+  userDecider,
+  userIdDecider,
+} from '../domain/directory-deciders';
+import { accountStream, appStream, domainStream, userIdStream, userStream } from '../domain/directory-events';
 
 /** Ids look like HubSpot's: positive int32, at least 8 digits. */
 const newId = () => randomInt(10_000_000, 2_147_483_647);
@@ -23,6 +31,7 @@ export class DirectoryCommands {
     private readonly runner: ProjectionRunner,
     private readonly queries: DirectoryQueries,
     @Inject(CLOCK) private readonly clock: Clock,
+    @Inject(EVENT_STORE) private readonly store: EventStore,
   ) {}
 
   async createAccount(
@@ -30,18 +39,29 @@ export class DirectoryCommands {
     ctx: CommandContext,
   ): Promise<AccountView> {
     const domain = input.domain.trim().toLowerCase();
-    // Domains are unique; checked on the read model, which this instance keeps current (read-your-writes).
-    if (this.queries.findAccountByDomain(domain))
-      throw HubSpotError.conflict(`An account with domain ${domain} already exists.`);
-    const { hubId, position } = await this.withFreshId((hubId) =>
-      this.executor.execute(
+    // An id nobody uses yet, then the domain claim (atomic: of two concurrent creates one gets 409),
+    // then the account. Losing the id to a concurrent create after the check is a 409 to retry.
+    const hubId = await this.unusedAccountId();
+    await this.executor.execute(
+      domainStream(domain),
+      domainClaimDecider,
+      (s) => domainClaimDecider.decide({ domain, hubId }, s),
+      ctx,
+    );
+    let position: number;
+    try {
+      ({ position } = await this.executor.execute(
         accountStream(hubId),
         accountDecider,
         (s) =>
           accountDecider.decide({ hubId, domain, hublet: input.hublet, tier: input.tier, now: this.clock.now() }, s),
         ctx,
-      ),
-    );
+      ));
+    } catch (error) {
+      if (error instanceof IdTaken)
+        throw HubSpotError.conflict('Another account took the same id at the same time; retry.');
+      throw error;
+    }
     await this.runner.waitFor(position);
     return this.queries.getAccount(hubId)!;
   }
@@ -59,7 +79,14 @@ export class DirectoryCommands {
       );
     }
     const passwordHash = await hashPassword(input.password);
-    const userId = newId();
+    const { id: userId } = await this.withFreshId((id) =>
+      this.executor.execute(
+        userIdStream(id),
+        userIdDecider,
+        (s) => userIdDecider.decide({ userId: id, email }, s),
+        ctx,
+      ),
+    );
     const result = await this.executor.execute(
       userStream(email),
       userDecider,
@@ -90,7 +117,7 @@ export class DirectoryCommands {
     }
     const clientId = input.fixedCredentials?.clientId ?? randomUUID();
     const clientSecret = input.fixedCredentials?.clientSecret ?? randomUUID();
-    const { hubId: appId, position } = await this.withFreshId((appId) =>
+    const { id: appId, position } = await this.withFreshId((appId) =>
       this.executor.execute(
         appStream(appId),
         appDecider,
@@ -116,18 +143,27 @@ export class DirectoryCommands {
     return { app: this.queries.getApp(appId)!, clientSecret };
   }
 
+  /** Runs a create under a random id, trying another id when the decider says it is taken. */
   private async withFreshId(
     run: (id: number) => Promise<{ position: number }>,
-  ): Promise<{ hubId: number; position: number }> {
+  ): Promise<{ id: number; position: number }> {
     for (let attempt = 0; attempt < 5; attempt++) {
       const id = newId();
       try {
         const { position } = await run(id);
-        return { hubId: id, position };
+        return { id, position };
       } catch (error) {
         if (!(error instanceof IdTaken)) throw error;
       }
     }
     throw new Error('could not allocate a free id after 5 attempts');
+  }
+
+  private async unusedAccountId(): Promise<number> {
+    for (let attempt = 0; attempt < 5; attempt++) {
+      const id = newId();
+      if ((await this.store.readStream(accountStream(id))).length === 0) return id;
+    }
+    throw new Error('could not find a free account id after 5 attempts');
   }
 }

@@ -2,7 +2,14 @@ import type { Tier } from '../../config/config';
 import type { Decider } from '../../shared/commands/decider';
 import { HubSpotError } from '../../shared/errors/hubspot-error';
 import { isKnownScope } from '../../shared/scopes/scope-catalog';
-import { AccountCreated, AppRegistered, DirectoryEventType, UserCreated } from './directory-events';
+import {
+  AccountCreated,
+  AppRegistered,
+  DirectoryEventType,
+  DomainClaimed,
+  UserCreated,
+  UserIdReserved,
+} from './directory-events';
 
 /** Every directory aggregate is created once; its state is whether that happened. */
 export interface Existence {
@@ -38,6 +45,24 @@ export const accountDecider: Decider<Existence, CreateAccount, AccountCreated> =
         data: { hubId: c.hubId, domain: c.domain, hublet: c.hublet, tier: c.tier, createdAt: c.now },
       },
     ];
+  },
+};
+
+/** A domain belongs to one account: the claim stream exists once per domain. */
+export const domainClaimDecider: Decider<Existence, { domain: string; hubId: number }, DomainClaimed> = {
+  ...existence<DomainClaimed>(),
+  decide: (c, s) => {
+    if (s.exists) throw HubSpotError.conflict(`An account with domain ${c.domain} already exists.`);
+    return [{ type: DirectoryEventType.DomainClaimed, data: { domain: c.domain, hubId: c.hubId } }];
+  },
+};
+
+/** A user id is handed out once, even though user streams are keyed by e-mail. */
+export const userIdDecider: Decider<Existence, { userId: number; email: string }, UserIdReserved> = {
+  ...existence<UserIdReserved>(),
+  decide: (c, s) => {
+    if (s.exists) throw new IdTaken();
+    return [{ type: DirectoryEventType.UserIdReserved, data: { userId: c.userId, email: c.email } }];
   },
 };
 

@@ -3,10 +3,10 @@ import type { RecordedEvent } from '../../shared/events/envelope';
 import type { Projection } from '../../shared/projections/projection';
 import { AccountCreated, AppRegistered, DirectoryEventType, UserCreated } from '../domain/directory-events';
 
-/** Accounts, users and apps as tables, for DirectoryQueries. */
+/** Accounts, users and apps as tables, for DirectoryQueries. Ids are unique on the write side, so a duplicate here is a bug and stops the projection loudly. */
 export class DirectoryProjection implements Projection {
   readonly name = 'directory';
-  readonly version = 1;
+  readonly version = 2;
 
   setup(db: Database.Database): void {
     db.exec(`
@@ -31,7 +31,7 @@ export class DirectoryProjection implements Projection {
     switch (event.type) {
       case DirectoryEventType.AccountCreated: {
         const d = (event as unknown as AccountCreated).data;
-        db.prepare('INSERT OR REPLACE INTO dir_accounts VALUES (?, ?, ?, ?, ?)').run(
+        db.prepare('INSERT INTO dir_accounts VALUES (?, ?, ?, ?, ?)').run(
           d.hubId,
           d.domain,
           d.hublet,
@@ -42,7 +42,7 @@ export class DirectoryProjection implements Projection {
       }
       case DirectoryEventType.UserCreated: {
         const d = (event as unknown as UserCreated).data;
-        db.prepare('INSERT OR REPLACE INTO dir_users VALUES (?, ?, ?, ?, ?)').run(
+        db.prepare('INSERT INTO dir_users VALUES (?, ?, ?, ?, ?)').run(
           d.userId,
           d.email,
           d.passwordHash,
@@ -53,7 +53,7 @@ export class DirectoryProjection implements Projection {
       }
       case DirectoryEventType.AppRegistered: {
         const d = (event as unknown as AppRegistered).data;
-        db.prepare('INSERT OR REPLACE INTO dir_apps VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)').run(
+        db.prepare('INSERT INTO dir_apps VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)').run(
           d.appId,
           d.developerHubId,
           d.name,

@@ -71,9 +71,10 @@ function fromFastifyError(f: FastifyLikeError): HubSpotError {
       return HubSpotError.validation('Content-Length does not match the body.');
     default:
       if (status === 400) {
-        // JSON syntax errors and other parser failures; the parser's message names no secrets.
+        // Never the parser's own message: JSON.parse quotes the input around the error, which may
+        // be a password or a secret. A fixed text, with the parser's error code only.
         return HubSpotError.validation('Invalid input: the request body could not be parsed.', [
-          { message: sanitize(f.message ?? 'malformed body'), in: 'body', code: 'INVALID_BODY' },
+          { message: 'The body is not valid for its Content-Type', in: 'body', code: 'INVALID_BODY' },
         ]);
       }
       return new HubSpotError(status, HTTP_CATEGORY[status] ?? 'ERROR', sanitize(f.message ?? 'Bad request'));
