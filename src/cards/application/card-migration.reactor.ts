@@ -10,6 +10,8 @@ import type { CardMigrationWorker } from './card-migration.worker';
  */
 export class CardMigrationReactor implements Reactor {
   readonly name = 'cards-migration-reactor';
+  /** Only these: on start the runner then reads them by type instead of replaying the whole history. */
+  readonly eventTypes = [CardsEventType.MigrationStarted];
 
   constructor(private readonly worker: CardMigrationWorker) {}
 

@@ -8,7 +8,7 @@ import { ConcurrencyError } from '../../shared/event-store/concurrency-error';
 import { EVENT_STORE, type EventStore } from '../../shared/event-store/event-store.port';
 import { ProjectionRunner } from '../../shared/projections/projection-runner';
 import { migrationStream, portalMigrationStream, type MigratedViewPosition } from '../domain/card-events';
-import { HELPDESK_VIEW } from '../domain/card-views';
+import { HELPDESK_VIEW, type CrmView } from '../domain/card-views';
 import { cardMigrationDecider } from '../domain/card-migration.decider';
 import { portalCardMigrationDecider } from '../domain/portal-card-migration.decider';
 import { CardsQueries, type MigrationRecord } from './cards.queries';
@@ -30,6 +30,7 @@ export interface MigrationWorkerOptions {
 export const CARDS_MIGRATION_WORKER_OPTIONS = Symbol('CARDS_MIGRATION_WORKER_OPTIONS');
 
 export const DEFAULT_MIGRATION_WORKER_OPTIONS: MigrationWorkerOptions = {
+  // About two full store groups in flight: fewer, larger commits (each one an fsync).
   concurrency: 256,
   pageSize: 2000,
   logEvery: 10_000,
@@ -151,10 +152,11 @@ export class CardMigrationWorker implements OnModuleDestroy {
     pages: while (!this.stopping) {
       const page = this.queries.pendingPortals(migration.legacyCardId, after, this.options.pageSize);
       if (page.length === 0) break;
+      const places = this.queries.legacyCardPlacesOfHubs(migration.legacyCardId, after, page[page.length - 1]!);
       for (const hubId of page) {
         if (this.stopping || !this.budgetLeft() || failure !== null) break pages;
         this.migratedHere += 1;
-        const task: Promise<void> = this.migratePortal(migration, hubId, ctx, tally)
+        const task: Promise<void> = this.migratePortal(migration, hubId, places.get(hubId) ?? [], ctx, tally)
           .catch((error: unknown) => {
             failure ??= error;
           })
@@ -168,8 +170,14 @@ export class CardMigrationWorker implements OnModuleDestroy {
     if (failure !== null) throw failure;
   }
 
-  private async migratePortal(m: MigrationRecord, hubId: number, ctx: CommandContext, tally: Tally): Promise<void> {
-    const views: MigratedViewPosition[] = this.queries.legacyCardPlaces(hubId, m.legacyCardId).map((p) => ({
+  private async migratePortal(
+    m: MigrationRecord,
+    hubId: number,
+    places: Array<{ view: CrmView; position: number }>,
+    ctx: CommandContext,
+    tally: Tally,
+  ): Promise<void> {
+    const views: MigratedViewPosition[] = places.map((p) => ({
       view: p.view,
       position: p.position,
       cardId: p.view === HELPDESK_VIEW ? (m.helpdeskAppCardId ?? m.appCardId) : m.appCardId,

@@ -164,6 +164,29 @@ export class CardsQueries {
     return this.s.legacyPlaces.all(hubId, legacyCardId) as Array<{ view: CrmView; position: number }>;
   }
 
+  /**
+   * `legacyCardPlaces` for every account with afterHubId < hubId <= toHubId at once: the migration
+   * worker asks per page of accounts, not per account (one statement instead of thousands).
+   */
+  legacyCardPlacesOfHubs(
+    legacyCardId: string,
+    afterHubId: number,
+    toHubId: number,
+  ): Map<number, Array<{ view: CrmView; position: number }>> {
+    const rows = this.s.legacyPlacesOfHubs.all(legacyCardId, afterHubId, toHubId) as Array<{
+      hub_id: number;
+      view: CrmView;
+      position: number;
+    }>;
+    const byHub = new Map<number, Array<{ view: CrmView; position: number }>>();
+    for (const r of rows) {
+      let places = byHub.get(r.hub_id);
+      if (!places) byHub.set(r.hub_id, (places = []));
+      places.push({ view: r.view, position: r.position });
+    }
+    return byHub;
+  }
+
   isInstalled(appId: number, hubId: number): boolean {
     return this.s.installed.get(appId, hubId) !== undefined;
   }
@@ -273,6 +296,12 @@ function prepare(db: Database.Database) {
       `SELECT v.view AS view,
               (SELECT COUNT(*) FROM cards_view_items y WHERE y.hub_id = v.hub_id AND y.view = v.view AND y.slot < v.slot) AS position
        FROM cards_view_items v WHERE v.hub_id = ? AND v.card_id = ? AND v.kind = 'legacy' ORDER BY v.view`,
+    ),
+    legacyPlacesOfHubs: db.prepare(
+      `SELECT v.hub_id AS hub_id, v.view AS view,
+              (SELECT COUNT(*) FROM cards_view_items y WHERE y.hub_id = v.hub_id AND y.view = v.view AND y.slot < v.slot) AS position
+       FROM cards_view_items v WHERE v.card_id = ? AND v.kind = 'legacy' AND v.hub_id > ? AND v.hub_id <= ?
+       ORDER BY v.hub_id, v.view`,
     ),
     installed: db.prepare('SELECT 1 FROM cards_installs WHERE app_id = ? AND hub_id = ?'),
     viewItems: db.prepare(

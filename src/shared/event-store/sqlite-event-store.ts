@@ -29,6 +29,12 @@ export interface SqliteEventStoreOptions {
   onCommit?: (appends: number, events: number) => void;
 }
 
+/** Thrown inside an append's savepoint (so its partial inserts roll back) when an event id is already stored. */
+class ReplayedAppend extends Error {}
+
+const isUniqueViolation = (error: unknown) =>
+  error instanceof Error && (error as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE';
+
 const toRecorded = (row: EventRow): RecordedEvent => ({
   streamId: row.stream_id,
   revision: row.revision,
@@ -138,8 +144,18 @@ export class SqliteEventStore implements EventStore {
         const revisions = new Map<string, number>();
         for (const a of group) {
           try {
-            // A nested transaction is a SAVEPOINT: an append failing part-way leaves nothing behind.
-            const result = this.db.transaction(() => this.appendInTransaction(a, revisions))();
+            let result: { value: AppendResult; replayed: boolean };
+            try {
+              // A nested transaction is a SAVEPOINT: an append failing part-way leaves nothing behind.
+              result = this.db.transaction(() => this.appendInTransaction(a, revisions))();
+            } catch (error) {
+              if (!(error instanceof ReplayedAppend)) throw error;
+              const current =
+                revisions.get(a.streamId) ??
+                (this.stmts.streamRevision.get(a.streamId) as { r: number | null }).r ??
+                -1;
+              result = { value: this.replayOf(a, current), replayed: true };
+            }
             if (!result.replayed) written += a.events.length;
             outcomes.push({ ok: true, value: result.value });
           } catch (error) {
@@ -166,46 +182,53 @@ export class SqliteEventStore implements EventStore {
   ): { value: AppendResult; replayed: boolean } {
     const current =
       revisions.get(a.streamId) ?? (this.stmts.streamRevision.get(a.streamId) as { r: number | null }).r ?? -1;
-
-    // Idempotent re-append: the same event ids already stored in this stream.
-    const first = this.stmts.byEventId.get(a.events[0]!.metadata.eventId) as
-      { position: number; stream_id: string; revision: number } | undefined;
-    if (first) {
-      const stored = a.events.map(
-        (e) =>
-          this.stmts.byEventId.get(e.metadata.eventId) as
-            { position: number; stream_id: string; revision: number } | undefined,
-      );
-      const same = stored.every((s, i) => s && s.stream_id === a.streamId && s.revision === first.revision + i);
-      if (!same) throw new ConcurrencyError(a.streamId, a.expected, current < 0 ? 'no_stream' : current);
-      const last = stored[stored.length - 1]!;
-      return { value: { nextExpectedRevision: last.revision, position: last.position }, replayed: true };
-    }
-
-    const actual = current < 0 ? ('no_stream' as const) : current;
     const ok =
       a.expected === 'any' ||
       (a.expected === 'no_stream' && current < 0) ||
       (a.expected === 'stream_exists' && current >= 0) ||
       a.expected === current;
-    if (!ok) throw new ConcurrencyError(a.streamId, a.expected, actual);
+    // A re-append of stored events answers with the original result even when the revision moved on.
+    if (!ok) return { value: this.replayOf(a, current), replayed: true };
 
     let revision = current;
     let position = 0;
     for (const e of a.events) {
       revision += 1;
-      const info = this.stmts.insert.run(
-        a.streamId,
-        revision,
-        e.metadata.eventId,
-        e.type,
-        JSON.stringify(e.data),
-        JSON.stringify(e.metadata),
-      );
+      let info: Database.RunResult;
+      try {
+        info = this.stmts.insert.run(
+          a.streamId,
+          revision,
+          e.metadata.eventId,
+          e.type,
+          JSON.stringify(e.data),
+          JSON.stringify(e.metadata),
+        );
+      } catch (error) {
+        // The event id is stored already: the idempotency check runs only then, not on every append.
+        if (isUniqueViolation(error)) throw new ReplayedAppend();
+        throw error;
+      }
       position = Number(info.lastInsertRowid);
     }
     revisions.set(a.streamId, revision);
     return { value: { nextExpectedRevision: revision, position }, replayed: false };
+  }
+
+  /** The original result of an append whose events are all stored in this stream, in order; else a conflict. */
+  private replayOf(a: PendingAppend, current: number): AppendResult {
+    const stored = a.events.map(
+      (e) =>
+        this.stmts.byEventId.get(e.metadata.eventId) as
+          { position: number; stream_id: string; revision: number } | undefined,
+    );
+    const first = stored[0];
+    const same =
+      first !== undefined &&
+      stored.every((s, i) => s && s.stream_id === a.streamId && s.revision === first.revision + i);
+    if (!same) throw new ConcurrencyError(a.streamId, a.expected, current < 0 ? 'no_stream' : current);
+    const last = stored[stored.length - 1]!;
+    return { nextExpectedRevision: last.revision, position: last.position };
   }
 
   readStream(streamId: string, fromRevision = 0): Promise<RecordedEvent[]> {

@@ -24,5 +24,10 @@ export interface Projection {
  */
 export interface Reactor {
   readonly name: string;
+  /**
+   * The event types it reacts to, when it knows them: the runner then catches up by reading only
+   * those types (an index lookup instead of the whole history) and never hands it the others.
+   */
+  readonly eventTypes?: readonly string[];
   handle(event: RecordedEvent): Promise<void>;
 }

@@ -1,0 +1,101 @@
+// Child processes of the benchmark: servers run apart from the load generator, so the two never
+// share one event loop.
+import { performance } from 'node:perf_hooks';
+import { clearInterval, setInterval } from 'node:timers';
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
+
+/** Starts `node script` and resolves with the JSON object it prints on its first stdout line. */
+export function spawnJsonServer(script, { env = {}, args = [], timeoutMs = 30_000 } = {}) {
+  const child = spawn(process.execPath, [...args, script], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  let err = '';
+  child.stderr.on('data', (c) => (err += c.toString()));
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`${script} did not start within ${timeoutMs} ms:\n${err}`));
+    }, timeoutMs);
+    child.stdout.on('data', (c) => {
+      out += c.toString();
+      const nl = out.indexOf('\n');
+      if (nl < 0) return;
+      clearTimeout(timer);
+      try {
+        resolve({ child, info: JSON.parse(out.slice(0, nl)), stderr: () => err });
+      } catch (e) {
+        reject(e);
+      }
+    });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`${script} exited with ${code}:\n${err}`));
+    });
+  });
+}
+
+export function freePort() {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.unref();
+    srv.on('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address();
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+/** Stops a child (SIGTERM, then SIGKILL after `graceMs`) and resolves once it is gone. */
+export async function stop(child, graceMs = 15_000) {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
+  await exited;
+  clearTimeout(timer);
+}
+
+/** Resident set size of a process in bytes (VmRSS), 0 once it is gone. */
+export function rssOf(pid) {
+  try {
+    const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return m ? Number(m[1]) * 1024 : 0;
+  } catch {
+    return 0;
+  }
+}
+
+/** Samples a process's RSS every `everyMs` until stopped; `stop()` returns the peak in bytes. */
+export function sampleRss(pid, everyMs = 50) {
+  let peak = rssOf(pid);
+  const timer = setInterval(() => (peak = Math.max(peak, rssOf(pid))), everyMs);
+  return {
+    stop() {
+      clearInterval(timer);
+      return Math.max(peak, rssOf(pid));
+    },
+  };
+}
+
+/** Polls `url` until it answers `status` (readiness checks only, never inside a measurement). */
+export async function waitForStatus(url, status, { timeoutMs = 120_000, everyMs = 20 } = {}) {
+  const began = performance.now();
+  for (;;) {
+    try {
+      const r = await fetch(url);
+      await r.arrayBuffer();
+      if (r.status === status) return performance.now() - began;
+    } catch {
+      // not listening yet
+    }
+    if (performance.now() - began > timeoutMs)
+      throw new Error(`${url} did not answer ${status} within ${timeoutMs} ms`);
+    await sleep(everyMs);
+  }
+}

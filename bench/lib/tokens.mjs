@@ -1,0 +1,89 @@
+// Load scenarios against the running service: one install, then autocannon on each endpoint.
+import { measure } from './load.mjs';
+import { REDIRECT_URI } from './service.mjs';
+
+/** Scopes the bench app asks for: the limits endpoint needs one of the custom-object scopes. */
+export const BENCH_SCOPES = ['oauth', 'crm.schemas.custom.read'];
+
+/** Creates `count` authorization codes with `concurrency` admin install calls in flight. */
+export async function createCodes(service, setup, count, concurrency = 32) {
+  const codes = [];
+  let next = 0;
+  const worker = async () => {
+    while (next < count) {
+      next += 1;
+      codes.push(await service.authorizationCode(setup));
+    }
+  };
+  await Promise.all(Array.from({ length: concurrency }, worker));
+  return codes;
+}
+
+const form = (fields) => new URLSearchParams(fields).toString();
+const FORM_HEADERS = { 'content-type': 'application/x-www-form-urlencoded' };
+
+export async function refreshGrant(service, setup, refreshToken) {
+  return measure('service: refresh grant (POST /oauth/v1/token)', {
+    pid: service.pid,
+    profile: true,
+    url: `${service.url}/oauth/v1/token`,
+    method: 'POST',
+    headers: FORM_HEADERS,
+    body: form({
+      grant_type: 'refresh_token',
+      client_id: setup.app.clientId,
+      client_secret: setup.app.clientSecret,
+      refresh_token: refreshToken,
+    }),
+  });
+}
+
+/** Every request redeems a fresh code: the run is bounded by the codes made beforehand. */
+export async function codeExchange(service, setup, warmupCodes, codes) {
+  const feed = (list) => {
+    let i = 0;
+    return (req) => ({
+      ...req,
+      body: form({
+        grant_type: 'authorization_code',
+        client_id: setup.app.clientId,
+        client_secret: setup.app.clientSecret,
+        redirect_uri: REDIRECT_URI,
+        code: list[i++ % list.length],
+      }),
+    });
+  };
+  const base = { url: `${service.url}/oauth/v1/token`, pid: service.pid, profile: true };
+  // Warm-up on its own codes, then the measured run on the others.
+  await measure('(warm-up) code exchange', {
+    ...base,
+    warmupS: 0,
+    durationS: 2,
+    amount: warmupCodes.length,
+    requests: [{ method: 'POST', headers: FORM_HEADERS, setupRequest: feed(warmupCodes) }],
+    quiet: true,
+  });
+  return measure('service: authorization-code exchange', {
+    ...base,
+    warmupS: 0,
+    amount: codes.length,
+    requests: [{ method: 'POST', headers: FORM_HEADERS, setupRequest: feed(codes) }],
+  });
+}
+
+export async function accessTokenMetadata(service, accessToken) {
+  return measure('service: access-token metadata GET', {
+    pid: service.pid,
+    profile: true,
+    url: `${service.url}/oauth/v1/access-tokens/${accessToken}`,
+  });
+}
+
+export async function limitsGet(service, accessToken) {
+  return measure('service: limits GET (custom-object-types)', {
+    pid: service.pid,
+    profile: true,
+    url: `${service.url}/crm/v3/limits/custom-object-types`,
+    headers: { authorization: `Bearer ${accessToken}` },
+  });
+}

@@ -1,0 +1,131 @@
+// `npm run bench`: references (bare Fastify, oidc-provider) and the service in one run, each server
+// in its own process; prints req/s, p50/p99, peak RSS and ratios, and rewrites docs/benchmarks.md.
+import { performance } from 'node:perf_hooks';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { measure } from './lib/load.mjs';
+import { spawnJsonServer, stop } from './lib/processes.mjs';
+import { migration } from './lib/migration.mjs';
+import { evaluate, machine, markdown, printSummary } from './lib/report.mjs';
+import { Service } from './lib/service.mjs';
+import { startup } from './lib/startup.mjs';
+import {
+  accessTokenMetadata,
+  BENCH_SCOPES,
+  codeExchange,
+  createCodes,
+  limitsGet,
+  refreshGrant,
+} from './lib/tokens.mjs';
+
+const here = new URL('.', import.meta.url).pathname;
+const only = new Set((process.env.BENCH_ONLY ?? '').split(',').filter(Boolean));
+const wants = (name) => only.size === 0 || only.has(name);
+
+async function references() {
+  const out = {};
+  const fastify = await spawnJsonServer(join(here, 'servers/bare-fastify.mjs'));
+  try {
+    const base = `http://127.0.0.1:${fastify.info.port}`;
+    out.fastifyGet = await measure('bare Fastify: GET', { pid: fastify.child.pid, url: `${base}/` });
+    out.fastifyPost = await measure('bare Fastify: form POST', {
+      pid: fastify.child.pid,
+      url: `${base}/form`,
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'grant_type=refresh_token&client_id=abc&client_secret=def&refresh_token=na1-0123456789abcdef',
+    });
+  } finally {
+    await stop(fastify.child);
+  }
+  const oidc = await spawnJsonServer(join(here, 'servers/oidc-provider.mjs'));
+  try {
+    const { port, clientId, clientSecret } = oidc.info;
+    const refresh = (refreshToken) => ({
+      pid: oidc.child.pid,
+      url: `http://127.0.0.1:${port}/token`,
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({
+        grant_type: 'refresh_token',
+        refresh_token: refreshToken,
+        client_id: clientId,
+        client_secret: clientSecret,
+      }).toString(),
+    });
+    out.oidcRefresh = await measure('oidc-provider: refresh grant', refresh(oidc.info.refreshToken));
+    out.oidcRefreshIdToken = await measure(
+      'oidc-provider: refresh grant + ID token',
+      refresh(oidc.info.refreshTokenOpenId),
+    );
+  } finally {
+    await stop(oidc.child);
+  }
+  return out;
+}
+
+async function serviceEndpoints() {
+  const dataDir = mkdtempSync(join(tmpdir(), 'hs-bench-http-'));
+  const service = new Service({ dataDir });
+  const out = {};
+  try {
+    await service.start();
+    await service.ready();
+    const setup = await service.createDeveloperSetup({ scopes: BENCH_SCOPES });
+    const tokens = await service.exchange(setup, await service.authorizationCode(setup));
+    out.refresh = await refreshGrant(service, setup, tokens.refresh_token);
+    out.metadata = await accessTokenMetadata(service, tokens.access_token);
+    out.limits = await limitsGet(service, tokens.access_token);
+    const codeCount = Number(process.env.BENCH_CODES ?? 30_000);
+    const began = performance.now();
+    const codes = await createCodes(service, setup, codeCount + 3000);
+    const seconds = (performance.now() - began) / 1000;
+    console.log(
+      `  (made ${codes.length} authorization codes in ${seconds.toFixed(1)} s through the admin install API)`,
+    );
+    out.codeExchange = await codeExchange(service, setup, codes.slice(0, 3000), codes.slice(3000));
+    out.codesMadePerSec = codes.length / seconds;
+  } finally {
+    await service.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+  return out;
+}
+
+async function migrationScenario() {
+  const dataDir = mkdtempSync(join(tmpdir(), 'hs-bench-migration-'));
+  const service = new Service({ dataDir });
+  try {
+    return { migration: await migration(service, Number(process.env.BENCH_ACCOUNTS ?? 100_000)) };
+  } finally {
+    await service.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+async function startupScenario() {
+  const dataDir = mkdtempSync(join(tmpdir(), 'hs-bench-startup-'));
+  const service = new Service({ dataDir });
+  try {
+    return { startup: await startup(service, Number(process.env.BENCH_EVENTS ?? 1_000_000)) };
+  } finally {
+    await service.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+const results = {};
+console.log('references');
+if (wants('refs')) Object.assign(results, await references());
+console.log('service (dist/main.js, SQLite store)');
+if (wants('http')) Object.assign(results, await serviceEndpoints());
+if (wants('migration')) Object.assign(results, await migrationScenario());
+if (wants('startup')) Object.assign(results, await startupScenario());
+const evaluation = evaluate(results);
+printSummary(evaluation);
+if (only.size === 0 || process.env.BENCH_WRITE_DOC) {
+  const doc = new URL('../docs/benchmarks.md', import.meta.url);
+  writeFileSync(doc, markdown(results, evaluation, machine()));
+  console.log(`\nwrote ${doc.pathname}`);
+}
