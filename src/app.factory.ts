@@ -17,7 +17,9 @@ import { OpsModule } from './ops/ops.module';
 import type { Clock } from './shared/clock';
 import type { EventStore } from './shared/event-store/event-store.port';
 import { HubSpotExceptionFilter, sendHubSpotError } from './shared/errors/hubspot-exception.filter';
+import { hubSpotClientErrorHandler } from './shared/http/client-error';
 import { HubSpotValidationPipe } from './shared/http/validation';
+import { installRateLimits, RateLimitModule } from './shared/rate-limit/rate-limit.module';
 import { createLogger, PinoNestLogger } from './shared/logging/logger';
 
 export interface CreateAppOptions {
@@ -39,6 +41,7 @@ export async function createApp(options: CreateAppOptions): Promise<NestFastifyA
       CoreModule.forRoot({ config, clock: options.clock, eventStore: options.eventStore }),
       OpsModule,
       DirectoryModule,
+      RateLimitModule,
       ...(options.modules ?? []),
     ],
   })
@@ -55,6 +58,8 @@ export async function createApp(options: CreateAppOptions): Promise<NestFastifyA
     return503OnClosing: true,
     // Nest installs a default error handler; ours replaces it on purpose (HubSpot Error bodies).
     allowErrorHandlerOverride: true,
+    // Requests Node's HTTP parser refuses (bad request line, NUL in headers, huge headers).
+    clientErrorHandler: hubSpotClientErrorHandler,
     // Malformed URLs and the like, rejected by the router before any route or hook runs.
     frameworkErrors: (error: FastifyError, request: FastifyRequest, reply: FastifyReply) =>
       sendHubSpotError(error, request, reply, new Logger('Http')),
@@ -103,6 +108,8 @@ export async function createApp(options: CreateAppOptions): Promise<NestFastifyA
 
   app.useGlobalFilters(new HubSpotExceptionFilter());
   app.useGlobalPipes(new HubSpotValidationPipe());
+  // HubSpot's public-app limit and the token endpoint's failed-authentication throttle.
+  installRateLimits(app, fastify);
   app.enableShutdownHooks();
 
   const document = SwaggerModule.createDocument(

@@ -46,18 +46,24 @@ export async function startService(env: Record<string, string>): Promise<Service
   });
   let out = '';
   await new Promise<void>((resolve, reject) => {
-    const onData = (chunk: Buffer) => {
-      out += chunk.toString();
-      if (out.includes('listening on http://')) resolve();
-    };
-    child.stdout!.on('data', onData);
-    child.stderr!.on('data', (c: Buffer) => (out += c.toString()));
-    child.on('exit', (code) => reject(new Error(`service exited with ${code}:\n${out}`)));
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
       reject(new Error(`service did not start within 60 s:\n${out}`));
     }, 60_000);
     timer.unref();
+    const onData = (chunk: Buffer) => {
+      out += chunk.toString();
+      if (out.includes('listening on http://')) {
+        clearTimeout(timer);
+        resolve();
+      }
+    };
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', (c: Buffer) => (out += c.toString()));
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`service exited with ${code}:\n${out}`));
+    });
   });
   return { child, url: `http://127.0.0.1:${port}`, output: () => out };
 }

@@ -47,9 +47,31 @@ export class HubSpotValidationPipe implements PipeTransform {
           { message: 'expected a JSON object', in: 'body', code: 'INVALID_BODY' },
         ]);
       }
+      // class-transformer recurses: a body nested thousands of levels deep would overflow the stack.
+      if (nestingDepthExceeds(value, MAX_BODY_DEPTH)) {
+        throw HubSpotError.validation(
+          `Invalid input: the request body is nested deeper than ${MAX_BODY_DEPTH} levels.`,
+          [{ message: `nested deeper than ${MAX_BODY_DEPTH} levels`, in: 'body', code: 'TOO_DEEP' }],
+        );
+      }
     }
     return this.inner.transform(value, metadata);
   }
+}
+
+const MAX_BODY_DEPTH = 32;
+
+/** Iterative (no recursion, so no stack overflow on hostile input). */
+export function nestingDepthExceeds(value: unknown, max: number): boolean {
+  const stack: Array<[unknown, number]> = [[value, 1]];
+  while (stack.length > 0) {
+    const [v, depth] = stack.pop()!;
+    if (typeof v !== 'object' || v === null) continue;
+    if (depth > max) return true;
+    for (const child of Object.values(v))
+      if (typeof child === 'object' && child !== null) stack.push([child, depth + 1]);
+  }
+  return false;
 }
 
 function isDtoClass(metatype: unknown): boolean {

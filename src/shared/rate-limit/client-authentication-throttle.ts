@@ -1,0 +1,69 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { toErrorBody } from '../errors/hubspot-error';
+import { clientAuthenticationThrottled } from './rate-limit-responses';
+import type { RateLimiters } from './rate-limiters';
+
+const TOKEN_PATH = '/oauth/v1/token';
+
+/**
+ * Throttles failed client authentication at the token endpoint, per client_id and per remote
+ * address. The token endpoint answers a failed client authentication with 401 (`invalid_client`,
+ * and only then); each such answer is counted under both keys. Once either key has reached its
+ * limit inside the window, further failed authentications are answered 429 with Retry-After
+ * instead of 401.
+ *
+ * Successful authentications are neither counted nor refused: client_ids are public (they are in
+ * every install URL), so refusing a client_id outright would let anyone lock an app out of its
+ * own token endpoint. Client secrets are 128-bit random values, so the throttle is there to make
+ * misbehaving clients back off and to make abuse visible (`http_rate_limited_total`), not to stop
+ * guessing, which is already hopeless.
+ */
+export function installClientAuthenticationThrottle(fastify: FastifyInstance, limiters: RateLimiters): void {
+  fastify.addHook(
+    'onSend',
+    (request: FastifyRequest, reply: FastifyReply, payload: unknown, done: (e: null, p: unknown) => void) => {
+      if (reply.statusCode !== 401 || request.method !== 'POST' || request.routeOptions.url !== TOKEN_PATH) {
+        return done(null, payload);
+      }
+      const keys = [`address:${request.ip}`];
+      const clientId = presentedClientId(request);
+      if (clientId !== undefined) keys.push(`client:${clientId}`);
+      const log = limiters.clientAuthFailures;
+      const over = keys.map((k) => ({ key: k, d: log.check(k) })).filter((x) => !x.d.allowed);
+      for (const k of keys) log.record(k);
+      if (over.length === 0) return done(null, payload);
+
+      // The longest wait of the keys that are over their limit.
+      const worst = over.reduce((a, b) => (b.d.retryAfterMs > a.d.retryAfterMs ? b : a));
+      const error = clientAuthenticationThrottled(worst.d);
+      limiters.noteLimited({
+        policy: 'CLIENT_AUTHENTICATION_FAILURES',
+        key: worst.key.startsWith('client:') ? 'client' : 'address', // never the address or id itself in metrics/events
+        retryAfterMs: worst.d.retryAfterMs,
+      });
+      void reply.removeHeader('www-authenticate');
+      void reply.code(429).headers(error.extras.headers ?? {});
+      void reply.header('content-type', 'application/json;charset=utf-8');
+      done(null, JSON.stringify(toErrorBody(error, String(request.id))));
+    },
+  );
+}
+
+/** The client_id the request named, from the form body or HTTP Basic; undefined when unreadable. */
+function presentedClientId(request: FastifyRequest): string | undefined {
+  const body = request.body as Record<string, unknown> | undefined;
+  if (body && typeof body === 'object' && typeof body.client_id === 'string' && body.client_id !== '') {
+    return body.client_id.slice(0, 256);
+  }
+  const header = request.headers.authorization;
+  const match = typeof header === 'string' ? /^Basic\s+([A-Za-z0-9+/=]+)\s*$/i.exec(header) : null;
+  if (!match) return undefined;
+  const decoded = Buffer.from(match[1]!, 'base64').toString('utf8');
+  const colon = decoded.indexOf(':');
+  if (colon <= 0) return undefined;
+  try {
+    return decodeURIComponent(decoded.slice(0, colon).replace(/\+/g, ' ')).slice(0, 256);
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,53 @@
+import { HubSpotError } from '../errors/hubspot-error';
+import type { RateLimitDecision } from './sliding-window-log';
+
+/** HubSpot's policy name for the public-app limit; @hubspot/api-client retries only on this one. */
+export const TEN_SECONDLY_ROLLING = 'TEN_SECONDLY_ROLLING';
+/** Our own policy for failed client authentication at the token endpoint. */
+export const CLIENT_AUTHENTICATION_FAILURES = 'CLIENT_AUTHENTICATION_FAILURES';
+
+/** The rate-limit group of a public app in one account, as HubSpot names it in 429 bodies. */
+export function publicAppGroup(appId: number, hubId: number): string {
+  return `publicapp:${appId}:${hubId}`;
+}
+
+/** `X-HubSpot-RateLimit-*`, on every response to an authenticated CRM call. */
+export function rateLimitHeaders(d: RateLimitDecision): Record<string, string> {
+  return {
+    'X-HubSpot-RateLimit-Interval-Milliseconds': String(d.windowMs),
+    'X-HubSpot-RateLimit-Max': String(d.limit),
+    'X-HubSpot-RateLimit-Remaining': String(d.remaining),
+  };
+}
+
+/** Whole seconds, rounded up: a client that waits this long finds room again. */
+export function retryAfterSeconds(d: RateLimitDecision): string {
+  return String(Math.max(1, Math.ceil(d.retryAfterMs / 1000)));
+}
+
+/** HubSpot's 429 for the ten-second rolling limit (errorType RATE_LIMIT, policyName TEN_SECONDLY_ROLLING). */
+export function tenSecondlyRollingExceeded(group: string, d: RateLimitDecision): HubSpotError {
+  return new HubSpotError(429, 'RATE_LIMITS', 'You have reached your ten_secondly_rolling limit.', {
+    fields: { errorType: 'RATE_LIMIT', policyName: TEN_SECONDLY_ROLLING, groupName: group },
+    headers: { ...rateLimitHeaders(d), 'Retry-After': retryAfterSeconds(d) },
+  });
+}
+
+/**
+ * 429 for a client that keeps failing client authentication at the token endpoint. It keeps the
+ * RFC 6749 fields (`error: invalid_client`), since the request did fail authentication, and
+ * `Cache-Control: no-store` like every token-endpoint answer.
+ */
+export function clientAuthenticationThrottled(d: RateLimitDecision): HubSpotError {
+  const seconds = retryAfterSeconds(d);
+  const message = `Too many failed client authentications; retry after ${seconds} seconds.`;
+  return new HubSpotError(429, 'RATE_LIMITS', message, {
+    fields: {
+      errorType: 'RATE_LIMIT',
+      policyName: CLIENT_AUTHENTICATION_FAILURES,
+      error: 'invalid_client',
+      error_description: message,
+    },
+    headers: { 'Retry-After': seconds, 'cache-control': 'no-store', pragma: 'no-cache' },
+  });
+}

@@ -1,0 +1,21 @@
+import { Module } from '@nestjs/common';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import type { FastifyInstance } from 'fastify';
+import { installClientAuthenticationThrottle } from './client-authentication-throttle';
+import { PublicAppRateLimitInterceptor } from './public-app-rate-limit.interceptor';
+import { RateLimiters } from './rate-limiters';
+
+/** Holds this instance's limiters (CoreModule provides the config, clock and metrics). */
+@Module({ providers: [RateLimiters], exports: [RateLimiters] })
+export class RateLimitModule {}
+
+/**
+ * Wires the limits into the HTTP pipeline, before `app.init()`. With RATE_LIMIT_ENABLED=false
+ * nothing is installed at all, so benchmarks measure the service without it.
+ */
+export function installRateLimits(app: NestFastifyApplication, fastify: FastifyInstance): void {
+  const limiters = app.get(RateLimiters);
+  if (!limiters.enabled) return;
+  app.useGlobalInterceptors(new PublicAppRateLimitInterceptor(limiters));
+  installClientAuthenticationThrottle(fastify, limiters);
+}

@@ -1,0 +1,53 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { Counter } from 'prom-client';
+import { EventEmitter } from 'node:events';
+import { APP_CONFIG, AppConfig } from '../../config/config';
+import { Metrics } from '../../ops/metrics';
+import { CLOCK, Clock } from '../clock';
+import { SlidingWindowLog } from './sliding-window-log';
+
+export type RateLimitPolicy = 'TEN_SECONDLY_ROLLING' | 'CLIENT_AUTHENTICATION_FAILURES';
+
+/** Emitted on every 429 we send: metrics, and tests that react to a refusal instead of sleeping. */
+export interface RateLimitedEvent {
+  policy: RateLimitPolicy;
+  key: string;
+  retryAfterMs: number;
+}
+
+/**
+ * The limiters of this instance: HubSpot's public-app limit per app and account, and the count
+ * of failed client authentications per client_id and per address. In memory: with several
+ * instances behind a balancer each enforces its own share (documented in docs/reliability.md).
+ */
+@Injectable()
+export class RateLimiters {
+  readonly enabled: boolean;
+  readonly publicApp: SlidingWindowLog;
+  readonly clientAuthFailures: SlidingWindowLog;
+  /** 'limited' → RateLimitedEvent. */
+  readonly events = new EventEmitter();
+  private readonly limited: Counter<'policy'>;
+
+  constructor(@Inject(APP_CONFIG) config: AppConfig, @Inject(CLOCK) clock: Clock, metrics: Metrics) {
+    const r = config.rateLimit;
+    this.enabled = r.enabled;
+    this.publicApp = new SlidingWindowLog({ windowMs: r.windowMs, max: r.max }, clock);
+    this.clientAuthFailures = new SlidingWindowLog(
+      { windowMs: r.clientAuthFailures.windowMs, max: r.clientAuthFailures.max },
+      clock,
+    );
+    this.limited = new Counter({
+      name: 'http_rate_limited_total',
+      help: 'Requests answered 429 by a rate limit, per policy',
+      labelNames: ['policy'] as const,
+      registers: [metrics.registry],
+    });
+  }
+
+  /** Called for each 429 sent. */
+  noteLimited(event: RateLimitedEvent): void {
+    this.limited.inc({ policy: event.policy });
+    this.events.emit('limited', event);
+  }
+}
