@@ -1,6 +1,5 @@
 import 'reflect-metadata';
 import fastifyCookie from '@fastify/cookie';
-import fastifyHelmet from '@fastify/helmet';
 import { Logger, Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
@@ -18,6 +17,7 @@ import type { Clock } from './shared/clock';
 import type { EventStore } from './shared/event-store/event-store.port';
 import { HubSpotExceptionFilter, sendHubSpotError } from './shared/errors/hubspot-exception.filter';
 import { hubSpotClientErrorHandler } from './shared/http/client-error';
+import { registerSecurityHeaders } from './shared/http/security-headers';
 import { HubSpotValidationPipe } from './shared/http/validation';
 import { installRateLimits, RateLimitModule } from './shared/rate-limit/rate-limit.module';
 import { createLogger, PinoNestLogger } from './shared/logging/logger';
@@ -77,21 +77,8 @@ export async function createApp(options: CreateAppOptions): Promise<NestFastifyA
   // anything else is 415 rather than a string body.
   fastify.removeContentTypeParser('text/plain');
   await app.register(fastifyCookie as never);
-  await app.register(fastifyHelmet as never, {
-    contentSecurityPolicy: {
-      directives: {
-        defaultSrc: ["'self'"],
-        styleSrc: ["'self'", "'unsafe-inline'"],
-        scriptSrc: ["'self'", "'unsafe-inline'"],
-        imgSrc: ["'self'", 'data:'],
-        formAction: ["'self'", 'http:', 'https:'],
-        frameAncestors: ["'none'"],
-        // Plain-http deployments (the demo) must not have their form posts upgraded to https.
-        upgradeInsecureRequests: null,
-      },
-    },
-    referrerPolicy: { policy: 'no-referrer' },
-  });
+  // helmet's headers, computed once (helmet itself rebuilds its middleware on every request).
+  registerSecurityHeaders(fastify);
 
   const metrics = app.get(Metrics);
   fastify.addHook('onSend', async (request, reply) => {

@@ -191,8 +191,17 @@ const NOTES = `## How to read these figures
 - Migration: the worker asked the read model for one account's card places per account; it now asks
   once per page of accounts. Appends no longer look up every event id before inserting: the unique
   index refuses a replay and only then is the idempotent-replay check made.
-- Request path (not changed here, see the closing note of the change): \`@fastify/helmet\` builds a new
-  helmet middleware on every request (about half the throughput of a bare route), \`createHmac\` with a
-  \`Buffer\` key pays two failed brand checks per call on Node 24 (a \`KeyObject\` avoids them), the
-  limits and directory projections and \`LimitsQueries\` prepare statements per call.
+- Request path: access tokens are signed and verified with a \`KeyObject\` made once per key
+  (\`createHmac\` with a \`Buffer\` key re-imported it on every call); the limits and directory
+  projections and \`LimitsQueries\` use cached prepared statements; \`DirectoryQueries\` keeps the
+  account and app rows it has found (they never change once created) in bounded caches.
+- Migration: applying \`PortalCardMigrated\` claims the account with one conditional \`UPDATE\` (was a
+  read then a write), the migration's target cards are remembered, and each place is swapped by one
+  conditional \`UPDATE\` (was a probe then a write).
+- Not switched yet: \`@fastify/helmet\` builds a new helmet middleware on every request (about half
+  the throughput of a bare route). \`src/shared/http/security-headers.ts\` sends the same header set
+  (a test compares the two) computed once; \`src/app.factory.ts\` still registers helmet, so the
+  figures above include its cost.
+- Not done: the refresh grant still reads two streams and waits for its own group-committed fsync per
+  request; no aggregate cache or bare Fastify route yet.
 `;

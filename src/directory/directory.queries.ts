@@ -72,6 +72,12 @@ interface AppRow {
 @Injectable()
 export class DirectoryQueries {
   private readonly statements = new Map<string, Database.Statement>();
+  // Accounts and apps never change once created, so a row found in the read model stays true:
+  // the request paths (token grant, limits GET) look them up on every call. Only hits are kept
+  // (a miss may be an account not projected yet), and the caches are bounded.
+  private readonly accounts = new BoundedCache<number, AccountView>(CACHE_LIMIT);
+  private readonly appsById = new BoundedCache<number, AppView>(CACHE_LIMIT);
+  private readonly appsByClientId = new BoundedCache<string, AppWithSecret>(CACHE_LIMIT);
 
   constructor(
     @Inject(READ_MODEL_DB) private readonly db: Database.Database,
@@ -89,15 +95,18 @@ export class DirectoryQueries {
   }
 
   getAccount(hubId: number): AccountView | null {
+    const cached = this.accounts.get(hubId);
+    if (cached) return cached;
     const row = this.stmt('SELECT * FROM dir_accounts WHERE hub_id = ?').get(hubId) as AccountRow | undefined;
-    return row ? toAccount(row) : null;
+    if (!row) return null;
+    const account = Object.freeze(toAccount(row));
+    this.accounts.set(hubId, account);
+    return account;
   }
 
   listAccounts(after = 0, limit = 100): AccountView[] {
     return (
-      this.db
-        .prepare('SELECT * FROM dir_accounts WHERE hub_id > ? ORDER BY hub_id LIMIT ?')
-        .all(after, limit) as AccountRow[]
+      this.stmt('SELECT * FROM dir_accounts WHERE hub_id > ? ORDER BY hub_id LIMIT ?').all(after, limit) as AccountRow[]
     ).map(toAccount);
   }
 
@@ -114,9 +123,7 @@ export class DirectoryQueries {
 
   listUsers(after = 0, limit = 100): UserView[] {
     return (
-      this.db
-        .prepare('SELECT * FROM dir_users WHERE user_id > ? ORDER BY user_id LIMIT ?')
-        .all(after, limit) as UserRow[]
+      this.stmt('SELECT * FROM dir_users WHERE user_id > ? ORDER BY user_id LIMIT ?').all(after, limit) as UserRow[]
     ).map(toUser);
   }
 
@@ -128,8 +135,13 @@ export class DirectoryQueries {
   }
 
   getApp(appId: number): AppView | null {
+    const cached = this.appsById.get(appId);
+    if (cached) return cached;
     const row = this.stmt('SELECT * FROM dir_apps WHERE app_id = ?').get(appId) as AppRow | undefined;
-    return row ? this.toApp(row) : null;
+    if (!row) return null;
+    const app = deepFreeze(this.toApp(row));
+    this.appsById.set(appId, app);
+    return app;
   }
 
   listApps(after = 0, limit = 100): AppView[] {
@@ -140,8 +152,13 @@ export class DirectoryQueries {
 
   /** For client authentication only: includes the SHA-256 of the client secret. */
   findAppByClientId(clientId: string): AppWithSecret | null {
+    const cached = this.appsByClientId.get(clientId);
+    if (cached) return cached;
     const row = this.stmt('SELECT * FROM dir_apps WHERE client_id = ?').get(clientId) as AppRow | undefined;
-    return row ? { ...this.toApp(row), clientSecretHash: row.client_secret_hash } : null;
+    if (!row) return null;
+    const app = deepFreeze({ ...this.toApp(row), clientSecretHash: row.client_secret_hash });
+    this.appsByClientId.set(clientId, app);
+    return app;
   }
 
   private toApp(row: AppRow): AppView {
@@ -173,3 +190,26 @@ const toUser = (r: UserRow): UserView => ({
   hubIds: JSON.parse(r.hub_ids) as number[],
   createdAt: r.created_at,
 });
+
+const CACHE_LIMIT = 50_000;
+
+/** A Map that forgets its oldest entries once full (insertion order; enough for rows that never change). */
+class BoundedCache<K, V> {
+  private readonly map = new Map<K, V>();
+  constructor(private readonly limit: number) {}
+
+  get(key: K): V | undefined {
+    return this.map.get(key);
+  }
+
+  set(key: K, value: V): void {
+    if (this.map.size >= this.limit) this.map.delete(this.map.keys().next().value as K);
+    this.map.set(key, value);
+  }
+}
+
+/** Cached views are shared between callers: frozen, so none can change what the next one sees. */
+function deepFreeze<T extends object>(value: T): Readonly<T> {
+  for (const v of Object.values(value)) if (v !== null && typeof v === 'object') Object.freeze(v);
+  return Object.freeze(value);
+}

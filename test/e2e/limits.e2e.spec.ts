@@ -416,7 +416,11 @@ describe('limits: authentication and scopes', () => {
     expect((await call(customRead, 'GET', TYPES)).statusCode).toBe(200);
     expectError(await call(customRead, 'GET', CALC), 403, 'MISSING_SCOPES');
     const oauthOnly = mintLimitsToken(t, { hubId: enterprise, scopes: ['oauth'] });
-    expectError(await call(oauthOnly, 'GET', CALC), 403, 'MISSING_SCOPES');
+    const byGuard = expectError(await call(oauthOnly, 'GET', CALC), 403, 'MISSING_SCOPES');
+    // Scopes that depend on the path (properties of one object type) are refused with the guard's words.
+    const byPath = expectError(await call(oauthOnly, 'GET', '/crm/v3/properties/contacts'), 403, 'MISSING_SCOPES');
+    expect(byPath.message).toBe(byGuard.message);
+    expect(byPath.context.requiredScopes).toEqual(expect.arrayContaining(['crm.schemas.contacts.read']));
   });
 
   it('properties need the write scope of their object type; schemas need crm.schemas.custom.*', async () => {
@@ -559,6 +563,16 @@ describe('limits: bad input never yields a 5xx', () => {
     expectError(await t.admin('GET', '/admin/v1/accounts/999999/limits'), 404, 'OBJECT_NOT_FOUND');
     await bad(t.admin('PUT', '/admin/v1/accounts/abc/limits', { calculatedProperties: 1 }), 'hubId');
     await bad(t.admin('PUT', '/admin/v1/accounts/99999999999999999999/limits', { calculatedProperties: 1 }), 'hubId');
+    // Hub ids are int32 like everywhere else (the shared IntParamPipe): 11 digits is a bad id, not an unknown account.
+    for (const [method, body] of [
+      ['GET', undefined],
+      ['PUT', { calculatedProperties: 1 }],
+    ] as const) {
+      const r = await t.admin(method, '/admin/v1/accounts/99999999999/limits', body);
+      expectError(r, 400, 'VALIDATION_ERROR');
+      expect(r.json().errors).toEqual([expect.objectContaining({ in: 'hubId', code: 'INVALID_INTEGER' })]);
+    }
+    await bad(t.admin('GET', '/admin/v1/accounts/0/limits'), 'hubId');
     await bad(
       t.admin('PUT', `/admin/v1/accounts/${free}/limits`, { calculatedProperties: -1 }),
       'calculatedProperties',

@@ -18,7 +18,10 @@ import {
   refresh,
 } from '../support/oauth-fixtures';
 import { expectOAuthSchema } from '../support/oauth-schema';
-import { startTestApp, TestApp } from '../support/test-app';
+import { createAccount, createUser, startTestApp, TestApp } from '../support/test-app';
+
+/** A well-formed S256 challenge (BASE64URL of 32 bytes). */
+const CHALLENGE = Buffer.alloc(32, 7).toString('base64url');
 
 /** A CRM-like endpoint behind the shared bearer guard. */
 @Controller('test/oauth-guard-probe')
@@ -231,7 +234,12 @@ describe('OAuth token metadata, refresh-token deletion, installs, bearer guard',
         [{ ...ok, hubId: stranger.hubId }, 'userId'],
         [{ ...ok, scopes: ['oauth'] }, 'scope'],
         [{ ...ok, scopes: ['oauth', 'crm.objects.contacts.read', 'no.such.scope'] }, 'scope'],
-        [{ ...ok, codeChallenge: 'too-short' }, 'code_challenge'],
+        // PKCE, the page's rule: S256 only, named explicitly (RFC 7636 §4.3: no method means plain).
+        [{ ...ok, codeChallenge: CHALLENGE }, 'codeChallengeMethod'],
+        [{ ...ok, codeChallenge: CHALLENGE, codeChallengeMethod: 'plain' }, 'codeChallengeMethod'],
+        [{ ...ok, codeChallengeMethod: 'S256' }, 'codeChallenge'],
+        [{ ...ok, codeChallenge: 'too-short', codeChallengeMethod: 'S256' }, 'codeChallenge'],
+        [{ ...ok, codeChallenge: `${CHALLENGE}~`, codeChallengeMethod: 'S256' }, 'codeChallenge'],
         [{ ...ok, hubId: 'x' }, 'hubId'],
         [{ userId: g.userId, redirectUri: g.redirectUri }, 'hubId'],
       ];
@@ -240,8 +248,71 @@ describe('OAuth token metadata, refresh-token deletion, installs, bearer guard',
         expect({ body, status: r.statusCode }).toEqual({ body, status: 400 });
         expect(r.json().errors.map((e: { in: string }) => e.in)).toContain(field);
       }
+      const noMethod = await post(g.appId, { ...ok, codeChallenge: CHALLENGE });
+      expect(noMethod.json()).toMatchObject({
+        category: 'VALIDATION_ERROR',
+        message: expect.stringContaining('code_challenge_method is required'),
+        errors: [expect.objectContaining({ in: 'codeChallengeMethod', code: 'REQUIRED' })],
+      });
+      // Nothing was recorded by the refused requests.
+      expect((await allEvents(t)).filter((e) => e.streamId === `oauth.install-${g.appId}-${g.hubId}`)).toEqual([]);
+      expect((await post(g.appId, { ...ok, codeChallenge: CHALLENGE, codeChallengeMethod: 'S256' })).statusCode).toBe(
+        201,
+      );
       const anon = await t.inject({ method: 'POST', url: `/admin/v1/apps/${g.appId}/installs`, payload: ok });
       expect(anon.statusCode).toBe(401);
+    });
+
+    it('admin install lists come a page at a time: after, limit (1–1000, default 100), paging.next.after', async () => {
+      const g = await oauthFixture(t);
+      const hubs: number[] = [];
+      for (let i = 0; i < 5; i++) {
+        const account = await createAccount(t);
+        const user = await createUser(t, { hubIds: [account.hubId] });
+        await installCode(t, { ...g, hubId: account.hubId, userId: user.userId });
+        hubs.push(account.hubId);
+      }
+      hubs.sort((a, b) => a - b);
+      const list = (query: string) => t.admin('GET', `/admin/v1/apps/${g.appId}/installs${query}`);
+
+      const all = await list('');
+      expect(all.statusCode).toBe(200);
+      expect(all.headers['content-type']).toMatch(/^application\/json/);
+      expect(all.json().results.map((i: { hubId: number }) => i.hubId)).toEqual(hubs);
+      expect(all.json().paging).toBeUndefined();
+
+      const seen: number[] = [];
+      let after: string | undefined;
+      let pages = 0;
+      do {
+        const r = await list(`?limit=2${after !== undefined ? `&after=${after}` : ''}`);
+        expect(r.statusCode).toBe(200);
+        const body = r.json() as { results: Array<{ hubId: number }>; paging?: { next: { after: string } } };
+        expect(body.results.length).toBeLessThanOrEqual(2);
+        seen.push(...body.results.map((i) => i.hubId));
+        after = body.paging?.next.after;
+        pages++;
+      } while (after !== undefined);
+      expect(seen).toEqual(hubs);
+      expect(pages).toBe(3);
+
+      // The account side pages by app id.
+      const second = await oauthFixture(t);
+      const h = hubs[0]!;
+      const u = await createUser(t, { hubIds: [h] });
+      await installCode(t, { ...second, hubId: h, userId: u.userId });
+      const [low, high] = [g.appId, second.appId].sort((a, b) => a - b);
+      const first = await t.admin('GET', `/admin/v1/accounts/${h}/installs?limit=1`);
+      expect(first.json().results.map((i: { appId: number }) => i.appId)).toEqual([low]);
+      expect(first.json().paging).toEqual({ next: { after: String(low) } });
+      const rest = await t.admin('GET', `/admin/v1/accounts/${h}/installs?limit=1&after=${low}`);
+      expect(rest.json()).toEqual({ results: [expect.objectContaining({ appId: high })] });
+
+      for (const q of ['?limit=0', '?limit=1001', '?limit=x', '?after=-1']) {
+        const r = await list(q);
+        expect({ q, status: r.statusCode }).toEqual({ q, status: 400 });
+        expect(r.json().category).toBe('VALIDATION_ERROR');
+      }
     });
 
     it('uninstall: 204 and AppUninstalled; refresh tokens stop working; a second uninstall is 404', async () => {
@@ -249,8 +320,8 @@ describe('OAuth token metadata, refresh-token deletion, installs, bearer guard',
       const tokens = await installAndExchange(t, g);
       const queries = t.app.get(InstallQueries);
       expect(queries.isInstalled(g.appId, g.hubId)).toBe(true);
-      expect(queries.listInstallsOfApp(g.appId).map((i) => i.hubId)).toEqual([g.hubId]);
-      expect(queries.listInstallsOfAccount(g.hubId).map((i) => i.appId)).toEqual([g.appId]);
+      expect(queries.listInstallsOfApp(g.appId, 0, 1000).map((i) => i.hubId)).toEqual([g.hubId]);
+      expect(queries.listInstallsOfAccount(g.hubId, 0, 1000).map((i) => i.appId)).toEqual([g.appId]);
       expect((await t.admin('GET', `/admin/v1/apps/${g.appId}/installs`)).json().results).toHaveLength(1);
 
       const r = await t.admin('DELETE', `/admin/v1/accounts/${g.hubId}/installs/${g.appId}`);
@@ -262,7 +333,7 @@ describe('OAuth token metadata, refresh-token deletion, installs, bearer guard',
         { appId: g.appId, hubId: g.hubId, installId: expect.any(String), uninstalledAt: t.clock.now() },
       ]);
       expect(queries.isInstalled(g.appId, g.hubId)).toBe(false);
-      expect(queries.listInstallsOfApp(g.appId)).toEqual([]);
+      expect(queries.listInstallsOfApp(g.appId, 0, 1000)).toEqual([]);
       expectOAuthError(await refresh(t, g, tokens.refresh_token), 400, 'BAD_REFRESH_TOKEN', 'invalid_grant');
       expectOAuthError(await get(`/oauth/v1/refresh-tokens/${tokens.refresh_token}`), 404, 'BAD_REFRESH_TOKEN');
       expect((await t.admin('DELETE', `/admin/v1/accounts/${g.hubId}/installs/${g.appId}`)).statusCode).toBe(404);

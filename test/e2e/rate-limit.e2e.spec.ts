@@ -245,6 +245,20 @@ describe('token endpoint: failed client authentication is throttled per client a
       }),
       '51',
     );
+    // base64url in the Basic header (Node decodes it, so the authenticator accepts it): the same client
+    let urlSafe = '';
+    for (let i = 0; i < 100 && !/[-_]/.test(urlSafe); i++) {
+      urlSafe = Buffer.from(`${encodeURIComponent(f.clientId)}:wrong\u00ff\u00ff${i}`).toString('base64url');
+    }
+    expect(urlSafe).toMatch(/[-_]/);
+    const viaUrlSafe = await attempt(
+      { grant_type: 'refresh_token', refresh_token: tokens.refresh_token },
+      '10.0.1.97',
+      {
+        authorization: `Basic ${urlSafe}`,
+      },
+    );
+    expect(viaUrlSafe.statusCode).toBe(429);
     // successful authentication: unaffected, and not counted
     for (let i = 0; i < 3; i++) expect((await refresh(t, f, tokens.refresh_token)).statusCode).toBe(200);
     // a wrong refresh token with the right secret is invalid_grant (400), not an authentication failure

@@ -40,9 +40,9 @@ describe('OAuth across a restart (SQLite files in a temp dir)', () => {
 
       const queries = second.app.get(InstallQueries);
       const snapshot = () => ({
-        f: queries.listInstallsOfApp(f.appId),
-        g: queries.listInstallsOfApp(g.appId),
-        account: queries.listInstallsOfAccount(f.hubId),
+        f: queries.listInstallsOfApp(f.appId, 0, 1000),
+        g: queries.listInstallsOfApp(g.appId, 0, 1000),
+        account: queries.listInstallsOfAccount(f.hubId, 0, 1000),
         kept: queries.findUsableRefreshToken(sha(kept.refresh_token)),
         deleted: queries.findUsableRefreshToken(sha(deleted.refresh_token)),
       });

@@ -1,6 +1,7 @@
 import { fold } from '../../src/shared/commands/decider';
 import { HubSpotError } from '../../src/shared/errors/hubspot-error';
 import { appCardDecider } from '../../src/cards/domain/app-card.decider';
+import { AppCardTargetTaken, appCardTargetDecider } from '../../src/cards/domain/app-card-target.decider';
 import { CardsEventType, type LegacyCardDefinition } from '../../src/cards/domain/card-events';
 import { cardMigrationDecider } from '../../src/cards/domain/card-migration.decider';
 import { applyPatch, CardIdTaken, legacyCardDecider } from '../../src/cards/domain/legacy-card.decider';
@@ -129,7 +130,14 @@ describe('legacy card decider', () => {
   ])('updating or deleting %s is 404', (_name, history, appId) => {
     for (const command of [
       { kind: 'UpdateLegacyCard' as const, cardId: '1000001', appId, patch: { title: 'x' }, userId: 1, now: 1 },
-      { kind: 'DeleteLegacyCard' as const, cardId: '1000001', appId, userId: 1, now: 1 },
+      {
+        kind: 'DeleteLegacyCard' as const,
+        cardId: '1000001',
+        appId,
+        userId: 1,
+        now: 1,
+        migrationStatus: 'none' as const,
+      },
     ]) {
       given(history as never)
         .when(command)
@@ -146,8 +154,145 @@ describe('legacy card decider', () => {
       data: { cardId: '1000001', appId: 7, deletedAt: 300, userId: 5 },
     };
     given([created])
-      .when({ kind: 'DeleteLegacyCard', cardId: '1000001', appId: 7, userId: 5, now: 300 })
+      .when({ kind: 'DeleteLegacyCard', cardId: '1000001', appId: 7, userId: 5, now: 300, migrationStatus: 'none' })
       .then([deleted] as never);
+  });
+
+  describe('migration marker: the card stream serializes a migration start with deletes', () => {
+    const mark = {
+      kind: 'MarkLegacyCardMigrating' as const,
+      cardId: '1000001',
+      appId: 7,
+      appCardId: '1000002',
+      now: 400,
+    };
+    const marked = {
+      type: CardsEventType.LegacyCardMigrationStarted,
+      data: { cardId: '1000001', appId: 7, appCardId: '1000002', startedAt: 400 },
+    };
+    const del = (migrationStatus: 'none' | 'running' | 'completed') => ({
+      kind: 'DeleteLegacyCard' as const,
+      cardId: '1000001',
+      appId: 7,
+      userId: 5,
+      now: 500,
+      migrationStatus,
+    });
+
+    it('marks a live card once; the same target again decides nothing; another target is 409', () => {
+      given([created])
+        .when(mark)
+        .then([marked] as never);
+      given([created, marked] as never)
+        .when(mark)
+        .then([]);
+      given([created, marked] as never)
+        .when({ ...mark, appCardId: '1000009' })
+        .thenThrows((e) => {
+          expect(httpStatus(e)).toBe(409);
+          expect((e as HubSpotError).message).toContain('app card 1000002');
+        });
+    });
+
+    it('a deleted, foreign or unknown card cannot be marked (404)', () => {
+      const deleted = {
+        type: CardsEventType.LegacyCardDeleted,
+        data: { cardId: '1000001', appId: 7, deletedAt: 1, userId: 5 },
+      };
+      for (const [history, appId] of [
+        [[created, deleted], 7],
+        [[created], 8],
+        [[], 7],
+      ] as const) {
+        given(history as never)
+          .when({ ...mark, appId })
+          .thenThrows((e) => expect(httpStatus(e)).toBe(404));
+      }
+    });
+
+    it('a marked card refuses deletes until its migration completed, even before MigrationStarted is recorded', () => {
+      for (const status of ['none', 'running'] as const) {
+        given([created, marked] as never)
+          .when(del(status))
+          .thenThrows((e) => {
+            expect(httpStatus(e)).toBe(409);
+            expect((e as HubSpotError).message).toContain('being migrated to app card 1000002');
+          });
+      }
+      given([created, marked] as never)
+        .when({ ...del('running'), progress: { remaining: 2, total: 3 } })
+        .thenThrows((e) => expect((e as HubSpotError).message).toContain('(2 of 3 portals remaining)'));
+      expect(
+        legacyCardDecider.decide(
+          del('completed'),
+          fold(legacyCardDecider.evolve, legacyCardDecider.initialState(), [created, marked] as never),
+        ),
+      ).toHaveLength(1);
+    });
+
+    it('an unmarked card with a running migration (recorded before markers) refuses deletes too', () => {
+      given([created])
+        .when(del('running'))
+        .thenThrows((e) => expect(httpStatus(e)).toBe(409));
+    });
+  });
+});
+
+describe('app card target decider (the duplicate rule)', () => {
+  const given = spec(appCardTargetDecider);
+  const claim = (legacyCardId: string, allowDuplicateAppCardIds: boolean) => ({
+    kind: 'ClaimAppCardTarget' as const,
+    appId: 7,
+    appCardId: '1000002',
+    legacyCardId,
+    allowDuplicateAppCardIds,
+    now: 10,
+  });
+  const claimed = (legacyCardId: string, allowDuplicateAppCardIds: boolean) => ({
+    type: CardsEventType.AppCardTargetClaimed,
+    data: { appId: 7, appCardId: '1000002', legacyCardId, allowDuplicateAppCardIds, claimedAt: 10 },
+  });
+  const released = (legacyCardId: string) => ({
+    type: CardsEventType.AppCardTargetReleased,
+    data: { appId: 7, appCardId: '1000002', legacyCardId, releasedAt: 10 },
+  });
+  const release = (legacyCardId: string) => ({
+    kind: 'ReleaseAppCardTarget' as const,
+    appId: 7,
+    appCardId: '1000002',
+    legacyCardId,
+    now: 10,
+  });
+
+  it('the first claim is recorded; claiming again for the same legacy card decides nothing', () => {
+    given([])
+      .when(claim('1', false))
+      .then([claimed('1', false)] as never);
+    given([claimed('1', false)] as never)
+      .when(claim('1', false))
+      .then([]);
+  });
+
+  it('another legacy card is refused without allowDuplicateAppCardIds, naming the holder', () => {
+    given([claimed('1', true)] as never)
+      .when(claim('2', false))
+      .thenThrows((e) => {
+        expect(e).toBeInstanceOf(AppCardTargetTaken);
+        expect(e).toMatchObject({ appCardId: '1000002', holderLegacyCardId: '1' });
+      });
+    given([claimed('1', false)] as never)
+      .when(claim('2', true))
+      .then([claimed('2', true)] as never);
+  });
+
+  it('a released claim frees the app card; releasing what was never claimed decides nothing', () => {
+    given([claimed('1', false)] as never)
+      .when(release('1'))
+      .then([released('1')] as never);
+    given([claimed('1', false), released('1')] as never)
+      .when(claim('2', false))
+      .then([claimed('2', false)] as never);
+    given([]).when(release('1')).then([]);
   });
 });
 
@@ -186,7 +331,6 @@ describe('card migration decider', () => {
     appCardId: '1000002',
     helpdeskAppCardId: '1000003',
     allowDuplicateAppCardIds: false,
-    portals: 12,
     now: 1000,
   };
   const started = {
@@ -198,7 +342,6 @@ describe('card migration decider', () => {
       helpdeskAppCardId: '1000003',
       allowDuplicateAppCardIds: false,
       startedAt: 1000,
-      portals: 12,
     },
   };
   const completed = {
@@ -214,7 +357,7 @@ describe('card migration decider', () => {
 
   it('the same request again decides nothing (it is a progress query), running or completed', () => {
     given([started] as never)
-      .when({ ...start, now: 5000, portals: 99 })
+      .when({ ...start, now: 5000 })
       .then([]);
     given([started, completed] as never)
       .when(start)

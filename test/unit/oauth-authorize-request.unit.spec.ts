@@ -5,7 +5,7 @@ import {
   parseScopeList,
 } from '../../src/oauth/domain/authorize-request';
 import { redirectWithParams } from '../../src/oauth/domain/redirect-url';
-import { isValidS256Challenge, s256, verifierMatches } from '../../src/oauth/domain/pkce';
+import { checkPkceRequest, s256, verifierMatches } from '../../src/oauth/domain/pkce';
 import { parseBasicAuthorization } from '../../src/oauth/application/client-authentication';
 import { isNonFormTokenRequest } from '../../src/oauth/http/token-request';
 import { HubSpotError } from '../../src/shared/errors/hubspot-error';
@@ -101,8 +101,8 @@ describe('PKCE S256', () => {
     expect(s256(verifier)).toBe('E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM');
     expect(verifierMatches(verifier, 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM')).toBe(true);
     expect(verifierMatches('short', s256('short'))).toBe(false);
-    expect(isValidS256Challenge('E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM')).toBe(true);
-    expect(isValidS256Challenge('E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-c=')).toBe(false);
+    expect(checkPkceRequest('E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM', 'S256').ok).toBe(true);
+    expect(checkPkceRequest('E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-c=', 'S256').ok).toBe(false);
   });
 });
 

@@ -81,7 +81,7 @@ export class CardMigrationWorker implements OnModuleDestroy {
 
   /** On start: every migration the history shows unfinished is picked up where it stopped. */
   async resumeUnfinished(): Promise<void> {
-    await this.runner.waitFor(await this.store.headPosition());
+    await this.runner.waitFor(await this.store.headPosition(), null);
     for (const m of this.queries.unfinishedMigrations()) {
       this.logger.log(
         `resuming migration of legacy card ${m.legacyCardId}: ${m.remainingPortalCount} of ${m.totalPortalCount} portals remaining`,
@@ -107,7 +107,7 @@ export class CardMigrationWorker implements OnModuleDestroy {
   }
 
   private async run(legacyCardId: string, position: number): Promise<void> {
-    await this.runner.waitFor(position);
+    await this.runner.waitFor(position, null);
     let migration = this.queries.migration(legacyCardId);
     if (!migration || migration.endedAt !== null) return;
     const started = (await this.store.readStream(migrationStream(legacyCardId)))[0];
@@ -121,7 +121,7 @@ export class CardMigrationWorker implements OnModuleDestroy {
       const before = migration.remainingPortalCount;
       await this.migratePendingPortals(migration, ctx, tally);
       if (this.stopping || !this.budgetLeft()) return;
-      await this.runner.waitFor(await this.store.headPosition());
+      await this.runner.waitFor(await this.store.headPosition(), null);
       migration = this.queries.migration(legacyCardId)!;
       if (migration.remainingPortalCount === 0) break;
       if (migration.remainingPortalCount >= before) {

@@ -1,11 +1,19 @@
 import { Injectable } from '@nestjs/common';
 import { CommandExecutor } from '../../shared/commands/command-executor';
-import { HubSpotError } from '../../shared/errors/hubspot-error';
+import { fold } from '../../shared/commands/decider';
+import { EVENT_STORE, type EventStore } from '../../shared/event-store/event-store.port';
 import type { CommandContext } from '../../shared/events/envelope';
 import { ProjectionRunner } from '../../shared/projections/projection-runner';
 import { Clock, CLOCK } from '../../shared/clock';
 import { Inject } from '@nestjs/common';
-import { cardStream, type LegacyCardDefinition, type LegacyCardPatch } from '../domain/card-events';
+import {
+  cardStream,
+  migrationStream,
+  type CardMigrationEvent,
+  type LegacyCardDefinition,
+  type LegacyCardPatch,
+} from '../domain/card-events';
+import { cardMigrationDecider } from '../domain/card-migration.decider';
 import { legacyCardDecider } from '../domain/legacy-card.decider';
 import { CardIdAllocator } from './card-id-allocator';
 import { CardsQueries, type LegacyCardRecord } from './cards.queries';
@@ -18,6 +26,7 @@ export class LegacyCardCommands {
     private readonly runner: ProjectionRunner,
     private readonly queries: CardsQueries,
     private readonly ids: CardIdAllocator,
+    @Inject(EVENT_STORE) private readonly store: EventStore,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
@@ -66,17 +75,32 @@ export class LegacyCardCommands {
   }
 
   async deleteLegacyCard(appId: number, cardId: string, userId: number, ctx: CommandContext): Promise<void> {
-    const migration = this.queries.migration(cardId);
-    if (migration && migration.endedAt === null && migration.appId === appId) {
-      throw HubSpotError.conflict(
-        `Legacy CRM card ${cardId} is being migrated to app card ${migration.appCardId} (${migration.remainingPortalCount} of ${migration.totalPortalCount} portals remaining). Delete it once the migration has ended.`,
-      );
-    }
+    // Completed is final, so reading the migration's status before deciding cannot let a delete
+    // through wrongly; a start racing this delete is serialized on the card's own stream.
+    const migrationStatus = fold(
+      cardMigrationDecider.evolve,
+      cardMigrationDecider.initialState(),
+      (await this.store.readStream(migrationStream(cardId))) as unknown as CardMigrationEvent[],
+    ).status;
+    const progress = this.queries.migration(cardId);
     const result = await this.executor.execute(
       cardStream(cardId),
       legacyCardDecider,
       (state) =>
-        legacyCardDecider.decide({ kind: 'DeleteLegacyCard', cardId, appId, userId, now: this.clock.now() }, state),
+        legacyCardDecider.decide(
+          {
+            kind: 'DeleteLegacyCard',
+            cardId,
+            appId,
+            userId,
+            now: this.clock.now(),
+            migrationStatus,
+            ...(progress
+              ? { progress: { remaining: progress.remainingPortalCount, total: progress.totalPortalCount } }
+              : {}),
+          },
+          state,
+        ),
       ctx,
     );
     await this.runner.waitFor(result.position);

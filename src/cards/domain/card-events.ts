@@ -6,6 +6,9 @@ export const CardsEventType = {
   LegacyCardUpdated: 'cards.LegacyCardUpdated',
   LegacyCardDeleted: 'cards.LegacyCardDeleted',
   AppCardCreated: 'cards.AppCardCreated',
+  LegacyCardMigrationStarted: 'cards.LegacyCardMigrationStarted',
+  AppCardTargetClaimed: 'cards.AppCardTargetClaimed',
+  AppCardTargetReleased: 'cards.AppCardTargetReleased',
   MigrationStarted: 'cards.MigrationStarted',
   PortalCardMigrated: 'cards.PortalCardMigrated',
   MigrationCompleted: 'cards.MigrationCompleted',
@@ -107,6 +110,36 @@ export interface LegacyCardDeleted {
   data: { cardId: string; appId: number; deletedAt: number; userId: number };
 }
 
+/**
+ * In the card's own stream: from here on the card is being migrated, so a delete (decided on
+ * the same stream, with the expected revision) is refused. Appended before MigrationStarted.
+ */
+export interface LegacyCardMigrationStarted {
+  type: typeof CardsEventType.LegacyCardMigrationStarted;
+  data: { cardId: string; appId: number; appCardId: string; helpdeskAppCardId?: string; startedAt: number };
+}
+
+/**
+ * In `cards.app-card-target-{appId}-{appCardId}`: a legacy card's migration will show in this app
+ * card. Appended with the expected revision, so "no other migration targets it" holds across
+ * instances; released when the migration it was claimed for could not start.
+ */
+export interface AppCardTargetClaimed {
+  type: typeof CardsEventType.AppCardTargetClaimed;
+  data: {
+    appId: number;
+    appCardId: string;
+    legacyCardId: string;
+    allowDuplicateAppCardIds: boolean;
+    claimedAt: number;
+  };
+}
+
+export interface AppCardTargetReleased {
+  type: typeof CardsEventType.AppCardTargetReleased;
+  data: { appId: number; appCardId: string; legacyCardId: string; releasedAt: number };
+}
+
 export interface AppCardCreated {
   type: typeof CardsEventType.AppCardCreated;
   data: { appCardId: string; appId: number; title: string; objectTypes: CardObjectType[]; createdAt: number };
@@ -115,8 +148,8 @@ export interface AppCardCreated {
 export interface MigrationStarted {
   type: typeof CardsEventType.MigrationStarted;
   /**
-   * `portals`: accounts whose views held the legacy card when the command decided. The read
-   * model recounts them in feed order (exact even when an install races the start).
+   * Events stored before this shape may also hold `portals` (a read-model count at decision
+   * time); nothing reads it: the read model counts the accounts itself, in feed order.
    */
   data: {
     appId: number;
@@ -125,7 +158,6 @@ export interface MigrationStarted {
     helpdeskAppCardId?: string;
     allowDuplicateAppCardIds: boolean;
     startedAt: number;
-    portals: number;
   };
 }
 
@@ -154,13 +186,17 @@ export interface MigrationCompleted {
   data: { appId: number; legacyCardId: string; endedAt: number };
 }
 
-export type LegacyCardEvent = LegacyCardCreated | LegacyCardUpdated | LegacyCardDeleted;
+export type LegacyCardEvent = LegacyCardCreated | LegacyCardUpdated | LegacyCardDeleted | LegacyCardMigrationStarted;
+export type AppCardTargetEvent = AppCardTargetClaimed | AppCardTargetReleased;
 export type CardMigrationEvent = MigrationStarted | MigrationCompleted;
-export type CardsEvent = LegacyCardEvent | AppCardCreated | CardMigrationEvent | PortalCardMigrated;
+export type CardsEvent =
+  LegacyCardEvent | AppCardCreated | CardMigrationEvent | PortalCardMigrated | AppCardTargetEvent;
 
 /** Legacy cards and app cards share one id space, so both live under `cards.card-{id}`. */
 export const cardStream = (cardId: string) => `cards.card-${cardId}`;
 export const migrationStream = (legacyCardId: string) => `cards.migration-${legacyCardId}`;
+/** Who migrates into one app card (the duplicate-target rule): see AppCardTargetClaimed. */
+export const appCardTargetStream = (appId: number, appCardId: string) => `cards.app-card-target-${appId}-${appCardId}`;
 /** One stream per account per migration: appended with `no_stream`, so no account is migrated twice. */
 export const portalMigrationStream = (legacyCardId: string, hubId: number) =>
   `cards.migration-${legacyCardId}-portal-${hubId}`;

@@ -21,8 +21,6 @@ export type StartCardMigration = {
   appCardId: string;
   helpdeskAppCardId?: string;
   allowDuplicateAppCardIds: boolean;
-  /** Accounts whose views hold the legacy card, as the caller counted them. */
-  portals: number;
   now: number;
 };
 export type CompleteCardMigration = { kind: 'CompleteCardMigration'; appId: number; legacyCardId: string; now: number };
@@ -64,18 +62,27 @@ export function isSameTarget(
   return requested.helpdeskAppCardId === undefined || requested.helpdeskAppCardId === recorded.helpdeskAppCardId;
 }
 
+/** 409 for a second target: shared with the card's own decider, which may see the start first. */
+export function alreadyMigrating(
+  legacyCardId: string,
+  completed: boolean,
+  target: { appCardId: string | null; helpdeskAppCardId: string | null },
+): HubSpotError {
+  const to =
+    target.helpdeskAppCardId !== null
+      ? `app card ${target.appCardId} (help desk: app card ${target.helpdeskAppCardId})`
+      : `app card ${target.appCardId}`;
+  return HubSpotError.conflict(
+    `Legacy CRM card ${legacyCardId} is already ${completed ? 'migrated' : 'being migrated'} to ${to}. A legacy card can be migrated only once; repeat the request with the same app card ids to see its progress.`,
+  );
+}
+
 export function decideCardMigration(command: CardMigrationCommand, state: CardMigrationState): CardMigrationEvent[] {
   switch (command.kind) {
     case 'StartCardMigration': {
       if (state.status !== 'none') {
         if (isSameTarget(state, command)) return [];
-        const target =
-          state.helpdeskAppCardId !== null
-            ? `app card ${state.appCardId} (help desk: app card ${state.helpdeskAppCardId})`
-            : `app card ${state.appCardId}`;
-        throw HubSpotError.conflict(
-          `Legacy CRM card ${command.legacyCardId} is already ${state.status === 'completed' ? 'migrated' : 'being migrated'} to ${target}. A legacy card can be migrated only once; repeat the request with the same app card ids to see its progress.`,
-        );
+        throw alreadyMigrating(command.legacyCardId, state.status === 'completed', state);
       }
       return [
         {
@@ -87,7 +94,6 @@ export function decideCardMigration(command: CardMigrationCommand, state: CardMi
             ...(command.helpdeskAppCardId !== undefined ? { helpdeskAppCardId: command.helpdeskAppCardId } : {}),
             allowDuplicateAppCardIds: command.allowDuplicateAppCardIds,
             startedAt: command.now,
-            portals: command.portals,
           },
         },
       ];

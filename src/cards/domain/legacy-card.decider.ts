@@ -1,4 +1,5 @@
 import { HubSpotError } from '../../shared/errors/hubspot-error';
+import { alreadyMigrating, isSameTarget } from './card-migration.decider';
 import {
   CardsEventType,
   type AppCardCreated,
@@ -16,6 +17,8 @@ export interface LegacyCardState {
   cardId: string | null;
   appId: number | null;
   definition: LegacyCardDefinition | null;
+  /** Set by LegacyCardMigrationStarted: the target of the migration, which this stream serializes with deletes. */
+  migration: { appCardId: string; helpdeskAppCardId: string | null } | null;
 }
 
 export type CreateLegacyCard = {
@@ -34,8 +37,30 @@ export type UpdateLegacyCard = {
   userId: number;
   now: number;
 };
-export type DeleteLegacyCard = { kind: 'DeleteLegacyCard'; cardId: string; appId: number; userId: number; now: number };
-export type LegacyCardCommand = CreateLegacyCard | UpdateLegacyCard | DeleteLegacyCard;
+export type DeleteLegacyCard = {
+  kind: 'DeleteLegacyCard';
+  cardId: string;
+  appId: number;
+  userId: number;
+  now: number;
+  /**
+   * The status of `cards.migration-{cardId}`, read before deciding. Only `completed` lets a
+   * marked card go, and completed is final, so reading it early is safe.
+   */
+  migrationStatus: 'none' | 'running' | 'completed';
+  /** For the message only: the read model's progress of the migration, when it has one. */
+  progress?: { remaining: number; total: number };
+};
+/** The first step of a migration: the card refuses deletes from here on. */
+export type MarkLegacyCardMigrating = {
+  kind: 'MarkLegacyCardMigrating';
+  cardId: string;
+  appId: number;
+  appCardId: string;
+  helpdeskAppCardId?: string;
+  now: number;
+};
+export type LegacyCardCommand = CreateLegacyCard | UpdateLegacyCard | DeleteLegacyCard | MarkLegacyCardMigrating;
 
 /** Thrown when a freshly allocated id is already taken: the allocator moves on to the next one. */
 export class CardIdTaken extends Error {
@@ -50,16 +75,28 @@ export const initialLegacyCardState = (): LegacyCardState => ({
   cardId: null,
   appId: null,
   definition: null,
+  migration: null,
 });
 
 export function evolveLegacyCard(state: LegacyCardState, event: LegacyCardEvent | AppCardCreated): LegacyCardState {
   switch (event.type) {
     case CardsEventType.LegacyCardCreated:
-      return { status: 'live', cardId: event.data.cardId, appId: event.data.appId, definition: event.data.definition };
+      return {
+        status: 'live',
+        cardId: event.data.cardId,
+        appId: event.data.appId,
+        definition: event.data.definition,
+        migration: null,
+      };
     case CardsEventType.LegacyCardUpdated:
       return { ...state, definition: event.data.definition };
     case CardsEventType.LegacyCardDeleted:
       return { ...state, status: 'deleted' };
+    case CardsEventType.LegacyCardMigrationStarted:
+      return {
+        ...state,
+        migration: { appCardId: event.data.appCardId, helpdeskAppCardId: event.data.helpdeskAppCardId ?? null },
+      };
     case CardsEventType.AppCardCreated:
       return { ...state, status: 'other-kind', cardId: event.data.appCardId, appId: event.data.appId };
     default:
@@ -118,14 +155,48 @@ export function decideLegacyCard(command: LegacyCardCommand, state: LegacyCardSt
         },
       ];
     }
-    case 'DeleteLegacyCard':
+    case 'DeleteLegacyCard': {
       if (state.status !== 'live' || state.appId !== command.appId) throw notFound(command.cardId, command.appId);
+      // Marked but not yet started (a start in flight) counts as migrating; so does a running
+      // migration recorded before cards were marked.
+      const migrating =
+        command.migrationStatus === 'running' || (state.migration !== null && command.migrationStatus !== 'completed');
+      if (migrating) {
+        const appCardId = state.migration?.appCardId;
+        const progress = command.progress
+          ? ` (${command.progress.remaining} of ${command.progress.total} portals remaining)`
+          : '';
+        throw HubSpotError.conflict(
+          `Legacy CRM card ${command.cardId} is being migrated${appCardId !== undefined ? ` to app card ${appCardId}` : ''}${progress}. Delete it once the migration has ended.`,
+        );
+      }
       return [
         {
           type: CardsEventType.LegacyCardDeleted,
           data: { cardId: command.cardId, appId: command.appId, deletedAt: command.now, userId: command.userId },
         },
       ];
+    }
+    case 'MarkLegacyCardMigrating': {
+      if (state.status !== 'live' || state.appId !== command.appId) throw notFound(command.cardId, command.appId);
+      if (state.migration !== null) {
+        if (isSameTarget(state.migration, command)) return [];
+        // Another request marked it first; its MigrationStarted may not be recorded yet.
+        throw alreadyMigrating(command.cardId, false, state.migration);
+      }
+      return [
+        {
+          type: CardsEventType.LegacyCardMigrationStarted,
+          data: {
+            cardId: command.cardId,
+            appId: command.appId,
+            appCardId: command.appCardId,
+            ...(command.helpdeskAppCardId !== undefined ? { helpdeskAppCardId: command.helpdeskAppCardId } : {}),
+            startedAt: command.now,
+          },
+        },
+      ];
+    }
   }
 }
 

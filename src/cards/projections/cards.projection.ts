@@ -38,6 +38,7 @@ export class CardsProjection implements Projection {
   }
 
   reset(db: Database.Database): void {
+    this.statements.get(db)?.migrations.clear();
     db.exec(`
       DELETE FROM cards_legacy; DELETE FROM cards_legacy_audit; DELETE FROM cards_app; DELETE FROM cards_installs;
       DELETE FROM cards_view_items; DELETE FROM cards_migrations; DELETE FROM cards_migration_portals;
@@ -162,19 +163,30 @@ export class CardsProjection implements Projection {
   }
 
   private portalCardMigrated(s: Statements, d: PortalCardMigrated['data']): void {
-    const portal = s.getPortal.get(d.legacyCardId, d.hubId) as { state: string } | undefined;
-    // An account that uninstalled meanwhile (or was never part of the migration) keeps its views as they are.
-    if (!portal || portal.state !== 'pending') return;
-    s.setPortalState.run('migrated', d.legacyCardId, d.hubId);
+    // One statement claims the account: an account that uninstalled meanwhile (or was never part
+    // of the migration) is not pending and keeps its views as they are.
+    if (s.claimPortal.run(d.legacyCardId, d.hubId).changes === 0) return;
     s.countMigrated.run(d.legacyCardId);
-    const migration = s.getMigration.get(d.legacyCardId) as MigrationRow;
+    const migration = this.migrationOf(s, d.legacyCardId)!;
     const places = s.legacyPlacesInAccount.all(d.hubId, d.legacyCardId) as Array<{ view: CrmView; slot: number }>;
     for (const place of places) {
       const target = targetFor(migration, place.view);
       // Two legacy cards consolidated into one app card: the app card keeps the first place only.
-      if (s.appCardInView.get(d.hubId, place.view, target)) s.removeSlot.run(d.hubId, place.view, place.slot);
-      else s.swapSlot.run(target, d.hubId, place.view, place.slot);
+      if (
+        s.swapSlotUnlessPlaced.run(target, d.hubId, place.view, place.slot, d.hubId, place.view, target).changes === 0
+      )
+        s.removeSlot.run(d.hubId, place.view, place.slot);
     }
+  }
+
+  /** A migration's target cards never change once it started: remembered per database. */
+  private migrationOf(s: Statements, legacyCardId: string): MigrationRow | undefined {
+    let m = s.migrations.get(legacyCardId);
+    if (!m) {
+      m = s.getMigration.get(legacyCardId) as MigrationRow | undefined;
+      if (m) s.migrations.set(legacyCardId, m);
+    }
+    return m;
   }
 
   private statementsFor(db: Database.Database): Statements {
@@ -242,9 +254,6 @@ function prepare(db: Database.Database) {
       `SELECT view, slot FROM cards_view_items WHERE hub_id = ? AND card_id = ? AND kind = 'legacy' ORDER BY view, slot`,
     ),
     removeSlot: db.prepare('DELETE FROM cards_view_items WHERE hub_id = ? AND view = ? AND slot = ?'),
-    swapSlot: db.prepare(
-      `UPDATE cards_view_items SET kind = 'app', card_id = ? WHERE hub_id = ? AND view = ? AND slot = ?`,
-    ),
     getMigration: db.prepare('SELECT app_card_id, helpdesk_app_card_id FROM cards_migrations WHERE legacy_card_id = ?'),
     insertMigration: db.prepare(
       `INSERT INTO cards_migrations (legacy_card_id, app_id, app_card_id, helpdesk_app_card_id, allow_duplicates, started_at, start_count)
@@ -254,7 +263,13 @@ function prepare(db: Database.Database) {
       `INSERT OR IGNORE INTO cards_migration_portals (legacy_card_id, hub_id, state)
        SELECT DISTINCT ?, hub_id, 'pending' FROM cards_view_items WHERE card_id = ? AND kind = 'legacy'`,
     ),
-    getPortal: db.prepare('SELECT state FROM cards_migration_portals WHERE legacy_card_id = ? AND hub_id = ?'),
+    claimPortal: db.prepare(
+      `UPDATE cards_migration_portals SET state = 'migrated' WHERE legacy_card_id = ? AND hub_id = ? AND state = 'pending'`,
+    ),
+    swapSlotUnlessPlaced: db.prepare(
+      `UPDATE cards_view_items SET kind = 'app', card_id = ? WHERE hub_id = ? AND view = ? AND slot = ?
+       AND NOT EXISTS (SELECT 1 FROM cards_view_items y WHERE y.hub_id = ? AND y.view = ? AND y.kind = 'app' AND y.card_id = ?)`,
+    ),
     setPortalState: db.prepare('UPDATE cards_migration_portals SET state = ? WHERE legacy_card_id = ? AND hub_id = ?'),
     countMigrated: db.prepare(
       'UPDATE cards_migrations SET migrated_count = migrated_count + 1 WHERE legacy_card_id = ?',
@@ -267,6 +282,7 @@ function prepare(db: Database.Database) {
     completeMigration: db.prepare(
       'UPDATE cards_migrations SET ended_at = ? WHERE legacy_card_id = ? AND ended_at IS NULL',
     ),
+    migrations: new Map<string, MigrationRow>(),
   };
 }
 

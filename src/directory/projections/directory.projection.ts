@@ -2,6 +2,7 @@ import type Database from 'better-sqlite3';
 import type { RecordedEvent } from '../../shared/events/envelope';
 import type { Projection } from '../../shared/projections/projection';
 import { AccountCreated, AppRegistered, DirectoryEventType, UserCreated } from '../domain/directory-events';
+import { cachedStatement } from '../../shared/projections/statement-cache';
 
 /** Accounts, users and apps as tables, for DirectoryQueries. Ids are unique on the write side, so a duplicate here is a bug and stops the projection loudly. */
 export class DirectoryProjection implements Projection {
@@ -31,7 +32,7 @@ export class DirectoryProjection implements Projection {
     switch (event.type) {
       case DirectoryEventType.AccountCreated: {
         const d = (event as unknown as AccountCreated).data;
-        db.prepare('INSERT INTO dir_accounts VALUES (?, ?, ?, ?, ?)').run(
+        cachedStatement(db, 'INSERT INTO dir_accounts VALUES (?, ?, ?, ?, ?)').run(
           d.hubId,
           d.domain,
           d.hublet,
@@ -42,7 +43,7 @@ export class DirectoryProjection implements Projection {
       }
       case DirectoryEventType.UserCreated: {
         const d = (event as unknown as UserCreated).data;
-        db.prepare('INSERT INTO dir_users VALUES (?, ?, ?, ?, ?)').run(
+        cachedStatement(db, 'INSERT INTO dir_users VALUES (?, ?, ?, ?, ?)').run(
           d.userId,
           d.email,
           d.passwordHash,
@@ -53,7 +54,7 @@ export class DirectoryProjection implements Projection {
       }
       case DirectoryEventType.AppRegistered: {
         const d = (event as unknown as AppRegistered).data;
-        db.prepare('INSERT INTO dir_apps VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)').run(
+        cachedStatement(db, 'INSERT INTO dir_apps VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)').run(
           d.appId,
           d.developerHubId,
           d.name,

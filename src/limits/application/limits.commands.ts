@@ -1,7 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { CLOCK, Clock } from '../../shared/clock';
 import { CommandExecutor } from '../../shared/commands/command-executor';
-import { HubSpotError } from '../../shared/errors/hubspot-error';
 import type { CommandContext } from '../../shared/events/envelope';
 import { ProjectionRunner } from '../../shared/projections/projection-runner';
 import {
@@ -15,10 +14,12 @@ import type { PropertyInput } from '../domain/property-rules';
 import { AccountLimitsView, LimitsQueries } from './limits.queries';
 import type { ObjectSchemaView, PropertyView } from './limits.views';
 
-const MAX_ROUNDS = 8;
-
-const isExhaustedWriteConflict = (error: unknown) =>
-  error instanceof HubSpotError && error.httpStatus === 409 && error.extras.subCategory === undefined;
+/**
+ * Every write of an account goes through one stream, so a burst of concurrent writes on one
+ * account (16 property creates at once) loses the expected-revision race more often than the
+ * executor's default allows for: each round one writer wins, so allow two rounds per writer.
+ */
+const ACCOUNT_WRITE_ATTEMPTS = 32;
 
 type WithoutFacts<C> = C extends { facts: CommandFacts } ? Omit<C, 'facts'> : never;
 
@@ -46,24 +47,15 @@ export class LimitsCommands {
     const { tierLimits } = this.queries.limitsOf(hubId);
     const facts: CommandFacts = { hubId, tier, tierLimits, userId, now: this.clock.now() };
     const full = { ...command, facts } as AccountLimitsCommand;
-    for (let round = 1; ; round++) {
-      try {
-        const result = await this.executor.execute(
-          limitsAccountStream(hubId),
-          accountLimitsDecider,
-          (state) => accountLimitsDecider.decide(full, state),
-          ctx,
-        );
-        await this.runner.waitFor(result.position);
-        return result.events;
-      } catch (error) {
-        // Every write of an account goes through one stream, so a burst of concurrent creates on
-        // one account loses the expected-revision race more often than the executor's own retries
-        // allow for. Its give-up conflict carries no subCategory (ours always do): go again.
-        if (round < MAX_ROUNDS && isExhaustedWriteConflict(error)) continue;
-        throw error;
-      }
-    }
+    const result = await this.executor.execute(
+      limitsAccountStream(hubId),
+      accountLimitsDecider,
+      (state) => accountLimitsDecider.decide(full, state),
+      ctx,
+      { maxAttempts: ACCOUNT_WRITE_ATTEMPTS },
+    );
+    await this.runner.waitFor(result.position);
+    return result.events;
   }
 
   async createProperty(

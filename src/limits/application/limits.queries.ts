@@ -17,6 +17,7 @@ import {
   PropertyView,
   toPropertyView,
 } from './limits.views';
+import { cachedStatement } from '../../shared/projections/statement-cache';
 
 interface PropertyRow {
   hub_id: number;
@@ -94,7 +95,7 @@ export class LimitsQueries {
   }
 
   overridesOf(hubId: number): LimitOverrides {
-    const row = this.db.prepare('SELECT overrides FROM limits_overrides WHERE hub_id = ?').get(hubId) as
+    const row = cachedStatement(this.db, 'SELECT overrides FROM limits_overrides WHERE hub_id = ?').get(hubId) as
       { overrides: string } | undefined;
     return row ? (JSON.parse(row.overrides) as LimitOverrides) : {};
   }
@@ -106,9 +107,10 @@ export class LimitsQueries {
   }
 
   private activeSchemas(hubId: number): SchemaRow[] {
-    return this.db
-      .prepare('SELECT * FROM limits_schemas WHERE hub_id = ? AND archived = 0 ORDER BY CAST(id AS INTEGER)')
-      .all(hubId) as SchemaRow[];
+    return cachedStatement(
+      this.db,
+      'SELECT * FROM limits_schemas WHERE hub_id = ? AND archived = 0 ORDER BY CAST(id AS INTEGER)',
+    ).all(hubId) as SchemaRow[];
   }
 
   /** Resolves a path segment for reads: standard types, active custom schemas (id, fully qualified name, name). */
@@ -125,11 +127,10 @@ export class LimitsQueries {
 
   listProperties(hubId: number, rawObjectType: string, archived: boolean): PropertyView[] {
     const resolved = this.resolve(hubId, rawObjectType);
-    const rows = this.db
-      .prepare(
-        `SELECT * FROM limits_properties WHERE hub_id = ? AND object_type_id = ? AND archived = ? ORDER BY created_at, name`,
-      )
-      .all(hubId, resolved.objectTypeId, archived ? 1 : 0) as PropertyRow[];
+    const rows = cachedStatement(
+      this.db,
+      `SELECT * FROM limits_properties WHERE hub_id = ? AND object_type_id = ? AND archived = ? ORDER BY created_at, name`,
+    ).all(hubId, resolved.objectTypeId, archived ? 1 : 0) as PropertyRow[];
     const defaults =
       resolved.kind === 'standard' && !archived
         ? resolved.type.defaultProperties.map((p) => toPropertyView(p, { hubspotDefined: true, archived: false }))
@@ -143,24 +144,28 @@ export class LimitsQueries {
       const builtIn = resolved.type.defaultProperties.find((p) => p.name === name);
       if (builtIn) return toPropertyView(builtIn, { hubspotDefined: true, archived: false });
     }
-    const row = this.db
-      .prepare('SELECT * FROM limits_properties WHERE hub_id = ? AND object_type_id = ? AND name = ? AND archived = ?')
-      .get(hubId, resolved.objectTypeId, name, archived ? 1 : 0) as PropertyRow | undefined;
+    const row = cachedStatement(
+      this.db,
+      'SELECT * FROM limits_properties WHERE hub_id = ? AND object_type_id = ? AND name = ? AND archived = ?',
+    ).get(hubId, resolved.objectTypeId, name, archived ? 1 : 0) as PropertyRow | undefined;
     if (!row) throw HubSpotError.notFound(`Property ${name} does not exist`);
     return rowToProperty(row);
   }
 
   listSchemas(hubId: number, archived: boolean): ObjectSchemaView[] {
-    const rows = this.db
-      .prepare('SELECT * FROM limits_schemas WHERE hub_id = ? AND archived = ? ORDER BY CAST(id AS INTEGER)')
-      .all(hubId, archived ? 1 : 0) as SchemaRow[];
+    const rows = cachedStatement(
+      this.db,
+      'SELECT * FROM limits_schemas WHERE hub_id = ? AND archived = ? ORDER BY CAST(id AS INTEGER)',
+    ).all(hubId, archived ? 1 : 0) as SchemaRow[];
     return rows.map((r) => this.toSchema(r));
   }
 
   getSchema(hubId: number, rawObjectType: string): ObjectSchemaView {
     const key = rawObjectType.trim().toLowerCase();
     const row = (
-      this.db.prepare('SELECT * FROM limits_schemas WHERE hub_id = ? AND archived = 0').all(hubId) as SchemaRow[]
+      cachedStatement(this.db, 'SELECT * FROM limits_schemas WHERE hub_id = ? AND archived = 0').all(
+        hubId,
+      ) as SchemaRow[]
     ).find(
       (s) => s.object_type_id === key || s.name.toLowerCase() === key || s.fully_qualified_name.toLowerCase() === key,
     );
@@ -171,11 +176,10 @@ export class LimitsQueries {
   private toSchema(row: SchemaRow): ObjectSchemaView {
     const body = JSON.parse(row.body) as SchemaBody;
     const properties = (
-      this.db
-        .prepare(
-          'SELECT * FROM limits_properties WHERE hub_id = ? AND object_type_id = ? AND archived = 0 ORDER BY created_at, name',
-        )
-        .all(row.hub_id, row.object_type_id) as PropertyRow[]
+      cachedStatement(
+        this.db,
+        'SELECT * FROM limits_properties WHERE hub_id = ? AND object_type_id = ? AND archived = 0 ORDER BY created_at, name',
+      ).all(row.hub_id, row.object_type_id) as PropertyRow[]
     ).map(rowToProperty);
     const view: ObjectSchemaView = {
       id: row.id,
@@ -207,17 +211,17 @@ export class LimitsQueries {
   }
 
   private usageRows(hubId: number): UsageRow[] {
-    return this.db
-      .prepare(
-        `SELECT object_type_id, singular_label, plural_label, custom_properties, calculated_properties
+    return cachedStatement(
+      this.db,
+      `SELECT object_type_id, singular_label, plural_label, custom_properties, calculated_properties
          FROM limits_usage WHERE hub_id = ? ORDER BY object_type_id`,
-      )
-      .all(hubId) as UsageRow[];
+    ).all(hubId) as UsageRow[];
   }
 
   private customObjectTypeUsage(hubId: number): number {
-    const row = this.db.prepare('SELECT custom_object_types FROM limits_account_usage WHERE hub_id = ?').get(hubId) as
-      { custom_object_types: number } | undefined;
+    const row = cachedStatement(this.db, 'SELECT custom_object_types FROM limits_account_usage WHERE hub_id = ?').get(
+      hubId,
+    ) as { custom_object_types: number } | undefined;
     return row?.custom_object_types ?? 0;
   }
 

@@ -3,11 +3,11 @@ import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { AdminOnly } from '../../directory/admin.guard';
 import { HubSpotError } from '../../shared/errors/hubspot-error';
 import type { CommandContext } from '../../shared/events/envelope';
+import { IntParamPipe } from '../../shared/http/int-param.pipe';
 import { Ctx } from '../../shared/http/request-context';
 import { LimitsCommands } from '../application/limits.commands';
 import { AccountLimitsView, LimitsQueries } from '../application/limits.queries';
 import { LimitOverridesDto } from './limits.dto';
-import { parseHubId } from './params';
 
 /** Per-account ceilings (admin API): overrides on top of the tier table in configuration. */
 @ApiTags('Admin')
@@ -21,18 +21,17 @@ export class AdminLimitsController {
 
   @Get()
   @ApiOperation({ summary: "An account's tier limits, overrides, effective limits and usage" })
-  get(@Param('hubId') hubId: string): AccountLimitsView {
-    return this.queries.accountLimits(parseHubId(hubId));
+  get(@Param('hubId', new IntParamPipe()) hubId: number): AccountLimitsView {
+    return this.queries.accountLimits(hubId);
   }
 
   @Put()
   @ApiOperation({ summary: 'Override ceilings of one account (a number sets, null clears, absent keeps)' })
   put(
-    @Param('hubId') hubId: string,
+    @Param('hubId', new IntParamPipe()) hubId: number,
     @Body() body: LimitOverridesDto,
     @Ctx() ctx: CommandContext,
   ): Promise<AccountLimitsView> {
-    const id = parseHubId(hubId);
     const overrides = {
       calculatedProperties: body.calculatedProperties,
       customObjectTypes: body.customObjectTypes,
@@ -44,6 +43,6 @@ export class AdminLimitsController {
         [{ message: 'no limit given', in: 'body', code: 'REQUIRED' }],
       );
     }
-    return this.commands.overrideLimits(id, overrides, ctx);
+    return this.commands.overrideLimits(hubId, overrides, ctx);
   }
 }

@@ -1,16 +1,10 @@
 import type { AccessTokenClaims } from '../../oauth/domain/access-token';
 import { HubSpotError } from '../../shared/errors/hubspot-error';
 
-/** Path and query parameters checked by hand: Nest's pipes would answer with its own error shape. */
-export function parseHubId(raw: string): number {
-  if (!/^[1-9]\d{0,14}$/.test(raw)) {
-    throw HubSpotError.validation(`Invalid hubId: ${raw.slice(0, 40)}`, [
-      { message: 'hubId must be a positive integer', in: 'hubId', code: 'INVALID' },
-    ]);
-  }
-  return Number(raw);
-}
-
+/**
+ * Query and path values Nest's built-in pipes would refuse with their own error shape: these
+ * answer HubSpot's VALIDATION_ERROR (ids use the shared IntParamPipe).
+ */
 export function parseArchived(raw: string | undefined): boolean {
   if (raw === undefined || raw === '' || raw === 'false') return false;
   if (raw === 'true') return true;

@@ -11,6 +11,7 @@ import {
   PropertyCreated,
 } from '../domain/limits-events';
 import { standardObjectTypeById } from '../domain/object-types';
+import { cachedStatement } from '../../shared/projections/statement-cache';
 
 export const LIMITS_PROJECTION = 'limits';
 
@@ -93,7 +94,8 @@ export class LimitsProjection implements Projection {
     switch (event.type) {
       case LimitsEventType.PropertyCreated: {
         const d = (event as unknown as PropertyCreated).data;
-        db.prepare(
+        cachedStatement(
+          db,
           `INSERT OR REPLACE INTO limits_properties
              (hub_id, object_type_id, name, definition, calculated, created_user_id, created_at, updated_at, archived, archived_at)
            VALUES (?, ?, ?, ?, ?, ?, ?, ?, 0, NULL)`,
@@ -112,7 +114,8 @@ export class LimitsProjection implements Projection {
       }
       case LimitsEventType.PropertyArchived: {
         const d = (event as unknown as PropertyArchived).data;
-        db.prepare(
+        cachedStatement(
+          db,
           `UPDATE limits_properties SET archived = 1, archived_at = ?, updated_at = ?
            WHERE hub_id = ? AND object_type_id = ? AND name = ?`,
         ).run(d.archivedAt, d.archivedAt, d.hubId, d.objectTypeId, d.name);
@@ -129,7 +132,8 @@ export class LimitsProjection implements Projection {
           requiredProperties: d.requiredProperties,
           associations: d.associations,
         };
-        db.prepare(
+        cachedStatement(
+          db,
           `INSERT OR REPLACE INTO limits_schemas
              (hub_id, object_type_id, id, name, fully_qualified_name, singular_label, plural_label, body,
               created_user_id, created_at, updated_at, archived, archived_at)
@@ -152,7 +156,8 @@ export class LimitsProjection implements Projection {
       }
       case LimitsEventType.CustomObjectSchemaArchived: {
         const d = (event as unknown as CustomObjectSchemaArchived).data;
-        db.prepare(
+        cachedStatement(
+          db,
           `UPDATE limits_schemas SET archived = 1, archived_at = ?, updated_at = ? WHERE hub_id = ? AND object_type_id = ?`,
         ).run(d.archivedAt, d.archivedAt, d.hubId, d.objectTypeId);
         refreshUsage(db, d.hubId, d.objectTypeId);
@@ -160,8 +165,11 @@ export class LimitsProjection implements Projection {
       }
       case LimitsEventType.CustomObjectSchemaPurged: {
         const d = (event as unknown as CustomObjectSchemaPurged).data;
-        db.prepare('DELETE FROM limits_schemas WHERE hub_id = ? AND object_type_id = ?').run(d.hubId, d.objectTypeId);
-        db.prepare('DELETE FROM limits_properties WHERE hub_id = ? AND object_type_id = ?').run(
+        cachedStatement(db, 'DELETE FROM limits_schemas WHERE hub_id = ? AND object_type_id = ?').run(
+          d.hubId,
+          d.objectTypeId,
+        );
+        cachedStatement(db, 'DELETE FROM limits_properties WHERE hub_id = ? AND object_type_id = ?').run(
           d.hubId,
           d.objectTypeId,
         );
@@ -170,7 +178,8 @@ export class LimitsProjection implements Projection {
       }
       case LimitsEventType.AccountLimitsOverridden: {
         const d = (event as unknown as AccountLimitsOverridden).data;
-        db.prepare(
+        cachedStatement(
+          db,
           `INSERT INTO limits_overrides (hub_id, overrides, updated_at) VALUES (?, ?, ?)
            ON CONFLICT(hub_id) DO UPDATE SET overrides = excluded.overrides, updated_at = excluded.updated_at`,
         ).run(d.hubId, JSON.stringify(d.overrides), d.overriddenAt);
@@ -187,24 +196,23 @@ function refreshUsage(db: Database.Database, hubId: number, objectTypeId: string
   const standard = standardObjectTypeById(objectTypeId);
   const schema = standard
     ? null
-    : (db
-        .prepare(
-          'SELECT singular_label, plural_label, archived FROM limits_schemas WHERE hub_id = ? AND object_type_id = ?',
-        )
-        .get(hubId, objectTypeId) as { singular_label: string; plural_label: string; archived: number } | undefined);
+    : (cachedStatement(
+        db,
+        'SELECT singular_label, plural_label, archived FROM limits_schemas WHERE hub_id = ? AND object_type_id = ?',
+      ).get(hubId, objectTypeId) as { singular_label: string; plural_label: string; archived: number } | undefined);
   const active = standard !== null || (schema !== undefined && schema !== null && schema.archived === 0);
-  const counts = db
-    .prepare(
-      `SELECT COUNT(*) AS custom, COALESCE(SUM(calculated), 0) AS calculated FROM limits_properties
+  const counts = cachedStatement(
+    db,
+    `SELECT COUNT(*) AS custom, COALESCE(SUM(calculated), 0) AS calculated FROM limits_properties
        WHERE hub_id = ? AND object_type_id = ? AND archived = 0`,
-    )
-    .get(hubId, objectTypeId) as { custom: number; calculated: number };
+  ).get(hubId, objectTypeId) as { custom: number; calculated: number };
   if (!active || counts.custom === 0) {
-    db.prepare('DELETE FROM limits_usage WHERE hub_id = ? AND object_type_id = ?').run(hubId, objectTypeId);
+    cachedStatement(db, 'DELETE FROM limits_usage WHERE hub_id = ? AND object_type_id = ?').run(hubId, objectTypeId);
   } else {
     const singular = standard ? standard.singularLabel : schema!.singular_label;
     const plural = standard ? standard.pluralLabel : schema!.plural_label;
-    db.prepare(
+    cachedStatement(
+      db,
       `INSERT INTO limits_usage (hub_id, object_type_id, singular_label, plural_label, custom_properties, calculated_properties)
        VALUES (?, ?, ?, ?, ?, ?)
        ON CONFLICT(hub_id, object_type_id) DO UPDATE SET singular_label = excluded.singular_label,
@@ -212,10 +220,13 @@ function refreshUsage(db: Database.Database, hubId: number, objectTypeId: string
          calculated_properties = excluded.calculated_properties`,
     ).run(hubId, objectTypeId, singular, plural, counts.custom, counts.calculated);
   }
-  const types = db.prepare('SELECT COUNT(*) AS n FROM limits_schemas WHERE hub_id = ? AND archived = 0').get(hubId) as {
+  const types = cachedStatement(db, 'SELECT COUNT(*) AS n FROM limits_schemas WHERE hub_id = ? AND archived = 0').get(
+    hubId,
+  ) as {
     n: number;
   };
-  db.prepare(
+  cachedStatement(
+    db,
     `INSERT INTO limits_account_usage (hub_id, custom_object_types) VALUES (?, ?)
      ON CONFLICT(hub_id) DO UPDATE SET custom_object_types = excluded.custom_object_types`,
   ).run(hubId, types.n);

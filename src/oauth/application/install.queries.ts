@@ -51,6 +51,14 @@ const toInstall = (r: InstallRow): InstallView => ({
   installedAt: r.installed_at,
 });
 
+/** Largest page a list query hands out (the admin API's `limit` ceiling, plus one to look ahead). */
+export const MAX_INSTALLS_PAGE = 1001;
+
+const pageSize = (limit: number): number => {
+  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_INSTALLS_PAGE) throw new RangeError(`page size ${limit}`);
+  return limit;
+};
+
 /**
  * Read side of installs, for every module (Cards places legacy cards in the views of the accounts
  * that installed an app). Only current installs: an uninstalled app is not listed.
@@ -78,9 +86,6 @@ export class InstallQueries {
       one: this.db.prepare(
         `SELECT ${cols} FROM oauth_installs WHERE app_id = ? AND hub_id = ? AND uninstalled_at IS NULL`,
       ),
-      countOfApp: this.db.prepare(
-        'SELECT COUNT(*) AS n FROM oauth_installs WHERE app_id = ? AND uninstalled_at IS NULL',
-      ),
       refreshToken: this.db.prepare(
         `SELECT t.token_hash, t.app_id, t.client_id, t.hub_id, t.user_id, t.install_id, t.scopes, t.issued_at
          FROM oauth_refresh_tokens t
@@ -90,18 +95,17 @@ export class InstallQueries {
     };
   }
 
-  /** Accounts that currently have the app installed, by hub id; page with `afterHubId`. */
-  listInstallsOfApp(appId: number, afterHubId = 0, limit = 1_000_000): InstallView[] {
-    return (this.s.ofApp.all(appId, afterHubId, limit) as InstallRow[]).map(toInstall);
+  /**
+   * Accounts that currently have the app installed, by hub id: at most `limit` after `afterHubId`.
+   * No default page size: a caller that wants every install pages through them.
+   */
+  listInstallsOfApp(appId: number, afterHubId: number, limit: number): InstallView[] {
+    return (this.s.ofApp.all(appId, afterHubId, pageSize(limit)) as InstallRow[]).map(toInstall);
   }
 
-  countInstallsOfApp(appId: number): number {
-    return (this.s.countOfApp.get(appId) as { n: number }).n;
-  }
-
-  /** Apps currently installed in the account, by app id. */
-  listInstallsOfAccount(hubId: number, afterAppId = 0, limit = 1_000_000): InstallView[] {
-    return (this.s.ofAccount.all(hubId, afterAppId, limit) as InstallRow[]).map(toInstall);
+  /** Apps currently installed in the account, by app id: at most `limit` after `afterAppId`. */
+  listInstallsOfAccount(hubId: number, afterAppId: number, limit: number): InstallView[] {
+    return (this.s.ofAccount.all(hubId, afterAppId, pageSize(limit)) as InstallRow[]).map(toInstall);
   }
 
   getInstall(appId: number, hubId: number): InstallView | null {

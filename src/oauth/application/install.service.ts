@@ -16,7 +16,7 @@ import {
 } from '../domain/authorize-request';
 import { installDecider } from '../domain/install.decider';
 import { authorizationCodeStream, installStream } from '../domain/oauth-events';
-import { isValidS256Challenge } from '../domain/pkce';
+import { checkPkceRequest } from '../domain/pkce';
 import { newAuthorizationCode, newInstallId } from './token-material';
 
 export interface AuthorizeQuery {
@@ -35,7 +35,8 @@ export interface ApproveInstallInput {
   requestedScopes: string[];
   requestedOptionalScopes: string[];
   codeChallenge?: string;
-  codeChallengeMethod?: 'S256';
+  /** Required with a challenge, and only S256 (the shared rule in domain/pkce.ts). */
+  codeChallengeMethod?: string;
 }
 
 /**
@@ -160,27 +161,12 @@ export class InstallService {
     await this.runner.waitFor(result.position);
   }
 
+  /** Errors name the programmatic install's fields: the page checked the same rule before. */
   private checkChallenge(challenge: string | undefined, method: string | undefined): string | null {
-    if (challenge === undefined || challenge === '') {
-      if (method !== undefined && method !== '') {
-        throw HubSpotError.validation('code_challenge_method was given without a code_challenge.', [
-          { message: 'code_challenge is required with code_challenge_method', in: 'code_challenge', code: 'REQUIRED' },
-        ]);
-      }
-      return null;
-    }
-    // Only S256: `plain` offers no protection against an intercepted authorize request.
-    if (method !== undefined && method !== 'S256') {
-      throw HubSpotError.validation('Only code_challenge_method=S256 is supported.', [
-        { message: 'must be S256', in: 'code_challenge_method', code: 'INVALID' },
-      ]);
-    }
-    if (!isValidS256Challenge(challenge)) {
-      throw HubSpotError.validation(
-        'code_challenge must be BASE64URL(SHA-256(code_verifier)): 43 characters of A-Z a-z 0-9 - _.',
-        [{ message: 'not an S256 challenge', in: 'code_challenge', code: 'INVALID' }],
-      );
-    }
-    return challenge;
+    const result = checkPkceRequest(challenge, method);
+    if (result.ok) return result.challenge;
+    const { param, code, message } = result.problem;
+    const field = param === 'challenge' ? 'codeChallenge' : 'codeChallengeMethod';
+    throw HubSpotError.validation(message, [{ message, in: field, code }]);
   }
 }

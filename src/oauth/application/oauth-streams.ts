@@ -51,6 +51,12 @@ export class OAuthStreams {
     return result.position;
   }
 
+  /** Global position of the stream's newest event; 0 when the stream does not exist. */
+  async lastPosition(streamId: string): Promise<number> {
+    const history = await this.store.readStream(streamId);
+    return history.length === 0 ? 0 : history[history.length - 1]!.position;
+  }
+
   headPosition(): Promise<number> {
     return this.store.headPosition();
   }

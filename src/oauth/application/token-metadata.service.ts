@@ -8,6 +8,7 @@ import { ProjectionRunner } from '../../shared/projections/projection-runner';
 import { sha256Hex } from '../../shared/security/constant-time';
 import { verifyAccessToken } from '../domain/access-token';
 import { AccessTokenInfo, accessTokenInfo } from '../domain/access-token-info';
+import { refreshTokenStream } from '../domain/oauth-events';
 import { refreshTokenNotFound } from '../domain/refresh-token.decider';
 import { InstallQueries } from './install.queries';
 import { OAuthStreams } from './oauth-streams';
@@ -93,9 +94,14 @@ export class TokenMetadataService {
     const hash = sha256Hex(token);
     let view = this.installs.findUsableRefreshToken(hash);
     if (!view) {
-      // Token endpoint answers do not wait for projections; a token fresh from it may not be projected yet.
-      await this.runner.waitFor(await this.streams.headPosition());
-      view = this.installs.findUsableRefreshToken(hash);
+      // Token endpoint answers do not wait for projections; a token fresh from it may not be
+      // projected yet. Only a token whose stream exists is worth waiting for, and only up to its
+      // own newest event: an unknown token answers at once.
+      const position = await this.streams.lastPosition(refreshTokenStream(hash));
+      if (position > 0) {
+        await this.runner.waitFor(position);
+        view = this.installs.findUsableRefreshToken(hash);
+      }
     }
     if (!view) throw refreshTokenNotFound();
     return {

@@ -1,4 +1,4 @@
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHmac, createSecretKey, KeyObject, randomBytes, timingSafeEqual } from 'node:crypto';
 import { decodeScopes, encodeScopes, SCOPE_CATALOG_VERSION } from '../../shared/scopes/scope-catalog';
 
 /**
@@ -65,8 +65,24 @@ function readVarint(buf: Buffer, at: { i: number }): number {
   throw new Error('varint too long');
 }
 
+/**
+ * `createHmac` with a Buffer key re-validates and re-imports the key on every call (a measurable
+ * share of a metadata GET); a KeyObject made once per secret skips that. Keyed by the Buffer
+ * itself, so a rotated keyring brings its own entries and dropped secrets are collected.
+ */
+const keyObjects = new WeakMap<Buffer, KeyObject>();
+
+function keyObjectFor(secret: Buffer): KeyObject {
+  let key = keyObjects.get(secret);
+  if (!key) {
+    key = createSecretKey(secret);
+    keyObjects.set(secret, key);
+  }
+  return key;
+}
+
 function sign(kid: string, payload: string, secret: Buffer): string {
-  return createHmac('sha256', secret).update(`${kid}.${payload}`).digest('base64url');
+  return createHmac('sha256', keyObjectFor(secret)).update(`${kid}.${payload}`).digest('base64url');
 }
 
 export function encodeAccessToken(

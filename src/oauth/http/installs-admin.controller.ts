@@ -1,5 +1,5 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Post } from '@nestjs/common';
-import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
 import { AdminOnly } from '../../directory/admin.guard';
 import { DirectoryQueries } from '../../directory/directory.queries';
 import type { CommandContext } from '../../shared/events/envelope';
@@ -10,6 +10,28 @@ import { InstallQueries, InstallView } from '../application/install.queries';
 import { InstallService } from '../application/install.service';
 import { redirectWithParams } from '../domain/redirect-url';
 import { ProgrammaticInstallDto } from './installs.dto';
+
+const Limit = new IntParamPipe({ min: 1, max: 1000, optional: true });
+const After = new IntParamPipe({ min: 0, optional: true });
+const DEFAULT_LIMIT = 100;
+
+export interface InstallsPage {
+  results: InstallView[];
+  /** Present when more installs follow: pass `after` back for the next page. */
+  paging?: { next: { after: string } };
+}
+
+/** One page, looking one row ahead so `paging.next` appears only when a next page has rows. */
+function page(
+  fetch: (after: number, limit: number) => InstallView[],
+  key: (i: InstallView) => number,
+  after = 0,
+  limit = DEFAULT_LIMIT,
+): InstallsPage {
+  const rows = fetch(after, limit + 1);
+  const results = rows.slice(0, limit);
+  return rows.length > limit ? { results, paging: { next: { after: String(key(results.at(-1)!)) } } } : { results };
+}
 
 /** Installs for harnesses that cannot click through the page: the same command and events as the page. */
 @ApiTags('admin: installs')
@@ -53,17 +75,39 @@ export class InstallsAdminController {
   }
 
   @Get('apps/:appId/installs')
-  @ApiOperation({ summary: 'Accounts that currently have the app installed' })
-  listOfApp(@Param('appId', new IntParamPipe()) appId: number): { results: InstallView[] } {
+  @ApiOperation({ summary: 'Accounts that currently have the app installed, by hubId, a page at a time' })
+  @ApiQuery({ name: 'after', required: false, description: 'paging.next.after of the previous page' })
+  @ApiQuery({ name: 'limit', required: false, description: '1 to 1000, default 100' })
+  listOfApp(
+    @Param('appId', new IntParamPipe()) appId: number,
+    @Query('after', After) after?: number,
+    @Query('limit', Limit) limit?: number,
+  ): InstallsPage {
     if (!this.directory.getApp(appId)) throw HubSpotError.notFound(`No app with appId ${appId}`);
-    return { results: this.queries.listInstallsOfApp(appId) };
+    return page(
+      (a, l) => this.queries.listInstallsOfApp(appId, a, l),
+      (i) => i.hubId,
+      after,
+      limit,
+    );
   }
 
   @Get('accounts/:hubId/installs')
-  @ApiOperation({ summary: 'Apps currently installed in the account' })
-  listOfAccount(@Param('hubId', new IntParamPipe()) hubId: number): { results: InstallView[] } {
+  @ApiOperation({ summary: 'Apps currently installed in the account, by appId, a page at a time' })
+  @ApiQuery({ name: 'after', required: false, description: 'paging.next.after of the previous page' })
+  @ApiQuery({ name: 'limit', required: false, description: '1 to 1000, default 100' })
+  listOfAccount(
+    @Param('hubId', new IntParamPipe()) hubId: number,
+    @Query('after', After) after?: number,
+    @Query('limit', Limit) limit?: number,
+  ): InstallsPage {
     if (!this.directory.getAccount(hubId)) throw HubSpotError.notFound(`No account with hubId ${hubId}`);
-    return { results: this.queries.listInstallsOfAccount(hubId) };
+    return page(
+      (a, l) => this.queries.listInstallsOfAccount(hubId, a, l),
+      (i) => i.appId,
+      after,
+      limit,
+    );
   }
 
   @Delete('accounts/:hubId/installs/:appId')

@@ -36,13 +36,16 @@ export class ProgrammaticInstallDto {
   @IsString({ each: true })
   optionalScopes?: string[];
 
-  @ApiPropertyOptional({ description: 'PKCE S256 challenge' })
+  @ApiPropertyOptional({ description: 'PKCE challenge: BASE64URL(SHA-256(code_verifier)); needs codeChallengeMethod' })
   @IsOptional()
   @IsString()
   @MaxLength(128)
   codeChallenge?: string;
 
-  @ApiPropertyOptional({ enum: ['S256'] })
+  @ApiPropertyOptional({
+    enum: ['S256'],
+    description: 'Required with codeChallenge (RFC 7636 reads a missing method as plain, which is refused)',
+  })
   @IsOptional()
   @IsIn(['S256'])
   codeChallengeMethod?: 'S256';

@@ -1,3 +1,5 @@
+import { checkPkceRequest } from '../domain/pkce';
+
 /**
  * The authorization request of the install page, as the client sent it. It travels between the
  * steps (sign-in, account choice, consent) as one opaque hidden field so every value — `state`
@@ -67,17 +69,10 @@ function checkShape(request: AuthorizationRequest): ParseResult {
   return { ok: true, request };
 }
 
-/** PKCE (RFC 7636): only S256, whose challenge is the 43-character base64url SHA-256 of the verifier. */
+/** PKCE (RFC 7636): the shared rule (only S256, named explicitly); the page shows the message. */
 export function checkPkce(request: AuthorizationRequest): string | null {
-  const { codeChallenge, codeChallengeMethod } = request;
-  if (codeChallenge === undefined) {
-    return codeChallengeMethod === undefined ? null : 'code_challenge_method was given without a code_challenge.';
-  }
-  if (codeChallengeMethod !== 'S256') return 'code_challenge_method must be S256 (the plain method is not supported).';
-  if (!/^[A-Za-z0-9_-]{43}$/.test(codeChallenge)) {
-    return 'code_challenge must be the base64url-encoded SHA-256 of the code verifier (43 characters, no padding).';
-  }
-  return null;
+  const result = checkPkceRequest(request.codeChallenge, request.codeChallengeMethod);
+  return result.ok ? null : result.problem.message;
 }
 
 /** The opaque hidden-field form: base64url of JSON, so no character is altered by HTML or form encoding. */

@@ -212,9 +212,9 @@ export class InstallPageController {
           requestedScopes: validated.requiredScopes,
           // What the consent page showed: optional scopes the tier can use.
           requestedOptionalScopes: validated.optionalScopes.filter((s) => tierAllowsScope(account.tier, s)),
-          ...(pending.codeChallenge !== undefined
-            ? { codeChallenge: pending.codeChallenge, codeChallengeMethod: 'S256' as const }
-            : {}),
+          // As the client sent them: the install service applies the same PKCE rule again.
+          ...(pending.codeChallenge !== undefined ? { codeChallenge: pending.codeChallenge } : {}),
+          ...(pending.codeChallengeMethod !== undefined ? { codeChallengeMethod: pending.codeChallengeMethod } : {}),
         },
         ctx,
       );

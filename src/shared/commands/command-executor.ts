@@ -4,7 +4,7 @@ import type { Clock } from '../clock';
 import type { CommandContext, DomainEvent, NewEvent, RecordedEvent } from '../events/envelope';
 import { ConcurrencyError } from '../event-store/concurrency-error';
 import type { EventStore } from '../event-store/event-store.port';
-import { HubSpotError } from '../errors/hubspot-error';
+import { ConcurrencyConflictError } from './concurrency-conflict-error';
 import { fold } from './decider';
 
 export interface ExecuteResult<S, E extends DomainEvent> {
@@ -16,6 +16,19 @@ export interface ExecuteResult<S, E extends DomainEvent> {
   position: number;
 }
 
+export interface ExecuteOptions {
+  /**
+   * Loads-decides-appends before giving up with ConcurrencyConflictError (default: the
+   * executor's own). Streams that many requests write at once (one account's limits) ask for more.
+   */
+  maxAttempts?: number;
+}
+
+/** Longest pause between two attempts, in event-loop turns (no timers: the clock plays no part). */
+const MAX_BACKOFF_TURNS = 8;
+
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
 export interface StreamHandler<S, E extends DomainEvent> {
   initialState: () => S;
   evolve: (state: S, event: E) => S;
@@ -23,7 +36,9 @@ export interface StreamHandler<S, E extends DomainEvent> {
 
 /**
  * The write side's one loop: load the aggregate's own stream, decide, append with the expected
- * revision; on a concurrency conflict reload and decide again (a bounded number of times), then 409.
+ * revision; on a concurrency conflict yield a few event-loop turns (jittered, so the writers that
+ * collided do not collide again in lockstep), reload and decide again, a bounded number of times,
+ * then ConcurrencyConflictError (409).
  * Appended events are published in-process only after the store acknowledged them.
  */
 export class CommandExecutor {
@@ -40,7 +55,10 @@ export class CommandExecutor {
     handler: StreamHandler<S, E>,
     decide: (state: S) => E[],
     context: CommandContext,
+    options: ExecuteOptions = {},
   ): Promise<ExecuteResult<S, E>> {
+    const maxAttempts = options.maxAttempts ?? this.maxAttempts;
+    if (!Number.isInteger(maxAttempts) || maxAttempts < 1) throw new RangeError(`maxAttempts ${maxAttempts}`);
     for (let attempt = 1; ; attempt++) {
       const history = await this.store.readStream(streamId);
       const state = fold(handler.evolve, handler.initialState(), history as unknown as E[]);
@@ -60,13 +78,17 @@ export class CommandExecutor {
         );
         return { state: fold(handler.evolve, state, events), events, position: result.position };
       } catch (error) {
-        if (error instanceof ConcurrencyError && attempt < this.maxAttempts) continue;
-        if (error instanceof ConcurrencyError) {
-          throw HubSpotError.conflict('The resource was changed by other requests at the same time; retry.');
-        }
-        throw error;
+        if (!(error instanceof ConcurrencyError)) throw error;
+        if (attempt >= maxAttempts) throw new ConcurrencyConflictError(streamId, attempt);
+        await this.backoff(attempt);
       }
     }
+  }
+
+  /** 0 to min(attempt, MAX_BACKOFF_TURNS) event-loop turns, at random. */
+  private async backoff(attempt: number): Promise<void> {
+    const turns = Math.floor(Math.random() * (Math.min(attempt, MAX_BACKOFF_TURNS) + 1));
+    for (let i = 0; i < turns; i++) await nextTurn();
   }
 
   /** Wraps domain events in envelopes: explicit type, data, and metadata. */

@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import { HubSpotError } from '../errors/hubspot-error';
 import type { RecordedEvent } from '../events/envelope';
 import type { EventStore, Subscription } from '../event-store/event-store.port';
 import type { Projection, Reactor } from './projection';
@@ -42,9 +43,30 @@ export interface ProjectionStatus {
   error?: string;
 }
 
+export interface RunnerOptions {
+  /** How long `waitFor` waits for the read models before giving up with a 503 (default 10 s). */
+  waitTimeoutMs?: number;
+}
+
+/** A request whose own events are not in the read models within the deadline: HubSpot's 503 body. */
+export function readModelsBehind(position: number, timeoutMs: number): HubSpotError {
+  return new HubSpotError(
+    503,
+    'SERVICE_UNAVAILABLE',
+    `The read models did not reach position ${position} within ${timeoutMs} ms. Please retry.`,
+  );
+}
+
 export interface RunnerLogger {
   log(message: string): void;
   error(message: string): void;
+}
+
+interface Waiter {
+  position: number;
+  resolve: () => void;
+  reject: (e: Error) => void;
+  timer?: NodeJS.Timeout;
 }
 
 /** Events per page when a reactor catches up on its own event types. */
@@ -65,7 +87,8 @@ export class ProjectionRunner {
   private readonly projections = new Map<string, Projection>();
   private readonly reactors = new Map<string, Reactor>();
   private readonly workers = new Map<string, ProjectionWorker | ReactorWorker>();
-  private waiters: Array<{ position: number; resolve: () => void; reject: (e: Error) => void }> = [];
+  private waiters: Waiter[] = [];
+  private readonly waitTimeoutMs: number;
   private started = false;
   private statements: { get: Database.Statement; save: Database.Statement } | null = null;
 
@@ -73,7 +96,10 @@ export class ProjectionRunner {
     private readonly store: EventStore,
     private readonly db: Database.Database,
     private readonly logger: RunnerLogger = { log: () => undefined, error: () => undefined },
-  ) {}
+    options: RunnerOptions = {},
+  ) {
+    this.waitTimeoutMs = options.waitTimeoutMs ?? 10_000;
+  }
 
   register(projection: Projection): void {
     if (this.projections.has(projection.name) || this.reactors.has(projection.name)) {
@@ -278,12 +304,37 @@ export class ProjectionRunner {
     return undefined;
   }
 
-  /** Resolves once every projection has applied the event at `position`. */
-  waitFor(position: number): Promise<void> {
+  /**
+   * Resolves once every projection has applied the event at `position`; rejects with a 503
+   * HubSpotError when that takes longer than the deadline (a stuck or far-behind projection must
+   * not hold requests open forever). `timeoutMs` null: no deadline, for background work that
+   * must outlast a long catch-up (a rebuild, the migration worker resuming on start).
+   */
+  waitFor(position: number, timeoutMs: number | null = this.waitTimeoutMs): Promise<void> {
     if (position <= 0 || this.minPosition() >= position) return Promise.resolve();
     const failed = this.failedProjection();
     if (failed) return Promise.reject(new Error(`projection ${failed.name} failed`));
-    return new Promise((resolve, reject) => this.waiters.push({ position, resolve, reject }));
+    return new Promise((resolve, reject) => {
+      const waiter: Waiter = {
+        position,
+        resolve: () => {
+          clearTimeout(waiter.timer);
+          resolve();
+        },
+        reject: (e) => {
+          clearTimeout(waiter.timer);
+          reject(e);
+        },
+      };
+      if (timeoutMs !== null) {
+        waiter.timer = setTimeout(() => {
+          this.waiters = this.waiters.filter((w) => w !== waiter);
+          reject(readModelsBehind(position, timeoutMs));
+        }, timeoutMs);
+        waiter.timer.unref();
+      }
+      this.waiters.push(waiter);
+    });
   }
 
   private settleWaiters(): void {
@@ -327,7 +378,7 @@ export class ProjectionRunner {
       this.saveCheckpoint(p.name, -1, 0); // forces a reset on start even if we crash mid-rebuild
     })();
     this.startProjections([p]);
-    await this.waitFor(await this.store.headPosition());
+    await this.waitFor(await this.store.headPosition(), null);
   }
 
   projectionNames(): string[] {

@@ -1,3 +1,4 @@
+import { parseBasicAuthorization } from '../../oauth/application/client-authentication';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { toErrorBody } from '../errors/hubspot-error';
 import { clientAuthenticationThrottled } from './rate-limit-responses';
@@ -14,7 +15,7 @@ const TOKEN_PATH = '/oauth/v1/token';
  *
  * Successful authentications are neither counted nor refused: client_ids are public (they are in
  * every install URL), so refusing a client_id outright would let anyone lock an app out of its
- * own token endpoint. Client secrets are 128-bit random values, so the throttle is there to make
+ * own token endpoint. Client secrets are 122-bit random values, so the throttle is there to make
  * misbehaving clients back off and to make abuse visible (`http_rate_limited_total`), not to stop
  * guessing, which is already hopeless.
  */
@@ -55,15 +56,7 @@ function presentedClientId(request: FastifyRequest): string | undefined {
   if (body && typeof body === 'object' && typeof body.client_id === 'string' && body.client_id !== '') {
     return body.client_id.slice(0, 256);
   }
-  const header = request.headers.authorization;
-  const match = typeof header === 'string' ? /^Basic\s+([A-Za-z0-9+/=]+)\s*$/i.exec(header) : null;
-  if (!match) return undefined;
-  const decoded = Buffer.from(match[1]!, 'base64').toString('utf8');
-  const colon = decoded.indexOf(':');
-  if (colon <= 0) return undefined;
-  try {
-    return decodeURIComponent(decoded.slice(0, colon).replace(/\+/g, ' ')).slice(0, 256);
-  } catch {
-    return undefined;
-  }
+  // The same parser as the authenticator: whatever it accepts is counted under that client id.
+  const basic = parseBasicAuthorization(request.headers.authorization);
+  return basic && basic !== 'malformed' && basic.clientId !== '' ? basic.clientId.slice(0, 256) : undefined;
 }
