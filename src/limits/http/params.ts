@@ -1,5 +1,6 @@
 import type { AccessTokenClaims } from '../../oauth/domain/access-token';
 import { HubSpotError } from '../../shared/errors/hubspot-error';
+import { missingAnyScopeError } from '../../shared/auth/bearer-token.guard';
 
 /**
  * Query and path values Nest's built-in pipes would refuse with their own error shape: these
@@ -23,10 +24,5 @@ export function parseSegment(raw: string, name: string): string {
 
 /** HubSpot's "any of" check for routes whose scopes depend on a path parameter. */
 export function requireAnyScope(token: AccessTokenClaims, anyOf: readonly string[]): void {
-  if (!anyOf.some((s) => token.scopes.includes(s))) {
-    throw HubSpotError.missingScopes(
-      [...anyOf],
-      `This app hasn't been granted all required scopes to make this call. Read more about required scopes here: https://developers.hubspot.com/scopes.`,
-    );
-  }
+  if (!anyOf.some((s) => token.scopes.includes(s))) throw missingAnyScopeError(anyOf);
 }

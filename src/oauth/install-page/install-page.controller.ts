@@ -29,6 +29,7 @@ import { csrfTokenIsValid } from './install-page-session';
 import { renderAccountChooserPage } from './views/account-chooser.view';
 import { renderConsentPage } from './views/consent.view';
 import { renderErrorPage } from './views/error.view';
+import { SignInThrottle } from './sign-in-throttle';
 import { renderSignInPage } from './views/sign-in.view';
 
 type Validated = ReturnType<InstallService['validateAuthorizeRequest']>;
@@ -56,6 +57,7 @@ const CANNOT_CONNECT = 'This app cannot be connected';
 @Controller('oauth')
 export class InstallPageController {
   constructor(
+    private readonly signInThrottle: SignInThrottle,
     private readonly install: InstallService,
     private readonly directory: DirectoryQueries,
     private readonly adapterHost: HttpAdapterHost,
@@ -109,22 +111,39 @@ export class InstallPageController {
         body.portal_id === undefined || body.portal_id === '' ? undefined : parsePortalId(body.portal_id, 400);
       const email = typeof body.email === 'string' ? body.email.slice(0, 320) : '';
       const password = typeof body.password === 'string' ? body.password.slice(0, 1024) : '';
-      const credentials = email ? this.directory.findUserCredentialsByEmail(email) : null;
-      // Always one scrypt check, also for unknown e-mails: the time taken says nothing about who exists.
-      const passwordOk = await verifyPassword(password, credentials?.passwordHash ?? DUMMY_PASSWORD_HASH);
-      if (!credentials || !passwordOk || password.length === 0) {
+      const signInPage = (status: number, error: string) =>
         sendHtml(
           reply,
-          401,
+          status,
           renderSignInPage({
             appName: validated.app.name,
             csrfToken: reply.generateCsrf(),
             request: encodeAuthorizationRequest(pending),
             portalId,
             email,
-            error: 'That e-mail address and password do not match a user. Check both and try again.',
+            error,
           }),
         );
+      const gate = this.signInThrottle.check(email, request.ip);
+      if (!gate.allowed) {
+        if ('busy' in gate) {
+          void reply.header('retry-after', '5');
+          signInPage(503, 'Too many sign-ins are being checked right now. Try again in a few seconds.');
+        } else {
+          const minutes = Math.max(1, Math.ceil(gate.retryAfterMs / 60_000));
+          void reply.header('retry-after', String(Math.ceil(gate.retryAfterMs / 1000)));
+          signInPage(429, `Too many failed sign-ins. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`);
+        }
+        return;
+      }
+      const credentials = email ? this.directory.findUserCredentialsByEmail(email) : null;
+      // Always one scrypt check, also for unknown e-mails: the time taken says nothing about who exists.
+      const passwordOk = await this.signInThrottle.limitConcurrency(() =>
+        verifyPassword(password, credentials?.passwordHash ?? DUMMY_PASSWORD_HASH),
+      );
+      if (!credentials || !passwordOk || password.length === 0) {
+        this.signInThrottle.recordFailure(email, request.ip);
+        signInPage(401, 'That e-mail address and password do not match a user. Check both and try again.');
         return;
       }
       // A fresh session (and CSRF secret) at sign-in: nothing chosen before it carries over.

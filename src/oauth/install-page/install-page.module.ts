@@ -6,6 +6,7 @@ import { DirectoryModule } from '../../directory/directory.module';
 import { OAuthModule } from '../oauth.module';
 import { registerInstallPageSession } from './install-page-session';
 import { InstallPageController } from './install-page.controller';
+import { SignInThrottle } from './sign-in-throttle';
 
 /** Registers the page's session and CSRF plugins on Fastify before the app is ready, so they exist only with the page. */
 @Injectable()
@@ -24,6 +25,6 @@ class InstallPageSessionPlugins implements OnModuleInit {
 @Module({
   imports: [OAuthModule, DirectoryModule],
   controllers: [InstallPageController],
-  providers: [InstallPageSessionPlugins],
+  providers: [InstallPageSessionPlugins, SignInThrottle],
 })
 export class InstallPageModule {}

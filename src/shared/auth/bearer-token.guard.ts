@@ -59,16 +59,19 @@ export class BearerTokenGuard implements CanActivate {
       );
     }
     const claims = result.claims;
-    if (accepted.length > 0 && !accepted.some((s) => claims.scopes.includes(s))) {
-      throw HubSpotError.missingScopes(
-        accepted,
-        `This app hasn't been granted all required scopes to make this call. Read more about required scopes here: https://developers.hubspot.com/scopes.`,
-      );
-    }
+    if (accepted.length > 0 && !accepted.some((s) => claims.scopes.includes(s))) throw missingAnyScopeError(accepted);
     request.token = claims;
     request.actor = `app:${claims.appId}/hub:${claims.hubId}/user:${claims.userId}`;
     return true;
   }
+}
+
+/** HubSpot's 403 for a token that holds none of the accepted scopes. */
+export function missingAnyScopeError(anyOf: readonly string[]): HubSpotError {
+  return HubSpotError.missingScopes(
+    [...anyOf],
+    `This app hasn't been granted all required scopes to make this call. Read more about required scopes here: https://developers.hubspot.com/scopes.`,
+  );
 }
 
 /** `@RequireScopes('developers-read', 'private-apps-read')`: bearer token with any of these scopes. */
