@@ -198,10 +198,14 @@ const NOTES = `## How to read these figures
 - Migration: applying \`PortalCardMigrated\` claims the account with one conditional \`UPDATE\` (was a
   read then a write), the migration's target cards are remembered, and each place is swapped by one
   conditional \`UPDATE\` (was a probe then a write).
-- Not switched yet: \`@fastify/helmet\` builds a new helmet middleware on every request (about half
-  the throughput of a bare route). \`src/shared/http/security-headers.ts\` sends the same header set
-  (a test compares the two) computed once; \`src/app.factory.ts\` still registers helmet, so the
-  figures above include its cost.
-- Not done: the refresh grant still reads two streams and waits for its own group-committed fsync per
-  request; no aggregate cache or bare Fastify route yet.
+- Security headers: \`@fastify/helmet\` built a new helmet middleware on every request; the same
+  header set (\`src/shared/http/security-headers.ts\`, a test compares the two) is now computed once.
+- Refresh grant: a quarter of its CPU went to reading its two small streams (refresh token, install)
+  from SQLite on every request. The SQLite store now keeps streams it has read in a bounded LRU
+  (\`src/shared/event-store/stream-cache.ts\`, 20,000 streams, frozen events) and extends a cached
+  stream with its own commits, so a refresh decides without a read; expected-revision checks are
+  unchanged (the store is the file's one writer; the EventStoreDB adapter has no such cache).
+- Not done: the committing fsync still blocks the event loop (about 30 % of the refresh grant's
+  profile); the metadata and limits GETs spend about half their time writing the response to the
+  socket (the header set is large) and still run through Nest's router; no bare Fastify routes.
 `;

@@ -11,6 +11,8 @@ export function createEventStore(config: AppConfig, metrics?: Metrics): EventSto
   if (config.eventStoreConnectionString) return new EventStoreDbEventStore(config.eventStoreConnectionString);
   mkdirSync(config.dataDir, { recursive: true });
   return new SqliteEventStore(join(config.dataDir, 'events.sqlite'), {
+    // The service is the file's one writer, so streams it has read can be served from memory.
+    streamCacheSize: 20_000,
     onCommit: (_appends, events) => {
       metrics?.commits.inc();
       metrics?.appendedEvents.inc(events);

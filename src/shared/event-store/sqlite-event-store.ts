@@ -2,6 +2,7 @@ import Database from 'better-sqlite3';
 import { EventEmitter } from 'node:events';
 import type { NewEvent, RecordedEvent } from '../events/envelope';
 import { ConcurrencyError } from './concurrency-error';
+import { StreamCache } from './stream-cache';
 import type { AppendResult, EventStore, ExpectedRevision, ReadAllOptions, Subscription } from './event-store.port';
 
 interface PendingAppend {
@@ -27,6 +28,12 @@ export interface SqliteEventStoreOptions {
   maxBatch?: number;
   /** Called after every committed group with the number of appends and events in it. */
   onCommit?: (appends: number, events: number) => void;
+  /**
+   * Streams whose events are kept in memory after a read (bounded LRU; 0 turns it off). Sound only
+   * while this instance is the file's one writer (the embedded deployment): every append goes through
+   * this object, which updates a cached stream after the commit.
+   */
+  streamCacheSize?: number;
 }
 
 /** Thrown inside an append's savepoint (so its partial inserts roll back) when an event id is already stored. */
@@ -60,6 +67,7 @@ export class SqliteEventStore implements EventStore {
   private flushScheduled = false;
   private closed = false;
   private readonly maxBatch: number;
+  private readonly cache: StreamCache;
   private readonly stmts: {
     insert: Database.Statement;
     streamRevision: Database.Statement;
@@ -77,6 +85,7 @@ export class SqliteEventStore implements EventStore {
     private readonly options: SqliteEventStoreOptions = {},
   ) {
     this.maxBatch = options.maxBatch ?? 512;
+    this.cache = new StreamCache(options.streamCacheSize ?? 0);
     this.appended.setMaxListeners(0);
     this.db = new Database(file);
     this.db.pragma('journal_mode = WAL');
@@ -137,6 +146,8 @@ export class SqliteEventStore implements EventStore {
     if (group.length === 0) return;
     this.pending = [];
     const outcomes: Array<{ ok: true; value: AppendResult } | { ok: false; error: unknown }> = [];
+    // Events this group wrote, in commit order, for the stream cache (applied only once committed).
+    const committed: RecordedEvent[] = [];
     let written = 0;
     try {
       this.db.transaction(() => {
@@ -147,7 +158,7 @@ export class SqliteEventStore implements EventStore {
             let result: { value: AppendResult; replayed: boolean };
             try {
               // A nested transaction is a SAVEPOINT: an append failing part-way leaves nothing behind.
-              result = this.db.transaction(() => this.appendInTransaction(a, revisions))();
+              result = this.db.transaction(() => this.appendInTransaction(a, revisions, committed))();
             } catch (error) {
               if (!(error instanceof ReplayedAppend)) throw error;
               const current =
@@ -164,9 +175,12 @@ export class SqliteEventStore implements EventStore {
         }
       })();
     } catch (error) {
+      // Nothing of this group is stored; a cached stream the group touched may be ahead of nothing,
+      // but appends only reach the cache after the commit, so the cache still matches the file.
       for (const a of group) a.reject(error);
       return;
     }
+    for (const e of committed) this.cache.appended(e);
     this.options.onCommit?.(group.length, written);
     group.forEach((a, i) => {
       const o = outcomes[i]!;
@@ -179,6 +193,7 @@ export class SqliteEventStore implements EventStore {
   private appendInTransaction(
     a: PendingAppend,
     revisions: Map<string, number>,
+    committed: RecordedEvent[],
   ): { value: AppendResult; replayed: boolean } {
     const current =
       revisions.get(a.streamId) ?? (this.stmts.streamRevision.get(a.streamId) as { r: number | null }).r ?? -1;
@@ -192,25 +207,33 @@ export class SqliteEventStore implements EventStore {
 
     let revision = current;
     let position = 0;
+    const rows: EventRow[] = [];
     for (const e of a.events) {
       revision += 1;
+      const data = JSON.stringify(e.data);
+      const metadata = JSON.stringify(e.metadata);
       let info: Database.RunResult;
       try {
-        info = this.stmts.insert.run(
-          a.streamId,
-          revision,
-          e.metadata.eventId,
-          e.type,
-          JSON.stringify(e.data),
-          JSON.stringify(e.metadata),
-        );
+        info = this.stmts.insert.run(a.streamId, revision, e.metadata.eventId, e.type, data, metadata);
       } catch (error) {
         // The event id is stored already: the idempotency check runs only then, not on every append.
         if (isUniqueViolation(error)) throw new ReplayedAppend();
         throw error;
       }
       position = Number(info.lastInsertRowid);
+      rows.push({
+        position,
+        stream_id: a.streamId,
+        revision,
+        event_id: e.metadata.eventId,
+        type: e.type,
+        data,
+        metadata,
+      });
     }
+    // Only streams already cached are extended (write-once streams never enter the cache), and
+    // from the stored text, so a cached event is exactly what a read of the file gives.
+    if (this.cache.has(a.streamId)) for (const row of rows) committed.push(toRecorded(row));
     revisions.set(a.streamId, revision);
     return { value: { nextExpectedRevision: revision, position }, replayed: false };
   }
@@ -232,7 +255,11 @@ export class SqliteEventStore implements EventStore {
   }
 
   readStream(streamId: string, fromRevision = 0): Promise<RecordedEvent[]> {
-    return Promise.resolve((this.stmts.readStream.all(streamId, fromRevision) as EventRow[]).map(toRecorded));
+    const cached = this.cache.get(streamId);
+    if (cached) return Promise.resolve(fromRevision <= 0 ? cached : cached.filter((e) => e.revision >= fromRevision));
+    const events = (this.stmts.readStream.all(streamId, 0) as EventRow[]).map(toRecorded);
+    this.cache.remember(streamId, events);
+    return Promise.resolve(fromRevision <= 0 ? events.slice() : events.filter((e) => e.revision >= fromRevision));
   }
 
   readAll(options: ReadAllOptions): Promise<RecordedEvent[]> {

@@ -1,0 +1,109 @@
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { NewEvent } from '../../src/shared/events/envelope';
+import { ConcurrencyError } from '../../src/shared/event-store/concurrency-error';
+import { SqliteEventStore } from '../../src/shared/event-store/sqlite-event-store';
+import { describeEventStoreContract } from '../contract/event-store.contract';
+
+function tempStore(streamCacheSize: number) {
+  const dir = mkdtempSync(join(tmpdir(), 'event-store-cache-'));
+  const file = join(dir, 'events.db');
+  const store = new SqliteEventStore(file, { streamCacheSize });
+  return {
+    store,
+    file,
+    dir,
+    cleanup: async () => {
+      await store.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+const newEvent = (type: string, data: unknown = {}): NewEvent => ({
+  type,
+  data,
+  metadata: {
+    eventId: randomUUID(),
+    correlationId: randomUUID(),
+    causationId: null,
+    actor: 'test:cache',
+    occurredAt: Date.now(),
+  },
+});
+
+// The cache must not change a single observable behaviour of the store.
+describeEventStoreContract('SqliteEventStore with a stream cache', () => Promise.resolve(tempStore(4)));
+
+describe('SqliteEventStore stream cache', () => {
+  it('serves a read stream with the events appended after it, exactly as the file holds them', async () => {
+    const t = tempStore(8);
+    try {
+      await t.store.append('s-1', [newEvent('a', { n: 1, skip: undefined })], 'no_stream');
+      expect(await t.store.readStream('s-1')).toHaveLength(1); // now cached
+      await t.store.append('s-1', [newEvent('b', { n: 2, gone: undefined })], 0);
+      const cached = await t.store.readStream('s-1');
+      const fresh = new SqliteEventStore(t.file);
+      try {
+        expect(cached).toEqual(await fresh.readStream('s-1'));
+        expect(cached.map((e) => e.data)).toEqual([{ n: 1 }, { n: 2 }]);
+        expect(await t.store.readStream('s-1', 1)).toEqual(await fresh.readStream('s-1', 1));
+      } finally {
+        await fresh.close();
+      }
+    } finally {
+      await t.cleanup();
+    }
+  });
+
+  it('hands out frozen events and a fresh array each time', async () => {
+    const t = tempStore(8);
+    try {
+      await t.store.append('s-2', [newEvent('a', { list: [1] })], 'no_stream');
+      const first = await t.store.readStream('s-2');
+      first.pop();
+      const second = await t.store.readStream('s-2');
+      expect(second).toHaveLength(1);
+      expect(Object.isFrozen(second[0]!.data)).toBe(true);
+      expect(() => ((second[0]!.data as { list: number[] }).list as number[]).push(2)).toThrow(TypeError);
+    } finally {
+      await t.cleanup();
+    }
+  });
+
+  it('keeps the expected-revision check on a cached stream', async () => {
+    const t = tempStore(8);
+    try {
+      await t.store.append('s-3', [newEvent('a')], 'no_stream');
+      await t.store.readStream('s-3');
+      await t.store.append('s-3', [newEvent('b')], 0);
+      await expect(t.store.append('s-3', [newEvent('c')], 0)).rejects.toBeInstanceOf(ConcurrencyError);
+      expect((await t.store.readStream('s-3')).map((e) => e.type)).toEqual(['a', 'b']);
+    } finally {
+      await t.cleanup();
+    }
+  });
+
+  it('evicts the least recently used stream beyond its capacity, which then reads from the file', async () => {
+    const t = tempStore(2);
+    try {
+      for (const id of ['x', 'y', 'z']) {
+        await t.store.append(id, [newEvent('a')], 'no_stream');
+        await t.store.readStream(id);
+      }
+      // 'x' was evicted: an append it misses would be invisible if it were still cached.
+      const other = new SqliteEventStore(t.file);
+      try {
+        await other.append('x', [newEvent('by-other')], 0);
+      } finally {
+        await other.close();
+      }
+      expect((await t.store.readStream('x')).map((e) => e.type)).toEqual(['a', 'by-other']);
+      expect((await t.store.readStream('z')).map((e) => e.type)).toEqual(['a']);
+    } finally {
+      await t.cleanup();
+    }
+  });
+});
