@@ -1,61 +1,16 @@
 import Database from 'better-sqlite3';
-import { ChildProcess, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { join } from 'node:path';
-import { freePort, httpRequest, waitForExit } from './service-process';
-
-const ROOT = join(__dirname, '..', '..');
+import { httpRequest, ServiceProcess, startService, waitForExit } from './service-process';
 
 export { ensureBuilt, httpRequest, waitForExit } from './service-process';
 
-export interface RunningService {
-  child: ChildProcess;
-  pid: number;
-  port: number;
-  url: string;
-  output: () => string;
-}
+export type RunningService = ServiceProcess;
 
-/**
- * `node dist/main.js` on 127.0.0.1, resolved once it logged that it listens. Unlike the shared
- * helper, its start-up timer is cleared once the service is up, so a test may run for minutes.
- */
-export async function startReliabilityService(env: Record<string, string>): Promise<RunningService> {
-  const port = await freePort();
-  const child = spawn(process.execPath, [join(ROOT, 'dist', 'main.js')], {
-    env: { ...process.env, HOST: '127.0.0.1', PORT: String(port), LOG_LEVEL: 'info', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  // Output is kept bounded: a sweep of thousands of requests logs a line each.
-  const keep = (chunk: Buffer) => {
-    out += chunk.toString();
-    if (out.length > 2_000_000) out = out.slice(-1_000_000);
-  };
-  await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`service did not start within 60 s:\n${out.slice(-5000)}`));
-    }, 60_000);
-    const onExit = (code: number | null) => {
-      clearTimeout(timer);
-      reject(new Error(`service exited with ${code}:\n${out.slice(-5000)}`));
-    };
-    child.stdout!.on('data', (chunk: Buffer) => {
-      keep(chunk);
-      if (out.includes('listening on http://')) {
-        clearTimeout(timer);
-        child.off('exit', onExit);
-        resolve();
-      }
-    });
-    child.stderr!.on('data', keep);
-    child.once('exit', onExit);
-  });
-  return { child, pid: child.pid!, port, url: `http://127.0.0.1:${port}`, output: () => out };
-}
+/** The shared service starter (kept under this name for the reliability tests). */
+export const startReliabilityService = startService;
 
 /** Stops the service (SIGTERM: graceful; SIGKILL: a crash) and waits until it is gone. */
 export async function stopService(s: RunningService, signal: 'SIGTERM' | 'SIGKILL' = 'SIGTERM'): Promise<void> {

@@ -33,11 +33,17 @@ export function freePort(): Promise<number> {
 
 export interface ServiceProcess {
   child: ChildProcess;
+  pid: number;
+  port: number;
   url: string;
   output: () => string;
 }
 
-/** Starts `node dist/main.js` on 127.0.0.1 and resolves once it logged (at info) that it listens. */
+/**
+ * Starts `node dist/main.js` on 127.0.0.1 and resolves once it logged (at info) that it listens.
+ * The start-up timer is cleared then, so a test may run for minutes; output is kept bounded
+ * (a sweep of thousands of requests logs a line each).
+ */
 export async function startService(env: Record<string, string>): Promise<ServiceProcess> {
   const port = await freePort();
   const child = spawn(process.execPath, [join(ROOT, 'dist', 'main.js')], {
@@ -45,27 +51,31 @@ export async function startService(env: Record<string, string>): Promise<Service
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
+  const keep = (chunk: Buffer) => {
+    out += chunk.toString();
+    if (out.length > 2_000_000) out = out.slice(-1_000_000);
+  };
   await new Promise<void>((resolve, reject) => {
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
-      reject(new Error(`service did not start within 60 s:\n${out}`));
+      reject(new Error(`service did not start within 60 s:\n${out.slice(-5000)}`));
     }, 60_000);
-    timer.unref();
-    const onData = (chunk: Buffer) => {
-      out += chunk.toString();
+    const onExit = (code: number | null) => {
+      clearTimeout(timer);
+      reject(new Error(`service exited with ${code}:\n${out.slice(-5000)}`));
+    };
+    child.stdout!.on('data', (chunk: Buffer) => {
+      keep(chunk);
       if (out.includes('listening on http://')) {
         clearTimeout(timer);
+        child.off('exit', onExit);
         resolve();
       }
-    };
-    child.stdout!.on('data', onData);
-    child.stderr!.on('data', (c: Buffer) => (out += c.toString()));
-    child.on('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`service exited with ${code}:\n${out}`));
     });
+    child.stderr!.on('data', keep);
+    child.once('exit', onExit);
   });
-  return { child, url: `http://127.0.0.1:${port}`, output: () => out };
+  return { child, pid: child.pid!, port, url: `http://127.0.0.1:${port}`, output: () => out };
 }
 
 export function waitForExit(child: ChildProcess): Promise<void> {
