@@ -20,6 +20,7 @@ import { hubSpotClientErrorHandler } from './shared/http/client-error';
 import { registerSecurityHeaders } from './shared/http/security-headers';
 import { HubSpotValidationPipe } from './shared/http/validation';
 import { installRateLimits, RateLimitModule } from './shared/rate-limit/rate-limit.module';
+import { lazyChildLoggerFactory } from './shared/logging/lazy-child-logger';
 import { createLogger, PinoNestLogger } from './shared/logging/logger';
 
 export interface CreateAppOptions {
@@ -52,6 +53,8 @@ export async function createApp(options: CreateAppOptions): Promise<NestFastifyA
     genReqId: () => randomUUID(),
     requestIdHeader: false, // the correlation id is ours, never the caller's
     requestIdLogLabel: 'correlationId',
+    // The per-request child logger is made only when the request logs something.
+    childLoggerFactory: lazyChildLoggerFactory as never,
     bodyLimit: config.bodyLimitBytes,
     routerOptions: { maxParamLength: 2048 }, // access tokens in the path are up to 512 characters
     trustProxy: false,
@@ -81,14 +84,17 @@ export async function createApp(options: CreateAppOptions): Promise<NestFastifyA
   registerSecurityHeaders(fastify);
 
   const metrics = app.get(Metrics);
-  fastify.addHook('onSend', async (request, reply) => {
-    void reply.header('x-hubspot-correlation-id', String(request.id));
+  // Callback-style hooks: an async hook costs a promise per request on every route.
+  fastify.addHook('onSend', (request, reply, payload, done) => {
+    void reply.header('x-hubspot-correlation-id', request.id);
+    done(null, payload);
   });
-  fastify.addHook('onResponse', async (request, reply) => {
+  fastify.addHook('onResponse', (request, reply, done) => {
     metrics.httpDuration.observe(
       { method: request.method, route: request.routeOptions.url ?? 'unmatched', status: String(reply.statusCode) },
       reply.elapsedTime / 1000,
     );
+    done();
   });
   // Errors raised by Fastify itself (body parsing, limits) before Nest sees the request.
   fastify.setErrorHandler((error, request, reply) => sendHubSpotError(error, request, reply, httpLogger));

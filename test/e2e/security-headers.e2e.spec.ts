@@ -1,4 +1,4 @@
-import { SECURITY_HEADERS } from '../../src/shared/http/security-headers';
+import { API_SECURITY_HEADERS, DOCUMENT_SECURITY_HEADERS } from '../../src/shared/http/security-headers';
 import { startTestApp, TestApp } from '../support/test-app';
 
 describe('security headers over HTTP', () => {
@@ -8,12 +8,21 @@ describe('security headers over HTTP', () => {
   });
   afterAll(async () => t.close());
 
-  it('every JSON answer, success or error, carries the whole security header set', async () => {
+  it('every JSON answer, success or error, carries the API security header set', async () => {
     for (const url of ['/health/live', '/no/such/route', '/admin/v1/apps']) {
       const r = await t.inject({ method: 'GET', url });
       expect(r.headers['content-type']).toMatch(/^application\/json/);
-      for (const [name, value] of Object.entries(SECURITY_HEADERS))
+      for (const [name, value] of Object.entries(API_SECURITY_HEADERS))
         expect([url, name, r.headers[name]]).toEqual([url, name, value]);
+      expect([url, r.headers['x-dns-prefetch-control']]).toEqual([url, undefined]);
     }
+  });
+
+  it('the API docs page, an HTML document, carries the whole document set', async () => {
+    const r = await t.inject({ method: 'GET', url: '/docs' });
+    expect(r.statusCode).toBe(200);
+    expect(r.headers['content-type']).toMatch(/^text\/html/);
+    for (const [name, value] of Object.entries(DOCUMENT_SECURITY_HEADERS))
+      expect([name, r.headers[name]]).toEqual([name, value]);
   });
 });

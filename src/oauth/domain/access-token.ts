@@ -1,4 +1,5 @@
-import { createHmac, createSecretKey, KeyObject, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHmac, createSecretKey, KeyObject, timingSafeEqual } from 'node:crypto';
+import { randomBytesFromPool } from '../../shared/security/random-pool';
 import { decodeScopes, encodeScopes, SCOPE_CATALOG_VERSION } from '../../shared/scopes/scope-catalog';
 
 /**
@@ -92,7 +93,7 @@ export function encodeAccessToken(
   token: string;
   tokenId: string;
 } {
-  const tokenId = claims.tokenId ?? randomBytes(8).toString('hex');
+  const tokenId = claims.tokenId ?? randomBytesFromPool(8).toString('hex');
   const hublet = HUBLETS.indexOf(claims.hublet as (typeof HUBLETS)[number]);
   if (hublet < 0) throw new Error(`unknown hublet ${claims.hublet}`);
   const installId = claims.appInstallId;

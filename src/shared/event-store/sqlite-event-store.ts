@@ -39,8 +39,9 @@ export interface SqliteEventStoreOptions {
 /** Thrown inside an append's savepoint (so its partial inserts roll back) when an event id is already stored. */
 class ReplayedAppend extends Error {}
 
+// No `instanceof Error`: the driver's errors may come from another realm (jest's vm contexts).
 const isUniqueViolation = (error: unknown) =>
-  error instanceof Error && (error as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE';
+  typeof error === 'object' && error !== null && (error as { code?: unknown }).code === 'SQLITE_CONSTRAINT_UNIQUE';
 
 const toRecorded = (row: EventRow): RecordedEvent => ({
   streamId: row.stream_id,
@@ -158,7 +159,11 @@ export class SqliteEventStore implements EventStore {
             let result: { value: AppendResult; replayed: boolean };
             try {
               // A nested transaction is a SAVEPOINT: an append failing part-way leaves nothing behind.
-              result = this.db.transaction(() => this.appendInTransaction(a, revisions, committed))();
+              // One event is one INSERT, atomic by itself: no savepoint needed (two statements saved).
+              result =
+                a.events.length === 1
+                  ? this.appendInTransaction(a, revisions, committed)
+                  : this.db.transaction(() => this.appendInTransaction(a, revisions, committed))();
             } catch (error) {
               if (!(error instanceof ReplayedAppend)) throw error;
               const current =
@@ -195,8 +200,11 @@ export class SqliteEventStore implements EventStore {
     revisions: Map<string, number>,
     committed: RecordedEvent[],
   ): { value: AppendResult; replayed: boolean } {
-    const current =
-      revisions.get(a.streamId) ?? (this.stmts.streamRevision.get(a.streamId) as { r: number | null }).r ?? -1;
+    const known = revisions.get(a.streamId);
+    // A new stream needs no revision lookup: its first insert at revision 0 fails on
+    // UNIQUE (stream_id, revision) exactly when the stream exists (revisions start at 0, no gaps).
+    if (known === undefined && a.expected === 'no_stream') return this.insertEvents(a, -1, revisions, committed);
+    const current = known ?? (this.stmts.streamRevision.get(a.streamId) as { r: number | null }).r ?? -1;
     const ok =
       a.expected === 'any' ||
       (a.expected === 'no_stream' && current < 0) ||
@@ -204,7 +212,15 @@ export class SqliteEventStore implements EventStore {
       a.expected === current;
     // A re-append of stored events answers with the original result even when the revision moved on.
     if (!ok) return { value: this.replayOf(a, current), replayed: true };
+    return this.insertEvents(a, current, revisions, committed);
+  }
 
+  private insertEvents(
+    a: PendingAppend,
+    current: number,
+    revisions: Map<string, number>,
+    committed: RecordedEvent[],
+  ): { value: AppendResult; replayed: boolean } {
     let revision = current;
     let position = 0;
     const rows: EventRow[] = [];

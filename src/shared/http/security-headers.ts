@@ -1,12 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 
 /**
- * The security headers `@fastify/helmet` sent with this service's options, computed once.
- * Helmet builds its middleware chain again on every request (about half a bare route's
- * throughput); the header set never varies per request, so a constant object does the same.
- * A route may still override one (the install page sets its own CSP), as with helmet.
+ * Headers for answers a browser renders as a document (the install page, the API docs): exactly
+ * what `@fastify/helmet` sent with this service's options, computed once (helmet rebuilds its
+ * middleware chain on every request, about half a bare route's throughput).
  */
-export const SECURITY_HEADERS: Readonly<Record<string, string>> = Object.freeze({
+export const DOCUMENT_SECURITY_HEADERS: Readonly<Record<string, string>> = Object.freeze({
   'content-security-policy': [
     "default-src 'self'",
     "base-uri 'self'",
@@ -33,10 +32,40 @@ export const SECURITY_HEADERS: Readonly<Record<string, string>> = Object.freeze(
   'x-xss-protection': '0',
 });
 
-/** Sets SECURITY_HEADERS on every reply, before the route runs (so a route can override one). */
+/**
+ * Headers on every answer, JSON included: the OWASP REST Security Cheat Sheet's set for APIs.
+ * A JSON body is never rendered, so the document-only headers (script policy, opener and
+ * agent-cluster isolation, download and DNS-prefetch switches) protect nothing there, and each
+ * costs bytes on the hottest endpoints. A response that turns out to be HTML gets the document
+ * set on top (see registerSecurityHeaders).
+ */
+export const API_SECURITY_HEADERS: Readonly<Record<string, string>> = Object.freeze({
+  'content-security-policy': "default-src 'none'; frame-ancestors 'none'",
+  'cross-origin-resource-policy': 'same-origin',
+  'strict-transport-security': DOCUMENT_SECURITY_HEADERS['strict-transport-security']!,
+  'x-content-type-options': 'nosniff',
+  'x-frame-options': 'DENY',
+});
+
+const isHtml = (contentType: unknown) => typeof contentType === 'string' && contentType.startsWith('text/html');
+
+/**
+ * Sets API_SECURITY_HEADERS before the route runs (so a route can override one, as with helmet);
+ * an HTML answer then also gets DOCUMENT_SECURITY_HEADERS, except where its route set a header
+ * of its own (the install page's stricter CSP).
+ */
 export function registerSecurityHeaders(fastify: FastifyInstance): void {
   fastify.addHook('onRequest', (_request, reply, done) => {
-    void reply.headers(SECURITY_HEADERS);
+    void reply.headers(API_SECURITY_HEADERS);
     done();
+  });
+  fastify.addHook('onSend', (_request, reply, payload, done) => {
+    if (isHtml(reply.getHeader('content-type'))) {
+      for (const [name, value] of Object.entries(DOCUMENT_SECURITY_HEADERS)) {
+        const current = reply.getHeader(name);
+        if (current === undefined || current === API_SECURITY_HEADERS[name]) void reply.header(name, value);
+      }
+    }
+    done(null, payload);
   });
 }
