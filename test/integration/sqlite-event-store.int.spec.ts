@@ -123,7 +123,50 @@ describe('SqliteEventStore specifics', () => {
     }
   });
 
-  // Each append of a group runs in its own SAVEPOINT, so a failure part-way leaves nothing behind.
+  // Each multi-event append of a group runs in its own SAVEPOINT on the writer thread, so a
+  // failure part-way (here: the second event's id is stored already, in another stream) leaves
+  // nothing of it behind, and the rest of the group commits.
+  it('rolls back an append whose second event fails in the database, and only that append', async () => {
+    const { store, cleanup } = tempStore();
+    try {
+      const taken = newEvent('t.Taken');
+      await store.append('savepoint-owner', [taken], 'no_stream');
+      const outcomes = await Promise.allSettled([
+        store.append('savepoint-ok', [newEvent('t.A')], 'no_stream'),
+        store.append('savepoint-bad', [newEvent('t.A'), taken], 'no_stream'),
+        store.append('savepoint-ok-2', [newEvent('t.A'), newEvent('t.B')], 'no_stream'),
+      ]);
+      expect(outcomes.map((o) => o.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+      expect((outcomes[1] as PromiseRejectedResult).reason).toBeInstanceOf(ConcurrencyError);
+      expect(await store.readStream('savepoint-bad')).toEqual([]);
+      expect(await store.readStream('savepoint-ok-2')).toHaveLength(2);
+      const all = await store.readAll({ after: 0, limit: 100 });
+      expect(all.map((e) => e.streamId)).toEqual([
+        'savepoint-owner',
+        'savepoint-ok',
+        'savepoint-ok-2',
+        'savepoint-ok-2',
+      ]);
+    } finally {
+      await cleanup();
+    }
+  });
+
+  it('fails every later append and the readiness ping once its writer thread is gone', async () => {
+    const { store, cleanup } = tempStore();
+    try {
+      await store.append('before-death', [newEvent('t.A')], 'no_stream');
+      await (store as unknown as { writer: { terminate(): Promise<number> } }).writer.terminate();
+      await expect(store.append('after-death', [newEvent('t.A')], 'no_stream')).rejects.toThrow(/writer thread/);
+      await expect(store.ping()).rejects.toThrow(/writer thread/);
+      // Reads still answer from what was committed.
+      expect(await store.readStream('before-death')).toHaveLength(1);
+    } finally {
+      await cleanup();
+    }
+  });
+
+  // An event that cannot be serialised is refused before anything is sent to the writer.
   it('writes nothing of an append that fails part-way', async () => {
     const { store, cleanup } = tempStore();
     try {

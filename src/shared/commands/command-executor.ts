@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { randomUUIDv7 } from 'node:crypto';
 import { Subject } from 'rxjs';
 import type { Clock } from '../clock';
 import type { CommandContext, DomainEvent, NewEvent, RecordedEvent } from '../events/envelope';
@@ -97,7 +97,9 @@ export class CommandExecutor {
       type: event.type,
       data: event.data,
       metadata: {
-        eventId: randomUUID(),
+        // Time-ordered (RFC 9562 v7): new ids land at the end of the store's event-id index
+        // instead of on a random page, which makes a group commit write far fewer pages.
+        eventId: randomUUIDv7(),
         correlationId: context.correlationId,
         causationId: context.causationId ?? null,
         actor: context.actor,

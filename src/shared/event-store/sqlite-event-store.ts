@@ -1,14 +1,16 @@
 import Database from 'better-sqlite3';
 import { EventEmitter } from 'node:events';
+import { Worker } from 'node:worker_threads';
 import type { NewEvent, RecordedEvent } from '../events/envelope';
 import { ConcurrencyError } from './concurrency-error';
 import { StreamCache } from './stream-cache';
+import { sqliteWriter, WireAppend, WireGroupResult } from './sqlite-writer';
 import type { AppendResult, EventStore, ExpectedRevision, ReadAllOptions, Subscription } from './event-store.port';
 
 interface PendingAppend {
   streamId: string;
-  events: NewEvent[];
   expected: ExpectedRevision;
+  wire: WireAppend;
   resolve: (r: AppendResult) => void;
   reject: (e: unknown) => void;
 }
@@ -23,6 +25,9 @@ interface EventRow {
   metadata: string;
 }
 
+type WriterReply =
+  { id: number; result: WireGroupResult } | { id: number; failed: string } | { id: number; closed: true };
+
 export interface SqliteEventStoreOptions {
   /** Most appends grouped into one transaction. */
   maxBatch?: number;
@@ -36,13 +41,6 @@ export interface SqliteEventStoreOptions {
   streamCacheSize?: number;
 }
 
-/** Thrown inside an append's savepoint (so its partial inserts roll back) when an event id is already stored. */
-class ReplayedAppend extends Error {}
-
-// No `instanceof Error`: the driver's errors may come from another realm (jest's vm contexts).
-const isUniqueViolation = (error: unknown) =>
-  typeof error === 'object' && error !== null && (error as { code?: unknown }).code === 'SQLITE_CONSTRAINT_UNIQUE';
-
 const toRecorded = (row: EventRow): RecordedEvent => ({
   streamId: row.stream_id,
   revision: row.revision,
@@ -52,27 +50,53 @@ const toRecorded = (row: EventRow): RecordedEvent => ({
   metadata: JSON.parse(row.metadata) as RecordedEvent['metadata'],
 });
 
+/** The writer thread: runs sqliteWriter from its source text (see sqlite-writer.ts). */
+const WRITER_THREAD_SOURCE = `
+const { parentPort, workerData } = require('node:worker_threads');
+const sqliteWriter = ${sqliteWriter.toString()};
+const writer = sqliteWriter(workerData.file, workerData.driverPath);
+parentPort.on('message', (message) => {
+  if (message.close) {
+    writer.close();
+    parentPort.postMessage({ id: message.id, closed: true });
+    return;
+  }
+  try {
+    parentPort.postMessage({ id: message.id, result: writer.write(message.group) });
+  } catch (error) {
+    parentPort.postMessage({ id: message.id, failed: error && error.message ? error.message : String(error) });
+  }
+});
+`;
+
 /**
  * Embedded event store on SQLite (WAL, synchronous=FULL).
  *
- * Group commit: appends that arrive while a commit is pending are queued and written in one
- * transaction on the next turn of the event loop. Each append is still checked against its own
- * expected revision (earlier appends of the same group count), and a promise resolves only after
- * the transaction that holds its events committed, so an acknowledged append survives kill -9.
+ * Writes happen on a writer thread with its own connection, so the commit's fsync never blocks
+ * the event loop. Group commit: appends that arrive while the loop is busy are sent as one group
+ * and written in one transaction; the next group may be sent while one is committing (the writer
+ * takes them in order). Each append is checked against its own expected revision (earlier appends
+ * of the same group count), and a promise resolves only after the transaction that holds its events
+ * committed, so an acknowledged append survives kill -9. Reads use this thread's connection, which
+ * sees every acknowledged commit (WAL readers see all commits finished before their read began).
  */
 export class SqliteEventStore implements EventStore {
   readonly kind = 'sqlite' as const;
   private readonly db: Database.Database;
+  private readonly writer: Worker;
   private readonly appended = new EventEmitter();
   private pending: PendingAppend[] = [];
   private flushScheduled = false;
   private closed = false;
+  /** Set when the writer thread died: every later append and ping fails with it. */
+  private writerFailure: Error | null = null;
+  private nextGroupId = 0;
+  private readonly inFlight = new Map<number, PendingAppend[]>();
+  private drained: (() => void) | null = null;
+  private writerClosed: (() => void) | null = null;
   private readonly maxBatch: number;
   private readonly cache: StreamCache;
   private readonly stmts: {
-    insert: Database.Statement;
-    streamRevision: Database.Statement;
-    byEventId: Database.Statement;
     readStream: Database.Statement;
     readAll: Database.Statement;
     readAllByStream: Database.Statement;
@@ -107,11 +131,6 @@ export class SqliteEventStore implements EventStore {
     `);
     const cols = 'position, stream_id, revision, event_id, type, data, metadata';
     this.stmts = {
-      insert: this.db.prepare(
-        'INSERT INTO events (stream_id, revision, event_id, type, data, metadata) VALUES (?, ?, ?, ?, ?, ?)',
-      ),
-      streamRevision: this.db.prepare('SELECT MAX(revision) AS r FROM events WHERE stream_id = ?'),
-      byEventId: this.db.prepare('SELECT position, stream_id, revision FROM events WHERE event_id = ?'),
       readStream: this.db.prepare(`SELECT ${cols} FROM events WHERE stream_id = ? AND revision >= ? ORDER BY revision`),
       readAll: this.db.prepare(`SELECT ${cols} FROM events WHERE position > ? ORDER BY position LIMIT ?`),
       readAllByStream: this.db.prepare(
@@ -125,149 +144,118 @@ export class SqliteEventStore implements EventStore {
       ),
       head: this.db.prepare('SELECT COALESCE(MAX(position), 0) AS p FROM events'),
     };
+    // The schema exists now; the writer only prepares its statements.
+    this.writer = new Worker(WRITER_THREAD_SOURCE, {
+      eval: true,
+      workerData: { file, driverPath: require.resolve('better-sqlite3') },
+    });
+    this.writer.unref(); // referenced only while a group is in flight
+    this.writer.on('message', (reply: WriterReply) => this.onReply(reply));
+    this.writer.on('error', (error) => this.writerDied(error));
+    this.writer.on('exit', (code) => {
+      if (!this.closed) this.writerDied(new Error(`the event store's writer thread exited with code ${code}`));
+    });
   }
 
   append(streamId: string, events: NewEvent[], expected: ExpectedRevision): Promise<AppendResult> {
     if (this.closed) return Promise.reject(new Error('event store is closed'));
+    if (this.writerFailure) return Promise.reject(this.writerFailure);
     if (events.length === 0) return Promise.reject(new Error('append needs at least one event'));
+    let wire: WireAppend;
+    try {
+      wire = {
+        streamId,
+        expected,
+        events: events.map((e) => ({
+          type: e.type,
+          eventId: e.metadata.eventId,
+          data: JSON.stringify(e.data),
+          metadata: JSON.stringify(e.metadata),
+        })),
+      };
+    } catch (error) {
+      return Promise.reject(error instanceof Error ? error : new Error(String(error))); // e.g. a BigInt in the data
+    }
     return new Promise<AppendResult>((resolve, reject) => {
-      this.pending.push({ streamId, events, expected, resolve, reject });
-      if (this.pending.length >= this.maxBatch) this.flush();
-      else if (!this.flushScheduled) {
+      this.pending.push({ streamId, expected, wire, resolve, reject });
+      if (!this.flushScheduled && this.inFlight.size === 0) {
         this.flushScheduled = true;
         setImmediate(() => this.flush());
       }
     });
   }
 
-  /** Writes every queued append in one transaction; settles each promise after the commit. */
+  /**
+   * Sends the queued appends (up to maxBatch) to the writer as one group. One group at a time:
+   * appends arriving during a commit wait for it and then go together, so the group grows with
+   * the load and the commits (one fsync each) do not queue up behind one another.
+   */
   private flush(): void {
     this.flushScheduled = false;
-    const group = this.pending;
-    if (group.length === 0) return;
-    this.pending = [];
-    const outcomes: Array<{ ok: true; value: AppendResult } | { ok: false; error: unknown }> = [];
-    // Events this group wrote, in commit order, for the stream cache (applied only once committed).
-    const committed: RecordedEvent[] = [];
-    let written = 0;
-    try {
-      this.db.transaction(() => {
-        // Revisions of streams touched earlier in this group.
-        const revisions = new Map<string, number>();
-        for (const a of group) {
-          try {
-            let result: { value: AppendResult; replayed: boolean };
-            try {
-              // A nested transaction is a SAVEPOINT: an append failing part-way leaves nothing behind.
-              // One event is one INSERT, atomic by itself: no savepoint needed (two statements saved).
-              result =
-                a.events.length === 1
-                  ? this.appendInTransaction(a, revisions, committed)
-                  : this.db.transaction(() => this.appendInTransaction(a, revisions, committed))();
-            } catch (error) {
-              if (!(error instanceof ReplayedAppend)) throw error;
-              const current =
-                revisions.get(a.streamId) ??
-                (this.stmts.streamRevision.get(a.streamId) as { r: number | null }).r ??
-                -1;
-              result = { value: this.replayOf(a, current), replayed: true };
-            }
-            if (!result.replayed) written += a.events.length;
-            outcomes.push({ ok: true, value: result.value });
-          } catch (error) {
-            outcomes.push({ ok: false, error });
-          }
-        }
-      })();
-    } catch (error) {
-      // Nothing of this group is stored; a cached stream the group touched may be ahead of nothing,
-      // but appends only reach the cache after the commit, so the cache still matches the file.
+    if (this.pending.length === 0 || this.inFlight.size > 0) return;
+    const group = this.pending.length <= this.maxBatch ? this.pending : this.pending.slice(0, this.maxBatch);
+    this.pending = this.pending.length <= this.maxBatch ? [] : this.pending.slice(this.maxBatch);
+    const id = ++this.nextGroupId;
+    this.inFlight.set(id, group);
+    if (this.inFlight.size === 1) this.writer.ref();
+    this.writer.postMessage({ id, group: group.map((a) => a.wire) });
+  }
+
+  private onReply(reply: WriterReply): void {
+    if ('closed' in reply) return this.writerClosed?.();
+    const group = this.inFlight.get(reply.id);
+    if (!group) return;
+    this.inFlight.delete(reply.id);
+    if (this.inFlight.size === 0) {
+      this.writer.unref();
+      // What queued up during this commit goes now, as the next group.
+      if (this.pending.length > 0) this.flush();
+      else this.drained?.();
+    }
+    if ('failed' in reply) {
+      // Nothing of this group is stored; the cache was not touched (it follows commits only).
+      const error = new Error(reply.failed);
       for (const a of group) a.reject(error);
       return;
     }
-    for (const e of committed) this.cache.appended(e);
+    const { outcomes, written } = reply.result;
+    // Cached streams first, so a read after an acknowledgement already sees its events. Built from
+    // the stored text, so a cached event is exactly what a read of the file gives.
+    group.forEach((a, i) => {
+      const o = outcomes[i]!;
+      if (!o.ok || o.positions.length === 0 || !this.cache.has(a.streamId)) return;
+      const first = o.nextExpectedRevision - a.wire.events.length + 1;
+      a.wire.events.forEach((e, j) =>
+        this.cache.appended({
+          streamId: a.streamId,
+          revision: first + j,
+          position: o.positions[j]!,
+          type: e.type,
+          data: JSON.parse(e.data) as unknown,
+          metadata: JSON.parse(e.metadata) as RecordedEvent['metadata'],
+        }),
+      );
+    });
     this.options.onCommit?.(group.length, written);
     group.forEach((a, i) => {
       const o = outcomes[i]!;
-      if (o.ok) a.resolve(o.value);
-      else a.reject(o.error);
+      if (o.ok) a.resolve({ nextExpectedRevision: o.nextExpectedRevision, position: o.position });
+      else if ('conflict' in o) a.reject(new ConcurrencyError(a.streamId, a.expected, o.conflict.actual));
+      else a.reject(new Error(o.message));
     });
     if (written > 0) this.appended.emit('appended');
   }
 
-  private appendInTransaction(
-    a: PendingAppend,
-    revisions: Map<string, number>,
-    committed: RecordedEvent[],
-  ): { value: AppendResult; replayed: boolean } {
-    const known = revisions.get(a.streamId);
-    // A new stream needs no revision lookup: its first insert at revision 0 fails on
-    // UNIQUE (stream_id, revision) exactly when the stream exists (revisions start at 0, no gaps).
-    if (known === undefined && a.expected === 'no_stream') return this.insertEvents(a, -1, revisions, committed);
-    const current = known ?? (this.stmts.streamRevision.get(a.streamId) as { r: number | null }).r ?? -1;
-    const ok =
-      a.expected === 'any' ||
-      (a.expected === 'no_stream' && current < 0) ||
-      (a.expected === 'stream_exists' && current >= 0) ||
-      a.expected === current;
-    // A re-append of stored events answers with the original result even when the revision moved on.
-    if (!ok) return { value: this.replayOf(a, current), replayed: true };
-    return this.insertEvents(a, current, revisions, committed);
-  }
-
-  private insertEvents(
-    a: PendingAppend,
-    current: number,
-    revisions: Map<string, number>,
-    committed: RecordedEvent[],
-  ): { value: AppendResult; replayed: boolean } {
-    let revision = current;
-    let position = 0;
-    const rows: EventRow[] = [];
-    for (const e of a.events) {
-      revision += 1;
-      const data = JSON.stringify(e.data);
-      const metadata = JSON.stringify(e.metadata);
-      let info: Database.RunResult;
-      try {
-        info = this.stmts.insert.run(a.streamId, revision, e.metadata.eventId, e.type, data, metadata);
-      } catch (error) {
-        // The event id is stored already: the idempotency check runs only then, not on every append.
-        if (isUniqueViolation(error)) throw new ReplayedAppend();
-        throw error;
-      }
-      position = Number(info.lastInsertRowid);
-      rows.push({
-        position,
-        stream_id: a.streamId,
-        revision,
-        event_id: e.metadata.eventId,
-        type: e.type,
-        data,
-        metadata,
-      });
-    }
-    // Only streams already cached are extended (write-once streams never enter the cache), and
-    // from the stored text, so a cached event is exactly what a read of the file gives.
-    if (this.cache.has(a.streamId)) for (const row of rows) committed.push(toRecorded(row));
-    revisions.set(a.streamId, revision);
-    return { value: { nextExpectedRevision: revision, position }, replayed: false };
-  }
-
-  /** The original result of an append whose events are all stored in this stream, in order; else a conflict. */
-  private replayOf(a: PendingAppend, current: number): AppendResult {
-    const stored = a.events.map(
-      (e) =>
-        this.stmts.byEventId.get(e.metadata.eventId) as
-          { position: number; stream_id: string; revision: number } | undefined,
-    );
-    const first = stored[0];
-    const same =
-      first !== undefined &&
-      stored.every((s, i) => s && s.stream_id === a.streamId && s.revision === first.revision + i);
-    if (!same) throw new ConcurrencyError(a.streamId, a.expected, current < 0 ? 'no_stream' : current);
-    const last = stored[stored.length - 1]!;
-    return { nextExpectedRevision: last.revision, position: last.position };
+  /** The writer thread is gone: nothing in flight or queued can be acknowledged any more. */
+  private writerDied(error: Error): void {
+    if (this.writerFailure) return;
+    this.writerFailure = error;
+    const lost = [...[...this.inFlight.values()].flat(), ...this.pending];
+    this.inFlight.clear();
+    this.pending = [];
+    for (const a of lost) a.reject(error);
+    this.drained?.();
+    this.writerClosed?.();
   }
 
   readStream(streamId: string, fromRevision = 0): Promise<RecordedEvent[]> {
@@ -342,16 +330,25 @@ export class SqliteEventStore implements EventStore {
 
   ping(): Promise<void> {
     if (this.closed) return Promise.reject(new Error('event store is closed'));
+    if (this.writerFailure) return Promise.reject(this.writerFailure);
     this.db.prepare('SELECT 1').get();
     return Promise.resolve();
   }
 
-  close(): Promise<void> {
-    if (this.closed) return Promise.resolve();
+  /** Sends what is queued, waits for every group in flight, then closes the writer and the reader. */
+  async close(): Promise<void> {
+    if (this.closed) return;
     this.flush();
     this.closed = true;
+    if (this.inFlight.size > 0) await new Promise<void>((resolve) => (this.drained = resolve));
+    if (!this.writerFailure) {
+      this.writer.ref();
+      const closed = new Promise<void>((resolve) => (this.writerClosed = resolve));
+      this.writer.postMessage({ id: 0, close: true });
+      await closed;
+    }
+    await this.writer.terminate();
     this.appended.emit('appended');
     this.db.close();
-    return Promise.resolve();
   }
 }
