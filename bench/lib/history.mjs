@@ -233,7 +233,8 @@ export function appendYearOfHistory(writer, { total = 1_000_000, accounts = 20_0
     const t = refreshTokens[i % refreshTokens.length];
     const tokenId = hex(8);
     writer.append(
-      `oauth.access-token-${tokenId}`,
+      // As src/oauth/domain/oauth-events.ts names them: issue second, then token id.
+      `oauth.access-token-${String(Math.floor(at / 1000)).padStart(10, '0')}-${tokenId}`,
       'oauth.AccessTokenIssued',
       {
         tokenId,

@@ -7,10 +7,10 @@ import { ConcurrencyError } from '../../src/shared/event-store/concurrency-error
 import { SqliteEventStore } from '../../src/shared/event-store/sqlite-event-store';
 import { describeEventStoreContract } from '../contract/event-store.contract';
 
-function tempStore(streamCacheSize: number) {
+function tempStore(streamCacheSize: number, liveTailSize = 0) {
   const dir = mkdtempSync(join(tmpdir(), 'event-store-cache-'));
   const file = join(dir, 'events.db');
-  const store = new SqliteEventStore(file, { streamCacheSize });
+  const store = new SqliteEventStore(file, { streamCacheSize, liveTailSize });
   return {
     store,
     file,
@@ -35,7 +35,55 @@ const newEvent = (type: string, data: unknown = {}): NewEvent => ({
 });
 
 // The cache must not change a single observable behaviour of the store.
-describeEventStoreContract('SqliteEventStore with a stream cache', () => Promise.resolve(tempStore(4)));
+// The cache and the live tail must not change a single observable behaviour of the store (a tail of
+// 3 is trimmed all the time, so reads cross from memory to the file often).
+describeEventStoreContract('SqliteEventStore with a stream cache and a live tail', () =>
+  Promise.resolve(tempStore(4, 3)),
+);
+
+describe('SqliteEventStore live tail', () => {
+  it('answers reads of the whole feed from memory exactly as the file does, across trims', async () => {
+    const t = tempStore(0, 5);
+    const other = () => new SqliteEventStore(t.file); // no tail: reads the file
+    try {
+      // Written before the store opened: only the file has these.
+      const before = other();
+      await before.append('old', [newEvent('t.Old', { n: 0 }), newEvent('t.Old', { n: 1 })], 'no_stream');
+      await before.close();
+      const reopened = new SqliteEventStore(t.file, { liveTailSize: 5 });
+      try {
+        const appends = Array.from({ length: 23 }, (_, i) =>
+          reopened.append(`live-${i % 4}`, [newEvent('t.Live', { i, gone: undefined })], 'any'),
+        );
+        appends.push(
+          reopened.append('multi', [newEvent('t.M'), newEvent('t.M', { big: 'x'.repeat(500) })], 'no_stream'),
+        );
+        await Promise.all(appends);
+        // A replay and a conflict add nothing.
+        await expect(reopened.append('multi', [newEvent('t.M')], 'no_stream')).rejects.toBeInstanceOf(ConcurrencyError);
+        const file = other();
+        try {
+          const head = await file.headPosition();
+          for (let after = 0; after <= head; after++) {
+            for (const limit of [1, 3, 100]) {
+              expect([after, limit, await reopened.readAll({ after, limit })]).toEqual([
+                after,
+                limit,
+                await file.readAll({ after, limit }),
+              ]);
+            }
+          }
+        } finally {
+          await file.close();
+        }
+      } finally {
+        await reopened.close();
+      }
+    } finally {
+      await t.cleanup();
+    }
+  });
+});
 
 describe('SqliteEventStore stream cache', () => {
   it('serves a read stream with the events appended after it, exactly as the file holds them', async () => {

@@ -219,7 +219,7 @@ export class TokenService {
         expiresAt,
       },
     };
-    await this.streams.append(accessTokenStream(tokenId), [event], 'no_stream', ctx);
+    await this.streams.append(accessTokenStream(issuedAt, tokenId), [event], 'no_stream', ctx);
     return {
       token_type: 'bearer',
       access_token: token,

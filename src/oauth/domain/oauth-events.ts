@@ -121,5 +121,11 @@ export const installStream = (appId: number, hubId: number) => `oauth.install-${
 export const authorizationCodeStream = (codeHash: string) => `oauth.auth-code-${codeHash}`;
 /** One stream per refresh token: issued, then at most deleted. Access tokens live elsewhere so it never grows. */
 export const refreshTokenStream = (refreshTokenHash: string) => `oauth.refresh-token-${refreshTokenHash}`;
-/** One stream per access token, so refreshing never re-reads a growing history. */
-export const accessTokenStream = (tokenId: string) => `oauth.access-token-${tokenId}`;
+/**
+ * One stream per access token, so refreshing never re-reads a growing history. Named by the
+ * token's issue second, then its (random) id: write-once streams then land at the end of the
+ * store's stream index instead of on a random page, which keeps a commit's page writes few. The
+ * token itself carries both, so the stream of any token can still be found.
+ */
+export const accessTokenStream = (issuedAt: number, tokenId: string) =>
+  `oauth.access-token-${String(Math.floor(issuedAt / 1000)).padStart(10, '0')}-${tokenId}`;

@@ -3,6 +3,7 @@ import { EventEmitter } from 'node:events';
 import { Worker } from 'node:worker_threads';
 import type { NewEvent, RecordedEvent } from '../events/envelope';
 import { ConcurrencyError } from './concurrency-error';
+import { LiveTail } from './live-tail';
 import { StreamCache } from './stream-cache';
 import { sqliteWriter, WireAppend, WireGroupResult } from './sqlite-writer';
 import type { AppendResult, EventStore, ExpectedRevision, ReadAllOptions, Subscription } from './event-store.port';
@@ -15,7 +16,7 @@ interface PendingAppend {
   reject: (e: unknown) => void;
 }
 
-interface EventRow {
+export interface EventRow {
   position: number;
   stream_id: string;
   revision: number;
@@ -39,6 +40,12 @@ export interface SqliteEventStoreOptions {
    * this object, which updates a cached stream after the commit.
    */
   streamCacheSize?: number;
+  /**
+   * Committed events kept in memory for readers of the whole feed (the projections), so they are
+   * not read back from the file right after being written (0 turns it off). Sound under the same
+   * condition as the stream cache: this instance is the file's one writer.
+   */
+  liveTailSize?: number;
 }
 
 const toRecorded = (row: EventRow): RecordedEvent => ({
@@ -96,6 +103,7 @@ export class SqliteEventStore implements EventStore {
   private writerClosed: (() => void) | null = null;
   private readonly maxBatch: number;
   private readonly cache: StreamCache;
+  private readonly liveTail: LiveTail;
   private readonly stmts: {
     readStream: Database.Statement;
     readAll: Database.Statement;
@@ -111,6 +119,7 @@ export class SqliteEventStore implements EventStore {
   ) {
     this.maxBatch = options.maxBatch ?? 512;
     this.cache = new StreamCache(options.streamCacheSize ?? 0);
+    this.liveTail = new LiveTail(options.liveTailSize ?? 0);
     this.appended.setMaxListeners(0);
     this.db = new Database(file);
     this.db.pragma('journal_mode = WAL');
@@ -144,6 +153,7 @@ export class SqliteEventStore implements EventStore {
       ),
       head: this.db.prepare('SELECT COALESCE(MAX(position), 0) AS p FROM events'),
     };
+    this.liveTail.startAfter((this.stmts.head.get() as { p: number }).p);
     // The schema exists now; the writer only prepares its statements.
     this.writer = new Worker(WRITER_THREAD_SOURCE, {
       eval: true,
@@ -236,6 +246,22 @@ export class SqliteEventStore implements EventStore {
         }),
       );
     });
+    group.forEach((a, i) => {
+      const o = outcomes[i]!;
+      if (!o.ok || o.positions.length === 0) return;
+      const first = o.nextExpectedRevision - a.wire.events.length + 1;
+      a.wire.events.forEach((e, j) =>
+        this.liveTail.committed({
+          position: o.positions[j]!,
+          stream_id: a.streamId,
+          revision: first + j,
+          event_id: e.eventId,
+          type: e.type,
+          data: e.data,
+          metadata: e.metadata,
+        }),
+      );
+    });
     this.options.onCommit?.(group.length, written);
     group.forEach((a, i) => {
       const o = outcomes[i]!;
@@ -271,6 +297,10 @@ export class SqliteEventStore implements EventStore {
   }
 
   private readAllSync(o: ReadAllOptions): RecordedEvent[] {
+    if (!o.streamId && !o.type) {
+      const recent = this.liveTail.after(o.after, o.limit);
+      if (recent) return recent.map(toRecorded);
+    }
     let rows: EventRow[];
     if (o.streamId && o.type)
       rows = this.stmts.readAllByStreamAndType.all(o.streamId, o.type, o.after, o.limit) as EventRow[];
