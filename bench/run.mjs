@@ -1,5 +1,6 @@
 // `npm run bench`: references (bare Fastify, oidc-provider) and the service in one run, each server
 // in its own process; prints req/s, p50/p99, peak RSS and ratios, and rewrites docs/benchmarks.md.
+import { get } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -65,6 +66,32 @@ async function references() {
   return out;
 }
 
+/** The GET body as sent: bare Fastify sending the metadata answer's own headers and body. */
+async function sameBytesAsMetadata(url) {
+  const answer = await new Promise((resolve, reject) =>
+    get(url, (res) => {
+      let body = '';
+      res.on('data', (c) => (body += c));
+      res.on('end', () => resolve({ headers: res.headers, body }));
+    }).on('error', reject),
+  );
+  const headers = { ...answer.headers };
+  for (const name of ['content-length', 'date', 'connection', 'keep-alive']) delete headers[name];
+  const dir = mkdtempSync(join(tmpdir(), 'hs-bench-canned-'));
+  const file = join(dir, 'answer.json');
+  writeFileSync(file, JSON.stringify({ headers, body: answer.body }));
+  const fastify = await spawnJsonServer(join(here, 'servers/bare-fastify.mjs'), { env: { BENCH_CANNED: file } });
+  try {
+    return await measure('bare Fastify: the metadata answer, canned', {
+      pid: fastify.child.pid,
+      url: `http://127.0.0.1:${fastify.info.port}/canned`,
+    });
+  } finally {
+    await stop(fastify.child);
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 async function serviceEndpoints() {
   const dataDir = mkdtempSync(join(tmpdir(), 'hs-bench-http-'));
   const service = new Service({ dataDir });
@@ -76,6 +103,7 @@ async function serviceEndpoints() {
     const tokens = await service.exchange(setup, await service.authorizationCode(setup));
     out.refresh = await refreshGrant(service, setup, tokens.refresh_token);
     out.metadata = await accessTokenMetadata(service, tokens.access_token);
+    out.fastifySameBytes = await sameBytesAsMetadata(`${service.url}/oauth/v1/access-tokens/${tokens.access_token}`);
     out.limits = await limitsGet(service, tokens.access_token);
     const codeCount = Number(process.env.BENCH_CODES ?? 30_000);
     const began = performance.now();

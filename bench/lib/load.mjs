@@ -22,7 +22,9 @@ export async function measure(name, { pid, warmupS = 2, durationS = 6, quiet = f
   const profiling = profile && process.env.BENCH_PROFILE_DIR;
   if (profiling) process.kill(pid, 'SIGWINCH');
   const rss = sampleRss(pid);
+  const cpu = process.cpuUsage();
   const r = await run({ ...options, duration: durationS });
+  const used = process.cpuUsage(cpu);
   const peakRss = rss.stop();
   if (profiling) process.kill(pid, 'SIGWINCH');
   const ok = r['2xx'];
@@ -40,13 +42,16 @@ export async function measure(name, { pid, warmupS = 2, durationS = 6, quiet = f
     seconds: r.duration,
     peakRss,
     connections: CONNECTIONS,
+    // The load generator's own CPU over the run (100 % = one core, all it can use): near 100 %, the
+    // figure is the generator's ceiling, not the server's.
+    clientCpu: (used.user + used.system) / 1e6 / r.duration,
   };
   if (failed > 0 && ok === 0)
     throw new Error(`${name}: every request failed (${r.non2xx} non-2xx, ${r.errors} errors)`);
   if (quiet) return result;
   const mib = (peakRss / 1048576).toFixed(0);
   console.log(
-    `  ${name.padEnd(44)} ${result.reqPerSec.toFixed(0).padStart(7)} req/s  p50 ${String(result.p50).padStart(3)} ms  p99 ${String(result.p99).padStart(3)} ms  RSS ${mib.padStart(4)} MiB  ${failed ? `FAILED ${failed}` : 'all 2xx'}`,
+    `  ${name.padEnd(44)} ${result.reqPerSec.toFixed(0).padStart(7)} req/s  p50 ${String(result.p50).padStart(3)} ms  p99 ${String(result.p99).padStart(3)} ms  RSS ${mib.padStart(4)} MiB  client ${(result.clientCpu * 100).toFixed(0).padStart(3)} %  ${failed ? `FAILED ${failed}` : 'all 2xx'}`,
   );
   return result;
 }
