@@ -80,11 +80,11 @@ parentPort.on('message', (message) => {
  * Embedded event store on SQLite (WAL, synchronous=FULL).
  *
  * Writes happen on a writer thread with its own connection, so the commit's fsync never blocks
- * the event loop. Group commit: appends that arrive while the loop is busy are sent as one group
- * and written in one transaction; the next group may be sent while one is committing (the writer
- * takes them in order). Each append is checked against its own expected revision (earlier appends
- * of the same group count), and a promise resolves only after the transaction that holds its events
- * committed, so an acknowledged append survives kill -9. Reads use this thread's connection, which
+ * the event loop. Group commit: one group is in flight at a time, and the appends that arrive
+ * while it commits are sent together as the next group, written in one transaction. Each append is
+ * checked against its own expected revision (earlier appends of the same group count), and a
+ * promise resolves only after the transaction that holds its events committed, so an acknowledged
+ * append survives kill -9. Reads use this thread's connection, which
  * sees every acknowledged commit (WAL readers see all commits finished before their read began).
  */
 export class SqliteEventStore implements EventStore {
