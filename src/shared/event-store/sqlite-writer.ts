@@ -42,7 +42,6 @@ export interface SqliteWriter {
  * ts-jest. `driverPath` is better-sqlite3 resolved by the caller.
  */
 export function sqliteWriter(file: string, driverPath: string): SqliteWriter {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
   const Database = require(driverPath) as typeof import('better-sqlite3');
   const db = new Database(file);
   db.pragma('journal_mode = WAL');
