@@ -69,6 +69,23 @@ export function describeEventStoreContract(name: string, makeStore: () => Promis
     });
 
     describe('append', () => {
+      it('applies appends in call order when it says so (dependent appends made together both succeed)', async () => {
+        // A networked store makes no such promise (appendsInCallOrder false): callers wait instead.
+        if (!store.appendsInCallOrder) return;
+        const stream = unique('ordered');
+        const other = unique('ordered-other');
+        const [first, second, third] = await Promise.all([
+          store.append(stream, [newEvent('t.A')], 'no_stream'),
+          store.append(stream, [newEvent('t.B')], 0),
+          store.append(other, [newEvent('t.C')], 'no_stream'),
+        ]);
+        expect([first.nextExpectedRevision, second.nextExpectedRevision, third.nextExpectedRevision]).toEqual([
+          0, 1, 0,
+        ]);
+        expect(first.position).toBeLessThan(second.position);
+        expect(second.position).toBeLessThan(third.position);
+      });
+
       it("creates a stream with 'no_stream' and rejects it once the stream exists", async () => {
         const stream = unique('create');
         const first = await store.append(stream, [newEvent('t.A'), newEvent('t.B')], 'no_stream');

@@ -1,4 +1,9 @@
 import { createHash, randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { EventStore } from '../../src/shared/event-store/event-store.port';
+import { SqliteEventStore } from '../../src/shared/event-store/sqlite-event-store';
 import { OAuthModule } from '../../src/oauth/oauth.module';
 import { SCOPES } from '../../src/shared/scopes/scope-catalog';
 import {
@@ -153,35 +158,7 @@ describe('POST /oauth/v1/token', () => {
     });
 
     it('of concurrent redemptions of one code exactly one wins; the losers count as replays', async () => {
-      const { code } = await installCode(t, f);
-      const before = (await allEvents(t)).length;
-      const results = await Promise.all(Array.from({ length: 8 }, () => exchangeCode(t, f, code)));
-      const winners = results.filter((r) => r.statusCode === 200);
-      expect(winners).toHaveLength(1);
-      for (const r of results.filter((x) => x.statusCode !== 200))
-        expectOAuthError(r, 400, 'BAD_AUTH_CODE', 'invalid_grant');
-      const events = (await allEvents(t)).slice(before);
-      expect(events.filter((e) => e.type === 'oauth.AuthorizationCodeRedeemed')).toHaveLength(1);
-      expect(events.filter((e) => e.type === 'oauth.AccessTokenIssued')).toHaveLength(1);
-      // Every refresh token written during the race ends deleted: the winner's because the code was
-      // used more than once (RFC 6749 §4.1.2), the losers' because they were never handed out.
-      const issued = new Set(
-        events
-          .filter((e) => e.type === 'oauth.RefreshTokenIssued')
-          .map((e) => (e.data as { refreshTokenHash: string }).refreshTokenHash),
-      );
-      const deleted = new Set(
-        events
-          .filter((e) => e.type === 'oauth.RefreshTokenDeleted')
-          .map((e) => (e.data as { refreshTokenHash: string }).refreshTokenHash),
-      );
-      expect([...issued].every((h) => deleted.has(h))).toBe(true);
-      expectOAuthError(
-        await refresh(t, f, winners[0]!.json().refresh_token),
-        400,
-        'BAD_REFRESH_TOKEN',
-        'invalid_grant',
-      );
+      await expectOneWinnerOfConcurrentRedemptions(t, f);
     });
 
     it('an uninstall voids codes not yet redeemed', async () => {
@@ -398,5 +375,111 @@ describe('POST /oauth/v1/token', () => {
     }
     // Only the signature-free parts name tokens: hashes and token ids.
     expect(stored).toContain(createHash('sha256').update(tokens.refresh_token).digest('hex'));
+  });
+});
+
+/**
+ * Eight concurrent redemptions of one code: exactly one wins, the others are replays, and every
+ * refresh token written during the race ends deleted (RFC 6749 §4.1.2).
+ */
+async function expectOneWinnerOfConcurrentRedemptions(t: TestApp, f: OAuthFixture): Promise<void> {
+  const { code } = await installCode(t, f);
+  const before = (await allEvents(t)).length;
+  const results = await Promise.all(Array.from({ length: 8 }, () => exchangeCode(t, f, code)));
+  const winners = results.filter((r) => r.statusCode === 200);
+  expect(winners).toHaveLength(1);
+  for (const r of results.filter((x) => x.statusCode !== 200))
+    expectOAuthError(r, 400, 'BAD_AUTH_CODE', 'invalid_grant');
+  const events = (await allEvents(t)).slice(before);
+  expect(events.filter((e) => e.type === 'oauth.AuthorizationCodeRedeemed')).toHaveLength(1);
+  expect(events.filter((e) => e.type === 'oauth.AccessTokenIssued')).toHaveLength(1);
+  // Every refresh token written during the race ends deleted: the winner's because the code was
+  // used more than once (RFC 6749 §4.1.2), the losers' because they were never handed out.
+  const issued = new Set(
+    events
+      .filter((e) => e.type === 'oauth.RefreshTokenIssued')
+      .map((e) => (e.data as { refreshTokenHash: string }).refreshTokenHash),
+  );
+  const deleted = new Set(
+    events
+      .filter((e) => e.type === 'oauth.RefreshTokenDeleted')
+      .map((e) => (e.data as { refreshTokenHash: string }).refreshTokenHash),
+  );
+  expect([...issued].every((h) => deleted.has(h))).toBe(true);
+  expectOAuthError(await refresh(t, f, winners[0]!.json().refresh_token), 400, 'BAD_REFRESH_TOKEN', 'invalid_grant');
+}
+
+/**
+ * A store that, like EventStoreDB, may apply concurrent appends out of call order, made adversarial:
+ * every refresh-token append waits 50 event-loop turns before it reaches the SQLite store
+ * underneath, so an append of the code made at the same time would overtake it. The token
+ * endpoint must then wait for the refresh token itself (else a replay could miss it and the
+ * winner's token would survive).
+ */
+function reorderingStore(inner: EventStore): EventStore {
+  const turns = async (n: number) => {
+    for (let i = 0; i < n; i++) await new Promise<void>((resolve) => setImmediate(resolve));
+  };
+  return {
+    kind: inner.kind,
+    appendsInCallOrder: false,
+    append: async (streamId, events, expected) => {
+      if (streamId.startsWith('oauth.refresh-token-')) await turns(50);
+      return inner.append(streamId, events, expected);
+    },
+    readStream: (streamId, fromRevision) => inner.readStream(streamId, fromRevision),
+    readAll: (options) => inner.readAll(options),
+    subscribeToAll: (after) => inner.subscribeToAll(after),
+    headPosition: () => inner.headPosition(),
+    ping: () => inner.ping(),
+    close: () => inner.close(),
+  };
+}
+
+describe('POST /oauth/v1/token on a store that may reorder concurrent appends', () => {
+  let t: TestApp;
+  let f: OAuthFixture;
+  let dir: string;
+  let inner: SqliteEventStore;
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'hs-reorder-'));
+    t = await startTestApp({
+      modules: [OAuthModule],
+      dataDir: dir,
+      eventStore: reorderingStore((inner = new SqliteEventStore(join(dir, 'events.sqlite')))),
+    });
+    f = await oauthFixture(t);
+  });
+  afterAll(async () => {
+    await t.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('of concurrent redemptions exactly one wins; replays revoke its refresh token', async () => {
+    for (let trial = 0; trial < 3; trial++) await expectOneWinnerOfConcurrentRedemptions(t, f);
+  });
+
+  it('a replay sent the moment the code shows as redeemed still finds and revokes the refresh token', async () => {
+    const { code } = await installCode(t, f);
+    const codeStream = `oauth.auth-code-${createHash('sha256').update(code).digest('hex')}`;
+    const first = exchangeCode(t, f, code);
+    let settled = false;
+    void first.finally(() => (settled = true));
+    // Wait, turn by turn (bounded), until the code's redemption is stored; then replay at once.
+    for (let turn = 0; turn < 10_000 && !settled; turn++) {
+      if ((await inner.readStream(codeStream)).length > 1) break;
+      await new Promise<void>((resolve) => setImmediate(resolve));
+    }
+    expectOAuthError(await exchangeCode(t, f, code), 400, 'BAD_AUTH_CODE', 'invalid_grant');
+    const winner = await first;
+    expect(winner.statusCode).toBe(200);
+    expectOAuthError(await refresh(t, f, winner.json().refresh_token), 400, 'BAD_REFRESH_TOKEN', 'invalid_grant');
+  });
+
+  it('a plain exchange and refresh work', async () => {
+    const { code } = await installCode(t, f);
+    const r = await exchangeCode(t, f, code);
+    expect(r.statusCode).toBe(200);
+    expect((await refresh(t, f, r.json().refresh_token)).statusCode).toBe(200);
   });
 });

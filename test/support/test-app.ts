@@ -7,6 +7,7 @@ import { createApp as createService } from '../../src/app.factory';
 import { loadConfig } from '../../src/config/config';
 import { FeatureModule, featureModules } from '../../src/feature-modules';
 import { ManualClock } from '../../src/shared/clock';
+import type { EventStore } from '../../src/shared/event-store/event-store.port';
 import { createLogger } from '../../src/shared/logging/logger';
 
 export const TEST_ADMIN_KEY = 'test-admin-key-0123456789abcdef';
@@ -34,6 +35,8 @@ export interface StartOptions {
   /** Reuse a data dir (restart after a crash). */
   dataDir?: string;
   listen?: boolean;
+  /** Another event store (default: the SQLite store in dataDir, as main.ts makes it). */
+  eventStore?: EventStore;
 }
 
 /** The whole service, as main.ts builds it, on a fresh SQLite store in a temp dir. */
@@ -53,6 +56,7 @@ export async function startTestApp(options: StartOptions = {}): Promise<TestApp>
     clock,
     modules: options.modules ?? featureModules(),
     logger: createLogger(config.logLevel),
+    eventStore: options.eventStore,
   });
   let url = '';
   if (options.listen) {

@@ -51,6 +51,11 @@ export class OAuthStreams {
     return result.position;
   }
 
+  /** See EventStore.appendsInCallOrder. */
+  get appendsInCallOrder(): boolean {
+    return this.store.appendsInCallOrder;
+  }
+
   /** Global position of the stream's newest event; 0 when the stream does not exist. */
   async lastPosition(streamId: string): Promise<number> {
     const history = await this.store.readStream(streamId);

@@ -116,7 +116,7 @@ export class TokenService {
         scopes: grant.scopes,
         issuedAt: now,
       };
-      await this.streams.append(
+      const refreshWrite = this.streams.append(
         refreshTokenStream(refreshTokenHash),
         refreshTokenDecider.decide(
           { kind: 'IssueRefreshToken', grant: refreshGrant },
@@ -125,8 +125,15 @@ export class TokenService {
         'no_stream',
         ctx,
       );
+      // The refresh token must be stored before the code is marked redeemed. A store that applies
+      // appends in call order guarantees that for two calls made together (they usually share one
+      // commit: one fsync instead of two); on any other store, wait for the first.
+      if (!this.streams.appendsInCallOrder) await refreshWrite;
+      const codeWrite = this.streams.append(codeStreamId, redeemed, code.expected, ctx);
+      codeWrite.catch(() => undefined); // awaited below; not unhandled if the refresh token write throws first
+      await refreshWrite;
       try {
-        await this.streams.append(codeStreamId, redeemed, code.expected, ctx);
+        await codeWrite;
       } catch (error) {
         if (!(error instanceof ConcurrencyError)) throw error;
         if (undelivered) await this.deleteRefreshToken(undelivered.refreshTokenHash, 'not_delivered', ctx);

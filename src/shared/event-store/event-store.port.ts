@@ -28,6 +28,12 @@ export interface Subscription extends AsyncIterable<RecordedEvent[]> {
 export interface EventStore {
   readonly kind: 'sqlite' | 'eventstoredb';
   /**
+   * True when appends take effect in the order `append` was called, even when a caller does not
+   * wait for one before calling the next (one writer, one queue): dependent appends may then be
+   * issued together and share a commit. False for a networked store, where calls may overtake.
+   */
+  readonly appendsInCallOrder: boolean;
+  /**
    * Appends atomically, checking the stream's revision. Resolves only once durable.
    * Re-appending events whose ids are already in the stream is a no-op that returns the original result.
    * Throws ConcurrencyError on a revision mismatch.

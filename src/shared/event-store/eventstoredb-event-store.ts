@@ -240,6 +240,8 @@ const MAX_BATCH = 1000;
 /** EventStoreDB adapter of the store-neutral port (@eventstore/db-client 6.x, gRPC). */
 export class EventStoreDbEventStore implements EventStore {
   readonly kind = 'eventstoredb' as const;
+  /** Concurrent gRPC calls may reach the server in any order. */
+  readonly appendsInCallOrder = false;
   private readonly client: EventStoreDBClient;
   private readonly inFlight = new Set<Promise<unknown>>();
   private readonly feeds = new Set<() => void>();

@@ -89,6 +89,8 @@ parentPort.on('message', (message) => {
  */
 export class SqliteEventStore implements EventStore {
   readonly kind = 'sqlite' as const;
+  /** One queue, one writer thread that takes the appends of a group (and the groups) in order. */
+  readonly appendsInCallOrder = true;
   private readonly db: Database.Database;
   private readonly writer: Worker;
   private readonly appended = new EventEmitter();
