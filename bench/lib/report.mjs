@@ -219,6 +219,10 @@ const NOTES = `## How to read these figures
   (\`live-tail.ts\`) instead of reading them back from the file. A single-event append runs without
   a savepoint, and an append to a new stream without a revision lookup (the unique index refuses an
   existing one). Token randomness comes from a pooled CSPRNG buffer.
+- Code exchange: it made three commits in a row (refresh token, code redeemed, access token). The
+  refresh token must be stored before the code is marked redeemed; on a store that applies appends
+  in call order (\`EventStore.appendsInCallOrder\`: SQLite yes, EventStoreDB no) the two are now
+  issued together and share a commit, so an exchange waits for two commits instead of three.
 - Every request: the per-request pino child logger is made only when the request logs something;
   the correlation-id and metrics hooks are callback-style (an async hook costs a promise per
   request); JSON answers carry the OWASP REST header set (five headers) and only HTML documents get
@@ -226,7 +230,7 @@ const NOTES = `## How to read these figures
 - Where the GET targets stand: autocannon in one process saturates a core at about 85,000 small
   answers per second, so "bare Fastify GET" is the load generator's ceiling (see its CPU column). A
   bare Fastify route that sends the metadata answer's own bytes (923-byte body, its headers) is the
-  floor for any implementation of that answer (0.88× the bare GET in the last run); the service
+  floor for any implementation of that answer (0.78–0.88× the bare GET across runs); the service
   answers at about 0.3× that route's rate. The difference: the Nest router and middleware layer, the
   cookie and session plugins, the per-request hooks (security headers, correlation id, metrics), the
   token check (HMAC) and the answer's serialization — each a few microseconds, none dominant. Bare Fastify routes for the hot endpoints would
