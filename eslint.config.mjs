@@ -3,7 +3,7 @@ import prettier from 'eslint-config-prettier';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['node_modules/**', 'dist/**', 'coverage/**', 'data/**', '.exp/**'] },
+  { ignores: ['node_modules/**', 'dist/**', 'coverage/**', 'data/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   prettier,
