@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { newEvent as storeEvent } from '../support/event-store-fixtures';
 import type { NewEvent, RecordedEvent } from '../../src/shared/events/envelope';
 import { ConcurrencyError } from '../../src/shared/event-store/concurrency-error';
 import type { EventStore } from '../../src/shared/event-store/event-store.port';
@@ -16,17 +17,7 @@ export interface StoreUnderTest {
 
 const unique = (label: string) => `${label}-${randomUUID().replace(/-/g, '').slice(0, 12)}`;
 
-const newEvent = (type: string, data: Record<string, unknown> = {}): NewEvent => ({
-  type,
-  data,
-  metadata: {
-    eventId: randomUUID(),
-    correlationId: randomUUID(),
-    causationId: null,
-    actor: 'test:contract',
-    occurredAt: Date.now(),
-  },
-});
+const newEvent = (type: string, data: Record<string, unknown> = {}) => storeEvent(type, data, 'test:contract');
 
 const ids = (events: Array<NewEvent | RecordedEvent>) => events.map((e) => e.metadata.eventId);
 

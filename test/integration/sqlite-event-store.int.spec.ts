@@ -1,38 +1,12 @@
-import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { NewEvent } from '../../src/shared/events/envelope';
 import { ConcurrencyError } from '../../src/shared/event-store/concurrency-error';
-import { SqliteEventStore, type SqliteEventStoreOptions } from '../../src/shared/event-store/sqlite-event-store';
+import { SqliteEventStore } from '../../src/shared/event-store/sqlite-event-store';
 import { describeEventStoreContract } from '../contract/event-store.contract';
+import { newEvent, tempSqliteStore } from '../support/event-store-fixtures';
 
-/** A real database file in a fresh temp directory, removed by cleanup. */
-function tempStore(options?: SqliteEventStoreOptions) {
-  const dir = mkdtempSync(join(tmpdir(), 'event-store-'));
-  const file = join(dir, 'events.db');
-  const store = new SqliteEventStore(file, options);
-  return {
-    store,
-    file,
-    cleanup: async () => {
-      await store.close();
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
-}
-
-const newEvent = (type: string, data: unknown = {}): NewEvent => ({
-  type,
-  data,
-  metadata: {
-    eventId: randomUUID(),
-    correlationId: randomUUID(),
-    causationId: null,
-    actor: 'test:sqlite',
-    occurredAt: Date.now(),
-  },
-});
+const tempStore = tempSqliteStore;
 
 describeEventStoreContract('SqliteEventStore (temp file)', () => Promise.resolve(tempStore()));
 

@@ -1,40 +1,10 @@
-import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import type { NewEvent } from '../../src/shared/events/envelope';
 import { ConcurrencyError } from '../../src/shared/event-store/concurrency-error';
 import { SqliteEventStore } from '../../src/shared/event-store/sqlite-event-store';
 import { describeEventStoreContract } from '../contract/event-store.contract';
+import { newEvent, tempSqliteStore } from '../support/event-store-fixtures';
 
-function tempStore(streamCacheSize: number, liveTailSize = 0) {
-  const dir = mkdtempSync(join(tmpdir(), 'event-store-cache-'));
-  const file = join(dir, 'events.db');
-  const store = new SqliteEventStore(file, { streamCacheSize, liveTailSize });
-  return {
-    store,
-    file,
-    dir,
-    cleanup: async () => {
-      await store.close();
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
-}
+const tempStore = (streamCacheSize: number, liveTailSize = 0) => tempSqliteStore({ streamCacheSize, liveTailSize });
 
-const newEvent = (type: string, data: unknown = {}): NewEvent => ({
-  type,
-  data,
-  metadata: {
-    eventId: randomUUID(),
-    correlationId: randomUUID(),
-    causationId: null,
-    actor: 'test:cache',
-    occurredAt: Date.now(),
-  },
-});
-
-// The cache must not change a single observable behaviour of the store.
 // The cache and the live tail must not change a single observable behaviour of the store (a tail of
 // 3 is trimmed all the time, so reads cross from memory to the file often).
 describeEventStoreContract('SqliteEventStore with a stream cache and a live tail', () =>

@@ -26,8 +26,8 @@ export interface EventRow {
   metadata: string;
 }
 
-type WriterReply =
-  { id: number; result: WireGroupResult } | { id: number; failed: string } | { id: number; closed: true };
+/** The writer answers each message in order: the group it wrote (or why not), or that it closed. */
+type WriterReply = { result: WireGroupResult } | { failed: string } | { closed: true };
 
 export interface SqliteEventStoreOptions {
   /** Most appends grouped into one transaction. */
@@ -65,13 +65,13 @@ const writer = sqliteWriter(workerData.file, workerData.driverPath);
 parentPort.on('message', (message) => {
   if (message.close) {
     writer.close();
-    parentPort.postMessage({ id: message.id, closed: true });
+    parentPort.postMessage({ closed: true });
     return;
   }
   try {
-    parentPort.postMessage({ id: message.id, result: writer.write(message.group) });
+    parentPort.postMessage({ result: writer.write(message.group) });
   } catch (error) {
-    parentPort.postMessage({ id: message.id, failed: error && error.message ? error.message : String(error) });
+    parentPort.postMessage({ failed: error && error.message ? error.message : String(error) });
   }
 });
 `;
@@ -99,8 +99,8 @@ export class SqliteEventStore implements EventStore {
   private closed = false;
   /** Set when the writer thread died: every later append and ping fails with it. */
   private writerFailure: Error | null = null;
-  private nextGroupId = 0;
-  private readonly inFlight = new Map<number, PendingAppend[]>();
+  /** The group the writer is committing (at most one at a time). */
+  private inFlight: PendingAppend[] | null = null;
   private drained: (() => void) | null = null;
   private writerClosed: (() => void) | null = null;
   private readonly maxBatch: number;
@@ -190,7 +190,7 @@ export class SqliteEventStore implements EventStore {
     }
     return new Promise<AppendResult>((resolve, reject) => {
       this.pending.push({ streamId, expected, wire, resolve, reject });
-      if (!this.flushScheduled && this.inFlight.size === 0) {
+      if (!this.flushScheduled && !this.inFlight) {
         this.flushScheduled = true;
         setImmediate(() => this.flush());
       }
@@ -204,26 +204,23 @@ export class SqliteEventStore implements EventStore {
    */
   private flush(): void {
     this.flushScheduled = false;
-    if (this.pending.length === 0 || this.inFlight.size > 0) return;
-    const group = this.pending.length <= this.maxBatch ? this.pending : this.pending.slice(0, this.maxBatch);
-    this.pending = this.pending.length <= this.maxBatch ? [] : this.pending.slice(this.maxBatch);
-    const id = ++this.nextGroupId;
-    this.inFlight.set(id, group);
-    if (this.inFlight.size === 1) this.writer.ref();
-    this.writer.postMessage({ id, group: group.map((a) => a.wire) });
+    if (this.pending.length === 0 || this.inFlight) return;
+    const group = this.pending.slice(0, this.maxBatch);
+    this.pending = this.pending.slice(group.length);
+    this.inFlight = group;
+    this.writer.ref(); // keeps the process alive until the commit is answered
+    this.writer.postMessage({ group: group.map((a) => a.wire) });
   }
 
   private onReply(reply: WriterReply): void {
     if ('closed' in reply) return this.writerClosed?.();
-    const group = this.inFlight.get(reply.id);
+    const group = this.inFlight;
     if (!group) return;
-    this.inFlight.delete(reply.id);
-    if (this.inFlight.size === 0) {
-      this.writer.unref();
-      // What queued up during this commit goes now, as the next group.
-      if (this.pending.length > 0) this.flush();
-      else this.drained?.();
-    }
+    this.inFlight = null;
+    this.writer.unref();
+    // What queued up during this commit goes now, as the next group.
+    if (this.pending.length > 0) this.flush();
+    else this.drained?.();
     if ('failed' in reply) {
       // Nothing of this group is stored; the cache was not touched (it follows commits only).
       const error = new Error(reply.failed);
@@ -231,29 +228,16 @@ export class SqliteEventStore implements EventStore {
       return;
     }
     const { outcomes, written } = reply.result;
-    // Cached streams first, so a read after an acknowledgement already sees its events. Built from
-    // the stored text, so a cached event is exactly what a read of the file gives.
+    // Committed events go to the live tail and to cached streams before any promise resolves, so
+    // a read after an acknowledgement sees them. Rows carry the stored text, so what memory serves
+    // is exactly what a read of the file gives.
     group.forEach((a, i) => {
       const o = outcomes[i]!;
-      if (!o.ok || o.positions.length === 0 || !this.cache.has(a.streamId)) return;
+      if (!o.ok || o.positions.length === 0) return; // refused, or a replay of stored events
       const first = o.nextExpectedRevision - a.wire.events.length + 1;
-      a.wire.events.forEach((e, j) =>
-        this.cache.appended({
-          streamId: a.streamId,
-          revision: first + j,
-          position: o.positions[j]!,
-          type: e.type,
-          data: JSON.parse(e.data) as unknown,
-          metadata: JSON.parse(e.metadata) as RecordedEvent['metadata'],
-        }),
-      );
-    });
-    group.forEach((a, i) => {
-      const o = outcomes[i]!;
-      if (!o.ok || o.positions.length === 0) return;
-      const first = o.nextExpectedRevision - a.wire.events.length + 1;
-      a.wire.events.forEach((e, j) =>
-        this.liveTail.committed({
+      const cached = this.cache.has(a.streamId);
+      a.wire.events.forEach((e, j) => {
+        const row: EventRow = {
           position: o.positions[j]!,
           stream_id: a.streamId,
           revision: first + j,
@@ -261,8 +245,10 @@ export class SqliteEventStore implements EventStore {
           type: e.type,
           data: e.data,
           metadata: e.metadata,
-        }),
-      );
+        };
+        this.liveTail.committed(row);
+        if (cached) this.cache.appended(toRecorded(row));
+      });
     });
     this.options.onCommit?.(group.length, written);
     group.forEach((a, i) => {
@@ -278,8 +264,8 @@ export class SqliteEventStore implements EventStore {
   private writerDied(error: Error): void {
     if (this.writerFailure) return;
     this.writerFailure = error;
-    const lost = [...[...this.inFlight.values()].flat(), ...this.pending];
-    this.inFlight.clear();
+    const lost = [...(this.inFlight ?? []), ...this.pending];
+    this.inFlight = null;
     this.pending = [];
     for (const a of lost) a.reject(error);
     this.drained?.();
@@ -372,11 +358,11 @@ export class SqliteEventStore implements EventStore {
     if (this.closed) return;
     this.flush();
     this.closed = true;
-    if (this.inFlight.size > 0) await new Promise<void>((resolve) => (this.drained = resolve));
+    if (this.inFlight) await new Promise<void>((resolve) => (this.drained = resolve));
     if (!this.writerFailure) {
       this.writer.ref();
       const closed = new Promise<void>((resolve) => (this.writerClosed = resolve));
-      this.writer.postMessage({ id: 0, close: true });
+      this.writer.postMessage({ close: true });
       await closed;
     }
     await this.writer.terminate();

@@ -98,7 +98,7 @@ export function sqliteWriter(file: string, driverPath: string): SqliteWriter {
     // A new stream needs no revision lookup: its first insert at revision 0 fails on
     // UNIQUE (stream_id, revision) exactly when the stream exists (revisions start at 0, no gaps).
     if (known === undefined && a.expected === 'no_stream') return insertEvents(a, -1, revisions);
-    const current = known ?? storedRevision(a.streamId, revisions);
+    const current = storedRevision(a.streamId, revisions);
     const ok =
       a.expected === 'any' ||
       (a.expected === 'no_stream' && current < 0) ||
