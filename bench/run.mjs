@@ -24,21 +24,31 @@ const here = new URL('.', import.meta.url).pathname;
 const only = new Set((process.env.BENCH_ONLY ?? '').split(',').filter(Boolean));
 const wants = (name) => only.size === 0 || only.has(name);
 
+/** The references' form POST: a body shaped like a refresh grant's. */
+const formPost = (url) => ({
+  url,
+  method: 'POST',
+  headers: { 'content-type': 'application/x-www-form-urlencoded' },
+  body: 'grant_type=refresh_token&client_id=abc&client_secret=def&refresh_token=na1-0123456789abcdef',
+});
+
 async function references() {
   const out = {};
   const fastify = await spawnJsonServer(join(here, 'servers/bare-fastify.mjs'));
   try {
     const base = `http://127.0.0.1:${fastify.info.port}`;
     out.fastifyGet = await measure('bare Fastify: GET', { pid: fastify.child.pid, url: `${base}/` });
-    out.fastifyPost = await measure('bare Fastify: form POST', {
-      pid: fastify.child.pid,
-      url: `${base}/form`,
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: 'grant_type=refresh_token&client_id=abc&client_secret=def&refresh_token=na1-0123456789abcdef',
-    });
+    out.fastifyPost = await measure('bare Fastify: form POST', { pid: fastify.child.pid, ...formPost(`${base}/form`) });
   } finally {
     await stop(fastify.child);
+  }
+  const nest = await spawnJsonServer(join(here, 'servers/nest-minimal.mjs'));
+  try {
+    const base = `http://127.0.0.1:${nest.info.port}`;
+    out.nestGet = await measure('NestJS, one route: GET', { pid: nest.child.pid, url: `${base}/` });
+    out.nestPost = await measure('NestJS, one route: form POST', { pid: nest.child.pid, ...formPost(`${base}/form`) });
+  } finally {
+    await stop(nest.child);
   }
   const oidc = await spawnJsonServer(join(here, 'servers/oidc-provider.mjs'));
   try {
@@ -66,7 +76,7 @@ async function references() {
   return out;
 }
 
-/** The GET body as sent: bare Fastify sending the metadata answer's own headers and body. */
+/** The GET answer as sent: bare Fastify, then a one-route Nest app, sending its own headers and body. */
 async function sameBytesAsMetadata(url) {
   const answer = await new Promise((resolve, reject) =>
     get(url, (res) => {
@@ -80,16 +90,26 @@ async function sameBytesAsMetadata(url) {
   const dir = mkdtempSync(join(tmpdir(), 'hs-bench-canned-'));
   const file = join(dir, 'answer.json');
   writeFileSync(file, JSON.stringify({ headers, body: answer.body }));
-  const fastify = await spawnJsonServer(join(here, 'servers/bare-fastify.mjs'), { env: { BENCH_CANNED: file } });
+  const out = {};
   try {
-    return await measure('bare Fastify: the metadata answer, canned', {
-      pid: fastify.child.pid,
-      url: `http://127.0.0.1:${fastify.info.port}/canned`,
-    });
+    for (const [key, server, label] of [
+      ['fastifySameBytes', 'bare-fastify.mjs', 'bare Fastify: the metadata answer, canned'],
+      ['nestSameBytes', 'nest-minimal.mjs', 'NestJS, one route: the metadata answer, canned'],
+    ]) {
+      const reference = await spawnJsonServer(join(here, 'servers', server), { env: { BENCH_CANNED: file } });
+      try {
+        out[key] = await measure(label, {
+          pid: reference.child.pid,
+          url: `http://127.0.0.1:${reference.info.port}/canned`,
+        });
+      } finally {
+        await stop(reference.child);
+      }
+    }
   } finally {
-    await stop(fastify.child);
     rmSync(dir, { recursive: true, force: true });
   }
+  return out;
 }
 
 async function serviceEndpoints() {
@@ -103,7 +123,7 @@ async function serviceEndpoints() {
     const tokens = await service.exchange(setup, await service.authorizationCode(setup));
     out.refresh = await refreshGrant(service, setup, tokens.refresh_token);
     out.metadata = await accessTokenMetadata(service, tokens.access_token);
-    out.fastifySameBytes = await sameBytesAsMetadata(`${service.url}/oauth/v1/access-tokens/${tokens.access_token}`);
+    Object.assign(out, await sameBytesAsMetadata(`${service.url}/oauth/v1/access-tokens/${tokens.access_token}`));
     out.limits = await limitsGet(service, tokens.access_token);
     const codeCount = Number(process.env.BENCH_CODES ?? 30_000);
     const began = performance.now();

@@ -1,6 +1,6 @@
 // autocannon on 127.0.0.1: a short warm-up, then a measured run bounded in time.
 import autocannon from 'autocannon';
-import { sampleRss } from './processes.mjs';
+import { cpuOf, sampleRss } from './processes.mjs';
 
 export const CONNECTIONS = 32;
 
@@ -23,8 +23,10 @@ export async function measure(name, { pid, warmupS = 2, durationS = 6, quiet = f
   if (profiling) process.kill(pid, 'SIGWINCH');
   const rss = sampleRss(pid);
   const cpu = process.cpuUsage();
+  const serverCpu = cpuOf(pid);
   const r = await run({ ...options, duration: durationS });
   const used = process.cpuUsage(cpu);
+  const serverUsed = cpuOf(pid);
   const peakRss = rss.stop();
   if (profiling) process.kill(pid, 'SIGWINCH');
   const ok = r['2xx'];
@@ -45,13 +47,16 @@ export async function measure(name, { pid, warmupS = 2, durationS = 6, quiet = f
     // The load generator's own CPU over the run (100 % = one core, all it can use): near 100 %, the
     // figure is the generator's ceiling, not the server's.
     clientCpu: (used.user + used.system) / 1e6 / r.duration,
+    // The server's CPU over the run, all threads and its event-loop thread alone (100 % = one core).
+    serverCpu: (serverUsed.process - serverCpu.process) / r.duration,
+    serverMainCpu: (serverUsed.mainThread - serverCpu.mainThread) / r.duration,
   };
   if (failed > 0 && ok === 0)
     throw new Error(`${name}: every request failed (${r.non2xx} non-2xx, ${r.errors} errors)`);
   if (quiet) return result;
   const mib = (peakRss / 1048576).toFixed(0);
   console.log(
-    `  ${name.padEnd(44)} ${result.reqPerSec.toFixed(0).padStart(7)} req/s  p50 ${String(result.p50).padStart(3)} ms  p99 ${String(result.p99).padStart(3)} ms  RSS ${mib.padStart(4)} MiB  client ${(result.clientCpu * 100).toFixed(0).padStart(3)} %  ${failed ? `FAILED ${failed}` : 'all 2xx'}`,
+    `  ${name.padEnd(44)} ${result.reqPerSec.toFixed(0).padStart(7)} req/s  p50 ${String(result.p50).padStart(3)} ms  p99 ${String(result.p99).padStart(3)} ms  RSS ${mib.padStart(4)} MiB  client ${(result.clientCpu * 100).toFixed(0).padStart(3)} %  server ${(result.serverCpu * 100).toFixed(0).padStart(3)} % (loop ${(result.serverMainCpu * 100).toFixed(0).padStart(3)} %)  ${failed ? `FAILED ${failed}` : 'all 2xx'}`,
   );
   return result;
 }

@@ -71,6 +71,23 @@ export function rssOf(pid) {
   }
 }
 
+/**
+ * CPU seconds (user + system) a process has used, and those of its main thread (the event loop):
+ * /proc/<pid>/stat and /proc/<pid>/task/<pid>/stat, in clock ticks of 1/100 s.
+ */
+export function cpuOf(pid) {
+  const ticks = (file) => {
+    try {
+      // The command name may hold spaces; the fields we want follow its closing parenthesis.
+      const fields = readFileSync(file, 'utf8').split(') ')[1].split(' ');
+      return (Number(fields[11]) + Number(fields[12])) / 100;
+    } catch {
+      return 0;
+    }
+  };
+  return { process: ticks(`/proc/${pid}/stat`), mainThread: ticks(`/proc/${pid}/task/${pid}/stat`) };
+}
+
 /** Samples a process's RSS every `everyMs` until stopped; `stop()` returns the peak in bytes. */
 export function sampleRss(pid, everyMs = 50) {
   let peak = rssOf(pid);
