@@ -18,7 +18,11 @@ import { COMMAND_EXECUTOR, CommandExecutor } from '../shared/commands/command-ex
 import { createEventStore } from '../shared/event-store/create-event-store';
 import { EVENT_STORE, EventStore } from '../shared/event-store/event-store.port';
 import { ProjectionRunner } from '../shared/projections/projection-runner';
-import { openReadModelDatabase, READ_MODEL_DB } from '../shared/projections/read-model-database';
+import {
+  closeReadModelDatabase,
+  openReadModelDatabase,
+  READ_MODEL_DB,
+} from '../shared/projections/read-model-database';
 import { SigningKeyring } from './signing-keys';
 
 export interface CoreOptions {
@@ -45,7 +49,7 @@ class CoreLifecycle implements OnApplicationBootstrap, OnApplicationShutdown {
   async onApplicationShutdown(): Promise<void> {
     await this.runner.stop();
     await this.store.close(); // flushes pending appends first
-    this.db.close();
+    closeReadModelDatabase(this.db);
     this.logger.log('event store and read models closed');
   }
 }
@@ -70,7 +74,8 @@ export class CoreModule {
           provide: READ_MODEL_DB,
           useFactory: () => {
             mkdirSync(config.dataDir, { recursive: true });
-            return openReadModelDatabase(join(config.dataDir, 'readmodels.sqlite'));
+            const logger = new Logger('Projections');
+            return openReadModelDatabase(join(config.dataDir, 'readmodels.sqlite'), { warn: (m) => logger.warn(m) });
           },
         },
         {
