@@ -238,12 +238,23 @@ const NOTES = `## How to read these figures
   the correlation-id and metrics hooks are callback-style (an async hook costs a promise per
   request); JSON answers carry the OWASP REST header set (five headers) and only HTML documents get
   the full helmet set (twelve, about 700 bytes) — see \`src/shared/http/security-headers.ts\`.
+- Read models: their SQLite file fsynced its WAL checkpoints on the event loop, so under write load
+  every few dozen projection batches stalled all requests for 5–15 ms (60–110 stalls over 3 ms
+  during the code exchange). The file is derived data: its commits are no longer fsynced, a mark
+  with the system's boot id makes the service drop and rebuild it after a system crash, and a clean
+  shutdown syncs it (\`src/shared/projections/read-model-database.ts\`). 3–4 such stalls remain.
+- Where the code-exchange p99 stands: each exchange waits for two commits in a row (refresh token
+  with the code's redemption, then the access token), and on this machine about 5 % of commits take
+  4–11 ms instead of about 1 ms (timed on the writer thread; fsync latency, and the WAL checkpoints
+  that SQLite runs inside a commit), so its p99 lands at 21–26 ms across runs, around the 25 ms
+  line. Issuing the access token in the same commit would halve the wait; not done, because the
+  token must not be recorded as issued for a code whose redemption then fails.
 - Where the GET targets stand: autocannon in one process saturates a core at about 85,000 small
   answers per second, so "bare Fastify GET" is as much the load generator's ceiling as the server's
   (see the CPU columns). Two references bound what any implementation in the requested stack can
   reach: bare Fastify sending the metadata answer's own bytes (923-byte body, its headers) and a
-  one-route NestJS app (Fastify adapter, nothing else) sending the same bytes — about 0.87× and
-  0.71× of the bare GET. For 0.6×, authentication, the lookup, building and serializing the answer
+  one-route NestJS app (Fastify adapter, nothing else) sending the same bytes — 0.81–0.93× and
+  0.71–0.73× of the bare GET across runs. For 0.6×, authentication, the lookup, building and serializing the answer
   and every cross-cutting concern (security headers, correlation id, metrics, logging) would have to
   fit in about 3 µs per request; the HMAC check alone takes about 1.7 µs. Measured by hand in this
   session (a scratch build, not part of the run): a plain Fastify route calling the same
