@@ -1,7 +1,8 @@
 import Database from 'better-sqlite3';
-import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { systemBootId } from '../../src/shared/projections/read-model-database';
 import { ensureBuilt, httpRequest, startService, waitForExit } from '../support/service-process';
 
 const ADMIN = 'crash-test-admin-key-0123456789';
@@ -50,6 +51,11 @@ describe('kill -9 during a burst of admin writes', () => {
     await waitForExit(first.child);
     expect(killed).toBe(true);
     expect(acknowledged.length).toBeGreaterThanOrEqual(150);
+    // Killed, not shut down: the read models still carry the mark of unsynced writes, with this
+    // system's boot id, so the restart below resumes them instead of rebuilding.
+    const mark = join(dataDir, 'readmodels.sqlite.unsynced');
+    const bootId = systemBootId();
+    if (bootId !== undefined) expect(readFileSync(mark, 'utf8')).toBe(bootId);
 
     const second = await startService(env);
     try {
@@ -64,6 +70,9 @@ describe('kill -9 during a burst of admin writes', () => {
       await waitForExit(second.child);
     }
     expect(second.output()).not.toContain('fatal');
+    expect(second.output()).not.toContain('rebuilding them from the event history');
+    // A clean shutdown synced the read models and removed the mark.
+    expect(existsSync(mark)).toBe(false);
 
     // Nothing half-written: every account stream holds exactly one whole event, and the read model
     // (rebuilt or resumed after the crash) has exactly the accounts the store has.
