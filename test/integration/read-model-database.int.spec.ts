@@ -100,11 +100,27 @@ describe('read-model database: unsynced commits, guarded by the boot id', () => 
     expect(() => closeReadModelDatabase(db)).not.toThrow();
   });
 
-  it('without a boot id every commit is synced (NORMAL) and no mark is left', () => {
+  it('without a boot id every commit is synced (NORMAL) and no mark is written', () => {
     const first = openReadModelDatabase(file, { bootId: () => BOOT_A });
-    first.close();
-    const db = openReadModelDatabase(file, { bootId: () => undefined });
+    writeRow(first, 'synced');
+    closeReadModelDatabase(first);
+    const warnings: string[] = [];
+    const db = openReadModelDatabase(file, { bootId: () => undefined, warn: (m) => warnings.push(m) });
     expect(db.pragma('synchronous', { simple: true })).toBe(1); // NORMAL
+    expect(existsSync(`${file}.unsynced`)).toBe(false);
+    expect(rows(db)).toEqual(['synced']);
+    expect(warnings).toEqual([]);
+    db.close();
+  });
+
+  it('without a boot id, a file left marked (unsynced, boot unknown) is rebuilt', () => {
+    const first = openReadModelDatabase(file, { bootId: () => BOOT_A });
+    writeRow(first, 'maybe torn');
+    first.close();
+    const warnings: string[] = [];
+    const db = openReadModelDatabase(file, { bootId: () => undefined, warn: (m) => warnings.push(m) });
+    expect(rows(db)).toEqual([]);
+    expect(warnings).toHaveLength(1);
     expect(existsSync(`${file}.unsynced`)).toBe(false);
     db.close();
   });

@@ -37,7 +37,7 @@ function fsyncPath(path: string): void {
  * together.
  *
  * Their commits are not fsynced (synchronous=OFF): with fsyncs, every WAL checkpoint stalled the
- * event loop for 5–10 ms under load (the authorization-code exchange's p99). A crash of the process
+ * event loop for 5–15 ms under load (the authorization-code exchange's p99). A crash of the process
  * loses nothing — written pages are in the operating system's cache — but a crash of the system can
  * leave the file torn. So the file carries a mark with the boot id it was written under; opened
  * under another boot id (the system restarted before a clean close), it is deleted and every
@@ -47,8 +47,9 @@ function fsyncPath(path: string): void {
 export function openReadModelDatabase(file: string, options: ReadModelDatabaseOptions = {}): Database.Database {
   const bootId = (options.bootId ?? systemBootId)();
   const mark = unsyncedMark(file);
-  if (bootId !== undefined && existsSync(mark) && readFileSync(mark, 'utf8') !== bootId) {
-    for (const path of [file, `${file}-wal`, `${file}-shm`]) rmSync(path, { force: true });
+  // A mark from another boot — or one that cannot be compared — means possibly torn.
+  if (existsSync(mark) && (bootId === undefined || readFileSync(mark, 'utf8') !== bootId)) {
+    for (const path of [file, `${file}-wal`, `${file}-shm`, mark]) rmSync(path, { force: true });
     options.warn?.(
       'the read models were written without fsync before a system restart and may be torn: rebuilding them from the event history',
     );
@@ -58,8 +59,6 @@ export function openReadModelDatabase(file: string, options: ReadModelDatabaseOp
     writeFileSync(mark, bootId);
     fsyncPath(mark);
     fsyncPath(dirname(file));
-  } else {
-    rmSync(mark, { force: true }); // every commit below is synced
   }
   const db = new Database(file);
   db.pragma('journal_mode = WAL');
