@@ -32,47 +32,43 @@ const formPost = (url) => ({
   body: 'grant_type=refresh_token&client_id=abc&client_secret=def&refresh_token=na1-0123456789abcdef',
 });
 
+/** Runs `fn(pid, base, info)` against a reference server of bench/servers, stopped afterwards. */
+async function withReference(file, fn, env) {
+  const server = await spawnJsonServer(join(here, 'servers', file), env ? { env } : undefined);
+  try {
+    return await fn(server.child.pid, `http://127.0.0.1:${server.info.port}`, server.info);
+  } finally {
+    await stop(server.child);
+  }
+}
+
 async function references() {
   const out = {};
-  const fastify = await spawnJsonServer(join(here, 'servers/bare-fastify.mjs'));
-  try {
-    const base = `http://127.0.0.1:${fastify.info.port}`;
-    out.fastifyGet = await measure('bare Fastify: GET', { pid: fastify.child.pid, url: `${base}/` });
-    out.fastifyPost = await measure('bare Fastify: form POST', { pid: fastify.child.pid, ...formPost(`${base}/form`) });
-  } finally {
-    await stop(fastify.child);
+  for (const [file, label, prefix] of [
+    ['bare-fastify.mjs', 'bare Fastify', 'fastify'],
+    ['nest-minimal.mjs', 'NestJS, one route', 'nest'],
+  ]) {
+    await withReference(file, async (pid, base) => {
+      out[`${prefix}Get`] = await measure(`${label}: GET`, { pid, url: `${base}/` });
+      out[`${prefix}Post`] = await measure(`${label}: form POST`, { pid, ...formPost(`${base}/form`) });
+    });
   }
-  const nest = await spawnJsonServer(join(here, 'servers/nest-minimal.mjs'));
-  try {
-    const base = `http://127.0.0.1:${nest.info.port}`;
-    out.nestGet = await measure('NestJS, one route: GET', { pid: nest.child.pid, url: `${base}/` });
-    out.nestPost = await measure('NestJS, one route: form POST', { pid: nest.child.pid, ...formPost(`${base}/form`) });
-  } finally {
-    await stop(nest.child);
-  }
-  const oidc = await spawnJsonServer(join(here, 'servers/oidc-provider.mjs'));
-  try {
-    const { port, clientId, clientSecret } = oidc.info;
+  await withReference('oidc-provider.mjs', async (pid, base, info) => {
     const refresh = (refreshToken) => ({
-      pid: oidc.child.pid,
-      url: `http://127.0.0.1:${port}/token`,
+      pid,
+      url: `${base}/token`,
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
       body: new URLSearchParams({
         grant_type: 'refresh_token',
         refresh_token: refreshToken,
-        client_id: clientId,
-        client_secret: clientSecret,
+        client_id: info.clientId,
+        client_secret: info.clientSecret,
       }).toString(),
     });
-    out.oidcRefresh = await measure('oidc-provider: refresh grant', refresh(oidc.info.refreshToken));
-    out.oidcRefreshIdToken = await measure(
-      'oidc-provider: refresh grant + ID token',
-      refresh(oidc.info.refreshTokenOpenId),
-    );
-  } finally {
-    await stop(oidc.child);
-  }
+    out.oidcRefresh = await measure('oidc-provider: refresh grant', refresh(info.refreshToken));
+    out.oidcRefreshIdToken = await measure('oidc-provider: refresh grant + ID token', refresh(info.refreshTokenOpenId));
+  });
   return out;
 }
 
@@ -88,23 +84,17 @@ async function sameBytesAsMetadata(url) {
   const headers = { ...answer.headers };
   for (const name of ['content-length', 'date', 'connection', 'keep-alive']) delete headers[name];
   const dir = mkdtempSync(join(tmpdir(), 'hs-bench-canned-'));
-  const file = join(dir, 'answer.json');
-  writeFileSync(file, JSON.stringify({ headers, body: answer.body }));
+  const cannedFile = join(dir, 'answer.json');
+  writeFileSync(cannedFile, JSON.stringify({ headers, body: answer.body }));
   const out = {};
   try {
-    for (const [key, server, label] of [
+    for (const [key, file, label] of [
       ['fastifySameBytes', 'bare-fastify.mjs', 'bare Fastify: the metadata answer, canned'],
       ['nestSameBytes', 'nest-minimal.mjs', 'NestJS, one route: the metadata answer, canned'],
     ]) {
-      const reference = await spawnJsonServer(join(here, 'servers', server), { env: { BENCH_CANNED: file } });
-      try {
-        out[key] = await measure(label, {
-          pid: reference.child.pid,
-          url: `http://127.0.0.1:${reference.info.port}/canned`,
-        });
-      } finally {
-        await stop(reference.child);
-      }
+      out[key] = await withReference(file, (pid, base) => measure(label, { pid, url: `${base}/canned` }), {
+        BENCH_CANNED: cannedFile,
+      });
     }
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -80,6 +80,7 @@ export function openReadModelDatabase(file: string, options: ReadModelDatabaseOp
 export function closeReadModelDatabase(db: Database.Database): void {
   if (!db.open) return;
   const file = db.name;
+  const mark = unsyncedMark(file);
   let folded = false;
   try {
     db.pragma('busy_timeout = 0'); // shutting down: never wait for a reader
@@ -89,9 +90,9 @@ export function closeReadModelDatabase(db: Database.Database): void {
     // SQLITE_BUSY and the like: leave the mark
   }
   db.close();
-  if (!folded || !existsSync(unsyncedMark(file))) return;
+  if (!folded || !existsSync(mark)) return;
   fsyncPath(file);
-  rmSync(unsyncedMark(file));
+  rmSync(mark);
   fsyncPath(dirname(file));
 }
 
