@@ -1,12 +1,12 @@
 import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
 import { createApp } from './app.factory';
-import { ConfigError, loadConfig } from './config/config';
+import { ConfigError, loadConfig } from './platform/config/config';
 import { DemoSeeder } from './directory/seed/demo-seeder';
 import { featureModules } from './feature-modules';
-import { EVENT_STORE, EventStore } from './shared/event-store/event-store.port';
-import { systemClock } from './shared/clock';
-import { createLogger } from './shared/logging/logger';
+import { EVENT_STORE, EventStore } from './platform/event-store/event-store.port';
+import { systemClock } from './platform/clock';
+import { createLogger } from './platform/logging/logger';
 
 async function main(): Promise<void> {
   let config;

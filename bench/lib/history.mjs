@@ -16,7 +16,7 @@ const hex = (bytes) => randomBytes(bytes).toString('hex');
 export class HistoryWriter {
   constructor(dataDir) {
     const file = join(dataDir, 'events.sqlite');
-    const { SqliteEventStore } = require(join(ROOT, 'dist/shared/event-store/sqlite-event-store.js'));
+    const { SqliteEventStore } = require(join(ROOT, 'dist/platform/event-store/sqlite-event-store.js'));
     const store = new SqliteEventStore(file);
     void store.close();
     this.db = new Database(file);

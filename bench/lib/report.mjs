@@ -213,15 +213,15 @@ const NOTES = `## How to read these figures
   read then a write), the migration's target cards are remembered, and each place is swapped by one
   conditional \`UPDATE\` (was a probe then a write).
 - Security headers: \`@fastify/helmet\` built a new helmet middleware on every request; the same
-  header set (\`src/shared/http/security-headers.ts\`, a test compares the two) is now computed once.
+  header set (\`src/platform/http/security-headers.ts\`, a test compares the two) is now computed once.
 - Refresh grant: a quarter of its CPU went to reading its two small streams (refresh token, install)
   from SQLite on every request. The SQLite store now keeps streams it has read in a bounded LRU
-  (\`src/shared/event-store/stream-cache.ts\`, 20,000 streams, frozen events) and extends a cached
+  (\`src/platform/event-store/stream-cache.ts\`, 20,000 streams, frozen events) and extends a cached
   stream with its own commits, so a refresh decides without a read; expected-revision checks are
   unchanged (the store is the file's one writer; the EventStoreDB adapter has no such cache).
 - Refresh grant and code exchange: the committing fsync blocked the event loop for about 30 % of
   the refresh grant. The SQLite store now writes on a writer thread with its own connection
-  (\`src/shared/event-store/sqlite-writer.ts\`); appends are acknowledged after its commit, as
+  (\`src/platform/event-store/sqlite-writer.ts\`); appends are acknowledged after its commit, as
   before, and one group is in flight at a time, so the appends that arrive during a commit go
   together in the next one. Event ids are time-ordered (UUID v7) and access-token streams are named
   by issue second before their random id, so a commit writes at the end of the event-id and stream
@@ -237,12 +237,12 @@ const NOTES = `## How to read these figures
 - Every request: the per-request pino child logger is made only when the request logs something;
   the correlation-id and metrics hooks are callback-style (an async hook costs a promise per
   request); JSON answers carry the OWASP REST header set (five headers) and only HTML documents get
-  the full helmet set (twelve, about 700 bytes) — see \`src/shared/http/security-headers.ts\`.
+  the full helmet set (twelve, about 700 bytes) — see \`src/platform/http/security-headers.ts\`.
 - Read models: their SQLite file fsynced its WAL checkpoints on the event loop, so under write load
   every few dozen projection batches stalled all requests for 5–15 ms (60–110 stalls over 3 ms
   during the code exchange). The file is derived data: its commits are no longer fsynced, a mark
   with the system's boot id makes the service drop and rebuild it after a system crash, and a clean
-  shutdown syncs it (\`src/shared/projections/read-model-database.ts\`). 3–4 such stalls remain.
+  shutdown syncs it (\`src/platform/projections/read-model-database.ts\`). 3–4 such stalls remain.
 - Where the code-exchange p99 stands: each exchange waits for two commits in a row (refresh token
   with the code's redemption, then the access token), and on this machine about 5 % of commits take
   4–11 ms instead of about 1 ms (timed on the writer thread; fsync latency, and the WAL checkpoints

@@ -1,7 +1,7 @@
 import { DynamicModule, Injectable, Logger, Module, OnApplicationBootstrap, OnModuleInit } from '@nestjs/common';
 import { DirectoryModule } from '../directory/directory.module';
-import { eventTypes } from '../shared/events/event-type-registry';
-import { ProjectionRunner } from '../shared/projections/projection-runner';
+import { eventTypes } from '../platform/events/event-type-registry';
+import { ProjectionRunner } from '../platform/projections/projection-runner';
 import { AppCardCommands } from './application/app-card.commands';
 import { AppOwnership } from './application/app-ownership';
 import { CardIdAllocator } from './application/card-id-allocator';

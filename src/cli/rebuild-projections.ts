@@ -1,11 +1,11 @@
 import 'reflect-metadata';
 import { createApp } from '../app.factory';
-import { loadConfig } from '../config/config';
+import { loadConfig } from '../platform/config/config';
 import { featureModules } from '../feature-modules';
-import { systemClock } from '../shared/clock';
-import { EVENT_STORE, EventStore } from '../shared/event-store/event-store.port';
-import { createLogger } from '../shared/logging/logger';
-import { ProjectionRunner } from '../shared/projections/projection-runner';
+import { systemClock } from '../platform/clock';
+import { EVENT_STORE, EventStore } from '../platform/event-store/event-store.port';
+import { createLogger } from '../platform/logging/logger';
+import { ProjectionRunner } from '../platform/projections/projection-runner';
 
 /**
  * `npm run projections:rebuild [name…]`: empties read models and replays the whole event history

@@ -1,9 +1,9 @@
 import { Module, OnModuleInit } from '@nestjs/common';
-import { APP_CONFIG, AppConfig } from '../config/config';
-import { eventTypes } from '../shared/events/event-type-registry';
-import { ProjectionRunner } from '../shared/projections/projection-runner';
-import { AdminKey } from './admin-key';
-import { AdminGuard } from './admin.guard';
+import { APP_CONFIG, AppConfig } from '../platform/config/config';
+import { eventTypes } from '../platform/events/event-type-registry';
+import { ProjectionRunner } from '../platform/projections/projection-runner';
+import { AdminKey } from '../platform/security/admin-key';
+import { AdminGuard } from '../platform/security/admin.guard';
 import { DirectoryCommands } from './application/directory.commands';
 import { DirectoryQueries } from './directory.queries';
 import { DirectoryEventType } from './domain/directory-events';

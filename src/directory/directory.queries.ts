@@ -1,7 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type Database from 'better-sqlite3';
-import { APP_CONFIG, AppConfig, Tier } from '../config/config';
-import { READ_MODEL_DB } from '../shared/projections/read-model-database';
+import { APP_CONFIG, AppConfig } from '../platform/config/config';
+import { Tier } from '../platform/tiers';
+import { READ_MODEL_DB } from '../platform/projections/read-model-database';
 import { buildInstallUrl } from './domain/install-url';
 
 export interface AccountView {

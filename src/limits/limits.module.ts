@@ -1,7 +1,7 @@
 import { Injectable, Module, OnModuleInit } from '@nestjs/common';
 import { DirectoryModule } from '../directory/directory.module';
-import { eventTypes } from '../shared/events/event-type-registry';
-import { ProjectionRunner } from '../shared/projections/projection-runner';
+import { eventTypes } from '../platform/events/event-type-registry';
+import { ProjectionRunner } from '../platform/projections/projection-runner';
 import { LimitsCommands } from './application/limits.commands';
 import { LimitsQueries } from './application/limits.queries';
 import { LimitsEventType } from './domain/limits-events';

@@ -1,8 +1,8 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import type { FastifyInstance } from 'fastify';
-import { sendHubSpotError } from '../shared/errors/hubspot-exception.filter';
-import { ProjectionRunner } from '../shared/projections/projection-runner';
+import { sendHubSpotError } from '../platform/errors/hubspot-exception.filter';
+import { ProjectionRunner } from '../platform/projections/projection-runner';
 import { isNonFormTokenRequest, unsupportedContentType } from './http/token-request';
 import { OAuthProjection } from './projections/oauth.projection';
 

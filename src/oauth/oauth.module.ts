@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { DirectoryModule } from '../directory/directory.module';
-import { eventTypes } from '../shared/events/event-type-registry';
+import { eventTypes } from '../platform/events/event-type-registry';
 import { ClientAuthenticator } from './application/client-authentication';
 import { InstallQueries } from './application/install.queries';
 import { InstallService } from './application/install.service';

@@ -2,8 +2,8 @@ import { Controller, Get, Inject, Res, ServiceUnavailableException } from '@nest
 import { ApiExcludeController } from '@nestjs/swagger';
 import { HealthCheckService, HealthIndicatorService } from '@nestjs/terminus';
 import type { FastifyReply } from 'fastify';
-import { EVENT_STORE, EventStore } from '../shared/event-store/event-store.port';
-import { ProjectionRunner } from '../shared/projections/projection-runner';
+import { EVENT_STORE, EventStore } from '../platform/event-store/event-store.port';
+import { ProjectionRunner } from '../platform/projections/projection-runner';
 
 /** Liveness: the process answers. Readiness: the store answers and every projection is caught up. */
 @ApiExcludeController()

@@ -1,7 +1,7 @@
 import { Controller, Get, Header } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
-import { ProjectionRunner } from '../shared/projections/projection-runner';
-import { Metrics } from './metrics';
+import { ProjectionRunner } from '../platform/projections/projection-runner';
+import { Metrics } from '../platform/metrics/metrics';
 
 @ApiExcludeController()
 @Controller('metrics')

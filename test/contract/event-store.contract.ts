@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { newEvent as storeEvent } from '../support/event-store-fixtures';
-import type { NewEvent, RecordedEvent } from '../../src/shared/events/envelope';
-import { ConcurrencyError } from '../../src/shared/event-store/concurrency-error';
-import type { EventStore } from '../../src/shared/event-store/event-store.port';
+import type { NewEvent, RecordedEvent } from '../../src/platform/events/envelope';
+import { ConcurrencyError } from '../../src/platform/event-store/concurrency-error';
+import type { EventStore } from '../../src/platform/event-store/event-store.port';
 
 export interface StoreUnderTest {
   store: EventStore;

@@ -1,5 +1,5 @@
 import { connect } from 'node:net';
-import { nestingDepthExceeds } from '../../src/shared/http/validation';
+import { nestingDepthExceeds } from '../../src/platform/http/validation';
 import { startTestApp, TestApp } from '../support/test-app';
 
 /** Raw HTTP over a socket: what Node's parser refuses before any framework code runs. */

@@ -1,6 +1,6 @@
 import type { LightMyRequestResponse } from 'fastify';
 import { InstallPageModule } from '../../src/oauth/install-page/install-page.module';
-import { tierAllowsScope } from '../../src/shared/scopes/scope-catalog';
+import { tierAllowsScope } from '../../src/platform/scopes/scope-catalog';
 import { encodeAuthorizationRequest } from '../../src/oauth/install-page/authorization-request';
 import { formFields, InstallPageBrowser, textOf } from '../support/install-page-browser';
 import { createAccount, createApp, createUser, startTestApp, TestApp } from '../support/test-app';

@@ -1,13 +1,13 @@
 import { Controller, Get, Module } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
-import { SigningKeyring } from '../../src/core/signing-keys';
+import { SigningKeyring } from '../../src/platform/security/signing-keys';
 import { AccessTokenClaims, encodeAccessToken } from '../../src/oauth/domain/access-token';
 import { InstallQueries } from '../../src/oauth/application/install.queries';
 import { InstallService } from '../../src/oauth/application/install.service';
 import { OAuthModule } from '../../src/oauth/oauth.module';
-import { RequireScopes, Token } from '../../src/shared/auth/bearer-token.guard';
-import { HubSpotError } from '../../src/shared/errors/hubspot-error';
-import { decodeScopes } from '../../src/shared/scopes/scope-catalog';
+import { RequireScopes, Token } from '../../src/oauth/http/bearer-token.guard';
+import { HubSpotError } from '../../src/platform/errors/hubspot-error';
+import { decodeScopes } from '../../src/platform/scopes/scope-catalog';
 import {
   allEvents,
   expectOAuthError,

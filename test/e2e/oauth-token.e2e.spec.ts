@@ -2,10 +2,10 @@ import { createHash, randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { EventStore } from '../../src/shared/event-store/event-store.port';
-import { SqliteEventStore } from '../../src/shared/event-store/sqlite-event-store';
+import type { EventStore } from '../../src/platform/event-store/event-store.port';
+import { SqliteEventStore } from '../../src/platform/event-store/sqlite-event-store';
 import { OAuthModule } from '../../src/oauth/oauth.module';
-import { SCOPES } from '../../src/shared/scopes/scope-catalog';
+import { SCOPES } from '../../src/platform/scopes/scope-catalog';
 import {
   allEvents,
   exchangeCode,

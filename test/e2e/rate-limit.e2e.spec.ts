@@ -1,6 +1,6 @@
 import { Client } from '@hubspot/api-client';
 import type { LightMyRequestResponse } from 'fastify';
-import { RateLimiters, type RateLimitedEvent } from '../../src/shared/rate-limit/rate-limiters';
+import { RateLimiters, type RateLimitedEvent } from '../../src/oauth/rate-limit/rate-limiters';
 import { LIMITS_TEST_SCOPES, mintLimitsToken } from '../support/limits-tokens';
 import { installAndExchange, oauthFixture, refresh, tokenRequest } from '../support/oauth-fixtures';
 import { expectOAuthSchema } from '../support/oauth-schema';

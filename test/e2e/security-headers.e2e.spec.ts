@@ -1,4 +1,4 @@
-import { API_SECURITY_HEADERS, DOCUMENT_SECURITY_HEADERS } from '../../src/shared/http/security-headers';
+import { API_SECURITY_HEADERS, DOCUMENT_SECURITY_HEADERS } from '../../src/platform/http/security-headers';
 import { startTestApp, TestApp } from '../support/test-app';
 
 describe('security headers over HTTP', () => {

@@ -1,6 +1,6 @@
 import { CardsQueries } from '../../src/cards/application/cards.queries';
 import { CardsModule } from '../../src/cards/cards.module';
-import { Metrics } from '../../src/ops/metrics';
+import { Metrics } from '../../src/platform/metrics/metrics';
 import { eventsOfType, recordInstalls, settle, waitForEvent } from '../support/cards-fixtures';
 import { mintCardsToken } from '../support/cards-tokens';
 import { createAccount, createApp, startTestApp, type TestApp } from '../support/test-app';

@@ -1,12 +1,12 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ManualClock } from '../../src/shared/clock';
-import { CommandExecutor } from '../../src/shared/commands/command-executor';
-import { ConcurrencyConflictError } from '../../src/shared/commands/concurrency-conflict-error';
-import { HubSpotError } from '../../src/shared/errors/hubspot-error';
-import type { DomainEvent } from '../../src/shared/events/envelope';
-import { SqliteEventStore } from '../../src/shared/event-store/sqlite-event-store';
+import { ManualClock } from '../../src/platform/clock';
+import { CommandExecutor } from '../../src/platform/commands/command-executor';
+import { ConcurrencyConflictError } from '../../src/platform/commands/concurrency-conflict-error';
+import { HubSpotError } from '../../src/platform/errors/hubspot-error';
+import type { DomainEvent } from '../../src/platform/events/envelope';
+import { SqliteEventStore } from '../../src/platform/event-store/sqlite-event-store';
 
 /**
  * The executor's give-up: a competing writer that appends between every load and append makes

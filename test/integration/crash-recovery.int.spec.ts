@@ -2,7 +2,7 @@ import Database from 'better-sqlite3';
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { systemBootId } from '../../src/shared/projections/read-model-database';
+import { systemBootId } from '../../src/platform/projections/read-model-database';
 import { ensureBuilt, httpRequest, startService, waitForExit } from '../support/service-process';
 
 const ADMIN = 'crash-test-admin-key-0123456789';

@@ -1,5 +1,5 @@
 import { createServer } from 'node:net';
-import { EventStoreDbEventStore } from '../../src/shared/event-store/eventstoredb-event-store';
+import { EventStoreDbEventStore } from '../../src/platform/event-store/eventstoredb-event-store';
 import { describeEventStoreContract } from '../contract/event-store.contract';
 
 const connectionString = process.env.EVENTSTORE_CONNECTION_STRING;

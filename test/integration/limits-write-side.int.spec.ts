@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DEFAULT_TIER_LIMITS } from '../../src/config/config';
+import { DEFAULT_TIER_LIMITS } from '../../src/platform/tiers';
 import {
   AccountLimitsCommand,
   accountLimitsDecider,
@@ -9,10 +9,10 @@ import {
   CommandFacts,
 } from '../../src/limits/domain/account-limits.decider';
 import { limitsAccountStream, LimitsEventType } from '../../src/limits/domain/limits-events';
-import { ManualClock } from '../../src/shared/clock';
-import { CommandExecutor } from '../../src/shared/commands/command-executor';
-import { HubSpotError } from '../../src/shared/errors/hubspot-error';
-import { SqliteEventStore } from '../../src/shared/event-store/sqlite-event-store';
+import { ManualClock } from '../../src/platform/clock';
+import { CommandExecutor } from '../../src/platform/commands/command-executor';
+import { HubSpotError } from '../../src/platform/errors/hubspot-error';
+import { SqliteEventStore } from '../../src/platform/event-store/sqlite-event-store';
 
 /**
  * The ceilings hold on the write side alone: no projection runs here at all (the most lagging

@@ -2,12 +2,12 @@ import type Database from 'better-sqlite3';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { HubSpotError } from '../../src/shared/errors/hubspot-error';
-import type { RecordedEvent } from '../../src/shared/events/envelope';
-import { SqliteEventStore } from '../../src/shared/event-store/sqlite-event-store';
-import type { Projection } from '../../src/shared/projections/projection';
-import { ProjectionRunner } from '../../src/shared/projections/projection-runner';
-import { openReadModelDatabase } from '../../src/shared/projections/read-model-database';
+import { HubSpotError } from '../../src/platform/errors/hubspot-error';
+import type { RecordedEvent } from '../../src/platform/events/envelope';
+import { SqliteEventStore } from '../../src/platform/event-store/sqlite-event-store';
+import type { Projection } from '../../src/platform/projections/projection';
+import { ProjectionRunner } from '../../src/platform/projections/projection-runner';
+import { openReadModelDatabase } from '../../src/platform/projections/read-model-database';
 
 class NoopProjection implements Projection {
   readonly name = 'noop';

@@ -2,11 +2,11 @@ import type Database from 'better-sqlite3';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { NewEvent, RecordedEvent } from '../../src/shared/events/envelope';
-import { SqliteEventStore } from '../../src/shared/event-store/sqlite-event-store';
-import type { Projection } from '../../src/shared/projections/projection';
-import { ProjectionRunner } from '../../src/shared/projections/projection-runner';
-import { openReadModelDatabase } from '../../src/shared/projections/read-model-database';
+import type { NewEvent, RecordedEvent } from '../../src/platform/events/envelope';
+import { SqliteEventStore } from '../../src/platform/event-store/sqlite-event-store';
+import type { Projection } from '../../src/platform/projections/projection';
+import { ProjectionRunner } from '../../src/platform/projections/projection-runner';
+import { openReadModelDatabase } from '../../src/platform/projections/read-model-database';
 
 /** Counts events per stream: enough to see order, checkpoints and rebuilds. */
 class CountingProjection implements Projection {

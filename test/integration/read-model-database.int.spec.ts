@@ -6,7 +6,7 @@ import {
   closeReadModelDatabase,
   openReadModelDatabase,
   systemBootId,
-} from '../../src/shared/projections/read-model-database';
+} from '../../src/platform/projections/read-model-database';
 
 const BOOT_A = '11111111-1111-4111-8111-111111111111';
 const BOOT_B = '22222222-2222-4222-8222-222222222222';

@@ -1,8 +1,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ConcurrencyError } from '../../src/shared/event-store/concurrency-error';
-import { SqliteEventStore } from '../../src/shared/event-store/sqlite-event-store';
+import { ConcurrencyError } from '../../src/platform/event-store/concurrency-error';
+import { SqliteEventStore } from '../../src/platform/event-store/sqlite-event-store';
 import { describeEventStoreContract } from '../contract/event-store.contract';
 import { newEvent, tempSqliteStore } from '../support/event-store-fixtures';
 

@@ -1,5 +1,5 @@
-import { ConcurrencyError } from '../../src/shared/event-store/concurrency-error';
-import { SqliteEventStore } from '../../src/shared/event-store/sqlite-event-store';
+import { ConcurrencyError } from '../../src/platform/event-store/concurrency-error';
+import { SqliteEventStore } from '../../src/platform/event-store/sqlite-event-store';
 import { describeEventStoreContract } from '../contract/event-store.contract';
 import { newEvent, tempSqliteStore } from '../support/event-store-fixtures';
 

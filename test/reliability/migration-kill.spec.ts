@@ -3,12 +3,12 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { installStream, OAuthEventType } from '../../src/oauth/domain/oauth-events';
-import { EVENT_STORE, type EventStore } from '../../src/shared/event-store/event-store.port';
+import { EVENT_STORE, type EventStore } from '../../src/platform/event-store/event-store.port';
 import { settle } from '../support/cards-fixtures';
 import { mintCardsToken } from '../support/cards-tokens';
 import { HttpFixtures } from '../support/reliability-fixtures';
 import { ensureBuilt, startReliabilityService, stopService, type RunningService } from '../support/reliability-service';
-import { ManualClock } from '../../src/shared/clock';
+import { ManualClock } from '../../src/platform/clock';
 import { createAccount, createApp, startTestApp, TEST_ADMIN_KEY, type TestApp } from '../support/test-app';
 
 /**

@@ -3,9 +3,9 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { EVENT_STORE, type EventStore } from '../../src/shared/event-store/event-store.port';
-import { ProjectionRunner } from '../../src/shared/projections/projection-runner';
-import { READ_MODEL_DB } from '../../src/shared/projections/read-model-database';
+import { EVENT_STORE, type EventStore } from '../../src/platform/event-store/event-store.port';
+import { ProjectionRunner } from '../../src/platform/projections/projection-runner';
+import { READ_MODEL_DB } from '../../src/platform/projections/read-model-database';
 import {
   ensureBuilt,
   readModelDigests,

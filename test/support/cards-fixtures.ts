@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { AppInstalledData, AppUninstalledData } from '../../src/cards/domain/card-events';
-import { EVENT_STORE, type EventStore } from '../../src/shared/event-store/event-store.port';
-import type { RecordedEvent } from '../../src/shared/events/envelope';
-import { ProjectionRunner } from '../../src/shared/projections/projection-runner';
+import { EVENT_STORE, type EventStore } from '../../src/platform/event-store/event-store.port';
+import type { RecordedEvent } from '../../src/platform/events/envelope';
+import { ProjectionRunner } from '../../src/platform/projections/projection-runner';
 import type { TestApp } from './test-app';
 
 /**

@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { NewEvent } from '../../src/shared/events/envelope';
-import { SqliteEventStore, type SqliteEventStoreOptions } from '../../src/shared/event-store/sqlite-event-store';
+import type { NewEvent } from '../../src/platform/events/envelope';
+import { SqliteEventStore, type SqliteEventStoreOptions } from '../../src/platform/event-store/sqlite-event-store';
 
 /** An event with fresh ids, as the command executor would wrap it. */
 export const newEvent = (type: string, data: unknown = {}, actor = 'test:store'): NewEvent => ({

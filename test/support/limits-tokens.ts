@@ -1,4 +1,4 @@
-import { SigningKeyring } from '../../src/core/signing-keys';
+import { SigningKeyring } from '../../src/platform/security/signing-keys';
 import { encodeAccessToken } from '../../src/oauth/domain/access-token';
 import type { TestApp } from './test-app';
 

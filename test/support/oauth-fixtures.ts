@@ -1,5 +1,5 @@
 import type { LightMyRequestResponse } from 'fastify';
-import { EVENT_STORE, EventStore } from '../../src/shared/event-store/event-store.port';
+import { EVENT_STORE, EventStore } from '../../src/platform/event-store/event-store.port';
 import { expectOAuthSchema } from './oauth-schema';
 import { createAccount, createApp, createUser, TestApp } from './test-app';
 

@@ -4,11 +4,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createApp as createService } from '../../src/app.factory';
-import { loadConfig } from '../../src/config/config';
+import { loadConfig } from '../../src/platform/config/config';
 import { FeatureModule, featureModules } from '../../src/feature-modules';
-import { ManualClock } from '../../src/shared/clock';
-import type { EventStore } from '../../src/shared/event-store/event-store.port';
-import { createLogger } from '../../src/shared/logging/logger';
+import { ManualClock } from '../../src/platform/clock';
+import type { EventStore } from '../../src/platform/event-store/event-store.port';
+import { createLogger } from '../../src/platform/logging/logger';
 
 export const TEST_ADMIN_KEY = 'test-admin-key-0123456789abcdef';
 

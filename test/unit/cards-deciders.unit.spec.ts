@@ -1,12 +1,12 @@
-import { fold } from '../../src/shared/commands/decider';
-import { HubSpotError } from '../../src/shared/errors/hubspot-error';
+import { fold } from '../../src/platform/commands/decider';
+import { HubSpotError } from '../../src/platform/errors/hubspot-error';
 import { appCardDecider } from '../../src/cards/domain/app-card.decider';
 import { AppCardTargetTaken, appCardTargetDecider } from '../../src/cards/domain/app-card-target.decider';
 import { CardsEventType, type LegacyCardDefinition } from '../../src/cards/domain/card-events';
 import { cardMigrationDecider } from '../../src/cards/domain/card-migration.decider';
 import { applyPatch, CardIdTaken, legacyCardDecider } from '../../src/cards/domain/legacy-card.decider';
 import { portalCardMigrationDecider } from '../../src/cards/domain/portal-card-migration.decider';
-import type { DomainEvent } from '../../src/shared/events/envelope';
+import type { DomainEvent } from '../../src/platform/events/envelope';
 
 /** given (history) / when (command) / then (events or error), emmett style. */
 function spec<S, C, E extends DomainEvent>(decider: {

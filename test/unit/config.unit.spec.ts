@@ -1,4 +1,5 @@
-import { ConfigError, DEFAULT_TIER_LIMITS, loadConfig } from '../../src/config/config';
+import { ConfigError, loadConfig } from '../../src/platform/config/config';
+import { DEFAULT_TIER_LIMITS } from '../../src/platform/tiers';
 
 describe('loadConfig', () => {
   it('has the documented defaults in demo mode', () => {

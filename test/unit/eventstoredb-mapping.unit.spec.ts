@@ -1,7 +1,7 @@
 import { WrongExpectedVersionError } from '@eventstore/db-client';
 import { PassThrough } from 'node:stream';
-import type { NewEvent } from '../../src/shared/events/envelope';
-import { ConcurrencyError } from '../../src/shared/event-store/concurrency-error';
+import type { NewEvent } from '../../src/platform/events/envelope';
+import { ConcurrencyError } from '../../src/platform/event-store/concurrency-error';
 import {
   backoffDelay,
   DEFAULT_BACKOFF,
@@ -16,7 +16,7 @@ import {
   toReadPosition,
   toRecordedEvent,
   type EsdbResolvedEvent,
-} from '../../src/shared/event-store/eventstoredb-event-store';
+} from '../../src/platform/event-store/eventstoredb-event-store';
 
 const metadata = {
   eventId: '0b7e5f3c-1d2a-4c8e-9f60-3a1b2c4d5e6f',

@@ -1,6 +1,6 @@
 import pino from 'pino';
 import { Writable } from 'node:stream';
-import { LazyChildLogger, lazyChildLoggerFactory } from '../../src/shared/logging/lazy-child-logger';
+import { LazyChildLogger, lazyChildLoggerFactory } from '../../src/platform/logging/lazy-child-logger';
 
 function capture(level: string) {
   const lines: Array<Record<string, unknown>> = [];

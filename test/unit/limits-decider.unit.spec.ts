@@ -1,6 +1,6 @@
-import { DEFAULT_TIER_LIMITS, Tier } from '../../src/config/config';
-import { fold } from '../../src/shared/commands/decider';
-import { HubSpotError } from '../../src/shared/errors/hubspot-error';
+import { DEFAULT_TIER_LIMITS, Tier } from '../../src/platform/tiers';
+import { fold } from '../../src/platform/commands/decider';
+import { HubSpotError } from '../../src/platform/errors/hubspot-error';
 import {
   AccountLimitsCommand,
   accountLimitsDecider,

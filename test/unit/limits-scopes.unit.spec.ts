@@ -5,7 +5,7 @@ import {
   CUSTOM_OBJECT_TYPE_LIMITS_SCOPES,
   propertyScopes,
 } from '../../src/limits/domain/scopes';
-import { isKnownScope } from '../../src/shared/scopes/scope-catalog';
+import { isKnownScope } from '../../src/platform/scopes/scope-catalog';
 
 const SPEC = resolve(__dirname, '../../..', 'shared/reference/hubspot-openapi/limitsTracking.json');
 const spec = JSON.parse(readFileSync(SPEC, 'utf8')) as {

@@ -6,7 +6,7 @@ import {
   verifyAccessToken,
 } from '../../src/oauth/domain/access-token';
 import { accessTokenInfo } from '../../src/oauth/domain/access-token-info';
-import { decodeScopes, SCOPES } from '../../src/shared/scopes/scope-catalog';
+import { decodeScopes, SCOPES } from '../../src/platform/scopes/scope-catalog';
 
 const key = { kid: 'k1', secret: randomBytes(32) };
 const keys = { active: key, secretFor: (kid: string) => (kid === key.kid ? key.secret : undefined) };

@@ -1,5 +1,5 @@
-import { fold } from '../../src/shared/commands/decider';
-import { HubSpotError } from '../../src/shared/errors/hubspot-error';
+import { fold } from '../../src/platform/commands/decider';
+import { HubSpotError } from '../../src/platform/errors/hubspot-error';
 import {
   authorizationCodeDecider,
   AuthorizationCodeReplayed,

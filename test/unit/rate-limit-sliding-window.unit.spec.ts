@@ -1,14 +1,14 @@
 import fc from 'fast-check';
-import { ManualClock } from '../../src/shared/clock';
+import { ManualClock } from '../../src/platform/clock';
 import {
   clientAuthenticationThrottled,
   rateLimitHeaders,
   retryAfterSeconds,
   tenSecondlyRollingExceeded,
-} from '../../src/shared/rate-limit/rate-limit-responses';
-import { SlidingWindowLog } from '../../src/shared/rate-limit/sliding-window-log';
-import { loadConfig } from '../../src/config/config';
-import { toErrorBody } from '../../src/shared/errors/hubspot-error';
+} from '../../src/platform/rate-limit/rate-limit-responses';
+import { SlidingWindowLog } from '../../src/platform/rate-limit/sliding-window-log';
+import { loadConfig } from '../../src/platform/config/config';
+import { toErrorBody } from '../../src/platform/errors/hubspot-error';
 
 describe('SlidingWindowLog (rolling window, injected clock)', () => {
   const make = (max = 3, windowMs = 10_000, maxKeys?: number) => {

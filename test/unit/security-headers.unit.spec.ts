@@ -4,7 +4,7 @@ import {
   API_SECURITY_HEADERS,
   DOCUMENT_SECURITY_HEADERS,
   registerSecurityHeaders,
-} from '../../src/shared/http/security-headers';
+} from '../../src/platform/http/security-headers';
 
 /** The helmet options app.factory.ts used; the document header set must equal what helmet sends with them. */
 const HELMET_OPTIONS = {

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DirectoryQueries, type AppView } from '../../directory/directory.queries';
 import type { AccessTokenClaims } from '../../oauth/domain/access-token';
-import { HubSpotError } from '../../shared/errors/hubspot-error';
+import { HubSpotError } from '../../platform/errors/hubspot-error';
 
 /**
  * The cards API is a developer API: the token must come from the developer account that owns

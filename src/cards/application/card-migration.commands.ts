@@ -1,10 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { CLOCK, Clock } from '../../shared/clock';
-import { CommandExecutor } from '../../shared/commands/command-executor';
-import { HubSpotError } from '../../shared/errors/hubspot-error';
-import type { CommandContext } from '../../shared/events/envelope';
-import { EVENT_STORE, type EventStore } from '../../shared/event-store/event-store.port';
-import { ProjectionRunner } from '../../shared/projections/projection-runner';
+import { CLOCK, Clock } from '../../platform/clock';
+import { CommandExecutor } from '../../platform/commands/command-executor';
+import { HubSpotError } from '../../platform/errors/hubspot-error';
+import type { CommandContext } from '../../platform/events/envelope';
+import { EVENT_STORE, type EventStore } from '../../platform/event-store/event-store.port';
+import { ProjectionRunner } from '../../platform/projections/projection-runner';
 import { AppCardTargetTaken, appCardTargetDecider } from '../domain/app-card-target.decider';
 import { appCardTargetStream, cardStream, migrationStream } from '../domain/card-events';
 import { cardMigrationDecider } from '../domain/card-migration.decider';

@@ -1,5 +1,5 @@
-import type { RecordedEvent } from '../../shared/events/envelope';
-import type { Reactor } from '../../shared/projections/projection';
+import type { RecordedEvent } from '../../platform/events/envelope';
+import type { Reactor } from '../../platform/projections/projection';
 import { CardsEventType, type MigrationStarted } from '../domain/card-events';
 import type { CardMigrationWorker } from './card-migration.worker';
 

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type Database from 'better-sqlite3';
-import { READ_MODEL_DB } from '../../shared/projections/read-model-database';
+import { READ_MODEL_DB } from '../../platform/projections/read-model-database';
 import { createCardsTables } from '../projections/cards.projection';
 import type { LegacyCardDefinition } from '../domain/card-events';
 import { CRM_VIEWS, HELPDESK_VIEW, type CardObjectType, type CrmView } from '../domain/card-views';

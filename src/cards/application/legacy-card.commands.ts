@@ -1,10 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import { CommandExecutor } from '../../shared/commands/command-executor';
-import { fold } from '../../shared/commands/decider';
-import { EVENT_STORE, type EventStore } from '../../shared/event-store/event-store.port';
-import type { CommandContext } from '../../shared/events/envelope';
-import { ProjectionRunner } from '../../shared/projections/projection-runner';
-import { Clock, CLOCK } from '../../shared/clock';
+import { CommandExecutor } from '../../platform/commands/command-executor';
+import { fold } from '../../platform/commands/decider';
+import { EVENT_STORE, type EventStore } from '../../platform/event-store/event-store.port';
+import type { CommandContext } from '../../platform/events/envelope';
+import { ProjectionRunner } from '../../platform/projections/projection-runner';
+import { Clock, CLOCK } from '../../platform/clock';
 import { Inject } from '@nestjs/common';
 import {
   cardStream,

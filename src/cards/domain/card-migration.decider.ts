@@ -1,4 +1,4 @@
-import { HubSpotError } from '../../shared/errors/hubspot-error';
+import { HubSpotError } from '../../platform/errors/hubspot-error';
 import { CardsEventType, type CardMigrationEvent } from './card-events';
 
 /**

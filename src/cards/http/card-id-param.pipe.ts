@@ -1,5 +1,5 @@
 import { ArgumentMetadata, Injectable, PipeTransform } from '@nestjs/common';
-import { HubSpotError } from '../../shared/errors/hubspot-error';
+import { HubSpotError } from '../../platform/errors/hubspot-error';
 import { toCardId } from '../domain/card-ids';
 
 /** `{cardId}` path segments: a string of digits within int64, as HubSpot's card ids; else VALIDATION_ERROR. */

@@ -1,11 +1,11 @@
 import { Body, Controller, Get, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
-import { AdminOnly } from '../../directory/admin.guard';
+import { AdminOnly } from '../../platform/security/admin.guard';
 import { DirectoryQueries } from '../../directory/directory.queries';
-import type { CommandContext } from '../../shared/events/envelope';
-import { HubSpotError } from '../../shared/errors/hubspot-error';
-import { IntParamPipe } from '../../shared/http/int-param.pipe';
-import { Ctx } from '../../shared/http/request-context';
+import type { CommandContext } from '../../platform/events/envelope';
+import { HubSpotError } from '../../platform/errors/hubspot-error';
+import { IntParamPipe } from '../../platform/http/int-param.pipe';
+import { Ctx } from '../../platform/http/request-context';
 import { AppCardCommands } from '../application/app-card.commands';
 import { AppOwnership } from '../application/app-ownership';
 import { CardsQueries } from '../application/cards.queries';

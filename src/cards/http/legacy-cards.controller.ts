@@ -2,11 +2,11 @@ import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Res } from
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import type { AccessTokenClaims } from '../../oauth/domain/access-token';
-import { RequireScopes, Token } from '../../shared/auth/bearer-token.guard';
-import type { CommandContext } from '../../shared/events/envelope';
-import { HubSpotError } from '../../shared/errors/hubspot-error';
-import { IntParamPipe } from '../../shared/http/int-param.pipe';
-import { Ctx } from '../../shared/http/request-context';
+import { RequireScopes, Token } from '../../oauth/http/bearer-token.guard';
+import type { CommandContext } from '../../platform/events/envelope';
+import { HubSpotError } from '../../platform/errors/hubspot-error';
+import { IntParamPipe } from '../../platform/http/int-param.pipe';
+import { Ctx } from '../../platform/http/request-context';
 import { AppOwnership } from '../application/app-ownership';
 import { CardMigrationCommands } from '../application/card-migration.commands';
 import { CardsQueries } from '../application/cards.queries';

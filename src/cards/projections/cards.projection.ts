@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
-import type { RecordedEvent } from '../../shared/events/envelope';
-import type { Projection } from '../../shared/projections/projection';
+import type { RecordedEvent } from '../../platform/events/envelope';
+import type { Projection } from '../../platform/projections/projection';
 import {
   CardsEventType,
   InstallEventType,

@@ -1,14 +1,14 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { randomInt, randomUUID } from 'node:crypto';
-import type { Tier } from '../../config/config';
-import { CLOCK, Clock } from '../../shared/clock';
-import { CommandExecutor } from '../../shared/commands/command-executor';
-import { EVENT_STORE, EventStore } from '../../shared/event-store/event-store.port';
-import type { CommandContext } from '../../shared/events/envelope';
-import { HubSpotError } from '../../shared/errors/hubspot-error';
-import { ProjectionRunner } from '../../shared/projections/projection-runner';
-import { hashPassword } from '../../shared/security/password-hash';
-import { sha256Hex } from '../../shared/security/constant-time';
+import type { Tier } from '../../platform/tiers';
+import { CLOCK, Clock } from '../../platform/clock';
+import { CommandExecutor } from '../../platform/commands/command-executor';
+import { EVENT_STORE, EventStore } from '../../platform/event-store/event-store.port';
+import type { CommandContext } from '../../platform/events/envelope';
+import { HubSpotError } from '../../platform/errors/hubspot-error';
+import { ProjectionRunner } from '../../platform/projections/projection-runner';
+import { hashPassword } from '../../platform/security/password-hash';
+import { sha256Hex } from '../../platform/security/constant-time';
 import { AccountView, AppView, DirectoryQueries, UserView } from '../directory.queries';
 import {
   accountDecider,

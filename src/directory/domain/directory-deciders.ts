@@ -1,7 +1,7 @@
-import type { Tier } from '../../config/config';
-import type { Decider } from '../../shared/commands/decider';
-import { HubSpotError } from '../../shared/errors/hubspot-error';
-import { isKnownScope } from '../../shared/scopes/scope-catalog';
+import type { Tier } from '../../platform/tiers';
+import type { Decider } from '../../platform/commands/decider';
+import { HubSpotError } from '../../platform/errors/hubspot-error';
+import { isKnownScope } from '../../platform/scopes/scope-catalog';
 import {
   AccountCreated,
   AppRegistered,

@@ -1,4 +1,4 @@
-import type { Tier } from '../../config/config';
+import type { Tier } from '../../platform/tiers';
 
 /** Event types of the directory. Stable strings: they are what storage holds. */
 export const DirectoryEventType = {

@@ -1,10 +1,10 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
-import type { CommandContext } from '../../shared/events/envelope';
-import { HubSpotError } from '../../shared/errors/hubspot-error';
-import { IntParamPipe } from '../../shared/http/int-param.pipe';
-import { Ctx } from '../../shared/http/request-context';
-import { AdminOnly } from '../admin.guard';
+import type { CommandContext } from '../../platform/events/envelope';
+import { HubSpotError } from '../../platform/errors/hubspot-error';
+import { IntParamPipe } from '../../platform/http/int-param.pipe';
+import { Ctx } from '../../platform/http/request-context';
+import { AdminOnly } from '../../platform/security/admin.guard';
 import { DirectoryCommands } from '../application/directory.commands';
 import { AccountView, DirectoryQueries } from '../directory.queries';
 import { CreateAccountDto } from './directory.dto';

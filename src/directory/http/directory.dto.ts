@@ -13,7 +13,7 @@ import {
   Min,
   MinLength,
 } from 'class-validator';
-import { Tier, TIERS } from '../../config/config';
+import { Tier, TIERS } from '../../platform/tiers';
 
 export const HUBLETS = ['na1', 'na2', 'na3', 'eu1', 'ap1'] as const;
 

@@ -1,9 +1,9 @@
 import { Controller, Get, Inject, Query } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
-import { EVENT_STORE, EventStore } from '../../shared/event-store/event-store.port';
-import { HubSpotError } from '../../shared/errors/hubspot-error';
-import { IntParamPipe } from '../../shared/http/int-param.pipe';
-import { AdminOnly } from '../admin.guard';
+import { EVENT_STORE, EventStore } from '../../platform/event-store/event-store.port';
+import { HubSpotError } from '../../platform/errors/hubspot-error';
+import { IntParamPipe } from '../../platform/http/int-param.pipe';
+import { AdminOnly } from '../../platform/security/admin.guard';
 
 /** The audit trail: stored envelopes with their metadata, paged by global position. */
 @ApiTags('admin: audit')

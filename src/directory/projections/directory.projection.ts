@@ -1,8 +1,8 @@
 import type Database from 'better-sqlite3';
-import type { RecordedEvent } from '../../shared/events/envelope';
-import type { Projection } from '../../shared/projections/projection';
+import type { RecordedEvent } from '../../platform/events/envelope';
+import type { Projection } from '../../platform/projections/projection';
 import { AccountCreated, AppRegistered, DirectoryEventType, UserCreated } from '../domain/directory-events';
-import { cachedStatement } from '../../shared/projections/statement-cache';
+import { cachedStatement } from '../../platform/projections/statement-cache';
 
 /** Accounts, users and apps as tables, for DirectoryQueries. Ids are unique on the write side, so a duplicate here is a bug and stops the projection loudly. */
 export class DirectoryProjection implements Projection {

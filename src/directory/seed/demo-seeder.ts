@@ -1,9 +1,10 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { APP_CONFIG, AppConfig, Tier } from '../../config/config';
-import type { CommandContext } from '../../shared/events/envelope';
-import { AdminKey } from '../admin-key';
+import { APP_CONFIG, AppConfig } from '../../platform/config/config';
+import { Tier } from '../../platform/tiers';
+import type { CommandContext } from '../../platform/events/envelope';
+import { AdminKey } from '../../platform/security/admin-key';
 import { DirectoryCommands } from '../application/directory.commands';
 import { DirectoryQueries } from '../directory.queries';
 

@@ -1,8 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { CLOCK, Clock } from '../../shared/clock';
-import { CommandExecutor } from '../../shared/commands/command-executor';
-import type { CommandContext } from '../../shared/events/envelope';
-import { ProjectionRunner } from '../../shared/projections/projection-runner';
+import { CLOCK, Clock } from '../../platform/clock';
+import { CommandExecutor } from '../../platform/commands/command-executor';
+import type { CommandContext } from '../../platform/events/envelope';
+import { ProjectionRunner } from '../../platform/projections/projection-runner';
 import {
   AccountLimitsCommand,
   accountLimitsDecider,

@@ -1,9 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type Database from 'better-sqlite3';
-import { APP_CONFIG, AppConfig, Tier, TierLimits } from '../../config/config';
+import { APP_CONFIG, AppConfig } from '../../platform/config/config';
+import { Tier, TierLimits } from '../../platform/tiers';
 import { DirectoryQueries } from '../../directory/directory.queries';
-import { HubSpotError } from '../../shared/errors/hubspot-error';
-import { READ_MODEL_DB } from '../../shared/projections/read-model-database';
+import { HubSpotError } from '../../platform/errors/hubspot-error';
+import { READ_MODEL_DB } from '../../platform/projections/read-model-database';
 import { unknownObjectType } from '../domain/account-limits.decider';
 import { effectiveLimits, percentage } from '../domain/ceilings';
 import type { AssociationDefinition, LimitOverrides, PropertyDefinition } from '../domain/limits-events';
@@ -17,7 +18,7 @@ import {
   PropertyView,
   toPropertyView,
 } from './limits.views';
-import { cachedStatement } from '../../shared/projections/statement-cache';
+import { cachedStatement } from '../../platform/projections/statement-cache';
 
 interface PropertyRow {
   hub_id: number;

@@ -1,6 +1,6 @@
-import type { Tier, TierLimits } from '../../config/config';
-import type { Decider } from '../../shared/commands/decider';
-import { ErrorDetail, HubSpotError } from '../../shared/errors/hubspot-error';
+import type { Tier, TierLimits } from '../../platform/tiers';
+import type { Decider } from '../../platform/commands/decider';
+import { ErrorDetail, HubSpotError } from '../../platform/errors/hubspot-error';
 import { effectiveLimits, LIMIT_SUBCATEGORY, LimitName, mergeOverrides } from './ceilings';
 import {
   AssociationDefinition,

@@ -1,4 +1,4 @@
-import type { Tier, TierLimits } from '../../config/config';
+import type { Tier, TierLimits } from '../../platform/tiers';
 import type { LimitOverrides } from './limits-events';
 
 export type LimitName = keyof TierLimits;

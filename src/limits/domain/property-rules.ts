@@ -1,4 +1,4 @@
-import type { ErrorDetail } from '../../shared/errors/hubspot-error';
+import type { ErrorDetail } from '../../platform/errors/hubspot-error';
 import type { PropertyDefinition, PropertyOption } from './limits-events';
 
 /** HubSpot's PropertyCreate as received (types already checked by the HTTP layer). */

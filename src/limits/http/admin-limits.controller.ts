@@ -1,10 +1,10 @@
 import { Body, Controller, Get, Param, Put } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
-import { AdminOnly } from '../../directory/admin.guard';
-import { HubSpotError } from '../../shared/errors/hubspot-error';
-import type { CommandContext } from '../../shared/events/envelope';
-import { IntParamPipe } from '../../shared/http/int-param.pipe';
-import { Ctx } from '../../shared/http/request-context';
+import { AdminOnly } from '../../platform/security/admin.guard';
+import { HubSpotError } from '../../platform/errors/hubspot-error';
+import type { CommandContext } from '../../platform/events/envelope';
+import { IntParamPipe } from '../../platform/http/int-param.pipe';
+import { Ctx } from '../../platform/http/request-context';
 import { LimitsCommands } from '../application/limits.commands';
 import { AccountLimitsView, LimitsQueries } from '../application/limits.queries';
 import { LimitOverridesDto } from './limits.dto';

@@ -1,6 +1,6 @@
 import type { AccessTokenClaims } from '../../oauth/domain/access-token';
-import { HubSpotError } from '../../shared/errors/hubspot-error';
-import { missingAnyScopeError } from '../../shared/auth/bearer-token.guard';
+import { HubSpotError } from '../../platform/errors/hubspot-error';
+import { missingAnyScopeError } from '../../oauth/http/bearer-token.guard';
 
 /**
  * Query and path values Nest's built-in pipes would refuse with their own error shape: these

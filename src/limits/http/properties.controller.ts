@@ -1,9 +1,9 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { AccessTokenClaims } from '../../oauth/domain/access-token';
-import { RequireScopes, Token } from '../../shared/auth/bearer-token.guard';
-import type { CommandContext } from '../../shared/events/envelope';
-import { Ctx } from '../../shared/http/request-context';
+import { RequireScopes, Token } from '../../oauth/http/bearer-token.guard';
+import type { CommandContext } from '../../platform/events/envelope';
+import { Ctx } from '../../platform/http/request-context';
 import { LimitsCommands } from '../application/limits.commands';
 import { LimitsQueries } from '../application/limits.queries';
 import type { PropertyView } from '../application/limits.views';

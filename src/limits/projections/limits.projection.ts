@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
-import type { RecordedEvent } from '../../shared/events/envelope';
-import type { Projection } from '../../shared/projections/projection';
+import type { RecordedEvent } from '../../platform/events/envelope';
+import type { Projection } from '../../platform/projections/projection';
 import {
   AccountLimitsOverridden,
   CustomObjectSchemaArchived,
@@ -11,7 +11,7 @@ import {
   PropertyCreated,
 } from '../domain/limits-events';
 import { standardObjectTypeById } from '../domain/object-types';
-import { cachedStatement } from '../../shared/projections/statement-cache';
+import { cachedStatement } from '../../platform/projections/statement-cache';
 
 export const LIMITS_PROJECTION = 'limits';
 

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DirectoryQueries } from '../../directory/directory.queries';
-import { constantTimeEqual, sha256Hex } from '../../shared/security/constant-time';
+import { constantTimeEqual, sha256Hex } from '../../platform/security/constant-time';
 import { oauthError } from '../domain/oauth-errors';
 
 /** The client credentials a token request carried, before they are checked. */

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type Database from 'better-sqlite3';
-import { READ_MODEL_DB } from '../../shared/projections/read-model-database';
+import { READ_MODEL_DB } from '../../platform/projections/read-model-database';
 
 export interface InstallView {
   appId: number;

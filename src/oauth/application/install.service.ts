@@ -1,12 +1,12 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { APP_CONFIG, AppConfig } from '../../config/config';
+import { APP_CONFIG, AppConfig } from '../../platform/config/config';
 import { AppView, DirectoryQueries } from '../../directory/directory.queries';
-import { CLOCK, Clock } from '../../shared/clock';
-import { CommandExecutor } from '../../shared/commands/command-executor';
-import type { CommandContext } from '../../shared/events/envelope';
-import { HubSpotError } from '../../shared/errors/hubspot-error';
-import { ProjectionRunner } from '../../shared/projections/projection-runner';
-import { sha256Hex } from '../../shared/security/constant-time';
+import { CLOCK, Clock } from '../../platform/clock';
+import { CommandExecutor } from '../../platform/commands/command-executor';
+import type { CommandContext } from '../../platform/events/envelope';
+import { HubSpotError } from '../../platform/errors/hubspot-error';
+import { ProjectionRunner } from '../../platform/projections/projection-runner';
+import { sha256Hex } from '../../platform/security/constant-time';
 import { authorizationCodeDecider } from '../domain/authorization-code.decider';
 import {
   authorizeErrors,

@@ -1,9 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { CommandExecutor } from '../../shared/commands/command-executor';
-import type { StreamHandler } from '../../shared/commands/command-executor';
-import { fold } from '../../shared/commands/decider';
-import type { CommandContext, DomainEvent } from '../../shared/events/envelope';
-import { EVENT_STORE, EventStore, ExpectedRevision } from '../../shared/event-store/event-store.port';
+import { CommandExecutor } from '../../platform/commands/command-executor';
+import type { StreamHandler } from '../../platform/commands/command-executor';
+import { fold } from '../../platform/commands/decider';
+import type { CommandContext, DomainEvent } from '../../platform/events/envelope';
+import { EVENT_STORE, EventStore, ExpectedRevision } from '../../platform/event-store/event-store.port';
 
 export interface LoadedStream<S> {
   state: S;

@@ -1,11 +1,11 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { APP_CONFIG, AppConfig } from '../../config/config';
-import { SigningKeyring } from '../../core/signing-keys';
+import { APP_CONFIG, AppConfig } from '../../platform/config/config';
+import { SigningKeyring } from '../../platform/security/signing-keys';
 import { DirectoryQueries } from '../../directory/directory.queries';
-import { CLOCK, Clock } from '../../shared/clock';
-import { HubSpotError } from '../../shared/errors/hubspot-error';
-import { ProjectionRunner } from '../../shared/projections/projection-runner';
-import { sha256Hex } from '../../shared/security/constant-time';
+import { CLOCK, Clock } from '../../platform/clock';
+import { HubSpotError } from '../../platform/errors/hubspot-error';
+import { ProjectionRunner } from '../../platform/projections/projection-runner';
+import { sha256Hex } from '../../platform/security/constant-time';
 import { verifyAccessToken } from '../domain/access-token';
 import { AccessTokenInfo, accessTokenInfo } from '../domain/access-token-info';
 import { refreshTokenStream } from '../domain/oauth-events';

@@ -1,4 +1,4 @@
-import { encodeScopes, scopeIndex } from '../../shared/scopes/scope-catalog';
+import { encodeScopes, scopeIndex } from '../../platform/scopes/scope-catalog';
 import type { AccessTokenClaims } from './access-token';
 
 /** HubSpot's `SignedAccessToken` (oauth.json): the decoded token, its scope fields as encoded strings. */

@@ -1,6 +1,6 @@
 import { createHmac, createSecretKey, KeyObject, timingSafeEqual } from 'node:crypto';
-import { randomBytesFromPool } from '../../shared/security/random-pool';
-import { decodeScopes, encodeScopes, SCOPE_CATALOG_VERSION } from '../../shared/scopes/scope-catalog';
+import { randomBytesFromPool } from '../../platform/security/random-pool';
+import { decodeScopes, encodeScopes, SCOPE_CATALOG_VERSION } from '../../platform/scopes/scope-catalog';
 
 /**
  * Self-contained, HMAC-signed access tokens: any instance verifies one without a store lookup.

@@ -1,6 +1,6 @@
-import type { Tier } from '../../config/config';
-import { HubSpotError } from '../../shared/errors/hubspot-error';
-import { isKnownScope, SCOPES, tierAllowsScope } from '../../shared/scopes/scope-catalog';
+import type { Tier } from '../../platform/tiers';
+import { HubSpotError } from '../../platform/errors/hubspot-error';
+import { isKnownScope, SCOPES, tierAllowsScope } from '../../platform/scopes/scope-catalog';
 
 /** What the authorize checks need to know about an app. */
 export interface AppScopeSettings {

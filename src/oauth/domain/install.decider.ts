@@ -1,5 +1,5 @@
-import type { Decider } from '../../shared/commands/decider';
-import { HubSpotError } from '../../shared/errors/hubspot-error';
+import type { Decider } from '../../platform/commands/decider';
+import { HubSpotError } from '../../platform/errors/hubspot-error';
 import { InstallEvent, OAuthEventType } from './oauth-events';
 
 /** One app in one account. `installId` changes with every (re-)install, so old refresh tokens die with an uninstall. */

@@ -1,4 +1,4 @@
-import { HubSpotError } from '../../shared/errors/hubspot-error';
+import { HubSpotError } from '../../platform/errors/hubspot-error';
 
 /** RFC 6749 §5.2 error codes the token endpoint uses. */
 export type OAuthErrorCode =

@@ -1,5 +1,5 @@
-import type { Decider } from '../../shared/commands/decider';
-import { HubSpotError } from '../../shared/errors/hubspot-error';
+import type { Decider } from '../../platform/commands/decider';
+import { HubSpotError } from '../../platform/errors/hubspot-error';
 import { installIsActive, InstallState } from './install.decider';
 import { OAuthEventType, RefreshTokenDeletionReason, RefreshTokenEvent, RefreshTokenIssued } from './oauth-events';
 import { oauthError } from './oauth-errors';

@@ -1,11 +1,11 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
-import { AdminOnly } from '../../directory/admin.guard';
+import { AdminOnly } from '../../platform/security/admin.guard';
 import { DirectoryQueries } from '../../directory/directory.queries';
-import type { CommandContext } from '../../shared/events/envelope';
-import { HubSpotError } from '../../shared/errors/hubspot-error';
-import { IntParamPipe } from '../../shared/http/int-param.pipe';
-import { Ctx } from '../../shared/http/request-context';
+import type { CommandContext } from '../../platform/events/envelope';
+import { HubSpotError } from '../../platform/errors/hubspot-error';
+import { IntParamPipe } from '../../platform/http/int-param.pipe';
+import { Ctx } from '../../platform/http/request-context';
 import { InstallQueries, InstallView } from '../application/install.queries';
 import { InstallService } from '../application/install.service';
 import { redirectWithParams } from '../domain/redirect-url';

@@ -1,9 +1,9 @@
 import { Controller, Delete, Get, Header, HttpCode, Param } from '@nestjs/common';
 import { ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import type { CommandContext } from '../../shared/events/envelope';
-import { ProjectionRunner } from '../../shared/projections/projection-runner';
-import { sha256Hex } from '../../shared/security/constant-time';
-import { Ctx } from '../../shared/http/request-context';
+import type { CommandContext } from '../../platform/events/envelope';
+import { ProjectionRunner } from '../../platform/projections/projection-runner';
+import { sha256Hex } from '../../platform/security/constant-time';
+import { Ctx } from '../../platform/http/request-context';
 import { TokenMetadataService, RefreshTokenInfo } from '../application/token-metadata.service';
 import { TokenService } from '../application/token.service';
 import type { AccessTokenInfo } from '../domain/access-token-info';

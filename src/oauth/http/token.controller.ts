@@ -1,8 +1,8 @@
 import { Controller, Header, HttpCode, Post, Req } from '@nestjs/common';
 import { ApiConsumes, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
-import type { CommandContext } from '../../shared/events/envelope';
-import { Ctx } from '../../shared/http/request-context';
+import type { CommandContext } from '../../platform/events/envelope';
+import { Ctx } from '../../platform/http/request-context';
 import { ClientAuthenticator } from '../application/client-authentication';
 import { TokenResponse, TokenService } from '../application/token.service';
 import { oauthError } from '../domain/oauth-errors';

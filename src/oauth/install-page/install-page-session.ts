@@ -2,8 +2,8 @@ import fastifyCsrfProtection from '@fastify/csrf-protection';
 import fastifySecureSession from '@fastify/secure-session';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { createHash } from 'node:crypto';
-import type { AppConfig } from '../../config/config';
-import { loadOrCreateLocalKey } from '../../core/signing-keys';
+import type { AppConfig } from '../../platform/config/config';
+import { loadOrCreateLocalKey } from '../../platform/security/signing-keys';
 
 declare module '@fastify/secure-session' {
   interface SessionData {

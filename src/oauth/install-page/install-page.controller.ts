@@ -11,10 +11,10 @@ import {
 } from '@nestjs/swagger';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AccountView, DirectoryQueries, UserView } from '../../directory/directory.queries';
-import { HubSpotError } from '../../shared/errors/hubspot-error';
-import type { CommandContext } from '../../shared/events/envelope';
-import { tierAllowsScope } from '../../shared/scopes/scope-catalog';
-import { DUMMY_PASSWORD_HASH, verifyPassword } from '../../shared/security/password-hash';
+import { HubSpotError } from '../../platform/errors/hubspot-error';
+import type { CommandContext } from '../../platform/events/envelope';
+import { tierAllowsScope } from '../../platform/scopes/scope-catalog';
+import { DUMMY_PASSWORD_HASH, verifyPassword } from '../../platform/security/password-hash';
 import { InstallService } from '../application/install.service';
 import { redirectWithParams } from '../domain/redirect-url';
 import {

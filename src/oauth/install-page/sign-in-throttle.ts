@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { APP_CONFIG, AppConfig } from '../../config/config';
-import { CLOCK, Clock } from '../../shared/clock';
-import { SlidingWindowLog } from '../../shared/rate-limit/sliding-window-log';
+import { APP_CONFIG, AppConfig } from '../../platform/config/config';
+import { CLOCK, Clock } from '../../platform/clock';
+import { SlidingWindowLog } from '../../platform/rate-limit/sliding-window-log';
 
 /** Failed sign-ins allowed per e-mail and per address in the window, before the form refuses to check. */
 export const SIGN_IN_FAILURES = { perEmail: 5, perAddress: 20, windowMs: 15 * 60_000 };

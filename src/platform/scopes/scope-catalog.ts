@@ -1,4 +1,4 @@
-import type { Tier } from '../../config/config';
+import type { Tier } from '../tiers';
 
 /**
  * The scope catalog. Append-only: a scope's index is its bit in access tokens, so existing

@@ -2,18 +2,11 @@
  * Configuration from the environment, validated once at start-up. Pure: no framework imports,
  * so the validation is unit-tested directly and a bad value stops the process with a clear message.
  */
-export type Tier = 'free' | 'starter' | 'professional' | 'enterprise';
-export const TIERS: readonly Tier[] = ['free', 'starter', 'professional', 'enterprise'];
+import { DEFAULT_TIER_LIMITS, TIERS, type Tier, type TierLimits } from '../tiers';
 
 export interface SigningKey {
   kid: string;
   secret: Buffer;
-}
-
-export interface TierLimits {
-  calculatedProperties: number;
-  customObjectTypes: number;
-  customProperties: number;
 }
 
 export interface AppConfig {
@@ -54,14 +47,6 @@ export class ConfigError extends Error {
     this.name = 'ConfigError';
   }
 }
-
-/** Defaults documented in the README: free and starter have neither, professional has calculated properties, enterprise has both. */
-export const DEFAULT_TIER_LIMITS: Record<Tier, TierLimits> = {
-  free: { calculatedProperties: 0, customObjectTypes: 0, customProperties: 10 },
-  starter: { calculatedProperties: 0, customObjectTypes: 0, customProperties: 1000 },
-  professional: { calculatedProperties: 200, customObjectTypes: 0, customProperties: 1000 },
-  enterprise: { calculatedProperties: 400, customObjectTypes: 10, customProperties: 1000 },
-};
 
 type Env = Record<string, string | undefined>;
 

@@ -10,11 +10,11 @@ import {
 } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { ApiBearerAuth } from '@nestjs/swagger';
-import { SigningKeyring } from '../../core/signing-keys';
-import { AccessTokenClaims, verifyAccessToken } from '../../oauth/domain/access-token';
-import { CLOCK, Clock } from '../clock';
-import { HubSpotError } from '../errors/hubspot-error';
-import type { RequestWithActor } from '../http/request-context';
+import { SigningKeyring } from '../../platform/security/signing-keys';
+import { AccessTokenClaims, verifyAccessToken } from '../domain/access-token';
+import { CLOCK, Clock } from '../../platform/clock';
+import { HubSpotError } from '../../platform/errors/hubspot-error';
+import type { RequestWithActor } from '../../platform/http/request-context';
 
 const ACCEPTED_SCOPES = 'hubspot:acceptedScopes';
 

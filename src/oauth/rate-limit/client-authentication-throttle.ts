@@ -1,7 +1,7 @@
-import { parseBasicAuthorization } from '../../oauth/application/client-authentication';
+import { parseBasicAuthorization } from '../application/client-authentication';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { toErrorBody } from '../errors/hubspot-error';
-import { clientAuthenticationThrottled } from './rate-limit-responses';
+import { toErrorBody } from '../../platform/errors/hubspot-error';
+import { clientAuthenticationThrottled } from '../../platform/rate-limit/rate-limit-responses';
 import type { RateLimiters } from './rate-limiters';
 
 const TOKEN_PATH = '/oauth/v1/token';

@@ -1,8 +1,12 @@
 import { CallHandler, ExecutionContext, Injectable, NestInterceptor } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
 import { Observable, throwError } from 'rxjs';
-import type { RequestWithToken } from '../auth/bearer-token.guard';
-import { publicAppGroup, rateLimitHeaders, tenSecondlyRollingExceeded } from './rate-limit-responses';
+import type { RequestWithToken } from '../http/bearer-token.guard';
+import {
+  publicAppGroup,
+  rateLimitHeaders,
+  tenSecondlyRollingExceeded,
+} from '../../platform/rate-limit/rate-limit-responses';
 import { RateLimiters } from './rate-limiters';
 
 /**

@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { AppConfig } from '../../config/config';
-import type { Metrics } from '../../ops/metrics';
+import type { AppConfig } from '../config/config';
+import type { Metrics } from '../metrics/metrics';
 import type { EventStore } from './event-store.port';
 import { EventStoreDbEventStore } from './eventstoredb-event-store';
 import { SqliteEventStore } from './sqlite-event-store';

@@ -1,10 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { Counter } from 'prom-client';
 import { EventEmitter } from 'node:events';
-import { APP_CONFIG, AppConfig } from '../../config/config';
-import { Metrics } from '../../ops/metrics';
-import { CLOCK, Clock } from '../clock';
-import { SlidingWindowLog } from './sliding-window-log';
+import { APP_CONFIG, AppConfig } from '../../platform/config/config';
+import { Metrics } from '../../platform/metrics/metrics';
+import { CLOCK, Clock } from '../../platform/clock';
+import { SlidingWindowLog } from '../../platform/rate-limit/sliding-window-log';
 
 export type RateLimitPolicy = 'TEN_SECONDLY_ROLLING' | 'CLIENT_AUTHENTICATION_FAILURES';
 

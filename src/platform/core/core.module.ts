@@ -12,18 +12,14 @@ import type Database from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { APP_CONFIG, AppConfig } from '../config/config';
-import { Metrics } from '../ops/metrics';
-import { CLOCK, Clock } from '../shared/clock';
-import { COMMAND_EXECUTOR, CommandExecutor } from '../shared/commands/command-executor';
-import { createEventStore } from '../shared/event-store/create-event-store';
-import { EVENT_STORE, EventStore } from '../shared/event-store/event-store.port';
-import { ProjectionRunner } from '../shared/projections/projection-runner';
-import {
-  closeReadModelDatabase,
-  openReadModelDatabase,
-  READ_MODEL_DB,
-} from '../shared/projections/read-model-database';
-import { SigningKeyring } from './signing-keys';
+import { Metrics } from '../metrics/metrics';
+import { CLOCK, Clock } from '../clock';
+import { COMMAND_EXECUTOR, CommandExecutor } from '../commands/command-executor';
+import { createEventStore } from '../event-store/create-event-store';
+import { EVENT_STORE, EventStore } from '../event-store/event-store.port';
+import { ProjectionRunner } from '../projections/projection-runner';
+import { closeReadModelDatabase, openReadModelDatabase, READ_MODEL_DB } from '../projections/read-model-database';
+import { SigningKeyring } from '../security/signing-keys';
 
 export interface CoreOptions {
   config: AppConfig;

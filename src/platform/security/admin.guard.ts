@@ -1,8 +1,8 @@
 import { CanActivate, ExecutionContext, Injectable, applyDecorators, UseGuards } from '@nestjs/common';
 import { ApiBearerAuth } from '@nestjs/swagger';
-import { HubSpotError } from '../shared/errors/hubspot-error';
-import type { RequestWithActor } from '../shared/http/request-context';
-import { constantTimeEqual } from '../shared/security/constant-time';
+import { HubSpotError } from '../errors/hubspot-error';
+import type { RequestWithActor } from '../http/request-context';
+import { constantTimeEqual } from './constant-time';
 import { AdminKey } from './admin-key';
 
 /** `Authorization: Bearer <ADMIN_API_KEY>`, compared in constant time. */
