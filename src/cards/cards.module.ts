@@ -1,7 +1,6 @@
-import { DynamicModule, Injectable, Logger, Module, OnApplicationBootstrap, OnModuleInit } from '@nestjs/common';
+import { DynamicModule, Injectable, Logger, Module, OnApplicationBootstrap } from '@nestjs/common';
 import { DirectoryModule } from '../directory/directory.module';
-import { eventTypes } from '../platform/events/event-type-registry';
-import { ProjectionRunner } from '../platform/projections/projection-runner';
+import { EventSourcingModule } from '../platform/event-sourcing/event-sourcing.module';
 import { AppCardCommands } from './application/app-card.commands';
 import { AppOwnership } from './application/app-ownership';
 import { CardIdAllocator } from './application/card-id-allocator';
@@ -19,20 +18,10 @@ import { CardsAdminController } from './http/cards-admin.controller';
 import { LegacyCardsController } from './http/legacy-cards.controller';
 import { CardsProjection } from './projections/cards.projection';
 
-eventTypes.registerAll(Object.values(CardsEventType));
-
-/** Registers the read model and the reactor; resumes unfinished migrations once the app is up. */
+/** Resumes unfinished migrations once the app is up. */
 @Injectable()
-class CardsLifecycle implements OnModuleInit, OnApplicationBootstrap {
-  constructor(
-    private readonly runner: ProjectionRunner,
-    private readonly worker: CardMigrationWorker,
-  ) {}
-
-  onModuleInit(): void {
-    this.runner.register(new CardsProjection());
-    this.runner.registerReactor(new CardMigrationReactor(this.worker));
-  }
+class CardsLifecycle implements OnApplicationBootstrap {
+  constructor(private readonly worker: CardMigrationWorker) {}
 
   onApplicationBootstrap(): void {
     // Not awaited: start-up must not wait for the read models to catch up with a long history.
@@ -48,21 +37,27 @@ class CardsLifecycle implements OnModuleInit, OnApplicationBootstrap {
  * Legacy CRM cards, app cards, the CRM views of every account that installed an app, and the
  * migration that swaps a legacy card for an app card in all of them.
  */
-@Module({
-  imports: [DirectoryModule],
-  controllers: [LegacyCardsController, CardsAdminController],
-  providers: [
-    CardsQueries,
-    CardIdAllocator,
-    AppOwnership,
-    LegacyCardCommands,
-    AppCardCommands,
-    CardMigrationCommands,
-    CardMigrationWorker,
-    CardsLifecycle,
-  ],
-  exports: [CardsQueries, CardMigrationWorker],
-})
+@Module(
+  EventSourcingModule.forFeature({
+    // The cards read model also applies the OAuth module's install events (InstallEventType).
+    events: Object.fromEntries(Object.values(CardsEventType).map((t) => [t, null])),
+    projections: [CardsProjection],
+    reactors: [CardMigrationReactor],
+    imports: [DirectoryModule],
+    controllers: [LegacyCardsController, CardsAdminController],
+    providers: [
+      CardsQueries,
+      CardIdAllocator,
+      AppOwnership,
+      LegacyCardCommands,
+      AppCardCommands,
+      CardMigrationCommands,
+      CardMigrationWorker,
+      CardsLifecycle,
+    ],
+    exports: [CardsQueries, CardMigrationWorker],
+  }),
+)
 export class CardsModule {
   /** The module with worker settings other than the defaults (benchmarks, crash tests). */
   static withWorkerOptions(options: Partial<MigrationWorkerOptions>): DynamicModule {

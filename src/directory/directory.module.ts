@@ -1,7 +1,6 @@
-import { Module, OnModuleInit } from '@nestjs/common';
+import { Module } from '@nestjs/common';
 import { APP_CONFIG, AppConfig } from '../platform/config/config';
-import { eventTypes } from '../platform/events/event-type-registry';
-import { ProjectionRunner } from '../platform/projections/projection-runner';
+import { EventSourcingModule } from '../platform/event-sourcing/event-sourcing.module';
 import { AdminKey } from '../platform/security/admin-key';
 import { AdminGuard } from '../platform/security/admin.guard';
 import { DirectoryCommands } from './application/directory.commands';
@@ -14,9 +13,10 @@ import { UsersController } from './http/users.controller';
 import { DirectoryProjection } from './projections/directory.projection';
 import { DemoSeeder } from './seed/demo-seeder';
 
-eventTypes.registerAll(Object.values(DirectoryEventType));
-
-@Module({
+@Module(
+  EventSourcingModule.forFeature({
+    events: Object.fromEntries(Object.values(DirectoryEventType).map((t) => [t, null])),
+    projections: [DirectoryProjection],
   controllers: [AccountsController, UsersController, AppsController, EventsController],
   providers: [
     { provide: AdminKey, inject: [APP_CONFIG], useFactory: (c: AppConfig) => new AdminKey(c) },
@@ -26,10 +26,6 @@ eventTypes.registerAll(Object.values(DirectoryEventType));
     DemoSeeder,
   ],
   exports: [AdminKey, AdminGuard, DirectoryQueries, DirectoryCommands, DemoSeeder],
-})
-export class DirectoryModule implements OnModuleInit {
-  constructor(private readonly runner: ProjectionRunner) {}
-  onModuleInit(): void {
-    this.runner.register(new DirectoryProjection());
-  }
-}
+  }),
+)
+export class DirectoryModule {}

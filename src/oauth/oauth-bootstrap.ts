@@ -2,20 +2,16 @@ import { Injectable, OnModuleInit } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import type { FastifyInstance } from 'fastify';
 import { sendHubSpotError } from '../platform/errors/hubspot-exception.filter';
-import { ProjectionRunner } from '../platform/projections/projection-runner';
 import { isNonFormTokenRequest, unsupportedContentType } from './http/token-request';
-import { OAuthProjection } from './projections/oauth.projection';
 
-/** Start-up wiring of the OAuth module: its projection, and the token endpoint's content-type gate. */
+/** Start-up wiring of the OAuth module: the token endpoint's content-type gate. */
 @Injectable()
 export class OAuthBootstrap implements OnModuleInit {
   constructor(
-    private readonly runner: ProjectionRunner,
     private readonly adapterHost: HttpAdapterHost,
   ) {}
 
   onModuleInit(): void {
-    this.runner.register(new OAuthProjection());
     // The token endpoint reads forms only. A JSON (or any other) body is answered before it is
     // parsed, with HubSpot's BAD_GRANT_TYPE, instead of a generic parser error.
     const fastify = this.adapterHost.httpAdapter.getInstance<FastifyInstance>();

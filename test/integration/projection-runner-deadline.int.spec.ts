@@ -8,9 +8,13 @@ import { SqliteEventStore } from '../../src/platform/event-store/sqlite-event-st
 import type { Projection } from '../../src/platform/projections/projection';
 import { ProjectionRunner } from '../../src/platform/projections/projection-runner';
 import { openReadModelDatabase } from '../../src/platform/projections/read-model-database';
+import { eventTypes } from '../../src/platform/events/event-type-registry';
+
+eventTypes.register({ 't.A': null });
 
 class NoopProjection implements Projection {
   readonly name = 'noop';
+  readonly handles = ['t.A'];
   readonly version = 1;
   setup(): void {}
   reset(): void {}

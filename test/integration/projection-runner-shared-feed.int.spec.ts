@@ -7,6 +7,7 @@ import { SqliteEventStore } from '../../src/platform/event-store/sqlite-event-st
 import type { Projection, Reactor } from '../../src/platform/projections/projection';
 import { ProjectionRunner } from '../../src/platform/projections/projection-runner';
 import { openReadModelDatabase } from '../../src/platform/projections/read-model-database';
+import { eventTypes } from '../../src/platform/events/event-type-registry';
 
 let seq = 0;
 const event = (type: string): NewEvent => ({
@@ -21,10 +22,14 @@ const event = (type: string): NewEvent => ({
   },
 });
 
+const TYPES = ['t.A', 't.Wanted', 't.Other', 't.Also'];
+eventTypes.register(Object.fromEntries(TYPES.map((t) => [t, null])));
+
 /** Records the positions it applied, in a table of its own. */
 const recorder = (name: string, failAt?: number): Projection => ({
   name,
   version: 1,
+  handles: TYPES,
   setup: (db: Database.Database) => db.exec(`CREATE TABLE IF NOT EXISTS ${name} (position INTEGER PRIMARY KEY)`),
   reset: (db: Database.Database) => db.exec(`DELETE FROM ${name}`),
   apply: (e: RecordedEvent, db: Database.Database) => {
@@ -98,7 +103,7 @@ describe('ProjectionRunner: shared feed and typed reactors', () => {
     let live: () => void = () => undefined;
     const reactor: Reactor = {
       name: 'typed-reactor',
-      eventTypes: ['t.Wanted', 't.Also'],
+      handles: ['t.Wanted', 't.Also'],
       handle: (e) => {
         seen.push(`${e.position}:${e.type}`);
         if (e.position === 7) live();

@@ -7,10 +7,14 @@ import { SqliteEventStore } from '../../src/platform/event-store/sqlite-event-st
 import type { Projection } from '../../src/platform/projections/projection';
 import { ProjectionRunner } from '../../src/platform/projections/projection-runner';
 import { openReadModelDatabase } from '../../src/platform/projections/read-model-database';
+import { eventTypes } from '../../src/platform/events/event-type-registry';
+
+eventTypes.register({ 'test.Counted': null, 'test.Other': null });
 
 /** Counts events per stream: enough to see order, checkpoints and rebuilds. */
 class CountingProjection implements Projection {
   readonly name = 'counting';
+  readonly handles = ['test.Counted'];
   constructor(readonly version = 1) {}
   setup(db: Database.Database) {
     db.exec('CREATE TABLE IF NOT EXISTS t_counts (stream TEXT PRIMARY KEY, n INTEGER NOT NULL, last INTEGER NOT NULL)');
@@ -19,7 +23,6 @@ class CountingProjection implements Projection {
     db.exec('DELETE FROM t_counts');
   }
   apply(e: RecordedEvent, db: Database.Database) {
-    if (e.type !== 'test.Counted') return;
     const row = db.prepare('SELECT last FROM t_counts WHERE stream = ?').get(e.streamId) as
       { last: number } | undefined;
     if (row && row.last >= e.position) throw new Error('out of order');
@@ -117,6 +120,7 @@ describe('ProjectionRunner', () => {
     const broken: Projection = {
       name: 'broken',
       version: 1,
+      handles: ['test.Counted'],
       setup: () => undefined,
       reset: () => undefined,
       apply: () => {

@@ -1,17 +1,19 @@
+import { Injectable } from '@nestjs/common';
 import type { RecordedEvent } from '../../platform/events/envelope';
 import type { Reactor } from '../../platform/projections/projection';
 import { CardsEventType, type MigrationStarted } from '../domain/card-events';
-import type { CardMigrationWorker } from './card-migration.worker';
+import { CardMigrationWorker } from './card-migration.worker';
 
 /**
  * Hands every MigrationStarted in the feed to the worker (also one appended by another
  * instance). It does not wait for the migration: the worker resumes unfinished migrations from
  * the read model on start, so the reactor's checkpoint may safely move past the event.
  */
+@Injectable()
 export class CardMigrationReactor implements Reactor {
   readonly name = 'cards-migration-reactor';
   /** Only these: on start the runner then reads them by type instead of replaying the whole history. */
-  readonly eventTypes = [CardsEventType.MigrationStarted];
+  readonly handles = [CardsEventType.MigrationStarted];
 
   constructor(private readonly worker: CardMigrationWorker) {}
 

@@ -1,3 +1,4 @@
+import { Injectable } from '@nestjs/common';
 import type Database from 'better-sqlite3';
 import type { RecordedEvent } from '../../platform/events/envelope';
 import type { Projection } from '../../platform/projections/projection';
@@ -28,7 +29,19 @@ import { HELPDESK_VIEW, viewsForObjectTypes, type CardObjectType, type CrmView }
  *    accounts to migrate is fixed when MigrationStarted is applied, in feed order, so the counts
  *    stay exact whatever races the start (installs, uninstalls, a restarted worker).
  */
+@Injectable()
 export class CardsProjection implements Projection {
+  readonly handles = [
+    CardsEventType.LegacyCardCreated,
+    CardsEventType.LegacyCardUpdated,
+    CardsEventType.LegacyCardDeleted,
+    CardsEventType.AppCardCreated,
+    InstallEventType.AppInstalled,
+    InstallEventType.AppUninstalled,
+    CardsEventType.MigrationStarted,
+    CardsEventType.PortalCardMigrated,
+    CardsEventType.MigrationCompleted,
+  ];
   readonly name = 'cards';
   readonly version = 1;
   private statements = new WeakMap<Database.Database, Statements>();

@@ -1,3 +1,4 @@
+import { Injectable } from '@nestjs/common';
 import type Database from 'better-sqlite3';
 import type { RecordedEvent } from '../../platform/events/envelope';
 import type { Projection } from '../../platform/projections/projection';
@@ -5,7 +6,9 @@ import { AccountCreated, AppRegistered, DirectoryEventType, UserCreated } from '
 import { cachedStatement } from '../../platform/projections/statement-cache';
 
 /** Accounts, users and apps as tables, for DirectoryQueries. Ids are unique on the write side, so a duplicate here is a bug and stops the projection loudly. */
+@Injectable()
 export class DirectoryProjection implements Projection {
+  readonly handles = [DirectoryEventType.AccountCreated, DirectoryEventType.UserCreated, DirectoryEventType.AppRegistered];
   readonly name = 'directory';
   readonly version = 2;
 

@@ -1,3 +1,4 @@
+import { Injectable } from '@nestjs/common';
 import type Database from 'better-sqlite3';
 import type { RecordedEvent } from '../../platform/events/envelope';
 import type { Projection } from '../../platform/projections/projection';
@@ -30,7 +31,16 @@ export const LIMITS_TABLES = [
  * recounted from the property and schema rows of the one (account, object type) an event touches,
  * so they cannot drift from them.
  */
+@Injectable()
 export class LimitsProjection implements Projection {
+  readonly handles = [
+    LimitsEventType.PropertyCreated,
+    LimitsEventType.PropertyArchived,
+    LimitsEventType.CustomObjectSchemaCreated,
+    LimitsEventType.CustomObjectSchemaArchived,
+    LimitsEventType.CustomObjectSchemaPurged,
+    LimitsEventType.AccountLimitsOverridden,
+  ];
   readonly name = LIMITS_PROJECTION;
   readonly version = 1;
 

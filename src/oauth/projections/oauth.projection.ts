@@ -1,3 +1,4 @@
+import { Injectable } from '@nestjs/common';
 import type Database from 'better-sqlite3';
 import type { RecordedEvent } from '../../platform/events/envelope';
 import type { Projection } from '../../platform/projections/projection';
@@ -7,7 +8,15 @@ import { OAuthEvent, OAuthEventType } from '../domain/oauth-events';
  * OAuth read models: installs (per account and per app) and refresh-token metadata by hash.
  * Access-token issuance is not projected: access tokens are self-contained.
  */
+@Injectable()
 export class OAuthProjection implements Projection {
+  readonly handles = [
+    OAuthEventType.AppInstalled,
+    OAuthEventType.AppInstallScopesChanged,
+    OAuthEventType.AppUninstalled,
+    OAuthEventType.RefreshTokenIssued,
+    OAuthEventType.RefreshTokenDeleted,
+  ];
   readonly name = 'oauth';
   readonly version = 1;
   private stmts: ReturnType<typeof prepare> | null = null;

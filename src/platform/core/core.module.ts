@@ -8,6 +8,7 @@ import {
   OnApplicationBootstrap,
   OnApplicationShutdown,
 } from '@nestjs/common';
+import { CqrsModule } from '@nestjs/cqrs';
 import type Database from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -15,6 +16,7 @@ import { APP_CONFIG, AppConfig } from '../config/config';
 import { Metrics } from '../metrics/metrics';
 import { CLOCK, Clock } from '../clock';
 import { COMMAND_EXECUTOR, CommandExecutor } from '../commands/command-executor';
+import { EventStreams } from '../commands/event-streams';
 import { createEventStore } from '../event-store/create-event-store';
 import { EVENT_STORE, EventStore } from '../event-store/event-store.port';
 import { ProjectionRunner } from '../projections/projection-runner';
@@ -58,7 +60,10 @@ export class CoreModule {
     const metrics = new Metrics();
     return {
       module: CoreModule,
+      // The CommandBus and EventBus (global): feature modules' @CommandHandlers bind to them.
+      imports: [CqrsModule.forRoot()],
       providers: [
+        EventStreams,
         { provide: APP_CONFIG, useValue: config },
         { provide: CLOCK, useValue: options.clock },
         { provide: Metrics, useValue: metrics },
@@ -100,6 +105,7 @@ export class CoreModule {
         ProjectionRunner,
         COMMAND_EXECUTOR,
         CommandExecutor,
+        EventStreams,
         SigningKeyring,
       ],
     };

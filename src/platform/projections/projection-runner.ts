@@ -2,6 +2,7 @@ import type Database from 'better-sqlite3';
 import { HubSpotError } from '../errors/hubspot-error';
 import type { RecordedEvent } from '../events/envelope';
 import type { EventStore, Subscription } from '../event-store/event-store.port';
+import { eventTypes } from '../events/event-type-registry';
 import type { Projection, Reactor } from './projection';
 
 type Status = 'idle' | 'running' | 'failed' | 'stopped';
@@ -168,11 +169,14 @@ export class ProjectionRunner {
       from = 0;
     }
     const worker = { name: p.name, kind: 'projection', position: from, status: 'running' } as ProjectionWorker;
+    const handles = new Set<string>(p.handles);
     // Called inside the group's transaction, so this is a savepoint: a throw undoes this projection only.
     worker.applyBatch = this.db.transaction((batch: RecordedEvent[]): number => {
       const last = batch[batch.length - 1]!.position;
       if (last <= worker.position) return worker.position;
-      for (const e of batch) if (e.position > worker.position) p.apply(e, this.db);
+      for (const e of batch) {
+        if (e.position > worker.position && handles.has(e.type)) p.apply(eventTypes.decode(e), this.db);
+      }
       this.saveCheckpoint(p.name, p.version, last);
       return last;
     });
@@ -242,15 +246,15 @@ export class ProjectionRunner {
       stopping: false,
     } as ReactorWorker;
     this.workers.set(r.name, worker);
-    const wanted = r.eventTypes ? new Set(r.eventTypes) : null;
+    const wanted = new Set<string>(r.handles);
     worker.done = (async () => {
       try {
-        if (r.eventTypes) await this.catchUpByType(r, worker, r.eventTypes);
+        await this.catchUpByType(r, worker, r.handles);
         if (worker.stopping) return;
         const subscription = this.store.subscribeToAll(worker.position);
         worker.subscription = subscription;
         for await (const batch of subscription) {
-          for (const e of batch) if (wanted === null || wanted.has(e.type)) await r.handle(e);
+          for (const e of batch) if (wanted.has(e.type)) await r.handle(eventTypes.decode(e));
           // Once per batch: after a crash the batch is handed again, which idempotent commands absorb.
           worker.position = batch[batch.length - 1]!.position;
           this.saveCheckpoint(r.name, 1, worker.position);
@@ -283,7 +287,7 @@ export class ProjectionRunner {
         if (c.page.length > 0 && (!next || c.page[0]!.position < next.page[0]!.position)) next = c;
       if (!next) break;
       const event = next.page.shift()!;
-      await r.handle(event);
+      await r.handle(eventTypes.decode(event));
       worker.position = event.position;
       if (++handled % TYPE_PAGE === 0) this.saveCheckpoint(r.name, 1, worker.position);
     }

@@ -1,0 +1,42 @@
+import type { CommandContext, DomainEvent } from '../events/envelope';
+import { fold, type Decider } from './decider';
+import type { EventStreams } from './event-streams';
+import { retryOnConflict, type RetryPolicy } from './retry-policy';
+
+export interface DecisionResult<S, E extends DomainEvent> {
+  /** State after the new events. */
+  state: S;
+  /** The events this command appended ([] when it decided nothing needed to happen). */
+  events: E[];
+  /** Global position of the last appended event; 0 when nothing was appended. */
+  position: number;
+}
+
+/**
+ * One decider bound to the store: load the aggregate's own stream, decide, append with the
+ * expected revision; on a concurrency conflict decide again on the new state, as the retry policy
+ * allows, then 409. Every `@CommandHandler` that changes one stream delegates to one of these
+ * (in the spirit of Emmett's DeciderCommandHandler).
+ */
+export class DeciderCommandHandler<S, C, E extends DomainEvent> {
+  constructor(
+    private readonly streams: EventStreams,
+    private readonly decider: Decider<S, C, E>,
+    private readonly policy: RetryPolicy,
+  ) {}
+
+  handle(
+    streamId: string,
+    command: C,
+    context: CommandContext,
+    policy: RetryPolicy = this.policy,
+  ): Promise<DecisionResult<S, E>> {
+    return retryOnConflict(streamId, policy, async () => {
+      const { state, expected } = await this.streams.load(streamId, this.decider);
+      const events = this.decider.decide(command, state);
+      if (events.length === 0) return { state, events, position: 0 };
+      const { position } = await this.streams.append(streamId, events, expected, context);
+      return { state: fold(this.decider.evolve, state, events), events, position };
+    });
+  }
+}

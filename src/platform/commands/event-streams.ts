@@ -1,0 +1,125 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { EventBus } from '@nestjs/cqrs';
+import { randomUUIDv7 } from 'node:crypto';
+import { CLOCK, type Clock } from '../clock';
+import type { CommandContext, DomainEvent, NewEvent, RecordedEvent } from '../events/envelope';
+import { eventTypes } from '../events/event-type-registry';
+import { EVENT_STORE, type EventStore, type ExpectedRevision } from '../event-store/event-store.port';
+import { fold, type Decider } from './decider';
+import { DeciderCommandHandler } from './decider-command-handler';
+import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './retry-policy';
+
+export interface LoadedStream<S> {
+  state: S;
+  /** What an append must expect for this state to still hold. */
+  expected: ExpectedRevision;
+  /** Global position of the stream's newest event; 0 when the stream does not exist. */
+  position: number;
+}
+
+export interface Appended {
+  /** Global position of the last appended event. */
+  position: number;
+}
+
+export interface PendingAppend {
+  streamId: string;
+  events: readonly DomainEvent[];
+  expected: ExpectedRevision;
+}
+
+/**
+ * The write side's access to the event store, for command handlers only: load a stream folded
+ * through a decider (events decoded and upcast by the registry), append decided events with an
+ * expected revision. Envelopes (event id, correlation, causation, actor, time) are made here and
+ * nowhere else; appended events go to the EventBus only after the store acknowledged them.
+ * Store properties stay behind this class (see appendInOrder).
+ */
+@Injectable()
+export class EventStreams {
+  constructor(
+    @Inject(EVENT_STORE) private readonly store: EventStore,
+    @Inject(CLOCK) private readonly clock: Clock,
+    private readonly eventBus: EventBus,
+  ) {}
+
+  /** Binds a decider once: the one generic load-decide-append-retry handler for its streams. */
+  forDecider<S, C, E extends DomainEvent>(
+    decider: Decider<S, C, E>,
+    policy: RetryPolicy = DEFAULT_RETRY_POLICY,
+  ): DeciderCommandHandler<S, C, E> {
+    return new DeciderCommandHandler(this, decider, policy);
+  }
+
+  async load<S, E extends DomainEvent>(
+    streamId: string,
+    decider: Pick<Decider<S, never, E>, 'initialState' | 'evolve'>,
+  ): Promise<LoadedStream<S>> {
+    const history = await this.store.readStream(streamId);
+    const last = history[history.length - 1];
+    return {
+      state: fold(decider.evolve, decider.initialState(), eventTypes.decodeStream<E>(history)),
+      expected: last ? last.revision : 'no_stream',
+      position: last ? last.position : 0,
+    };
+  }
+
+  /** Appends; throws ConcurrencyError when `expected` no longer holds. */
+  async append(
+    streamId: string,
+    events: readonly DomainEvent[],
+    expected: ExpectedRevision,
+    context: CommandContext,
+  ): Promise<Appended> {
+    const envelopes = events.map((e) => this.envelope(e, context));
+    const result = await this.store.append(streamId, envelopes, expected);
+    const first = envelopes.length - 1;
+    this.eventBus.publishAll(
+      envelopes.map(
+        (e, i): RecordedEvent => ({
+          ...e,
+          streamId,
+          revision: result.nextExpectedRevision - first + i,
+          position: result.position - first + i,
+        }),
+      ),
+    );
+    return { position: result.position };
+  }
+
+  /**
+   * Appends to several streams where each must take effect no earlier than the one before it (a
+   * refresh token stored before its code is marked redeemed). A store that applies appends in call
+   * order lets them go together and usually share one commit; any other store waits for each.
+   * Not atomic: an append that fails does not undo the earlier ones. Settles once all have settled
+   * and rethrows the first failure.
+   */
+  async appendInOrder(appends: readonly PendingAppend[], context: CommandContext): Promise<Appended[]> {
+    if (!this.store.appendsInCallOrder) {
+      const results: Appended[] = [];
+      for (const a of appends) results.push(await this.append(a.streamId, a.events, a.expected, context));
+      return results;
+    }
+    const settled = await Promise.allSettled(appends.map((a) => this.append(a.streamId, a.events, a.expected, context)));
+    const failed = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected');
+    if (failed) throw failed.reason;
+    return settled.map((s) => (s as PromiseFulfilledResult<Appended>).value);
+  }
+
+  /** Wraps a domain event in its envelope: explicit type, data, and metadata. */
+  private envelope(event: DomainEvent, context: CommandContext): NewEvent {
+    return {
+      type: event.type,
+      data: event.data,
+      metadata: {
+        // Time-ordered (RFC 9562 v7): new ids land at the end of the store's event-id index
+        // instead of on a random page, which makes a group commit write far fewer pages.
+        eventId: randomUUIDv7(),
+        correlationId: context.correlationId,
+        causationId: context.causationId ?? null,
+        actor: context.actor,
+        occurredAt: this.clock.now(),
+      },
+    };
+  }
+}
