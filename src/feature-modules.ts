@@ -1,8 +1,8 @@
 import type { DynamicModule, Type } from '@nestjs/common';
-import { CardsModule } from './cards/cards.module';
-import { LimitsModule } from './limits/limits.module';
-import { InstallPageModule } from './oauth/install-page/install-page.module';
-import { OAuthModule } from './oauth/oauth.module';
+import { CardsModule } from './cards/index';
+import { LimitsModule } from './limits/index';
+import { InstallPageModule } from './oauth/index';
+import { OAuthModule } from './oauth/index';
 
 export type FeatureModule = DynamicModule | Type<unknown>;
 

@@ -1,5 +1,5 @@
 import { DynamicModule, Injectable, Logger, Module, OnApplicationBootstrap } from '@nestjs/common';
-import { DirectoryModule } from '../directory/directory.module';
+import { DirectoryModule } from '../directory/index';
 import { EventSourcingModule } from '../platform/event-sourcing/event-sourcing.module';
 import { AppCardCommands } from './application/app-card.commands';
 import { AppOwnership } from './application/app-ownership';

@@ -17,15 +17,15 @@ import { DemoSeeder } from './seed/demo-seeder';
   EventSourcingModule.forFeature({
     events: Object.fromEntries(Object.values(DirectoryEventType).map((t) => [t, null])),
     projections: [DirectoryProjection],
-  controllers: [AccountsController, UsersController, AppsController, EventsController],
-  providers: [
-    { provide: AdminKey, inject: [APP_CONFIG], useFactory: (c: AppConfig) => new AdminKey(c) },
-    AdminGuard,
-    DirectoryQueries,
-    DirectoryCommands,
-    DemoSeeder,
-  ],
-  exports: [AdminKey, AdminGuard, DirectoryQueries, DirectoryCommands, DemoSeeder],
+    controllers: [AccountsController, UsersController, AppsController, EventsController],
+    providers: [
+      { provide: AdminKey, inject: [APP_CONFIG], useFactory: (c: AppConfig) => new AdminKey(c) },
+      AdminGuard,
+      DirectoryQueries,
+      DirectoryCommands,
+      DemoSeeder,
+    ],
+    exports: [AdminKey, AdminGuard, DirectoryQueries, DirectoryCommands, DemoSeeder],
   }),
 )
 export class DirectoryModule {}

@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { DirectoryModule } from '../directory/directory.module';
+import { DirectoryModule } from '../directory/index';
 import { EventSourcingModule } from '../platform/event-sourcing/event-sourcing.module';
 import { LimitsCommands } from './application/limits.commands';
 import { LimitsQueries } from './application/limits.queries';

@@ -7,9 +7,7 @@ import { isNonFormTokenRequest, unsupportedContentType } from './http/token-requ
 /** Start-up wiring of the OAuth module: the token endpoint's content-type gate. */
 @Injectable()
 export class OAuthBootstrap implements OnModuleInit {
-  constructor(
-    private readonly adapterHost: HttpAdapterHost,
-  ) {}
+  constructor(private readonly adapterHost: HttpAdapterHost) {}
 
   onModuleInit(): void {
     // The token endpoint reads forms only. A JSON (or any other) body is answered before it is

@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { DirectoryModule } from '../directory/directory.module';
+import { DirectoryModule } from '../directory/index';
 import { EventSourcingModule } from '../platform/event-sourcing/event-sourcing.module';
 import { ClientAuthenticator } from './application/client-authentication';
 import { InstallQueries } from './application/install.queries';

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { DirectoryQueries, type AppView } from '../../directory/directory.queries';
-import type { AccessTokenClaims } from '../../oauth/domain/access-token';
+import { DirectoryQueries, type AppView } from '../../directory/index';
+import type { AccessTokenClaims } from '../../oauth/index';
 import { HubSpotError } from '../../platform/errors/hubspot-error';
 
 /**

@@ -1,8 +1,8 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Res } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
-import type { AccessTokenClaims } from '../../oauth/domain/access-token';
-import { RequireScopes, Token } from '../../oauth/http/bearer-token.guard';
+import type { AccessTokenClaims } from '../../oauth/index';
+import { RequireScopes, Token } from '../../oauth/index';
 import type { CommandContext } from '../../platform/events/envelope';
 import { HubSpotError } from '../../platform/errors/hubspot-error';
 import { IntParamPipe } from '../../platform/http/int-param.pipe';

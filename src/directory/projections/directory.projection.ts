@@ -8,7 +8,11 @@ import { cachedStatement } from '../../platform/projections/statement-cache';
 /** Accounts, users and apps as tables, for DirectoryQueries. Ids are unique on the write side, so a duplicate here is a bug and stops the projection loudly. */
 @Injectable()
 export class DirectoryProjection implements Projection {
-  readonly handles = [DirectoryEventType.AccountCreated, DirectoryEventType.UserCreated, DirectoryEventType.AppRegistered];
+  readonly handles = [
+    DirectoryEventType.AccountCreated,
+    DirectoryEventType.UserCreated,
+    DirectoryEventType.AppRegistered,
+  ];
   readonly name = 'directory';
   readonly version = 2;
 

@@ -1,7 +1,7 @@
 import { Controller, Get } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
-import type { AccessTokenClaims } from '../../oauth/domain/access-token';
-import { RequireScopes, Token } from '../../oauth/http/bearer-token.guard';
+import type { AccessTokenClaims } from '../../oauth/index';
+import { RequireScopes, Token } from '../../oauth/index';
 import { LimitsQueries } from '../application/limits.queries';
 import type {
   CalculatedPropertyLimits,

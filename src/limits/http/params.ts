@@ -1,6 +1,6 @@
-import type { AccessTokenClaims } from '../../oauth/domain/access-token';
+import type { AccessTokenClaims } from '../../oauth/index';
 import { HubSpotError } from '../../platform/errors/hubspot-error';
-import { missingAnyScopeError } from '../../oauth/http/bearer-token.guard';
+import { missingAnyScopeError } from '../../oauth/index';
 
 /**
  * Query and path values Nest's built-in pipes would refuse with their own error shape: these

@@ -1,7 +1,7 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
-import type { AccessTokenClaims } from '../../oauth/domain/access-token';
-import { RequireScopes, Token } from '../../oauth/http/bearer-token.guard';
+import type { AccessTokenClaims } from '../../oauth/index';
+import { RequireScopes, Token } from '../../oauth/index';
 import type { CommandContext } from '../../platform/events/envelope';
 import { Ctx } from '../../platform/http/request-context';
 import { LimitsCommands } from '../application/limits.commands';

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { APP_CONFIG, AppConfig } from '../../platform/config/config';
-import { AppView, DirectoryQueries } from '../../directory/directory.queries';
+import { AppView, DirectoryQueries } from '../../directory/index';
 import { CLOCK, Clock } from '../../platform/clock';
 import { CommandExecutor } from '../../platform/commands/command-executor';
 import type { CommandContext } from '../../platform/events/envelope';

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { APP_CONFIG, AppConfig } from '../../platform/config/config';
 import { SigningKeyring } from '../../platform/security/signing-keys';
-import { DirectoryQueries } from '../../directory/directory.queries';
+import { DirectoryQueries } from '../../directory/index';
 import { CLOCK, Clock } from '../../platform/clock';
 import { HubSpotError } from '../../platform/errors/hubspot-error';
 import { ProjectionRunner } from '../../platform/projections/projection-runner';

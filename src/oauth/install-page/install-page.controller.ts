@@ -10,7 +10,7 @@ import {
   ApiTags,
 } from '@nestjs/swagger';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { AccountView, DirectoryQueries, UserView } from '../../directory/directory.queries';
+import { AccountView, DirectoryQueries, UserView } from '../../directory/index';
 import { HubSpotError } from '../../platform/errors/hubspot-error';
 import type { CommandContext } from '../../platform/events/envelope';
 import { tierAllowsScope } from '../../platform/scopes/scope-catalog';

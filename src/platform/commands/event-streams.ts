@@ -75,14 +75,12 @@ export class EventStreams {
     const result = await this.store.append(streamId, envelopes, expected);
     const first = envelopes.length - 1;
     this.eventBus.publishAll(
-      envelopes.map(
-        (e, i): RecordedEvent => ({
-          ...e,
-          streamId,
-          revision: result.nextExpectedRevision - first + i,
-          position: result.position - first + i,
-        }),
-      ),
+      envelopes.map((e, i): RecordedEvent => ({
+        ...e,
+        streamId,
+        revision: result.nextExpectedRevision - first + i,
+        position: result.position - first + i,
+      })),
     );
     return { position: result.position };
   }
@@ -100,7 +98,9 @@ export class EventStreams {
       for (const a of appends) results.push(await this.append(a.streamId, a.events, a.expected, context));
       return results;
     }
-    const settled = await Promise.allSettled(appends.map((a) => this.append(a.streamId, a.events, a.expected, context)));
+    const settled = await Promise.allSettled(
+      appends.map((a) => this.append(a.streamId, a.events, a.expected, context)),
+    );
     const failed = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected');
     if (failed) throw failed.reason;
     return settled.map((s) => (s as PromiseFulfilledResult<Appended>).value);

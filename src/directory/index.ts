@@ -1,0 +1,7 @@
+/**
+ * The directory's public surface (accounts, users, apps): its module, its queries and the demo
+ * seeder. Everything else under src/directory is internal (lint enforces it).
+ */
+export { DirectoryModule } from './directory.module';
+export { DirectoryQueries, type AccountView, type AppView, type UserView } from './directory.queries';
+export { DemoSeeder } from './seed/demo-seeder';

@@ -1,0 +1,9 @@
+/**
+ * The OAuth module's public surface: what other modules and the app may import. Everything else
+ * under src/oauth is internal (lint enforces it).
+ */
+export { OAuthModule } from './oauth.module';
+export { InstallPageModule } from './install-page/install-page.module';
+export { RateLimitModule, installRateLimits } from './rate-limit/rate-limit.module';
+export type { AccessTokenClaims } from './domain/access-token';
+export { BearerTokenGuard, RequireScopes, Token, missingAnyScopeError } from './http/bearer-token.guard';

@@ -1,0 +1,2 @@
+/** Health, readiness and metrics endpoints. */
+export { OpsModule } from './ops.module';
