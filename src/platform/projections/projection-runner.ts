@@ -1,22 +1,20 @@
 import type Database from 'better-sqlite3';
-import { HubSpotError } from '../errors/hubspot-error';
 import type { RecordedEvent } from '../events/envelope';
-import type { EventStore, Subscription } from '../event-store/event-store.port';
 import { eventTypes } from '../events/event-type-registry';
+import type { EventStore, Subscription } from '../event-store/event-store.port';
+import { Checkpoints } from './checkpoints';
 import type { Projection, Reactor } from './projection';
+import { ReactorWorker, type WorkerStatus } from './reactor-worker';
+import { ReadModelWaiters } from './read-model-waiters';
 
-type Status = 'idle' | 'running' | 'failed' | 'stopped';
+export { readModelsBehind } from './read-model-waiters';
 
-interface Worker {
+interface ProjectionWorker {
   name: string;
-  kind: 'projection' | 'reactor';
-  position: number;
-  status: Status;
-  error?: string;
-}
-
-interface ProjectionWorker extends Worker {
   kind: 'projection';
+  position: number;
+  status: WorkerStatus;
+  error?: string;
   /** Applies the events of a batch after `position` and saves the checkpoint; returns the new position. */
   applyBatch: (batch: RecordedEvent[]) => number;
   group: ProjectionGroup;
@@ -29,18 +27,11 @@ interface ProjectionGroup {
   done: Promise<void>;
 }
 
-interface ReactorWorker extends Worker {
-  kind: 'reactor';
-  stopping: boolean;
-  subscription?: Subscription;
-  done: Promise<void>;
-}
-
 export interface ProjectionStatus {
   name: string;
   kind: 'projection' | 'reactor';
   position: number;
-  status: Status;
+  status: WorkerStatus;
   error?: string;
 }
 
@@ -49,29 +40,10 @@ export interface RunnerOptions {
   waitTimeoutMs?: number;
 }
 
-/** A request whose own events are not in the read models within the deadline: HubSpot's 503 body. */
-export function readModelsBehind(position: number, timeoutMs: number): HubSpotError {
-  return new HubSpotError(
-    503,
-    'SERVICE_UNAVAILABLE',
-    `The read models did not reach position ${position} within ${timeoutMs} ms. Please retry.`,
-  );
-}
-
 export interface RunnerLogger {
   log(message: string): void;
   error(message: string): void;
 }
-
-interface Waiter {
-  position: number;
-  resolve: () => void;
-  reject: (e: Error) => void;
-  timer?: NodeJS.Timeout;
-}
-
-/** Events per page when a reactor catches up on its own event types. */
-const TYPE_PAGE = 1000;
 
 /**
  * Tails the global feed for every projection and reactor from its stored checkpoint: catch-up,
@@ -81,17 +53,16 @@ const TYPE_PAGE = 1000;
  * Projections that start from the same checkpoint (the usual case: all at the head, or all at
  * zero on a fresh read-model file) share one subscription, so each event is read and parsed once
  * and every batch is applied to all of them in one transaction; each projection still applies in
- * its own savepoint with its own checkpoint, so one that throws fails alone. Reactors tail on
- * their own (they are async and may lag) and checkpoint once per batch (at-least-once either way).
+ * its own savepoint with its own checkpoint, so one that throws fails alone. Reactors run on their
+ * own (ReactorWorker).
  */
 export class ProjectionRunner {
   private readonly projections = new Map<string, Projection>();
   private readonly reactors = new Map<string, Reactor>();
   private readonly workers = new Map<string, ProjectionWorker | ReactorWorker>();
-  private waiters: Waiter[] = [];
-  private readonly waitTimeoutMs: number;
+  private readonly checkpoints: Checkpoints;
+  private readonly waiters: ReadModelWaiters;
   private started = false;
-  private statements: { get: Database.Statement; save: Database.Statement } | null = null;
 
   constructor(
     private readonly store: EventStore,
@@ -99,7 +70,11 @@ export class ProjectionRunner {
     private readonly logger: RunnerLogger = { log: () => undefined, error: () => undefined },
     options: RunnerOptions = {},
   ) {
-    this.waitTimeoutMs = options.waitTimeoutMs ?? 10_000;
+    this.checkpoints = new Checkpoints(db);
+    this.waiters = new ReadModelWaiters(
+      { minPosition: () => this.minPosition(), failedProjection: () => this.failedProjection()?.name },
+      options.waitTimeoutMs ?? 10_000,
+    );
   }
 
   register(projection: Projection): void {
@@ -125,27 +100,6 @@ export class ProjectionRunner {
     for (const r of this.reactors.values()) this.startReactor(r);
   }
 
-  /** Prepared once: a reactor saves its checkpoint after every batch. */
-  private get stmts(): { get: Database.Statement; save: Database.Statement } {
-    return (this.statements ??= {
-      get: this.db.prepare('SELECT version, position FROM projection_checkpoints WHERE name = ?'),
-      save: this.db.prepare(
-        `INSERT INTO projection_checkpoints (name, version, position) VALUES (?, ?, ?)
-         ON CONFLICT(name) DO UPDATE SET version = excluded.version, position = excluded.position`,
-      ),
-    });
-  }
-
-  private checkpoint(name: string, version: number): number {
-    const row = this.stmts.get.get(name) as { version: number; position: number } | undefined;
-    if (row && row.version === version) return row.position;
-    return -1; // unknown or outdated: rebuild
-  }
-
-  private saveCheckpoint(name: string, version: number, position: number): void {
-    this.stmts.save.run(name, version, position);
-  }
-
   /** Sets up each projection at its checkpoint; those at the same position tail the feed together. */
   private startProjections(projections: Projection[]): void {
     const byPosition = new Map<number, ProjectionWorker[]>();
@@ -160,11 +114,11 @@ export class ProjectionRunner {
 
   private prepareProjection(p: Projection): ProjectionWorker {
     p.setup(this.db);
-    let from = this.checkpoint(p.name, p.version);
+    let from = this.checkpoints.get(p.name, p.version);
     if (from < 0) {
       this.db.transaction(() => {
         p.reset(this.db);
-        this.saveCheckpoint(p.name, p.version, 0);
+        this.checkpoints.save(p.name, p.version, 0);
       })();
       from = 0;
     }
@@ -177,7 +131,7 @@ export class ProjectionRunner {
       for (const e of batch) {
         if (e.position > worker.position && handles.has(e.type)) p.apply(eventTypes.decode(e), this.db);
       }
-      this.saveCheckpoint(p.name, p.version, last);
+      this.checkpoints.save(p.name, p.version, last);
       return last;
     });
     this.workers.set(p.name, worker);
@@ -210,7 +164,7 @@ export class ProjectionRunner {
             if ('error' in outcome) this.fail(outcome.worker, outcome.error);
             else outcome.worker.position = outcome.position;
           }
-          this.settleWaiters();
+          this.waiters.settle();
           if (group.members.size === 0) break;
         }
       } catch (error) {
@@ -227,73 +181,11 @@ export class ProjectionRunner {
     worker.error = error instanceof Error ? error.message : String(error);
     if (worker.kind === 'projection') worker.group.members.delete(worker);
     this.logger.error(`${worker.kind} ${worker.name} failed at position ${worker.position}: ${worker.error}`);
-    this.settleWaiters();
+    this.waiters.settle();
   }
 
   private startReactor(r: Reactor): void {
-    let from = this.checkpoint(r.name, 1);
-    if (from < 0) {
-      // A reactor without a checkpoint replays from the start; its commands are idempotent, so
-      // history that was already acted on produces no new events.
-      from = 0;
-      this.saveCheckpoint(r.name, 1, 0);
-    }
-    const worker = {
-      name: r.name,
-      kind: 'reactor',
-      position: from,
-      status: 'running',
-      stopping: false,
-    } as ReactorWorker;
-    this.workers.set(r.name, worker);
-    const wanted = new Set<string>(r.handles);
-    worker.done = (async () => {
-      try {
-        await this.catchUpByType(r, worker, r.handles);
-        if (worker.stopping) return;
-        const subscription = this.store.subscribeToAll(worker.position);
-        worker.subscription = subscription;
-        for await (const batch of subscription) {
-          for (const e of batch) if (wanted.has(e.type)) await r.handle(eventTypes.decode(e));
-          // Once per batch: after a crash the batch is handed again, which idempotent commands absorb.
-          worker.position = batch[batch.length - 1]!.position;
-          this.saveCheckpoint(r.name, 1, worker.position);
-        }
-        if (worker.status === 'running') worker.status = 'stopped';
-      } catch (error) {
-        this.fail(worker, error);
-      }
-    })();
-  }
-
-  /** Hands a reactor the events of its types up to the current head, in feed order, by type-indexed reads. */
-  private async catchUpByType(r: Reactor, worker: ReactorWorker, types: readonly string[]): Promise<void> {
-    const head = await this.store.headPosition();
-    if (head <= worker.position) return;
-    const cursors = types.map((type) => ({ type, after: worker.position, page: [] as RecordedEvent[], done: false }));
-    const fill = async (c: (typeof cursors)[number]) => {
-      if (c.page.length > 0 || c.done) return;
-      c.page = (await this.store.readAll({ after: c.after, limit: TYPE_PAGE, type: c.type })).filter(
-        (e) => e.position <= head,
-      );
-      if (c.page.length === 0) c.done = true;
-      else c.after = c.page[c.page.length - 1]!.position;
-    };
-    let handled = 0;
-    while (!worker.stopping) {
-      await Promise.all(cursors.map(fill));
-      let next: (typeof cursors)[number] | null = null;
-      for (const c of cursors)
-        if (c.page.length > 0 && (!next || c.page[0]!.position < next.page[0]!.position)) next = c;
-      if (!next) break;
-      const event = next.page.shift()!;
-      await r.handle(eventTypes.decode(event));
-      worker.position = event.position;
-      if (++handled % TYPE_PAGE === 0) this.saveCheckpoint(r.name, 1, worker.position);
-    }
-    if (worker.stopping) return;
-    worker.position = head;
-    this.saveCheckpoint(r.name, 1, head);
+    this.workers.set(r.name, new ReactorWorker(r, this.store, this.checkpoints, (w, e) => this.fail(w, e)));
   }
 
   /** Lowest position every projection has reached (reactors excluded: they may lag by design). */
@@ -303,7 +195,7 @@ export class ProjectionRunner {
     return min === Number.MAX_SAFE_INTEGER ? 0 : min;
   }
 
-  private failedProjection(): Worker | undefined {
+  private failedProjection(): ProjectionWorker | undefined {
     for (const w of this.workers.values()) if (w.kind === 'projection' && w.status === 'failed') return w;
     return undefined;
   }
@@ -314,44 +206,8 @@ export class ProjectionRunner {
    * not hold requests open forever). `timeoutMs` null: no deadline, for background work that
    * must outlast a long catch-up (a rebuild, the migration worker resuming on start).
    */
-  waitFor(position: number, timeoutMs: number | null = this.waitTimeoutMs): Promise<void> {
-    if (position <= 0 || this.minPosition() >= position) return Promise.resolve();
-    const failed = this.failedProjection();
-    if (failed) return Promise.reject(new Error(`projection ${failed.name} failed`));
-    return new Promise((resolve, reject) => {
-      const waiter: Waiter = {
-        position,
-        resolve: () => {
-          clearTimeout(waiter.timer);
-          resolve();
-        },
-        reject: (e) => {
-          clearTimeout(waiter.timer);
-          reject(e);
-        },
-      };
-      if (timeoutMs !== null) {
-        waiter.timer = setTimeout(() => {
-          this.waiters = this.waiters.filter((w) => w !== waiter);
-          reject(readModelsBehind(position, timeoutMs));
-        }, timeoutMs);
-        waiter.timer.unref();
-      }
-      this.waiters.push(waiter);
-    });
-  }
-
-  private settleWaiters(): void {
-    if (this.waiters.length === 0) return;
-    const min = this.minPosition();
-    const failed = this.failedProjection();
-    const keep: typeof this.waiters = [];
-    for (const w of this.waiters) {
-      if (min >= w.position) w.resolve();
-      else if (failed) w.reject(new Error(`projection ${failed.name} failed`));
-      else keep.push(w);
-    }
-    this.waiters = keep;
+  waitFor(position: number, timeoutMs?: number | null): Promise<void> {
+    return this.waiters.waitFor(position, timeoutMs);
   }
 
   status(): ProjectionStatus[] {
@@ -379,7 +235,7 @@ export class ProjectionRunner {
     await this.stopWorker(name);
     this.db.transaction(() => {
       p.reset(this.db);
-      this.saveCheckpoint(p.name, -1, 0); // forces a reset on start even if we crash mid-rebuild
+      this.checkpoints.save(p.name, -1, 0); // forces a reset on start even if we crash mid-rebuild
     })();
     this.startProjections([p]);
     await this.waitFor(await this.store.headPosition(), null);
@@ -392,8 +248,8 @@ export class ProjectionRunner {
   private async stopWorker(name: string): Promise<void> {
     const w = this.workers.get(name);
     if (!w) return;
-    if (w.status === 'running') w.status = 'stopped';
     if (w.kind === 'projection') {
+      if (w.status === 'running') w.status = 'stopped';
       // Batches are applied synchronously, so leaving the group between two batches is enough.
       const group = w.group;
       group.members.delete(w);
@@ -402,16 +258,13 @@ export class ProjectionRunner {
         await group.done;
       }
     } else {
-      w.stopping = true;
-      w.subscription?.close();
-      await w.done;
+      await w.stop();
     }
     this.workers.delete(name);
   }
 
   async stop(): Promise<void> {
     for (const name of [...this.workers.keys()]) await this.stopWorker(name);
-    for (const w of this.waiters) w.reject(new Error('projection runner stopped'));
-    this.waiters = [];
+    this.waiters.rejectAll(new Error('projection runner stopped'));
   }
 }

@@ -1,0 +1,111 @@
+import type { RecordedEvent } from '../events/envelope';
+import { eventTypes } from '../events/event-type-registry';
+import type { EventStore, Subscription } from '../event-store/event-store.port';
+import type { Checkpoints } from './checkpoints';
+import type { Reactor } from './projection';
+
+/** Events per page when a reactor catches up on its own event types. */
+const TYPE_PAGE = 1000;
+
+/** A reactor's checkpoints carry this fixed version: reactors are never rebuilt. */
+const REACTOR_VERSION = 1;
+
+export type WorkerStatus = 'idle' | 'running' | 'failed' | 'stopped';
+
+/**
+ * Runs one reactor: from its checkpoint it catches up by type-indexed reads (only the types it
+ * handles, in feed order), then tails the feed live. It checkpoints once per batch: after a crash
+ * the batch is handed again, which the reactor's idempotent commands absorb (at least once).
+ * Reactors tail on their own, not in a projection group: they are async and may lag.
+ */
+export class ReactorWorker {
+  readonly kind = 'reactor';
+  position: number;
+  status: WorkerStatus = 'running';
+  error?: string;
+  private stopping = false;
+  private subscription?: Subscription;
+  private readonly done: Promise<void>;
+
+  constructor(
+    private readonly reactor: Reactor,
+    private readonly store: EventStore,
+    private readonly checkpoints: Checkpoints,
+    private readonly onFail: (worker: ReactorWorker, error: unknown) => void,
+  ) {
+    let from = checkpoints.get(reactor.name, REACTOR_VERSION);
+    if (from < 0) {
+      // A reactor without a checkpoint replays from the start; its commands are idempotent, so
+      // history that was already acted on produces no new events.
+      from = 0;
+      checkpoints.save(reactor.name, REACTOR_VERSION, 0);
+    }
+    this.position = from;
+    this.done = this.run();
+  }
+
+  get name(): string {
+    return this.reactor.name;
+  }
+
+  private async run(): Promise<void> {
+    const wanted = new Set<string>(this.reactor.handles);
+    try {
+      await this.catchUpByType();
+      if (this.stopping) return;
+      const subscription = this.store.subscribeToAll(this.position);
+      this.subscription = subscription;
+      for await (const batch of subscription) {
+        for (const e of batch) if (wanted.has(e.type)) await this.reactor.handle(eventTypes.decode(e));
+        this.position = batch[batch.length - 1]!.position;
+        this.checkpoints.save(this.reactor.name, REACTOR_VERSION, this.position);
+      }
+      if (this.status === 'running') this.status = 'stopped';
+    } catch (error) {
+      this.onFail(this, error);
+    }
+  }
+
+  /** Hands the reactor the events of its types up to the current head, in feed order. */
+  private async catchUpByType(): Promise<void> {
+    const head = await this.store.headPosition();
+    if (head <= this.position) return;
+    const cursors = this.reactor.handles.map((type) => ({
+      type,
+      after: this.position,
+      page: [] as RecordedEvent[],
+      done: false,
+    }));
+    const fill = async (c: (typeof cursors)[number]) => {
+      if (c.page.length > 0 || c.done) return;
+      c.page = (await this.store.readAll({ after: c.after, limit: TYPE_PAGE, type: c.type })).filter(
+        (e) => e.position <= head,
+      );
+      if (c.page.length === 0) c.done = true;
+      else c.after = c.page[c.page.length - 1]!.position;
+    };
+    let handled = 0;
+    while (!this.stopping) {
+      await Promise.all(cursors.map(fill));
+      let next: (typeof cursors)[number] | null = null;
+      for (const c of cursors) {
+        if (c.page.length > 0 && (!next || c.page[0]!.position < next.page[0]!.position)) next = c;
+      }
+      if (!next) break;
+      const event = next.page.shift()!;
+      await this.reactor.handle(eventTypes.decode(event));
+      this.position = event.position;
+      if (++handled % TYPE_PAGE === 0) this.checkpoints.save(this.reactor.name, REACTOR_VERSION, this.position);
+    }
+    if (this.stopping) return;
+    this.position = head;
+    this.checkpoints.save(this.reactor.name, REACTOR_VERSION, head);
+  }
+
+  async stop(): Promise<void> {
+    if (this.status === 'running') this.status = 'stopped';
+    this.stopping = true;
+    this.subscription?.close();
+    await this.done;
+  }
+}

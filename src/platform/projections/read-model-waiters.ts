@@ -1,0 +1,82 @@
+import { HubSpotError } from '../errors/hubspot-error';
+
+/** A request whose own events are not in the read models within the deadline: HubSpot's 503 body. */
+export function readModelsBehind(position: number, timeoutMs: number): HubSpotError {
+  return new HubSpotError(
+    503,
+    'SERVICE_UNAVAILABLE',
+    `The read models did not reach position ${position} within ${timeoutMs} ms. Please retry.`,
+  );
+}
+
+interface Waiter {
+  position: number;
+  resolve: () => void;
+  reject: (e: Error) => void;
+  timer?: NodeJS.Timeout;
+}
+
+/** Where the read models stand: the lowest position every projection reached, and a failed one if any. */
+export interface ReadModelProgress {
+  minPosition(): number;
+  failedProjection(): string | undefined;
+}
+
+/**
+ * Read-your-writes: requests that wait until every projection applied a position. Settled by the
+ * runner after each batch and each failure; a deadline turns a stuck wait into a 503.
+ */
+export class ReadModelWaiters {
+  private waiters: Waiter[] = [];
+
+  constructor(
+    private readonly progress: ReadModelProgress,
+    private readonly defaultTimeoutMs: number,
+  ) {}
+
+  /** `timeoutMs` null: no deadline, for background work that must outlast a long catch-up. */
+  waitFor(position: number, timeoutMs: number | null = this.defaultTimeoutMs): Promise<void> {
+    if (position <= 0 || this.progress.minPosition() >= position) return Promise.resolve();
+    const failed = this.progress.failedProjection();
+    if (failed) return Promise.reject(new Error(`projection ${failed} failed`));
+    return new Promise((resolve, reject) => {
+      const waiter: Waiter = {
+        position,
+        resolve: () => {
+          clearTimeout(waiter.timer);
+          resolve();
+        },
+        reject: (e) => {
+          clearTimeout(waiter.timer);
+          reject(e);
+        },
+      };
+      if (timeoutMs !== null) {
+        waiter.timer = setTimeout(() => {
+          this.waiters = this.waiters.filter((w) => w !== waiter);
+          reject(readModelsBehind(position, timeoutMs));
+        }, timeoutMs);
+        waiter.timer.unref();
+      }
+      this.waiters.push(waiter);
+    });
+  }
+
+  settle(): void {
+    if (this.waiters.length === 0) return;
+    const min = this.progress.minPosition();
+    const failed = this.progress.failedProjection();
+    const keep: Waiter[] = [];
+    for (const w of this.waiters) {
+      if (min >= w.position) w.resolve();
+      else if (failed) w.reject(new Error(`projection ${failed} failed`));
+      else keep.push(w);
+    }
+    this.waiters = keep;
+  }
+
+  rejectAll(error: Error): void {
+    for (const w of this.waiters) w.reject(error);
+    this.waiters = [];
+  }
+}
