@@ -16,7 +16,7 @@ import {
   toReadPosition,
   toRecordedEvent,
   type EsdbResolvedEvent,
-} from '../../src/platform/event-store/eventstoredb-event-store';
+} from '../../src/platform/event-store/eventstoredb-mapping';
 
 const metadata = {
   eventId: '0b7e5f3c-1d2a-4c8e-9f60-3a1b2c4d5e6f',

@@ -1,0 +1,199 @@
+import { ANY, NO_STREAM, START, STREAM_EXISTS, WrongExpectedVersionError } from '@eventstore/db-client';
+import type {
+  AppendExpectedRevision,
+  AppendResult as EsdbAppendResult,
+  JSONEventData,
+  JSONType,
+  Position,
+  ReadPosition,
+} from '@eventstore/db-client';
+import { createHash } from 'node:crypto';
+import type { EventMetadata, NewEvent, RecordedEvent } from '../events/envelope';
+import { ConcurrencyError } from './concurrency-error';
+import type { ExpectedRevision } from './event-store.port';
+
+/**
+ * Pure translations between our store-neutral port and @eventstore/db-client's shapes (expected
+ * revisions, event ids, positions, recorded events), the resubscribe backoff and batching of the
+ * live feed: everything of the adapter that runs without a server, unit-tested on its own.
+ */
+
+/*
+ * Global positions.
+ *
+ * Our port wants one strictly increasing number per event; ESDB has a (commit, prepare) pair.
+ * ASSUMPTION: for ordinary appends (implicit transactions — the only kind the gRPC API can write)
+ * the server reports commit === prepare === the event's own log position, so Number(commit) alone
+ * identifies an event and converts back to {commit: p, prepare: p}. Only legacy TCP explicit
+ * transactions share a commit position between events; we never write those. Number() is exact
+ * while the log is below 2^53 bytes (~9 PB).
+ */
+
+/** The subset of the client's resolved events we read; structural so tests need no server. */
+export interface EsdbResolvedEvent {
+  event?: {
+    streamId: string;
+    type: string;
+    isJson: boolean;
+    revision: bigint;
+    data: unknown;
+    metadata: unknown;
+    position?: Position;
+  };
+  commitPosition?: bigint;
+}
+
+export const toEsdbExpectedRevision = (expected: ExpectedRevision): AppendExpectedRevision => {
+  switch (expected) {
+    case 'any':
+      return ANY;
+    case 'no_stream':
+      return NO_STREAM;
+    case 'stream_exists':
+      return STREAM_EXISTS;
+    default:
+      if (!Number.isSafeInteger(expected) || expected < 0) {
+        throw new RangeError(`expected revision must be a non-negative integer, got ${String(expected)}`);
+      }
+      return BigInt(expected);
+  }
+};
+
+/** A revision mismatch as our store-neutral error; null for any other error. */
+export const toConcurrencyError = (
+  error: unknown,
+  streamId: string,
+  expected: ExpectedRevision,
+): ConcurrencyError | null => {
+  const isWrongVersion =
+    error instanceof WrongExpectedVersionError ||
+    (typeof error === 'object' && error !== null && (error as { type?: unknown }).type === 'wrong-expected-version');
+  if (!isWrongVersion) return null;
+  const actual = (error as { actualVersion?: unknown }).actualVersion;
+  const current = typeof actual === 'bigint' && actual >= 0n ? Number(actual) : 'no_stream';
+  return new ConcurrencyError(streamId, expected, current);
+};
+
+const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+// Fixed forever: changing it would give re-appended events new ids and break idempotency.
+const EVENT_ID_NAMESPACE = Buffer.from('3b0d6a8e5f2c4e7d9a41c6f0b2e8d915', 'hex');
+
+/**
+ * ESDB event ids must be UUIDs. Ours usually are; any other id is mapped to a name-based (v5-style)
+ * UUID so the mapping is deterministic and re-appends stay idempotent. The original id is kept in
+ * our metadata either way.
+ */
+export const toEsdbEventId = (eventId: string): string => {
+  if (UUID_PATTERN.test(eventId)) return eventId.toLowerCase();
+  const hash = createHash('sha1').update(EVENT_ID_NAMESPACE).update(eventId, 'utf8').digest();
+  hash[6] = (hash[6]! & 0x0f) | 0x50;
+  hash[8] = (hash[8]! & 0x3f) | 0x80;
+  const hex = hash.subarray(0, 16).toString('hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+};
+
+/** Data as the JSON body, our metadata object as the JSON metadata, our event id as the ESDB id. */
+export const toEventData = (event: NewEvent): JSONEventData => ({
+  id: toEsdbEventId(event.metadata.eventId),
+  contentType: 'application/json',
+  type: event.type,
+  data: event.data as JSONType,
+  metadata: { ...event.metadata },
+});
+
+/** Number(commit), refusing values that are absent (old servers report 2^64-1) or not exact. */
+export const toGlobalPosition = (position: Position | undefined): number | undefined => {
+  if (!position) return undefined;
+  const commit = position.commit;
+  if (commit < 0n || commit > BigInt(Number.MAX_SAFE_INTEGER)) return undefined;
+  return Number(commit);
+};
+
+/** `after` back to an ESDB position (see the assumption above); 0 means the start of $all. */
+export const toReadPosition = (after: number): ReadPosition =>
+  after <= 0 ? START : { commit: BigInt(after), prepare: BigInt(after) };
+
+/** System events ($-types such as $metadata, $> links) never reach our feed. */
+export const isSystemEvent = (streamId: string, type: string): boolean =>
+  type.startsWith('$') || streamId.startsWith('$');
+
+const isEnvelopeMetadata = (value: unknown): value is EventMetadata =>
+  typeof value === 'object' &&
+  value !== null &&
+  !(value instanceof Uint8Array) &&
+  typeof (value as { eventId?: unknown }).eventId === 'string';
+
+/** Position of a raw read result, whether or not it is one of our events. */
+export const rawPosition = (resolved: EsdbResolvedEvent): number | undefined =>
+  toGlobalPosition(resolved.event?.position) ??
+  (resolved.commitPosition !== undefined
+    ? toGlobalPosition({ commit: resolved.commitPosition, prepare: resolved.commitPosition })
+    : undefined);
+
+/**
+ * Our envelope from an ESDB event. Null for system events and for events this service did not write
+ * (not JSON, or metadata without an eventId), so a shared server's other tenants do not break us.
+ */
+export const toRecordedEvent = (resolved: EsdbResolvedEvent): RecordedEvent | null => {
+  const e = resolved.event;
+  if (!e || isSystemEvent(e.streamId, e.type) || !e.isJson || !isEnvelopeMetadata(e.metadata)) return null;
+  const position = rawPosition(resolved);
+  if (position === undefined) {
+    throw new Error(
+      `EventStoreDB did not report the log position of ${e.streamId}@${e.revision} (server 22.6 or later required)`,
+    );
+  }
+  return {
+    streamId: e.streamId,
+    revision: Number(e.revision),
+    position,
+    type: e.type,
+    data: e.data,
+    metadata: e.metadata,
+  };
+};
+
+/**
+ * The position the server reported for an append, when it is certainly our last event's. For a
+ * multi-event append the reported value may be the transaction's first record, and idempotent
+ * replays may report none, so those are read back instead.
+ */
+export const reportedAppendPosition = (result: EsdbAppendResult, eventCount: number): number | undefined => {
+  if (eventCount !== 1) return undefined;
+  const position = toGlobalPosition(result.position);
+  return position !== undefined && position > 0 ? position : undefined;
+};
+
+export interface BackoffOptions {
+  initialMs: number;
+  maxMs: number;
+}
+
+export const DEFAULT_BACKOFF: BackoffOptions = { initialMs: 100, maxMs: 5000 };
+
+/** Delay before resubscribe attempt `attempt` (0-based): initial, doubled each time, capped. */
+export const backoffDelay = (attempt: number, options: BackoffOptions = DEFAULT_BACKOFF): number => {
+  const n = attempt > 0 ? Math.min(Math.floor(attempt), 30) : 0; // NaN and negatives count as the first
+  return Math.min(options.maxMs, options.initialMs * 2 ** n);
+};
+
+/** The part of an object-mode Readable that inBatches uses (the client's stream types are not `Readable`-assignable). */
+export interface BatchSource extends AsyncIterable<unknown> {
+  read(): unknown;
+}
+
+/**
+ * Batches from an object-mode stream: waits (for await) for one item, then takes whatever is
+ * already buffered, so a catch-up burst arrives as a few large batches instead of one per event.
+ */
+export async function* inBatches<T>(source: BatchSource, maxBatch: number): AsyncGenerator<T[]> {
+  for await (const first of source) {
+    const batch: T[] = [first as T];
+    while (batch.length < maxBatch) {
+      const next = source.read() as T | null;
+      if (next === null) break;
+      batch.push(next);
+    }
+    yield batch;
+  }
+}
