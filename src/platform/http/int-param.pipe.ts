@@ -28,5 +28,3 @@ export class IntParamPipe implements PipeTransform<string | undefined, number | 
     return n;
   }
 }
-
-export const Int32Param = new IntParamPipe();
