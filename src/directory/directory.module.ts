@@ -3,9 +3,11 @@ import { APP_CONFIG, AppConfig } from '../platform/config/config';
 import { EventSourcingModule } from '../platform/event-sourcing/event-sourcing.module';
 import { AdminKey } from '../platform/security/admin-key';
 import { AdminGuard } from '../platform/security/admin.guard';
-import { DirectoryCommands } from './application/directory.commands';
+import { CreateAccountHandler } from './application/handlers/create-account.handler';
+import { CreateUserHandler } from './application/handlers/create-user.handler';
+import { RegisterAppHandler } from './application/handlers/register-app.handler';
 import { DirectoryQueries } from './directory.queries';
-import { DirectoryEventType } from './domain/directory-events';
+import { directoryEvents } from './domain/directory-events';
 import { AccountsController } from './http/accounts.controller';
 import { AppsController } from './http/apps.controller';
 import { EventsController } from './http/events.controller';
@@ -13,19 +15,20 @@ import { UsersController } from './http/users.controller';
 import { DirectoryProjection } from './projections/directory.projection';
 import { DemoSeeder } from './seed/demo-seeder';
 
+/** Accounts, users and apps: the admin API, the demo seed, and DirectoryQueries for every module. */
 @Module(
   EventSourcingModule.forFeature({
-    events: Object.fromEntries(Object.values(DirectoryEventType).map((t) => [t, null])),
+    events: directoryEvents,
     projections: [DirectoryProjection],
+    commandHandlers: [CreateAccountHandler, CreateUserHandler, RegisterAppHandler],
     controllers: [AccountsController, UsersController, AppsController, EventsController],
     providers: [
       { provide: AdminKey, inject: [APP_CONFIG], useFactory: (c: AppConfig) => new AdminKey(c) },
       AdminGuard,
       DirectoryQueries,
-      DirectoryCommands,
       DemoSeeder,
     ],
-    exports: [AdminKey, AdminGuard, DirectoryQueries, DirectoryCommands, DemoSeeder],
+    exports: [AdminKey, AdminGuard, DirectoryQueries, DemoSeeder],
   }),
 )
 export class DirectoryModule {}

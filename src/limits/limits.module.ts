@@ -1,9 +1,15 @@
 import { Module } from '@nestjs/common';
 import { DirectoryModule } from '../directory/index';
 import { EventSourcingModule } from '../platform/event-sourcing/event-sourcing.module';
-import { LimitsCommands } from './application/limits.commands';
+import { AccountFacts } from './application/account-facts';
+import { ArchiveCustomObjectSchemaHandler } from './application/handlers/archive-custom-object-schema.handler';
+import { ArchivePropertyHandler } from './application/handlers/archive-property.handler';
+import { CreateCustomObjectSchemaHandler } from './application/handlers/create-custom-object-schema.handler';
+import { CreatePropertyHandler } from './application/handlers/create-property.handler';
+import { OverrideAccountLimitsHandler } from './application/handlers/override-account-limits.handler';
+import { PurgeCustomObjectSchemaHandler } from './application/handlers/purge-custom-object-schema.handler';
 import { LimitsQueries } from './application/limits.queries';
-import { LimitsEventType } from './domain/limits-events';
+import { limitsEvents } from './domain/limits-events';
 import { AdminLimitsController } from './http/admin-limits.controller';
 import { LimitsController } from './http/limits.controller';
 import { PropertiesController } from './http/properties.controller';
@@ -16,11 +22,19 @@ import { LimitsProjection } from './projections/limits.projection';
  */
 @Module(
   EventSourcingModule.forFeature({
-    events: Object.fromEntries(Object.values(LimitsEventType).map((t) => [t, null])),
+    events: limitsEvents,
     projections: [LimitsProjection],
+    commandHandlers: [
+      CreatePropertyHandler,
+      ArchivePropertyHandler,
+      CreateCustomObjectSchemaHandler,
+      ArchiveCustomObjectSchemaHandler,
+      PurgeCustomObjectSchemaHandler,
+      OverrideAccountLimitsHandler,
+    ],
     imports: [DirectoryModule],
     controllers: [PropertiesController, SchemasController, LimitsController, AdminLimitsController],
-    providers: [LimitsCommands, LimitsQueries],
+    providers: [LimitsQueries, AccountFacts],
     exports: [LimitsQueries],
   }),
 )

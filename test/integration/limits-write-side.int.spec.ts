@@ -1,3 +1,5 @@
+import { Test } from '@nestjs/testing';
+import { CqrsModule } from '@nestjs/cqrs';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -5,14 +7,18 @@ import { DEFAULT_TIER_LIMITS } from '../../src/platform/tiers';
 import {
   AccountLimitsCommand,
   accountLimitsDecider,
-  AccountLimitsState,
   CommandFacts,
 } from '../../src/limits/domain/account-limits.decider';
-import { limitsAccountStream, LimitsEventType } from '../../src/limits/domain/limits-events';
-import { ManualClock } from '../../src/platform/clock';
-import { CommandExecutor } from '../../src/platform/commands/command-executor';
+import type { AccountLimitsState } from '../../src/limits/domain/account-limits.state';
+import { LimitsEvent, limitsAccountStream, limitsEvents, LimitsEventType } from '../../src/limits/domain/limits-events';
+import { ACCOUNT_LIMITS_RETRY_POLICY } from '../../src/limits/application/account-limits-retry';
+import { CLOCK, ManualClock } from '../../src/platform/clock';
+import type { DeciderCommandHandler } from '../../src/platform/commands/decider-command-handler';
+import { EventStreams } from '../../src/platform/commands/event-streams';
 import { HubSpotError } from '../../src/platform/errors/hubspot-error';
+import { EVENT_STORE } from '../../src/platform/event-store/event-store.port';
 import { SqliteEventStore } from '../../src/platform/event-store/sqlite-event-store';
+import { eventTypes } from '../../src/platform/events/event-type-registry';
 
 /**
  * The ceilings hold on the write side alone: no projection runs here at all (the most lagging
@@ -21,14 +27,30 @@ import { SqliteEventStore } from '../../src/platform/event-store/sqlite-event-st
 describe('limits write side on a real SQLite event store', () => {
   let dir: string;
   let store: SqliteEventStore;
-  let executor: CommandExecutor;
+  let accountLimits: DeciderCommandHandler<AccountLimitsState, AccountLimitsCommand, LimitsEvent>;
+  /** Every decision of the account's decider, retries included. */
+  const decisions = { n: 0 };
+  const countingDecider: typeof accountLimitsDecider = {
+    ...accountLimitsDecider,
+    decide: (command, state) => {
+      decisions.n++;
+      return accountLimitsDecider.decide(command, state);
+    },
+  };
   const clock = new ManualClock();
   const ctx = { correlationId: '00000000-0000-4000-8000-000000000000', actor: 'test:limits' };
+  eventTypes.register(limitsEvents); // as LimitsModule does: the store boundary decodes through it
 
-  beforeEach(() => {
+  beforeEach(async () => {
     dir = mkdtempSync(join(tmpdir(), 'limits-int-'));
     store = new SqliteEventStore(join(dir, 'events.db'));
-    executor = new CommandExecutor(store, clock);
+    const moduleRef = await Test.createTestingModule({
+      imports: [CqrsModule.forRoot()],
+      providers: [EventStreams, { provide: EVENT_STORE, useValue: store }, { provide: CLOCK, useValue: clock }],
+    }).compile();
+    // bound as the command handlers bind the account's decider, with the same retry policy
+    accountLimits = moduleRef.get(EventStreams).forDecider(countingDecider, ACCOUNT_LIMITS_RETRY_POLICY);
+    decisions.n = 0;
   });
   afterEach(async () => {
     await store.close();
@@ -43,17 +65,7 @@ describe('limits write side on a real SQLite event store', () => {
     now: clock.now(),
   });
 
-  async function run(command: AccountLimitsCommand, decisions: { n: number }) {
-    return executor.execute(
-      limitsAccountStream(77),
-      accountLimitsDecider,
-      (state: AccountLimitsState) => {
-        decisions.n++;
-        return accountLimitsDecider.decide(command, state);
-      },
-      ctx,
-    );
-  }
+  const run = (command: AccountLimitsCommand) => accountLimits.handle(limitsAccountStream(77), command, ctx);
 
   const create = (name: string, limit: number): AccountLimitsCommand => ({
     type: 'CreateProperty',
@@ -70,11 +82,10 @@ describe('limits write side on a real SQLite event store', () => {
   });
 
   it('eight concurrent creates for the last of three slots: one succeeds, seven are refused, after real conflicts', async () => {
-    const decisions = { n: 0 };
-    await run(create('first', 3), decisions);
-    await run(create('second', 3), decisions);
+    await run(create('first', 3));
+    await run(create('second', 3));
     decisions.n = 0;
-    const outcomes = await Promise.allSettled(Array.from({ length: 8 }, (_, i) => run(create(`p${i}`, 3), decisions)));
+    const outcomes = await Promise.allSettled(Array.from({ length: 8 }, (_, i) => run(create(`p${i}`, 3))));
     const ok = outcomes.filter((o) => o.status === 'fulfilled');
     const refused = outcomes.filter((o): o is PromiseRejectedResult => o.status === 'rejected');
     expect(ok).toHaveLength(1);
@@ -90,7 +101,7 @@ describe('limits write side on a real SQLite event store', () => {
   });
 
   it('events carry explicit types, the actor and the correlation id', async () => {
-    await run(create('audited', 5), { n: 0 });
+    await run(create('audited', 5));
     const [event] = await store.readStream(limitsAccountStream(77));
     expect(event).toMatchObject({
       type: 'limits.PropertyCreated',

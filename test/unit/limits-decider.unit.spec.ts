@@ -1,18 +1,17 @@
 import { DEFAULT_TIER_LIMITS, Tier } from '../../src/platform/tiers';
-import { fold } from '../../src/platform/commands/decider';
 import { HubSpotError } from '../../src/platform/errors/hubspot-error';
 import {
   AccountLimitsCommand,
   accountLimitsDecider,
-  AccountLimitsState,
   CommandFacts,
-  SchemaInput,
-  usageOf,
 } from '../../src/limits/domain/account-limits.decider';
+import { usageOf } from '../../src/limits/domain/account-limits.state';
 import { effectiveLimits, mergeOverrides, percentage } from '../../src/limits/domain/ceilings';
 import { LimitsEvent, LimitsEventType } from '../../src/limits/domain/limits-events';
 import { resolveObjectType } from '../../src/limits/domain/object-types';
 import type { PropertyInput } from '../../src/limits/domain/property-rules';
+import type { SchemaInput } from '../../src/limits/domain/schema-rules';
+import { DeciderSpecification } from '../support/decider-specification';
 
 const HUB = 4242;
 const NOW = Date.UTC(2026, 0, 1);
@@ -25,21 +24,11 @@ const facts = (tier: Tier = 'enterprise'): CommandFacts => ({
   now: NOW,
 });
 
-/** given events / when command / then events or error (emmett style). */
-function given(events: LimitsEvent[]) {
-  const state = fold(accountLimitsDecider.evolve, accountLimitsDecider.initialState(), events);
-  return {
-    state,
-    when: (command: AccountLimitsCommand) => {
-      try {
-        return { events: accountLimitsDecider.decide(command, state), error: null as HubSpotError | null };
-      } catch (error) {
-        if (!(error instanceof HubSpotError)) throw error;
-        return { events: [] as LimitsEvent[], error };
-      }
-    },
-  };
-}
+const spec = DeciderSpecification.for(accountLimitsDecider);
+
+/** given events / when command / then the HubSpotError it is refused with. */
+const refused = (events: LimitsEvent[], command: AccountLimitsCommand) =>
+  spec.given(events).when(command).thenThrows(HubSpotError);
 
 const calc = (name: string, formula = 'amount * 2'): PropertyInput => ({
   name,
@@ -78,33 +67,37 @@ const schema = (name: string, extra: Partial<SchemaInput> = {}): SchemaInput => 
   ...extra,
 });
 
-/** Runs commands in order, folding each one's events, as the executor does. */
+/** Runs commands in order, each decided on the events before it, as the command handler does. */
 function history(commands: AccountLimitsCommand[]): LimitsEvent[] {
-  let state: AccountLimitsState = accountLimitsDecider.initialState();
   const all: LimitsEvent[] = [];
-  for (const c of commands) {
-    const events = accountLimitsDecider.decide(c, state);
-    state = fold(accountLimitsDecider.evolve, state, events);
-    all.push(...events);
-  }
+  for (const c of commands) all.push(...spec.given(all).when(c).events());
   return all;
 }
 
 describe('account limits decider', () => {
   describe('CreateProperty', () => {
     it('creates a calculated property on a standard type by name or id', () => {
-      const { events } = given([]).when(createProperty('deals', calc('double_amount')));
+      const events = spec
+        .given([])
+        .when(createProperty('deals', calc('double_amount')))
+        .events();
       expect(events).toHaveLength(1);
       expect(events[0]).toMatchObject({
         type: LimitsEventType.PropertyCreated,
         data: { hubId: HUB, objectTypeId: '0-3', calculated: true, createdAt: NOW, createdUserId: 7 },
       });
-      const byId = given([]).when(createProperty('0-1', text('favourite_colour')));
-      expect(byId.events[0]).toMatchObject({ data: { objectTypeId: '0-1', calculated: false } });
+      const byId = spec
+        .given([])
+        .when(createProperty('0-1', text('favourite_colour')))
+        .events();
+      expect(byId[0]).toMatchObject({ data: { objectTypeId: '0-1', calculated: false } });
     });
 
     it('fills HubSpot defaults and keeps the formula only on calculated properties', () => {
-      const { events } = given([]).when(createProperty('contacts', calc('score', '  a + b  ')));
+      const events = spec
+        .given([])
+        .when(createProperty('contacts', calc('score', '  a + b  ')))
+        .events();
       const data = (events[0] as Extract<LimitsEvent, { type: 'limits.PropertyCreated' }>).data;
       expect(data.property).toMatchObject({
         calculationFormula: 'a + b',
@@ -116,13 +109,18 @@ describe('account limits decider', () => {
 
     it('refuses a duplicate name with 409 CONFLICT, also against HubSpot-defined properties', () => {
       const first = history([createProperty('contacts', text('nickname'))]);
-      expect(given(first).when(createProperty('contacts', text('nickname'))).error).toMatchObject({
+      expect(refused(first, createProperty('contacts', text('nickname')))).toMatchObject({
         httpStatus: 409,
         category: 'CONFLICT',
       });
-      expect(given([]).when(createProperty('contacts', text('email'))).error?.httpStatus).toBe(409);
+      expect(refused([], createProperty('contacts', text('email'))).httpStatus).toBe(409);
       // same name on another object type is fine
-      expect(given(first).when(createProperty('companies', text('nickname'))).events).toHaveLength(1);
+      expect(
+        spec
+          .given(first)
+          .when(createProperty('companies', text('nickname')))
+          .events(),
+      ).toHaveLength(1);
     });
 
     it('allows the name again once the property is archived', () => {
@@ -130,7 +128,12 @@ describe('account limits decider', () => {
         createProperty('contacts', text('nickname')),
         { type: 'ArchiveProperty', facts: facts(), objectType: 'contacts', name: 'nickname' },
       ]);
-      expect(given(h).when(createProperty('contacts', text('nickname'))).events).toHaveLength(1);
+      expect(
+        spec
+          .given(h)
+          .when(createProperty('contacts', text('nickname')))
+          .events(),
+      ).toHaveLength(1);
     });
 
     it('refuses a calculated property past the ceiling with the limit and the usage in the message', () => {
@@ -139,44 +142,40 @@ describe('account limits decider', () => {
         ...facts('professional'),
         tierLimits: { ...DEFAULT_TIER_LIMITS.professional, calculatedProperties: 2 },
       };
-      const { error } = given(h).when({
-        type: 'CreateProperty',
-        facts: tight,
-        objectType: 'deals',
-        property: calc('c'),
-      });
+      const error = refused(h, { type: 'CreateProperty', facts: tight, objectType: 'deals', property: calc('c') });
       expect(error).toMatchObject({ httpStatus: 400, category: 'VALIDATION_ERROR' });
-      expect(error!.extras.subCategory).toBe('LIMITS.CALCULATED_PROPERTIES_LIMIT_EXCEEDED');
-      expect(error!.message).toContain('2 of 2 in use');
-      expect(error!.message).toContain('professional tier');
-      expect(error!.extras.context).toMatchObject({ limit: ['2'], usage: ['2'] });
+      expect(error.extras.subCategory).toBe('LIMITS.CALCULATED_PROPERTIES_LIMIT_EXCEEDED');
+      expect(error.message).toContain('2 of 2 in use');
+      expect(error.message).toContain('professional tier');
+      expect(error.extras.context).toMatchObject({ limit: ['2'], usage: ['2'] });
       // a plain custom property still fits
       expect(
-        given(h).when({ type: 'CreateProperty', facts: tight, objectType: 'deals', property: text('d') }).events,
+        spec
+          .given(h)
+          .when({ type: 'CreateProperty', facts: tight, objectType: 'deals', property: text('d') })
+          .events(),
       ).toHaveLength(1);
     });
 
     it('free and starter tiers have no calculated properties at all', () => {
       for (const tier of ['free', 'starter'] as const) {
-        const { error } = given([]).when(createProperty('contacts', calc('x'), tier));
-        expect(error?.extras.subCategory).toBe('LIMITS.CALCULATED_PROPERTIES_LIMIT_EXCEEDED');
-        expect(error?.message).toContain('0 of 0 in use');
+        const error = refused([], createProperty('contacts', calc('x'), tier));
+        expect(error.extras.subCategory).toBe('LIMITS.CALCULATED_PROPERTIES_LIMIT_EXCEEDED');
+        expect(error.message).toContain('0 of 0 in use');
       }
     });
 
     it('enforces the per-object-type custom property ceiling', () => {
       const tier = { ...facts('free'), tierLimits: { ...DEFAULT_TIER_LIMITS.free, customProperties: 1 } };
       const h = history([{ type: 'CreateProperty', facts: tier, objectType: 'contacts', property: text('one') }]);
-      const { error } = given(h).when({
-        type: 'CreateProperty',
-        facts: tier,
-        objectType: 'contacts',
-        property: text('two'),
-      });
-      expect(error?.extras.subCategory).toBe('LIMITS.CUSTOM_PROPERTIES_LIMIT_EXCEEDED');
-      expect(error?.message).toContain('1 of 1 in use');
+      const error = refused(h, { type: 'CreateProperty', facts: tier, objectType: 'contacts', property: text('two') });
+      expect(error.extras.subCategory).toBe('LIMITS.CUSTOM_PROPERTIES_LIMIT_EXCEEDED');
+      expect(error.message).toContain('1 of 1 in use');
       expect(
-        given(h).when({ type: 'CreateProperty', facts: tier, objectType: 'deals', property: text('two') }).events,
+        spec
+          .given(h)
+          .when({ type: 'CreateProperty', facts: tier, objectType: 'deals', property: text('two') })
+          .events(),
       ).toHaveLength(1);
     });
 
@@ -185,8 +184,8 @@ describe('account limits decider', () => {
         { type: 'OverrideAccountLimits', facts: facts('free'), overrides: { calculatedProperties: 1 } },
         createProperty('contacts', calc('a'), 'free'),
       ]);
-      const { error } = given(h).when(createProperty('contacts', calc('b'), 'free'));
-      expect(error?.message).toContain('1 of 1 in use (limit set for this account)');
+      const error = refused(h, createProperty('contacts', calc('b'), 'free'));
+      expect(error.message).toContain('1 of 1 in use (limit set for this account)');
     });
 
     it.each([
@@ -212,13 +211,13 @@ describe('account limits decider', () => {
         'options[1].value',
       ],
     ] as Array<[PropertyInput, string]>)('refuses invalid definitions (%#) naming the field', (property, field) => {
-      const { error } = given([]).when(createProperty('contacts', property));
+      const error = refused([], createProperty('contacts', property));
       expect(error).toMatchObject({ httpStatus: 400, category: 'VALIDATION_ERROR' });
-      expect(error!.extras.errors!.map((e) => e.in)).toContain(field);
+      expect(error.extras.errors!.map((e) => e.in)).toContain(field);
     });
 
     it('refuses an unknown object type with 400', () => {
-      const { error } = given([]).when(createProperty('widgets', text('a')));
+      const error = refused([], createProperty('widgets', text('a')));
       expect(error).toMatchObject({ httpStatus: 400, message: 'Unable to infer object type from: widgets' });
     });
   });
@@ -226,14 +225,19 @@ describe('account limits decider', () => {
   describe('ArchiveProperty', () => {
     it('archives once; a second archive changes nothing; unknown is 404; HubSpot-defined is refused', () => {
       const h = history([createProperty('contacts', calc('a'))]);
-      const archive = (name: string) =>
-        ({ type: 'ArchiveProperty', facts: facts(), objectType: '0-1', name }) as AccountLimitsCommand;
-      expect(given(h).when(archive('a')).events).toMatchObject([{ type: LimitsEventType.PropertyArchived }]);
+      const archive = (name: string): AccountLimitsCommand => ({
+        type: 'ArchiveProperty',
+        facts: facts(),
+        objectType: '0-1',
+        name,
+      });
+      expect(spec.given(h).when(archive('a')).events()).toMatchObject([{ type: LimitsEventType.PropertyArchived }]);
       const after = history([createProperty('contacts', calc('a')), archive('a')]);
-      expect(given(after).when(archive('a')).events).toEqual([]);
-      expect(usageOf(given(after).state).calculatedProperties).toBe(0);
-      expect(given(h).when(archive('nope')).error?.httpStatus).toBe(404);
-      expect(given(h).when(archive('email')).error?.httpStatus).toBe(400);
+      const again = spec.given(after).when(archive('a'));
+      again.thenNothing();
+      again.thenState((state) => expect(usageOf(state).calculatedProperties).toBe(0));
+      expect(refused(h, archive('nope')).httpStatus).toBe(404);
+      expect(refused(h, archive('email')).httpStatus).toBe(400);
     });
   });
 
@@ -266,69 +270,73 @@ describe('account limits decider', () => {
     });
 
     it('professional has no custom object types: refused with a clear message', () => {
-      const { error } = given([]).when(create(schema('cars'), 'professional'));
+      const error = refused([], create(schema('cars'), 'professional'));
       expect(error).toMatchObject({ httpStatus: 400, category: 'VALIDATION_ERROR' });
-      expect(error!.extras.subCategory).toBe('LIMITS.CUSTOM_OBJECT_TYPES_LIMIT_EXCEEDED');
-      expect(error!.message).toContain('custom object types: 0 of 0 in use (limit of the professional tier)');
+      expect(error.extras.subCategory).toBe('LIMITS.CUSTOM_OBJECT_TYPES_LIMIT_EXCEEDED');
+      expect(error.message).toContain('custom object types: 0 of 0 in use (limit of the professional tier)');
     });
 
     it('the last slot goes to one schema; archiving frees it; the archived name stays reserved until purged', () => {
       const two = { ...facts(), tierLimits: { ...DEFAULT_TIER_LIMITS.enterprise, customObjectTypes: 1 } };
-      const h = history([{ type: 'CreateCustomObjectSchema', facts: two, schema: schema('cars') }]);
-      expect(
-        given(h).when({ type: 'CreateCustomObjectSchema', facts: two, schema: schema('boats') }).error?.extras
-          .subCategory,
-      ).toBe('LIMITS.CUSTOM_OBJECT_TYPES_LIMIT_EXCEEDED');
+      const createWithTwo = (name: string): AccountLimitsCommand => ({
+        type: 'CreateCustomObjectSchema',
+        facts: two,
+        schema: schema(name),
+      });
+      const h = history([createWithTwo('cars')]);
+      expect(refused(h, createWithTwo('boats')).extras.subCategory).toBe('LIMITS.CUSTOM_OBJECT_TYPES_LIMIT_EXCEEDED');
 
       const archived = [
         ...h,
-        ...given(h).when({ type: 'ArchiveCustomObjectSchema', facts: two, objectType: 'cars', purge: false }).events,
+        ...spec.given(h).when({ type: 'ArchiveCustomObjectSchema', facts: two, objectType: 'cars' }).events(),
       ];
-      expect(
-        given(archived).when({ type: 'CreateCustomObjectSchema', facts: two, schema: schema('boats') }).events[0],
-      ).toMatchObject({
+      expect(spec.given(archived).when(createWithTwo('boats')).events()[0]).toMatchObject({
         data: { objectTypeId: '2-2' },
       });
-      expect(
-        given(archived).when({ type: 'CreateCustomObjectSchema', facts: two, schema: schema('cars') }).error
-          ?.httpStatus,
-      ).toBe(409);
+      expect(refused(archived, createWithTwo('cars')).httpStatus).toBe(409);
 
       const purged = [
         ...archived,
-        ...given(archived).when({ type: 'ArchiveCustomObjectSchema', facts: two, objectType: '2-1', purge: true })
-          .events,
+        ...spec.given(archived).when({ type: 'PurgeCustomObjectSchema', facts: two, objectType: '2-1' }).events(),
       ];
-      expect(
-        given(purged).when({ type: 'CreateCustomObjectSchema', facts: two, schema: schema('cars') }).events[0],
-      ).toMatchObject({
+      expect(spec.given(purged).when(createWithTwo('cars')).events()[0]).toMatchObject({
         data: { objectTypeId: '2-2', name: 'cars' },
       });
     });
 
     it('archiving a schema drops its properties from the usage, calculated ones included', () => {
-      const h = history([
-        create(schema('cars')),
-        { type: 'CreateProperty', facts: facts(), objectType: `p${HUB}_cars`, property: calc('price_x2', 'price * 2') },
-      ]);
-      expect(usageOf(given(h).state)).toMatchObject({
-        calculatedProperties: 1,
-        customObjectTypes: 1,
-        customPropertiesByType: { '2-1': 2 },
-      });
-      const after = [
-        ...h,
-        ...given(h).when({ type: 'ArchiveCustomObjectSchema', facts: facts(), objectType: '2-1', purge: false }).events,
-      ];
-      expect(usageOf(given(after).state)).toEqual({
-        calculatedProperties: 0,
-        customObjectTypes: 0,
-        customPropertiesByType: {},
-      });
+      const calculatedOnCars: AccountLimitsCommand = {
+        type: 'CreateProperty',
+        facts: facts(),
+        objectType: `p${HUB}_cars`,
+        property: calc('price_x2', 'price * 2'),
+      };
+      spec
+        .given(history([create(schema('cars'))]))
+        .when(calculatedOnCars)
+        .thenState((state) =>
+          expect(usageOf(state)).toMatchObject({
+            calculatedProperties: 1,
+            customObjectTypes: 1,
+            customPropertiesByType: { '2-1': 2 },
+          }),
+        );
+      const h = history([create(schema('cars')), calculatedOnCars]);
+      const archive: AccountLimitsCommand = { type: 'ArchiveCustomObjectSchema', facts: facts(), objectType: '2-1' };
+      spec
+        .given(h)
+        .when(archive)
+        .thenState((state) =>
+          expect(usageOf(state)).toEqual({
+            calculatedProperties: 0,
+            customObjectTypes: 0,
+            customPropertiesByType: {},
+          }),
+        );
       // and an archived type cannot take new properties
+      const after = [...h, ...spec.given(h).when(archive).events()];
       expect(
-        given(after).when({ type: 'CreateProperty', facts: facts(), objectType: '2-1', property: text('x') }).error
-          ?.httpStatus,
+        refused(after, { type: 'CreateProperty', facts: facts(), objectType: '2-1', property: text('x') }).httpStatus,
       ).toBe(400);
     });
 
@@ -348,21 +356,15 @@ describe('account limits decider', () => {
         'properties[0].fieldType',
       ],
     ] as Array<[SchemaInput, string]>)('refuses invalid schemas (%#) naming the field', (s, field) => {
-      const { error } = given([]).when(create(s));
+      const error = refused([], create(s));
       expect(error).toMatchObject({ httpStatus: 400, category: 'VALIDATION_ERROR' });
-      expect(error!.extras.errors!.map((e) => e.in)).toContain(field);
+      expect(error.extras.errors!.map((e) => e.in)).toContain(field);
     });
 
     it('purging needs an archived schema; deleting an unknown one is 404', () => {
       const h = history([create(schema('cars'))]);
-      expect(
-        given(h).when({ type: 'ArchiveCustomObjectSchema', facts: facts(), objectType: 'cars', purge: true }).error
-          ?.httpStatus,
-      ).toBe(400);
-      expect(
-        given(h).when({ type: 'ArchiveCustomObjectSchema', facts: facts(), objectType: '2-9', purge: false }).error
-          ?.httpStatus,
-      ).toBe(404);
+      expect(refused(h, { type: 'PurgeCustomObjectSchema', facts: facts(), objectType: 'cars' }).httpStatus).toBe(400);
+      expect(refused(h, { type: 'ArchiveCustomObjectSchema', facts: facts(), objectType: '2-9' }).httpStatus).toBe(404);
     });
   });
 
@@ -371,15 +373,15 @@ describe('account limits decider', () => {
       const h = history([
         { type: 'OverrideAccountLimits', facts: facts(), overrides: { calculatedProperties: 5, customObjectTypes: 2 } },
       ]);
-      const cleared = given(h).when({
-        type: 'OverrideAccountLimits',
-        facts: facts(),
-        overrides: { customObjectTypes: null },
-      });
-      expect(cleared.events).toMatchObject([{ data: { overrides: { calculatedProperties: 5 } } }]);
-      expect(
-        given(h).when({ type: 'OverrideAccountLimits', facts: facts(), overrides: { calculatedProperties: 5 } }).events,
-      ).toEqual([]);
+      const cleared = spec
+        .given(h)
+        .when({ type: 'OverrideAccountLimits', facts: facts(), overrides: { customObjectTypes: null } })
+        .events();
+      expect(cleared).toMatchObject([{ data: { overrides: { calculatedProperties: 5 } } }]);
+      spec
+        .given(h)
+        .when({ type: 'OverrideAccountLimits', facts: facts(), overrides: { calculatedProperties: 5 } })
+        .thenNothing();
     });
   });
 });

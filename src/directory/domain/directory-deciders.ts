@@ -25,9 +25,15 @@ const existence = <E>(): Pick<
 });
 
 /** Thrown when a randomly chosen id is already taken: the caller picks another. */
-export class IdTaken extends Error {}
+export class IdTaken extends Error {
+  constructor() {
+    super('id taken');
+    this.name = 'IdTaken';
+  }
+}
 
-export interface CreateAccount {
+/** An account under an id the caller picked. */
+export interface NewAccount {
   hubId: number;
   domain: string;
   hublet: string;
@@ -35,7 +41,7 @@ export interface CreateAccount {
   now: number;
 }
 
-export const accountDecider: Decider<Existence, CreateAccount, AccountCreated> = {
+export const accountDecider: Decider<Existence, NewAccount, AccountCreated> = {
   ...existence<AccountCreated>(),
   decide: (c, s) => {
     if (s.exists) throw new IdTaken();
@@ -49,7 +55,12 @@ export const accountDecider: Decider<Existence, CreateAccount, AccountCreated> =
 };
 
 /** A domain belongs to one account: the claim stream exists once per domain. */
-export const domainClaimDecider: Decider<Existence, { domain: string; hubId: number }, DomainClaimed> = {
+export interface DomainClaim {
+  domain: string;
+  hubId: number;
+}
+
+export const domainClaimDecider: Decider<Existence, DomainClaim, DomainClaimed> = {
   ...existence<DomainClaimed>(),
   decide: (c, s) => {
     if (s.exists) throw HubSpotError.conflict(`An account with domain ${c.domain} already exists.`);
@@ -58,7 +69,12 @@ export const domainClaimDecider: Decider<Existence, { domain: string; hubId: num
 };
 
 /** A user id is handed out once, even though user streams are keyed by e-mail. */
-export const userIdDecider: Decider<Existence, { userId: number; email: string }, UserIdReserved> = {
+export interface UserIdReservation {
+  userId: number;
+  email: string;
+}
+
+export const userIdDecider: Decider<Existence, UserIdReservation, UserIdReserved> = {
   ...existence<UserIdReserved>(),
   decide: (c, s) => {
     if (s.exists) throw new IdTaken();
@@ -66,7 +82,7 @@ export const userIdDecider: Decider<Existence, { userId: number; email: string }
   },
 };
 
-export interface CreateUser {
+export interface NewUser {
   userId: number;
   email: string;
   passwordHash: string;
@@ -75,7 +91,7 @@ export interface CreateUser {
 }
 
 /** The user stream is keyed by the normalized e-mail, so an e-mail exists at most once. */
-export const userDecider: Decider<Existence, CreateUser, UserCreated> = {
+export const userDecider: Decider<Existence, NewUser, UserCreated> = {
   ...existence<UserCreated>(),
   decide: (c, s) => {
     if (s.exists) throw HubSpotError.conflict(`A user with the e-mail ${c.email} already exists.`);
@@ -94,7 +110,8 @@ export const userDecider: Decider<Existence, CreateUser, UserCreated> = {
   },
 };
 
-export interface RegisterApp {
+/** An app under an id the caller picked; only the hash of its client secret. */
+export interface NewApp {
   appId: number;
   developerHubId: number;
   name: string;
@@ -106,7 +123,7 @@ export interface RegisterApp {
   now: number;
 }
 
-export const appDecider: Decider<Existence, RegisterApp, AppRegistered> = {
+export const appDecider: Decider<Existence, NewApp, AppRegistered> = {
   ...existence<AppRegistered>(),
   decide: (c, s) => {
     if (s.exists) throw new IdTaken();

@@ -1,4 +1,5 @@
 import type { Tier } from '../../platform/tiers';
+import type { EventDecoder, EventDefinitions } from '../../platform/events/event-type-registry';
 
 /** Event types of the directory. Stable strings: they are what storage holds. */
 export const DirectoryEventType = {
@@ -47,10 +48,21 @@ export interface AppRegistered {
   };
 }
 
-export type DirectoryEvent = AccountCreated | UserCreated | AppRegistered | DomainClaimed | UserIdReserved;
-
 export const accountStream = (hubId: number) => `directory.account-${hubId}`;
 export const userStream = (normalizedEmail: string) => `directory.user-${normalizedEmail}`;
 export const appStream = (appId: number) => `directory.app-${appId}`;
 export const domainStream = (domain: string) => `directory.domain-${domain}`;
 export const userIdStream = (userId: number) => `directory.user-id-${userId}`;
+
+/**
+ * The directory's event types for the registry. Every type is still stored in the one shape it
+ * was first written in, so none needs a decoder yet; a type whose data changes shape gets an
+ * upcaster here (old shape -> current), never a second type string.
+ */
+export const directoryEvents: EventDefinitions = {
+  [DirectoryEventType.AccountCreated]: null,
+  [DirectoryEventType.UserCreated]: null,
+  [DirectoryEventType.AppRegistered]: null,
+  [DirectoryEventType.DomainClaimed]: null,
+  [DirectoryEventType.UserIdReserved]: null,
+} satisfies Record<(typeof DirectoryEventType)[keyof typeof DirectoryEventType], EventDecoder | null>;

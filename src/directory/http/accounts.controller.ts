@@ -1,11 +1,12 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
 import { ApiTags } from '@nestjs/swagger';
 import type { CommandContext } from '../../platform/events/envelope';
 import { HubSpotError } from '../../platform/errors/hubspot-error';
 import { IntParamPipe } from '../../platform/http/int-param.pipe';
 import { Ctx } from '../../platform/http/request-context';
 import { AdminOnly } from '../../platform/security/admin.guard';
-import { DirectoryCommands } from '../application/directory.commands';
+import { CreateAccount } from '../application/directory.commands';
 import { AccountView, DirectoryQueries } from '../directory.queries';
 import { CreateAccountDto } from './directory.dto';
 
@@ -17,14 +18,14 @@ const After = new IntParamPipe({ min: 0, optional: true });
 @Controller('admin/v1/accounts')
 export class AccountsController {
   constructor(
-    private readonly commands: DirectoryCommands,
+    private readonly commandBus: CommandBus,
     private readonly queries: DirectoryQueries,
   ) {}
 
   @Post()
   @HttpCode(201)
   create(@Body() body: CreateAccountDto, @Ctx() ctx: CommandContext): Promise<AccountView> {
-    return this.commands.createAccount({ domain: body.domain, tier: body.tier, hublet: body.hublet ?? 'na1' }, ctx);
+    return this.commandBus.execute(new CreateAccount(body.domain, body.tier, body.hublet ?? 'na1', ctx));
   }
 
   @Get()

@@ -1,11 +1,12 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
 import { ApiTags } from '@nestjs/swagger';
 import type { CommandContext } from '../../platform/events/envelope';
 import { HubSpotError } from '../../platform/errors/hubspot-error';
 import { IntParamPipe } from '../../platform/http/int-param.pipe';
 import { Ctx } from '../../platform/http/request-context';
 import { AdminOnly } from '../../platform/security/admin.guard';
-import { DirectoryCommands } from '../application/directory.commands';
+import { RegisterApp } from '../application/directory.commands';
 import { AppView, DirectoryQueries } from '../directory.queries';
 import { RegisterAppDto } from './directory.dto';
 
@@ -14,7 +15,7 @@ import { RegisterAppDto } from './directory.dto';
 @Controller('admin/v1/apps')
 export class AppsController {
   constructor(
-    private readonly commands: DirectoryCommands,
+    private readonly commandBus: CommandBus,
     private readonly queries: DirectoryQueries,
   ) {}
 
@@ -25,9 +26,8 @@ export class AppsController {
     @Body() body: RegisterAppDto,
     @Ctx() ctx: CommandContext,
   ): Promise<AppView & { clientSecret: string }> {
-    const { app, clientSecret } = await this.commands.registerApp(
-      { ...body, optionalScopes: body.optionalScopes ?? [] },
-      ctx,
+    const { app, clientSecret } = await this.commandBus.execute(
+      new RegisterApp({ ...body, optionalScopes: body.optionalScopes ?? [] }, ctx),
     );
     return { ...app, clientSecret };
   }

@@ -27,12 +27,12 @@ export class CreateAccountDto {
   domain!: string;
 
   @ApiProperty({ enum: TIERS })
-  @IsIn(TIERS as unknown as string[])
+  @IsIn(TIERS)
   tier!: Tier;
 
   @ApiPropertyOptional({ enum: HUBLETS, default: 'na1' })
   @IsOptional()
-  @IsIn(HUBLETS as unknown as string[])
+  @IsIn(HUBLETS)
   hublet?: string;
 }
 

@@ -1,11 +1,12 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
 import { ApiTags } from '@nestjs/swagger';
 import type { CommandContext } from '../../platform/events/envelope';
 import { HubSpotError } from '../../platform/errors/hubspot-error';
 import { IntParamPipe } from '../../platform/http/int-param.pipe';
 import { Ctx } from '../../platform/http/request-context';
 import { AdminOnly } from '../../platform/security/admin.guard';
-import { DirectoryCommands } from '../application/directory.commands';
+import { CreateUser } from '../application/directory.commands';
 import { DirectoryQueries, UserView } from '../directory.queries';
 import { CreateUserDto } from './directory.dto';
 
@@ -14,14 +15,14 @@ import { CreateUserDto } from './directory.dto';
 @Controller('admin/v1/users')
 export class UsersController {
   constructor(
-    private readonly commands: DirectoryCommands,
+    private readonly commandBus: CommandBus,
     private readonly queries: DirectoryQueries,
   ) {}
 
   @Post()
   @HttpCode(201)
   create(@Body() body: CreateUserDto, @Ctx() ctx: CommandContext): Promise<UserView> {
-    return this.commands.createUser(body, ctx);
+    return this.commandBus.execute(new CreateUser(body.email, body.password, body.hubIds, ctx));
   }
 
   @Get()

@@ -1,14 +1,17 @@
 import { Injectable } from '@nestjs/common';
 import type Database from 'better-sqlite3';
-import type { RecordedEvent } from '../../platform/events/envelope';
+import type { Recorded } from '../../platform/events/event-type-registry';
 import type { Projection } from '../../platform/projections/projection';
 import { AccountCreated, AppRegistered, DirectoryEventType, UserCreated } from '../domain/directory-events';
 import { cachedStatement } from '../../platform/projections/statement-cache';
 
+/** The events this read model is made of (the claim streams' events are the write side's alone). */
+type DirectoryRecordEvent = AccountCreated | UserCreated | AppRegistered;
+
 /** Accounts, users and apps as tables, for DirectoryQueries. Ids are unique on the write side, so a duplicate here is a bug and stops the projection loudly. */
 @Injectable()
-export class DirectoryProjection implements Projection {
-  readonly handles = [
+export class DirectoryProjection implements Projection<DirectoryRecordEvent> {
+  readonly handles: readonly DirectoryRecordEvent['type'][] = [
     DirectoryEventType.AccountCreated,
     DirectoryEventType.UserCreated,
     DirectoryEventType.AppRegistered,
@@ -35,10 +38,10 @@ export class DirectoryProjection implements Projection {
     db.exec('DELETE FROM dir_accounts; DELETE FROM dir_users; DELETE FROM dir_apps;');
   }
 
-  apply(event: RecordedEvent, db: Database.Database): void {
+  apply(event: Recorded<DirectoryRecordEvent>, db: Database.Database): void {
     switch (event.type) {
       case DirectoryEventType.AccountCreated: {
-        const d = (event as unknown as AccountCreated).data;
+        const d = event.data;
         cachedStatement(db, 'INSERT INTO dir_accounts VALUES (?, ?, ?, ?, ?)').run(
           d.hubId,
           d.domain,
@@ -49,7 +52,7 @@ export class DirectoryProjection implements Projection {
         break;
       }
       case DirectoryEventType.UserCreated: {
-        const d = (event as unknown as UserCreated).data;
+        const d = event.data;
         cachedStatement(db, 'INSERT INTO dir_users VALUES (?, ?, ?, ?, ?)').run(
           d.userId,
           d.email,
@@ -60,7 +63,7 @@ export class DirectoryProjection implements Projection {
         break;
       }
       case DirectoryEventType.AppRegistered: {
-        const d = (event as unknown as AppRegistered).data;
+        const d = event.data;
         cachedStatement(db, 'INSERT INTO dir_apps VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)').run(
           d.appId,
           d.developerHubId,

@@ -1,11 +1,12 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { APP_CONFIG, AppConfig } from '../../platform/config/config';
 import { Tier } from '../../platform/tiers';
 import type { CommandContext } from '../../platform/events/envelope';
 import { AdminKey } from '../../platform/security/admin-key';
-import { DirectoryCommands } from '../application/directory.commands';
+import { CreateAccount, CreateUser, RegisterApp } from '../application/directory.commands';
 import { DirectoryQueries } from '../directory.queries';
 
 interface SeedAccount {
@@ -30,12 +31,12 @@ export interface DemoSeed {
 
 export const DEMO_SEED_FILE = join(__dirname, '..', '..', '..', 'seed', 'demo.json');
 
-/** Applies seed/demo.json through the ordinary commands; whatever exists already is left alone. */
+/** Applies seed/demo.json through the ordinary commands on the CommandBus; whatever exists already is left alone. */
 @Injectable()
 export class DemoSeeder {
   private readonly logger = new Logger('DemoSeed');
   constructor(
-    private readonly commands: DirectoryCommands,
+    private readonly commandBus: CommandBus,
     private readonly queries: DirectoryQueries,
     private readonly adminKey: AdminKey,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -49,7 +50,7 @@ export class DemoSeeder {
     const ctx: CommandContext = { correlationId: 'demo-seed', causationId: null, actor: 'system:demo-seed' };
     const account = async (a: SeedAccount) =>
       this.queries.findAccountByDomain(a.domain) ??
-      (await this.commands.createAccount({ domain: a.domain, tier: a.tier, hublet: a.hublet ?? 'na1' }, ctx));
+      (await this.commandBus.execute(new CreateAccount(a.domain, a.tier, a.hublet ?? 'na1', ctx)));
     const developer = await account(seed.developerAccount);
     const customers = [];
     for (const c of seed.customerAccounts) customers.push(await account(c));
@@ -57,21 +58,23 @@ export class DemoSeeder {
 
     const user =
       this.queries.findUserCredentialsByEmail(seed.user.email) ??
-      (await this.commands.createUser({ email: seed.user.email, password: seed.user.password, hubIds }, ctx));
+      (await this.commandBus.execute(new CreateUser(seed.user.email, seed.user.password, hubIds, ctx)));
 
     const app =
       this.queries.findAppByClientId(seed.app.clientId) ??
       (
-        await this.commands.registerApp(
-          {
-            developerHubId: developer.hubId,
-            name: seed.app.name,
-            redirectUrls: seed.app.redirectUrls,
-            requiredScopes: seed.app.requiredScopes,
-            optionalScopes: seed.app.optionalScopes,
-            fixedCredentials: { clientId: seed.app.clientId, clientSecret: seed.app.clientSecret },
-          },
-          ctx,
+        await this.commandBus.execute(
+          new RegisterApp(
+            {
+              developerHubId: developer.hubId,
+              name: seed.app.name,
+              redirectUrls: seed.app.redirectUrls,
+              requiredScopes: seed.app.requiredScopes,
+              optionalScopes: seed.app.optionalScopes,
+              fixedCredentials: { clientId: seed.app.clientId, clientSecret: seed.app.clientSecret },
+            },
+            ctx,
+          ),
         )
       ).app;
     this.logger.log(`demo seed applied: app ${app.appId}, accounts ${hubIds.join(', ')}, user ${user.userId}`);

@@ -5,7 +5,7 @@ import { Tier, TierLimits } from '../../platform/tiers';
 import { DirectoryQueries } from '../../directory/index';
 import { HubSpotError } from '../../platform/errors/hubspot-error';
 import { READ_MODEL_DB } from '../../platform/projections/read-model-database';
-import { unknownObjectType } from '../domain/account-limits.decider';
+import { unknownObjectType } from '../domain/limit-errors';
 import { effectiveLimits, percentage } from '../domain/ceilings';
 import type { AssociationDefinition, LimitOverrides, PropertyDefinition } from '../domain/limits-events';
 import { CustomTypeRef, resolveObjectType, ResolvedObjectType, STANDARD_OBJECT_TYPES } from '../domain/object-types';

@@ -1,4 +1,4 @@
-import type { Tier, TierLimits } from '../../platform/tiers';
+import type { TierLimits } from '../../platform/tiers';
 import type { LimitOverrides } from './limits-events';
 
 export type LimitName = keyof TierLimits;
@@ -33,14 +33,3 @@ export function mergeOverrides(current: LimitOverrides, change: LimitOverrides):
   }
   return out;
 }
-
-export interface CeilingContext {
-  tier: Tier;
-  tierLimits: TierLimits;
-}
-
-export const LIMIT_SUBCATEGORY = {
-  calculatedProperties: 'LIMITS.CALCULATED_PROPERTIES_LIMIT_EXCEEDED',
-  customObjectTypes: 'LIMITS.CUSTOM_OBJECT_TYPES_LIMIT_EXCEEDED',
-  customProperties: 'LIMITS.CUSTOM_PROPERTIES_LIMIT_EXCEEDED',
-} as const;

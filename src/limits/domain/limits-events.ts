@@ -1,3 +1,5 @@
+import type { EventDecoder, EventDefinitions } from '../../platform/events/event-type-registry';
+
 /**
  * Event types of the limits module. Stable strings: they are what storage holds.
  * Every event of one account lives in that account's own stream, so the ceilings are checked
@@ -117,3 +119,17 @@ export type LimitsEvent =
   | CustomObjectSchemaArchived
   | CustomObjectSchemaPurged
   | AccountLimitsOverridden;
+
+/**
+ * The module's event types for the registry. Every type is still stored in the one shape it was
+ * first written in, so none needs a decoder yet; a type whose data changes shape gets an upcaster
+ * here (old shape -> current), never a second type string.
+ */
+export const limitsEvents: EventDefinitions = {
+  [LimitsEventType.PropertyCreated]: null,
+  [LimitsEventType.PropertyArchived]: null,
+  [LimitsEventType.CustomObjectSchemaCreated]: null,
+  [LimitsEventType.CustomObjectSchemaArchived]: null,
+  [LimitsEventType.CustomObjectSchemaPurged]: null,
+  [LimitsEventType.AccountLimitsOverridden]: null,
+} satisfies Record<LimitsEvent['type'], EventDecoder | null>;

@@ -1,11 +1,12 @@
 import { Body, Controller, Get, Param, Put } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { AdminOnly } from '../../platform/security/admin.guard';
 import { HubSpotError } from '../../platform/errors/hubspot-error';
 import type { CommandContext } from '../../platform/events/envelope';
 import { IntParamPipe } from '../../platform/http/int-param.pipe';
 import { Ctx } from '../../platform/http/request-context';
-import { LimitsCommands } from '../application/limits.commands';
+import { OverrideAccountLimits } from '../application/limits.commands';
 import { AccountLimitsView, LimitsQueries } from '../application/limits.queries';
 import { LimitOverridesDto } from './limits.dto';
 
@@ -15,7 +16,7 @@ import { LimitOverridesDto } from './limits.dto';
 @Controller('admin/v1/accounts/:hubId/limits')
 export class AdminLimitsController {
   constructor(
-    private readonly commands: LimitsCommands,
+    private readonly commandBus: CommandBus,
     private readonly queries: LimitsQueries,
   ) {}
 
@@ -43,6 +44,6 @@ export class AdminLimitsController {
         [{ message: 'no limit given', in: 'body', code: 'REQUIRED' }],
       );
     }
-    return this.commands.overrideLimits(hubId, overrides, ctx);
+    return this.commandBus.execute(new OverrideAccountLimits(hubId, overrides, ctx));
   }
 }

@@ -1,10 +1,11 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { AccessTokenClaims } from '../../oauth/index';
 import { RequireScopes, Token } from '../../oauth/index';
 import type { CommandContext } from '../../platform/events/envelope';
 import { Ctx } from '../../platform/http/request-context';
-import { LimitsCommands } from '../application/limits.commands';
+import { ArchiveProperty, CreateProperty } from '../application/limits.commands';
 import { LimitsQueries } from '../application/limits.queries';
 import type { PropertyView } from '../application/limits.views';
 import { scopeFamilyOf } from '../domain/object-types';
@@ -21,7 +22,7 @@ import { parseArchived, parseSegment, requireAnyScope } from './params';
 @Controller('crm/v3/properties/:objectType')
 export class PropertiesController {
   constructor(
-    private readonly commands: LimitsCommands,
+    private readonly commandBus: CommandBus,
     private readonly queries: LimitsQueries,
   ) {}
 
@@ -36,7 +37,7 @@ export class PropertiesController {
   ): Promise<PropertyView> {
     parseSegment(objectType, 'objectType');
     requireAnyScope(token, propertyScopes(scopeFamilyOf(objectType), 'write'));
-    return this.commands.createProperty(token.hubId, token.userId, objectType, { ...body }, ctx);
+    return this.commandBus.execute(new CreateProperty(token.hubId, token.userId, objectType, { ...body }, ctx));
   }
 
   @Get()
@@ -77,6 +78,6 @@ export class PropertiesController {
     parseSegment(objectType, 'objectType');
     parseSegment(propertyName, 'propertyName');
     requireAnyScope(token, propertyScopes(scopeFamilyOf(objectType), 'write'));
-    await this.commands.archiveProperty(token.hubId, token.userId, objectType, propertyName, ctx);
+    await this.commandBus.execute(new ArchiveProperty(token.hubId, token.userId, objectType, propertyName, ctx));
   }
 }

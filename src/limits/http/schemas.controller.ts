@@ -1,10 +1,15 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { AccessTokenClaims } from '../../oauth/index';
 import { RequireScopes, Token } from '../../oauth/index';
 import type { CommandContext } from '../../platform/events/envelope';
 import { Ctx } from '../../platform/http/request-context';
-import { LimitsCommands } from '../application/limits.commands';
+import {
+  ArchiveCustomObjectSchema,
+  CreateCustomObjectSchema,
+  PurgeCustomObjectSchema,
+} from '../application/limits.commands';
 import { LimitsQueries } from '../application/limits.queries';
 import type { ObjectSchemaView } from '../application/limits.views';
 import { SCHEMA_READ_SCOPES, SCHEMA_WRITE_SCOPES } from '../domain/scopes';
@@ -19,7 +24,7 @@ import { parseArchived, parseSegment } from './params';
 @Controller(['crm/v3/schemas', 'crm-object-schemas/v3/schemas'])
 export class SchemasController {
   constructor(
-    private readonly commands: LimitsCommands,
+    private readonly commandBus: CommandBus,
     private readonly queries: LimitsQueries,
   ) {}
 
@@ -32,21 +37,23 @@ export class SchemasController {
     @Token() token: AccessTokenClaims,
     @Ctx() ctx: CommandContext,
   ): Promise<ObjectSchemaView> {
-    return this.commands.createSchema(
-      token.hubId,
-      token.userId,
-      {
-        name: body.name,
-        labels: { singular: body.labels.singular, plural: body.labels.plural },
-        description: body.description,
-        primaryDisplayProperty: body.primaryDisplayProperty,
-        secondaryDisplayProperties: body.secondaryDisplayProperties,
-        searchableProperties: body.searchableProperties,
-        requiredProperties: body.requiredProperties,
-        properties: body.properties.map((p) => ({ ...p })),
-        associatedObjects: body.associatedObjects,
-      },
-      ctx,
+    return this.commandBus.execute(
+      new CreateCustomObjectSchema(
+        token.hubId,
+        token.userId,
+        {
+          name: body.name,
+          labels: { singular: body.labels.singular, plural: body.labels.plural },
+          description: body.description,
+          primaryDisplayProperty: body.primaryDisplayProperty,
+          secondaryDisplayProperties: body.secondaryDisplayProperties,
+          searchableProperties: body.searchableProperties,
+          requiredProperties: body.requiredProperties,
+          properties: body.properties.map((p) => ({ ...p })),
+          associatedObjects: body.associatedObjects,
+        },
+        ctx,
+      ),
     );
   }
 
@@ -78,6 +85,11 @@ export class SchemasController {
     @Ctx() ctx: CommandContext,
   ): Promise<void> {
     parseSegment(objectType, 'objectType');
-    await this.commands.archiveSchema(token.hubId, token.userId, objectType, parseArchived(archived), ctx);
+    // ?archived=true names an archived schema: deleting it again purges it.
+    await this.commandBus.execute(
+      parseArchived(archived)
+        ? new PurgeCustomObjectSchema(token.hubId, token.userId, objectType, ctx)
+        : new ArchiveCustomObjectSchema(token.hubId, token.userId, objectType, ctx),
+    );
   }
 }

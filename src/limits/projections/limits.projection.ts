@@ -1,16 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import type Database from 'better-sqlite3';
-import type { RecordedEvent } from '../../platform/events/envelope';
+import type { Recorded } from '../../platform/events/event-type-registry';
 import type { Projection } from '../../platform/projections/projection';
-import {
-  AccountLimitsOverridden,
-  CustomObjectSchemaArchived,
-  CustomObjectSchemaCreated,
-  CustomObjectSchemaPurged,
-  LimitsEventType,
-  PropertyArchived,
-  PropertyCreated,
-} from '../domain/limits-events';
+import { LimitsEvent, LimitsEventType } from '../domain/limits-events';
 import { standardObjectTypeById } from '../domain/object-types';
 import { cachedStatement } from '../../platform/projections/statement-cache';
 
@@ -32,8 +24,8 @@ export const LIMITS_TABLES = [
  * so they cannot drift from them.
  */
 @Injectable()
-export class LimitsProjection implements Projection {
-  readonly handles = [
+export class LimitsProjection implements Projection<LimitsEvent> {
+  readonly handles: readonly LimitsEvent['type'][] = [
     LimitsEventType.PropertyCreated,
     LimitsEventType.PropertyArchived,
     LimitsEventType.CustomObjectSchemaCreated,
@@ -100,10 +92,10 @@ export class LimitsProjection implements Projection {
     for (const t of LIMITS_TABLES) db.exec(`DELETE FROM ${t}`);
   }
 
-  apply(event: RecordedEvent, db: Database.Database): void {
+  apply(event: Recorded<LimitsEvent>, db: Database.Database): void {
     switch (event.type) {
       case LimitsEventType.PropertyCreated: {
-        const d = (event as unknown as PropertyCreated).data;
+        const d = event.data;
         cachedStatement(
           db,
           `INSERT OR REPLACE INTO limits_properties
@@ -123,7 +115,7 @@ export class LimitsProjection implements Projection {
         return;
       }
       case LimitsEventType.PropertyArchived: {
-        const d = (event as unknown as PropertyArchived).data;
+        const d = event.data;
         cachedStatement(
           db,
           `UPDATE limits_properties SET archived = 1, archived_at = ?, updated_at = ?
@@ -133,7 +125,7 @@ export class LimitsProjection implements Projection {
         return;
       }
       case LimitsEventType.CustomObjectSchemaCreated: {
-        const d = (event as unknown as CustomObjectSchemaCreated).data;
+        const d = event.data;
         const body = {
           description: d.description,
           primaryDisplayProperty: d.primaryDisplayProperty,
@@ -165,7 +157,7 @@ export class LimitsProjection implements Projection {
         return;
       }
       case LimitsEventType.CustomObjectSchemaArchived: {
-        const d = (event as unknown as CustomObjectSchemaArchived).data;
+        const d = event.data;
         cachedStatement(
           db,
           `UPDATE limits_schemas SET archived = 1, archived_at = ?, updated_at = ? WHERE hub_id = ? AND object_type_id = ?`,
@@ -174,7 +166,7 @@ export class LimitsProjection implements Projection {
         return;
       }
       case LimitsEventType.CustomObjectSchemaPurged: {
-        const d = (event as unknown as CustomObjectSchemaPurged).data;
+        const d = event.data;
         cachedStatement(db, 'DELETE FROM limits_schemas WHERE hub_id = ? AND object_type_id = ?').run(
           d.hubId,
           d.objectTypeId,
@@ -187,7 +179,7 @@ export class LimitsProjection implements Projection {
         return;
       }
       case LimitsEventType.AccountLimitsOverridden: {
-        const d = (event as unknown as AccountLimitsOverridden).data;
+        const d = event.data;
         cachedStatement(
           db,
           `INSERT INTO limits_overrides (hub_id, overrides, updated_at) VALUES (?, ?, ?)
@@ -195,8 +187,6 @@ export class LimitsProjection implements Projection {
         ).run(d.hubId, JSON.stringify(d.overrides), d.overriddenAt);
         return;
       }
-      default:
-        return;
     }
   }
 }

@@ -1,0 +1,72 @@
+import { Inject } from '@nestjs/common';
+import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import { CLOCK, Clock } from '../../../platform/clock';
+import { EventStreams } from '../../../platform/commands/event-streams';
+import type { CommandContext } from '../../../platform/events/envelope';
+import { HubSpotError } from '../../../platform/errors/hubspot-error';
+import { ProjectionRunner } from '../../../platform/projections/projection-runner';
+import { AccountView, DirectoryQueries } from '../../directory.queries';
+import { accountDecider, domainClaimDecider, IdTaken, NewAccount } from '../../domain/directory-deciders';
+import { accountStream, domainStream } from '../../domain/directory-events';
+import { CreateAccount } from '../directory.commands';
+import { withFreshId } from '../fresh-id';
+
+/**
+ * Creates an account in three named steps over three streams, in this order: an id no account
+ * uses yet, the domain's claim stream (of two concurrent creates for one domain exactly one gets
+ * it, the other 409), then the account's own stream. The claim comes first so that a taken domain
+ * never leaves an account behind.
+ */
+@CommandHandler(CreateAccount)
+export class CreateAccountHandler implements ICommandHandler<CreateAccount> {
+  private readonly domainClaims;
+  private readonly accounts;
+
+  constructor(
+    private readonly streams: EventStreams,
+    private readonly runner: ProjectionRunner,
+    private readonly queries: DirectoryQueries,
+    @Inject(CLOCK) private readonly clock: Clock,
+  ) {
+    this.domainClaims = streams.forDecider(domainClaimDecider);
+    this.accounts = streams.forDecider(accountDecider);
+  }
+
+  async execute({ domain, tier, hublet, context }: CreateAccount): Promise<AccountView> {
+    const normalized = domain.trim().toLowerCase();
+    const hubId = await this.pickUnusedAccountId();
+    await this.claimDomain(normalized, hubId, context);
+    const { position } = await this.createAccount(
+      { hubId, domain: normalized, hublet, tier, now: this.clock.now() },
+      context,
+    );
+    await this.runner.waitFor(position);
+    return this.queries.getAccount(hubId)!;
+  }
+
+  /** Step 1: a random id whose account stream does not exist yet. */
+  private pickUnusedAccountId(): Promise<number> {
+    return withFreshId('directory.account', async (hubId) => {
+      const { state } = await this.streams.load(accountStream(hubId), accountDecider);
+      if (state.exists) throw new IdTaken();
+      return hubId;
+    });
+  }
+
+  /** Step 2: the domain's claim, for this id (409 when another account has the domain). */
+  private claimDomain(domain: string, hubId: number, context: CommandContext) {
+    return this.domainClaims.handle(domainStream(domain), { domain, hubId }, context);
+  }
+
+  /** Step 3: the account. Losing its id to a concurrent create since step 1 is a 409 to retry. */
+  private async createAccount(account: NewAccount, context: CommandContext) {
+    try {
+      return await this.accounts.handle(accountStream(account.hubId), account, context);
+    } catch (error) {
+      if (error instanceof IdTaken) {
+        throw HubSpotError.conflict('Another account took the same id at the same time; retry.');
+      }
+      throw error;
+    }
+  }
+}

@@ -1,0 +1,62 @@
+import { Inject } from '@nestjs/common';
+import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import { CLOCK, Clock } from '../../../platform/clock';
+import { EventStreams } from '../../../platform/commands/event-streams';
+import type { CommandContext } from '../../../platform/events/envelope';
+import { HubSpotError } from '../../../platform/errors/hubspot-error';
+import { ProjectionRunner } from '../../../platform/projections/projection-runner';
+import { hashPassword } from '../../../platform/security/password-hash';
+import { DirectoryQueries, UserView } from '../../directory.queries';
+import { userDecider, userIdDecider } from '../../domain/directory-deciders';
+import { userIdStream, userStream } from '../../domain/directory-events';
+import { CreateUser } from '../directory.commands';
+import { withFreshId } from '../fresh-id';
+
+/**
+ * Creates a user in two named steps: reserve a fresh user id (its own claim stream, since user
+ * streams are keyed by e-mail), then the user's stream keyed by the normalized e-mail (409 when
+ * the e-mail exists; the reserved id then stays unused).
+ */
+@CommandHandler(CreateUser)
+export class CreateUserHandler implements ICommandHandler<CreateUser> {
+  private readonly userIds;
+  private readonly users;
+
+  constructor(
+    streams: EventStreams,
+    private readonly runner: ProjectionRunner,
+    private readonly queries: DirectoryQueries,
+    @Inject(CLOCK) private readonly clock: Clock,
+  ) {
+    this.userIds = streams.forDecider(userIdDecider);
+    this.users = streams.forDecider(userDecider);
+  }
+
+  async execute({ email, password, hubIds, context }: CreateUser): Promise<UserView> {
+    const normalized = email.trim().toLowerCase();
+    const unknown = hubIds.filter((id) => !this.queries.getAccount(id));
+    if (unknown.length > 0) {
+      throw HubSpotError.validation(
+        'Unknown account ids.',
+        unknown.map((id) => ({ message: `No account with hubId ${id}`, in: 'hubIds', code: 'INVALID' })),
+      );
+    }
+    const passwordHash = await hashPassword(password);
+    const userId = await this.reserveUserId(normalized, context);
+    const { position } = await this.users.handle(
+      userStream(normalized),
+      { userId, email: normalized, passwordHash, hubIds, now: this.clock.now() },
+      context,
+    );
+    await this.runner.waitFor(position);
+    return this.queries.getUser(userId)!;
+  }
+
+  /** Step 1: a random user id nobody holds, reserved for this e-mail. */
+  private reserveUserId(email: string, context: CommandContext): Promise<number> {
+    return withFreshId('directory.user-id', async (userId) => {
+      await this.userIds.handle(userIdStream(userId), { userId, email }, context);
+      return userId;
+    });
+  }
+}

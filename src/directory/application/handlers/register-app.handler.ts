@@ -1,0 +1,61 @@
+import { Inject } from '@nestjs/common';
+import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import { randomUUID } from 'node:crypto';
+import { CLOCK, Clock } from '../../../platform/clock';
+import { EventStreams } from '../../../platform/commands/event-streams';
+import { HubSpotError } from '../../../platform/errors/hubspot-error';
+import { ProjectionRunner } from '../../../platform/projections/projection-runner';
+import { sha256Hex } from '../../../platform/security/constant-time';
+import { AppView, DirectoryQueries } from '../../directory.queries';
+import { appDecider } from '../../domain/directory-deciders';
+import { appStream } from '../../domain/directory-events';
+import { RegisterApp } from '../directory.commands';
+import { withFreshId } from '../fresh-id';
+
+/**
+ * Registers an app of a known developer account under a fresh app id. The client secret is made
+ * here, answered once, and only its hash reaches the event.
+ */
+@CommandHandler(RegisterApp)
+export class RegisterAppHandler implements ICommandHandler<RegisterApp> {
+  private readonly apps;
+
+  constructor(
+    streams: EventStreams,
+    private readonly runner: ProjectionRunner,
+    private readonly queries: DirectoryQueries,
+    @Inject(CLOCK) private readonly clock: Clock,
+  ) {
+    this.apps = streams.forDecider(appDecider);
+  }
+
+  async execute({ settings, context }: RegisterApp): Promise<{ app: AppView; clientSecret: string }> {
+    if (!this.queries.getAccount(settings.developerHubId)) {
+      throw HubSpotError.validation('Unknown developer account.', [
+        { message: `No account with hubId ${settings.developerHubId}`, in: 'developerHubId', code: 'INVALID' },
+      ]);
+    }
+    const clientId = settings.fixedCredentials?.clientId ?? randomUUID();
+    const clientSecret = settings.fixedCredentials?.clientSecret ?? randomUUID();
+    const { appId, position } = await withFreshId('directory.app', async (appId) => {
+      const { position } = await this.apps.handle(
+        appStream(appId),
+        {
+          appId,
+          developerHubId: settings.developerHubId,
+          name: settings.name,
+          clientId,
+          clientSecretHash: sha256Hex(clientSecret),
+          redirectUrls: settings.redirectUrls,
+          requiredScopes: settings.requiredScopes,
+          optionalScopes: settings.optionalScopes,
+          now: this.clock.now(),
+        },
+        context,
+      );
+      return { appId, position };
+    });
+    await this.runner.waitFor(position);
+    return { app: this.queries.getApp(appId)!, clientSecret };
+  }
+}

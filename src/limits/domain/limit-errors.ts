@@ -1,0 +1,56 @@
+import type { Tier } from '../../platform/tiers';
+import { ErrorDetail, HubSpotError } from '../../platform/errors/hubspot-error';
+import type { LimitName } from './ceilings';
+
+/** HubSpot's subCategory for each ceiling: clients branch on it, so it never changes. */
+export const LIMIT_SUBCATEGORY = {
+  calculatedProperties: 'LIMITS.CALCULATED_PROPERTIES_LIMIT_EXCEEDED',
+  customObjectTypes: 'LIMITS.CUSTOM_OBJECT_TYPES_LIMIT_EXCEEDED',
+  customProperties: 'LIMITS.CUSTOM_PROPERTIES_LIMIT_EXCEEDED',
+} as const;
+
+const LIMIT_WORDS: Record<LimitName, [string, string]> = {
+  calculatedProperties: ['calculated property', 'calculated properties'],
+  customObjectTypes: ['custom object type', 'custom object types'],
+  customProperties: ['custom property', 'custom properties'],
+};
+
+/** 400 VALIDATION_ERROR naming the limit, where it comes from and the usage, as the issue asks. */
+export function limitExceeded(
+  name: LimitName,
+  limit: number,
+  usage: number,
+  tier: Tier,
+  overridden: boolean,
+  adding = 1,
+  scope = '',
+): HubSpotError {
+  const [one, many] = LIMIT_WORDS[name];
+  const source = overridden ? `set for this account` : `of the ${tier} tier`;
+  const what = adding === 1 ? `another ${one}` : `${adding} more ${many}`;
+  const message =
+    `You have reached your limit of ${many}${scope}: ${usage} of ${limit} in use (limit ${source}). ` +
+    `Cannot create ${what}; archive unused ${many} or ask for a higher limit.`;
+  const subCategory = LIMIT_SUBCATEGORY[name];
+  const context = { limit: [String(limit)], usage: [String(usage)], tier: [tier] };
+  return new HubSpotError(400, 'VALIDATION_ERROR', message, {
+    subCategory,
+    context,
+    errors: [{ message, code: 'LIMIT_EXCEEDED', subCategory, context }],
+  });
+}
+
+/** 400 for an object type in a path or body that is neither standard nor an active custom schema. */
+export function unknownObjectType(raw: string): HubSpotError {
+  return HubSpotError.validation(`Unable to infer object type from: ${raw}`, [
+    { message: `Unable to infer object type from: ${raw}`, in: 'objectType', code: 'INVALID_OBJECT_TYPE' },
+  ]);
+}
+
+/** HubSpot's wording for a body with broken fields: one entry per field in `errors[]`. */
+export function invalidInput(errors: ErrorDetail[]): HubSpotError {
+  return HubSpotError.validation(
+    `Invalid input (details will vary based on the error): ${[...new Set(errors.map((e) => e.in))].join(', ')}`,
+    errors,
+  );
+}
