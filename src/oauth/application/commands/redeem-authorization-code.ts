@@ -6,12 +6,22 @@ import { EventStreams } from '../../../platform/commands/event-streams';
 import { retryOnConflict, type RetryPolicy } from '../../../platform/commands/retry-policy';
 import { HubSpotError } from '../../../platform/errors/hubspot-error';
 import type { ConcurrencyError } from '../../../platform/event-store/concurrency-error';
+import type { ExpectedRevision } from '../../../platform/event-store/event-store.port';
 import type { CommandContext } from '../../../platform/events/envelope';
 import { ProjectionRunner } from '../../../platform/projections/projection-runner';
 import { sha256Hex } from '../../../platform/security/constant-time';
-import { authorizationCodeDecider, AuthorizationCodeReplayed } from '../../domain/authorization-code.decider';
+import {
+  authorizationCodeDecider,
+  AuthorizationCodeReplayed,
+  type CodeGrant,
+} from '../../domain/authorization-code.decider';
 import { installDecider, installIsActive } from '../../domain/install.decider';
-import { authorizationCodeStream, installStream, refreshTokenStream } from '../../domain/oauth-events';
+import {
+  type AuthorizationCodeEvent,
+  authorizationCodeStream,
+  installStream,
+  refreshTokenStream,
+} from '../../domain/oauth-events';
 import { oauthError } from '../../domain/oauth-errors';
 import { type RefreshGrant, refreshTokenDecider } from '../../domain/refresh-token.decider';
 import type { AuthenticatedClient } from '../client-authentication';
@@ -39,6 +49,34 @@ interface StoredRefreshToken {
   grant: RefreshGrant;
   /** The plain token: handed out once, in this redemption's answer. */
   refreshToken: string;
+}
+
+/** Step 1's outcome: the code's grant and the decided redemption, not stored yet. */
+interface Redemption {
+  code: CodeGrant;
+  /** The code stream's revision the redemption was decided on. */
+  expected: ExpectedRevision;
+  redeemed: AuthorizationCodeEvent[];
+  refreshToken: string;
+  refreshTokenHash: string;
+}
+
+/** The refresh token a redemption hands out: the code's binding, issued now. */
+function refreshTokenFrom({ code, refreshToken, refreshTokenHash }: Redemption, now: number): StoredRefreshToken {
+  const grant: RefreshGrant = {
+    refreshTokenHash,
+    codeHash: code.codeHash,
+    appId: code.appId,
+    clientId: code.clientId,
+    hubId: code.hubId,
+    userId: code.userId,
+    installId: code.installId,
+    installingUserId: code.installingUserId,
+    hublet: code.hublet,
+    scopes: code.scopes,
+    issuedAt: now,
+  };
+  return { grant, refreshToken };
 }
 
 /**
@@ -83,69 +121,76 @@ export class RedeemAuthorizationCodeProcess implements ICommandHandler<RedeemAut
 
   /** Steps 1-3, decided again while the code's stream moved on under them. */
   private redeemSingleUse(command: RedeemAuthorizationCode): Promise<StoredRefreshToken> {
-    const codeHash = sha256Hex(command.code);
-    const codeStreamId = authorizationCodeStream(codeHash);
-    let attempt: StoredRefreshToken | null = null;
+    const codeStreamId = authorizationCodeStream(sha256Hex(command.code));
+    // The refresh token of the running attempt, from just before it is stored until the code is marked.
+    let inFlight: StoredRefreshToken | null = null;
     return retryOnConflict(
       codeStreamId,
       REDEMPTION_RETRY,
       async () => {
-        attempt = null;
+        inFlight = null;
         const now = this.clock.now();
-        // 1. Decide the redemption.
-        const code = await this.streams.load(codeStreamId, authorizationCodeDecider);
-        // The hash of the refresh token this redemption would hand out (decide refuses any code not issued).
-        const refreshToken = code.state.status === 'issued' ? newRefreshToken(code.state.grant.hublet) : '';
-        const refreshTokenHash = sha256Hex(refreshToken);
-        const redeemed = authorizationCodeDecider.decide(
-          {
-            kind: 'RedeemAuthorizationCode',
-            clientId: command.client.clientId,
-            redirectUri: command.redirectUri,
-            codeVerifier: command.codeVerifier,
-            refreshTokenHash,
-            now,
-          },
-          code.state,
-        );
-        if (code.state.status !== 'issued') throw new Error('unreachable: decide accepted a code that is not issued');
-        const { grant } = code.state;
-
-        // 2. An uninstall since the code was issued voids it.
-        const install = await this.streams.load(installStream(grant.appId, grant.hubId), installDecider);
-        if (!installIsActive(install.state, grant.installId)) {
-          throw oauthError('BAD_AUTH_CODE', 'invalid_grant', 'missing or unknown auth code');
-        }
-
-        // 3. The refresh token (a new stream: decided on its initial state), then the code.
-        const refreshGrant: RefreshGrant = {
-          refreshTokenHash,
-          codeHash,
-          appId: grant.appId,
-          clientId: grant.clientId,
-          hubId: grant.hubId,
-          userId: grant.userId,
-          installId: grant.installId,
-          installingUserId: grant.installingUserId,
-          hublet: grant.hublet,
-          scopes: grant.scopes,
-          issuedAt: now,
-        };
-        const issued = refreshTokenDecider.decide(
-          { kind: 'IssueRefreshToken', grant: refreshGrant },
-          refreshTokenDecider.initialState(),
-        );
-        attempt = { grant: refreshGrant, refreshToken };
-        await this.streams.appendInOrder(
-          [
-            { streamId: refreshTokenStream(refreshTokenHash), events: issued, expected: 'no_stream' },
-            { streamId: codeStreamId, events: redeemed, expected: code.expected },
-          ],
-          command.context,
-        );
-        return attempt;
+        const redemption = await this.decideRedemption(codeStreamId, command, now);
+        await this.checkInstallStillActive(redemption.code);
+        const refreshToken = refreshTokenFrom(redemption, now);
+        inFlight = refreshToken;
+        await this.storeRefreshTokenThenMarkCodeRedeemed(codeStreamId, redemption, refreshToken.grant, command.context);
+        return refreshToken;
       },
-      (_n, error) => this.revokeUndeliveredRefreshToken(attempt, codeStreamId, error, command.context),
+      (_n, error) => this.revokeUndeliveredRefreshToken(inFlight, codeStreamId, error, command.context),
+    );
+  }
+
+  /** 1. The code's decider redeems it for a fresh refresh token, or refuses (a replay among the refusals). */
+  private async decideRedemption(
+    codeStreamId: string,
+    command: RedeemAuthorizationCode,
+    now: number,
+  ): Promise<Redemption> {
+    const code = await this.streams.load(codeStreamId, authorizationCodeDecider);
+    // Decide refuses every code that is not issued: the token is only made for one that is.
+    const refreshToken = code.state.status === 'issued' ? newRefreshToken(code.state.grant.hublet) : '';
+    const refreshTokenHash = sha256Hex(refreshToken);
+    const redeemed = authorizationCodeDecider.decide(
+      {
+        kind: 'RedeemAuthorizationCode',
+        clientId: command.client.clientId,
+        redirectUri: command.redirectUri,
+        codeVerifier: command.codeVerifier,
+        refreshTokenHash,
+        now,
+      },
+      code.state,
+    );
+    if (code.state.status !== 'issued') throw new Error('unreachable: decide accepted a code that is not issued');
+    return { code: code.state.grant, expected: code.expected, redeemed, refreshToken, refreshTokenHash };
+  }
+
+  /** 2. An uninstall since the code was issued voids it. */
+  private async checkInstallStillActive(code: CodeGrant): Promise<void> {
+    const install = await this.streams.load(installStream(code.appId, code.hubId), installDecider);
+    if (!installIsActive(install.state, code.installId)) {
+      throw oauthError('BAD_AUTH_CODE', 'invalid_grant', 'missing or unknown auth code');
+    }
+  }
+
+  /**
+   * 3. The refresh token first (a new stream: decided on its initial state), then the code with the
+   * revision it was decided on (ConcurrencyError when another redemption got there first).
+   */
+  private async storeRefreshTokenThenMarkCodeRedeemed(
+    codeStreamId: string,
+    redemption: Redemption,
+    grant: RefreshGrant,
+    context: CommandContext,
+  ): Promise<void> {
+    const issued = refreshTokenDecider.decide({ kind: 'IssueRefreshToken', grant }, refreshTokenDecider.initialState());
+    await this.streams.appendInOrder(
+      [
+        { streamId: refreshTokenStream(grant.refreshTokenHash), events: issued, expected: 'no_stream' },
+        { streamId: codeStreamId, events: redemption.redeemed, expected: redemption.expected },
+      ],
+      context,
     );
   }
 
