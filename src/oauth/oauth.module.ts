@@ -1,13 +1,18 @@
 import { Module } from '@nestjs/common';
 import { DirectoryModule } from '../directory/index';
 import { EventSourcingModule } from '../platform/event-sourcing/event-sourcing.module';
+import { AuthorizeRequestValidator } from './application/authorize-request.validator';
 import { ClientAuthenticator } from './application/client-authentication';
+import { ApproveInstallHandler } from './application/commands/approve-install';
+import { IssueAccessTokenFromRefreshTokenHandler } from './application/commands/issue-access-token-from-refresh-token';
+import { IssueAuthorizationCodeHandler } from './application/commands/issue-authorization-code';
+import { IssueTokenHandler } from './application/commands/issue-token';
+import { RedeemAuthorizationCodeProcess } from './application/commands/redeem-authorization-code';
+import { RevokeRefreshTokenHandler } from './application/commands/revoke-refresh-token';
+import { UninstallHandler } from './application/commands/uninstall';
 import { InstallQueries } from './application/install.queries';
-import { InstallService } from './application/install.service';
-import { OAuthStreams } from './application/oauth-streams';
 import { TokenMetadataService } from './application/token-metadata.service';
-import { TokenService } from './application/token.service';
-import { OAuthEventType } from './domain/oauth-events';
+import { oauthEvents } from './domain/oauth-events';
 import { InstallsAdminController } from './http/installs-admin.controller';
 import { TokenMetadataController } from './http/token-metadata.controller';
 import { TokenController } from './http/token.controller';
@@ -16,25 +21,27 @@ import { OAuthProjection } from './projections/oauth.projection';
 
 /**
  * OAuth: installs, authorization codes, the token endpoint, token metadata, refresh-token
- * deletion. The install page (src/oauth/install-page) drives InstallService; other modules read
- * installs through InstallQueries and authorize their endpoints with the shared bearer guard.
+ * deletion. The install page (src/oauth/install-page) checks requests with AuthorizeRequestValidator
+ * and sends ApproveInstall on the CommandBus; other modules read installs through InstallQueries
+ * and authorize their endpoints with the shared bearer guard.
  */
 @Module(
   EventSourcingModule.forFeature({
-    events: Object.fromEntries(Object.values(OAuthEventType).map((t) => [t, null])),
+    events: oauthEvents,
     projections: [OAuthProjection],
+    commandHandlers: [
+      ApproveInstallHandler,
+      IssueAuthorizationCodeHandler,
+      UninstallHandler,
+      RedeemAuthorizationCodeProcess,
+      IssueAccessTokenFromRefreshTokenHandler,
+      IssueTokenHandler,
+      RevokeRefreshTokenHandler,
+    ],
     imports: [DirectoryModule],
     controllers: [TokenController, TokenMetadataController, InstallsAdminController],
-    providers: [
-      OAuthBootstrap,
-      OAuthStreams,
-      InstallService,
-      InstallQueries,
-      ClientAuthenticator,
-      TokenService,
-      TokenMetadataService,
-    ],
-    exports: [InstallService, InstallQueries],
+    providers: [OAuthBootstrap, AuthorizeRequestValidator, InstallQueries, ClientAuthenticator, TokenMetadataService],
+    exports: [AuthorizeRequestValidator, InstallQueries],
   }),
 )
 export class OAuthModule {}

@@ -2,7 +2,7 @@ import { Client } from '@hubspot/api-client';
 import OAuth2Strategy from 'passport-oauth2';
 import type { AccessTokenInfoResponse } from '@hubspot/api-client/lib/codegen/oauth';
 import { OAuthModule } from '../../src/oauth/oauth.module';
-import { InstallService } from '../../src/oauth/application/install.service';
+import { AuthorizeRequestValidator } from '../../src/oauth/application/authorize-request.validator';
 import { installCode, oauthFixture, OAuthFixture } from '../support/oauth-fixtures';
 import { expectOAuthSchema } from '../support/oauth-schema';
 import { startTestApp, TestApp } from '../support/test-app';
@@ -178,8 +178,8 @@ describe('real OAuth clients against the running service (127.0.0.1)', () => {
       // That URL passes the page's own checks.
       expect(
         t.app
-          .get(InstallService)
-          .validateAuthorizeRequest({ clientId: q.client_id, redirectUri: q.redirect_uri, scope: q.scope }),
+          .get(AuthorizeRequestValidator)
+          .validate({ clientId: q.client_id, redirectUri: q.redirect_uri, scope: q.scope }),
       ).toMatchObject({ app: { appId: f.appId } });
 
       // 2. The user approves (programmatic twin of the page's button).

@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { SigningKeyring } from '../../src/platform/security/signing-keys';
 import { AccessTokenClaims, encodeAccessToken } from '../../src/oauth/domain/access-token';
 import { InstallQueries } from '../../src/oauth/application/install.queries';
-import { InstallService } from '../../src/oauth/application/install.service';
+import { AuthorizeRequestValidator } from '../../src/oauth/application/authorize-request.validator';
 import { OAuthModule } from '../../src/oauth/oauth.module';
 import { RequireScopes, Token } from '../../src/oauth/http/bearer-token.guard';
 import { HubSpotError } from '../../src/platform/errors/hubspot-error';
@@ -344,7 +344,7 @@ describe('OAuth token metadata, refresh-token deletion, installs, bearer guard',
     });
   });
 
-  describe('InstallService.validateAuthorizeRequest (what the page shows)', () => {
+  describe('AuthorizeRequestValidator.validate (what the page shows)', () => {
     const codeOf = (fn: () => unknown) => {
       try {
         fn();
@@ -356,18 +356,16 @@ describe('OAuth token metadata, refresh-token deletion, installs, bearer guard',
       }
     };
     it('checks client, then redirect URI (exactly), then scopes; takes scope or scopes', () => {
-      const svc = t.app.get(InstallService);
+      const svc = t.app.get(AuthorizeRequestValidator);
       const ok = { clientId: f.clientId, redirectUri: f.redirectUri, scope: 'oauth crm.objects.contacts.read' };
-      expect(svc.validateAuthorizeRequest({ ...ok, optionalScope: 'tickets' })).toMatchObject({
+      expect(svc.validate({ ...ok, optionalScope: 'tickets' })).toMatchObject({
         app: { appId: f.appId, name: expect.any(String) },
         requiredScopes: ['oauth', 'crm.objects.contacts.read'],
         optionalScopes: ['tickets'],
       });
-      expect(
-        (svc.validateAuthorizeRequest(ok).app as unknown as Record<string, unknown>).clientSecretHash,
-      ).toBeUndefined();
-      expect(codeOf(() => svc.validateAuthorizeRequest({ ...ok, clientId: undefined }))).toBe('MISSING_CLIENT_ID');
-      expect(codeOf(() => svc.validateAuthorizeRequest({ ...ok, clientId: 'nope' }))).toBe('UNKNOWN_CLIENT_ID');
+      expect((svc.validate(ok).app as unknown as Record<string, unknown>).clientSecretHash).toBeUndefined();
+      expect(codeOf(() => svc.validate({ ...ok, clientId: undefined }))).toBe('MISSING_CLIENT_ID');
+      expect(codeOf(() => svc.validate({ ...ok, clientId: 'nope' }))).toBe('UNKNOWN_CLIENT_ID');
       for (const uri of [
         `${f.redirectUri}/`,
         f.redirectUri.replace('app.', 'APP.'),
@@ -375,14 +373,14 @@ describe('OAuth token metadata, refresh-token deletion, installs, bearer guard',
         f.redirectUri.replace('https://', 'https://x@'),
         f.redirectUri.replace('callback', '%63allback'),
       ]) {
-        expect(codeOf(() => svc.validateAuthorizeRequest({ ...ok, redirectUri: uri }))).toBe('REDIRECT_URI_MISMATCH');
+        expect(codeOf(() => svc.validate({ ...ok, redirectUri: uri }))).toBe('REDIRECT_URI_MISMATCH');
       }
       // The redirect URI is checked before the scopes: a bad URI with bad scopes reports the URI.
-      expect(
-        codeOf(() => svc.validateAuthorizeRequest({ ...ok, redirectUri: 'https://evil.example/', scope: 'nope' })),
-      ).toBe('REDIRECT_URI_MISMATCH');
-      expect(codeOf(() => svc.validateAuthorizeRequest({ ...ok, scope: 'oauth' }))).toBe('MISSING_REQUIRED_SCOPE');
-      expect(codeOf(() => svc.validateAuthorizeRequest({ ...ok, scope: `${ok.scope} nope` }))).toBe('UNKNOWN_SCOPE');
+      expect(codeOf(() => svc.validate({ ...ok, redirectUri: 'https://evil.example/', scope: 'nope' }))).toBe(
+        'REDIRECT_URI_MISMATCH',
+      );
+      expect(codeOf(() => svc.validate({ ...ok, scope: 'oauth' }))).toBe('MISSING_REQUIRED_SCOPE');
+      expect(codeOf(() => svc.validate({ ...ok, scope: `${ok.scope} nope` }))).toBe('UNKNOWN_SCOPE');
     });
   });
 

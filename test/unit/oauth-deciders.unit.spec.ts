@@ -1,13 +1,14 @@
 import { fold } from '../../src/platform/commands/decider';
 import { HubSpotError } from '../../src/platform/errors/hubspot-error';
+import { accessTokenDecider } from '../../src/oauth/domain/access-token.decider';
 import {
   authorizationCodeDecider,
   AuthorizationCodeReplayed,
-  AuthorizationCodeState,
   CodeGrant,
 } from '../../src/oauth/domain/authorization-code.decider';
 import { installDecider, installIsActive } from '../../src/oauth/domain/install.decider';
 import {
+  AccessTokenIssued,
   AuthorizationCodeEvent,
   InstallEvent,
   OAuthEventType,
@@ -15,33 +16,12 @@ import {
 } from '../../src/oauth/domain/oauth-events';
 import { s256 } from '../../src/oauth/domain/pkce';
 import { RefreshGrant, refreshTokenDecider, usableRefreshGrant } from '../../src/oauth/domain/refresh-token.decider';
-
-/** given events → when command → then events or error (emmett style). */
-const given = <S, C, E>(
-  d: { initialState: () => S; evolve: (s: S, e: E) => S; decide: (c: C, s: S) => E[] },
-  events: E[],
-) => ({
-  when: (command: C) => {
-    const run = () => d.decide(command, fold(d.evolve, d.initialState(), events));
-    return {
-      then: (expected: E[]) => expect(run()).toEqual(expected),
-      thenThrows: (check: (e: HubSpotError) => void) => {
-        let caught: unknown;
-        try {
-          run();
-        } catch (e) {
-          caught = e;
-        }
-        expect(caught).toBeInstanceOf(HubSpotError);
-        check(caught as HubSpotError);
-      },
-    };
-  },
-});
+import { DeciderSpecification } from '../support/decider-specification';
 
 const T0 = Date.UTC(2026, 0, 1);
 
 describe('install decider', () => {
+  const spec = DeciderSpecification.for(installDecider);
   const installed: InstallEvent = {
     type: OAuthEventType.AppInstalled,
     data: {
@@ -62,8 +42,9 @@ describe('install decider', () => {
     now: T0 + 1,
   };
 
-  it('installs on the first approval', () =>
-    given(installDecider, [])
+  it('installs on the first approval', () => {
+    spec
+      .given([])
       .when({ ...approval, scopes: ['oauth'] })
       .then([
         {
@@ -77,44 +58,53 @@ describe('install decider', () => {
             installedAt: T0 + 1,
           },
         },
-      ]));
+      ]);
+  });
 
   it('does nothing when an installed app is approved again with the same scopes', () =>
-    given(installDecider, [installed])
+    spec
+      .given([installed])
       .when({ ...approval, scopes: ['oauth'] })
-      .then([]));
+      .thenNothing());
 
-  it('records changed scopes on a later approval, keeping the install id', () =>
-    given(installDecider, [installed])
+  it('records changed scopes on a later approval, keeping the install id', () => {
+    spec
+      .given([installed])
       .when({ ...approval, scopes: ['oauth', 'tickets'] })
       .then([
         {
           type: OAuthEventType.AppInstallScopesChanged,
           data: { appId: 7, hubId: 9, installId: 'aaaaaaaaaaaaaaaa', scopes: ['oauth', 'tickets'], changedAt: T0 + 1 },
         },
-      ]));
+      ]);
+  });
 
-  it('uninstalls an installed app', () =>
-    given(installDecider, [installed])
+  it('uninstalls an installed app', () => {
+    spec
+      .given([installed])
       .when({ kind: 'Uninstall', appId: 7, hubId: 9, now: T0 + 5 })
       .then([
         {
           type: OAuthEventType.AppUninstalled,
           data: { appId: 7, hubId: 9, installId: 'aaaaaaaaaaaaaaaa', uninstalledAt: T0 + 5 },
         },
-      ]));
+      ]);
+  });
 
   it('refuses to uninstall what is not installed (never, or already uninstalled)', () => {
-    given(installDecider, [])
-      .when({ kind: 'Uninstall', appId: 7, hubId: 9, now: T0 })
-      .thenThrows((e) => expect(e.httpStatus).toBe(404));
+    expect(
+      spec.given([]).when({ kind: 'Uninstall', appId: 7, hubId: 9, now: T0 }).thenThrows(HubSpotError).httpStatus,
+    ).toBe(404);
     const uninstalled: InstallEvent = {
       type: OAuthEventType.AppUninstalled,
       data: { appId: 7, hubId: 9, installId: 'aaaaaaaaaaaaaaaa', uninstalledAt: T0 },
     };
-    given(installDecider, [installed, uninstalled])
-      .when({ kind: 'Uninstall', appId: 7, hubId: 9, now: T0 })
-      .thenThrows((e) => expect(e.category).toBe('OBJECT_NOT_FOUND'));
+    expect(
+      spec
+        .given([installed, uninstalled])
+        .when({ kind: 'Uninstall', appId: 7, hubId: 9, now: T0 })
+        .thenThrows(HubSpotError).category,
+    ).toBe('OBJECT_NOT_FOUND');
   });
 
   it('a re-install after an uninstall gets a new install id; the old one is no longer active', () => {
@@ -122,18 +112,17 @@ describe('install decider', () => {
       type: OAuthEventType.AppUninstalled,
       data: { appId: 7, hubId: 9, installId: 'aaaaaaaaaaaaaaaa', uninstalledAt: T0 },
     };
-    const events = installDecider.decide(
-      { ...approval, scopes: ['oauth'] },
-      fold(installDecider.evolve, installDecider.initialState(), [installed, uninstalled]),
-    );
-    expect(events[0]!.type).toBe(OAuthEventType.AppInstalled);
-    const state = fold(installDecider.evolve, installDecider.initialState(), [installed, uninstalled, ...events]);
-    expect(installIsActive(state, 'aaaaaaaaaaaaaaaa')).toBe(false);
-    expect(installIsActive(state, 'bbbbbbbbbbbbbbbb')).toBe(true);
+    const reinstall = spec.given([installed, uninstalled]).when({ ...approval, scopes: ['oauth'] });
+    expect(reinstall.events()[0]!.type).toBe(OAuthEventType.AppInstalled);
+    reinstall.thenState((state) => {
+      expect(installIsActive(state, 'aaaaaaaaaaaaaaaa')).toBe(false);
+      expect(installIsActive(state, 'bbbbbbbbbbbbbbbb')).toBe(true);
+    });
   });
 });
 
 describe('authorization code decider', () => {
+  const spec = DeciderSpecification.for(authorizationCodeDecider);
   const verifier = 'v'.repeat(43) + 'erifier-with-enough-entropy_0123456789';
   const grant: CodeGrant = {
     codeHash: 'c'.repeat(64),
@@ -166,54 +155,57 @@ describe('authorization code decider', () => {
     refreshTokenHash: 'n'.repeat(64),
     now: T0 + 1000,
   };
-  const status = (s: string, error: string) => (e: HubSpotError) => {
+  /** decide refused with a HubSpotError carrying this token-endpoint status and RFC 6749 error. */
+  const refusedWith = (then: { thenThrows: (c: typeof HubSpotError) => HubSpotError }, s: string, error: string) => {
+    const e = then.thenThrows(HubSpotError);
     expect(e.extras.status).toBe(s);
     expect(e.extras.fields?.error).toBe(error);
+    return e;
   };
 
   it('issues a code once', () => {
-    given(authorizationCodeDecider, []).when({ kind: 'IssueAuthorizationCode', grant }).then([issued()]);
-    given(authorizationCodeDecider, [issued()])
-      .when({ kind: 'IssueAuthorizationCode', grant })
-      .thenThrows((e) => expect(e.httpStatus).toBe(409));
+    spec.given([]).when({ kind: 'IssueAuthorizationCode', grant }).then([issued()]);
+    expect(
+      spec.given([issued()]).when({ kind: 'IssueAuthorizationCode', grant }).thenThrows(HubSpotError).httpStatus,
+    ).toBe(409);
   });
 
-  it('redeems an issued code, recording the refresh token hash', () =>
-    given(authorizationCodeDecider, [issued()])
+  it('redeems an issued code, recording the refresh token hash', () => {
+    spec
+      .given([issued()])
       .when(redeem)
       .then([
         {
           type: OAuthEventType.AuthorizationCodeRedeemed,
           data: { codeHash: grant.codeHash, refreshTokenHash: 'n'.repeat(64), redeemedAt: T0 + 1000 },
         },
-      ]));
-
-  it('refuses an unknown code', () =>
-    given(authorizationCodeDecider, []).when(redeem).thenThrows(status('BAD_AUTH_CODE', 'invalid_grant')));
-
-  it('refuses a code of another client as unknown, even after it was redeemed (no replay effect)', () => {
-    given(authorizationCodeDecider, [issued()])
-      .when({ ...redeem, clientId: 'client-b' })
-      .thenThrows(status('BAD_AUTH_CODE', 'invalid_grant'));
-    given(authorizationCodeDecider, [issued(), redeemed])
-      .when({ ...redeem, clientId: 'client-b' })
-      .thenThrows((e) => expect(e).not.toBeInstanceOf(AuthorizationCodeReplayed));
+      ]);
   });
 
-  it('a replayed code is refused and names the refresh token to delete', () =>
-    given(authorizationCodeDecider, [issued(), redeemed])
-      .when(redeem)
-      .thenThrows((e) => {
-        expect(e).toBeInstanceOf(AuthorizationCodeReplayed);
-        expect((e as AuthorizationCodeReplayed).refreshTokenHash).toBe('r'.repeat(64));
-        status('BAD_AUTH_CODE', 'invalid_grant')(e);
-      }));
+  it('refuses an unknown code', () => {
+    refusedWith(spec.given([]).when(redeem), 'BAD_AUTH_CODE', 'invalid_grant');
+  });
+
+  it('refuses a code of another client as unknown, even after it was redeemed (no replay effect)', () => {
+    refusedWith(spec.given([issued()]).when({ ...redeem, clientId: 'client-b' }), 'BAD_AUTH_CODE', 'invalid_grant');
+    expect(
+      spec
+        .given([issued(), redeemed])
+        .when({ ...redeem, clientId: 'client-b' })
+        .thenThrows(HubSpotError),
+    ).not.toBeInstanceOf(AuthorizationCodeReplayed);
+  });
+
+  it('a replayed code is refused and names the refresh token to delete', () => {
+    const e = refusedWith(spec.given([issued(), redeemed]).when(redeem), 'BAD_AUTH_CODE', 'invalid_grant');
+    expect(e).toBeInstanceOf(AuthorizationCodeReplayed);
+    expect((e as AuthorizationCodeReplayed).refreshTokenHash).toBe('r'.repeat(64));
+  });
 
   it('refuses an expired code (at the expiry instant too)', () => {
-    given(authorizationCodeDecider, [issued()])
-      .when({ ...redeem, now: T0 + 300_000 })
-      .thenThrows(status('EXPIRED_AUTH_CODE', 'invalid_grant'));
-    given(authorizationCodeDecider, [issued()])
+    refusedWith(spec.given([issued()]).when({ ...redeem, now: T0 + 300_000 }), 'EXPIRED_AUTH_CODE', 'invalid_grant');
+    spec
+      .given([issued()])
       .when({ ...redeem, now: T0 + 299_999 })
       .then([
         {
@@ -230,43 +222,47 @@ describe('authorization code decider', () => {
       'https://app.example.com:443/cb',
       'https://app.example.com/c%62',
     ]) {
-      given(authorizationCodeDecider, [issued()])
-        .when({ ...redeem, redirectUri: uri })
-        .thenThrows(status('MISMATCH_REDIRECT_URI_AUTH_CODE', 'invalid_grant'));
+      refusedWith(
+        spec.given([issued()]).when({ ...redeem, redirectUri: uri }),
+        'MISMATCH_REDIRECT_URI_AUTH_CODE',
+        'invalid_grant',
+      );
     }
   });
 
   it('PKCE: needs the matching verifier when a challenge was given', () => {
     const withChallenge = issued({ codeChallenge: s256(verifier) });
-    given(authorizationCodeDecider, [withChallenge])
-      .when(redeem)
-      .thenThrows(status('BAD_CODE_VERIFIER', 'invalid_grant'));
-    given(authorizationCodeDecider, [withChallenge])
-      .when({ ...redeem, codeVerifier: verifier + 'x' })
-      .thenThrows(status('BAD_CODE_VERIFIER', 'invalid_grant'));
+    refusedWith(spec.given([withChallenge]).when(redeem), 'BAD_CODE_VERIFIER', 'invalid_grant');
+    refusedWith(
+      spec.given([withChallenge]).when({ ...redeem, codeVerifier: verifier + 'x' }),
+      'BAD_CODE_VERIFIER',
+      'invalid_grant',
+    );
     expect(
-      authorizationCodeDecider.decide(
-        { ...redeem, codeVerifier: verifier },
-        fold(authorizationCodeDecider.evolve, authorizationCodeDecider.initialState(), [withChallenge]),
-      ),
+      spec
+        .given([withChallenge])
+        .when({ ...redeem, codeVerifier: verifier })
+        .events(),
     ).toHaveLength(1);
   });
 
-  it('PKCE: refuses a verifier for a code issued without a challenge (downgrade)', () =>
-    given(authorizationCodeDecider, [issued()])
-      .when({ ...redeem, codeVerifier: verifier })
-      .thenThrows(status('BAD_CODE_VERIFIER', 'invalid_grant')));
-
-  it('evolves to redeemed', () => {
-    const s: AuthorizationCodeState = fold(authorizationCodeDecider.evolve, authorizationCodeDecider.initialState(), [
-      issued(),
-      redeemed,
-    ]);
-    expect(s.status).toBe('redeemed');
+  it('PKCE: refuses a verifier for a code issued without a challenge (downgrade)', () => {
+    refusedWith(
+      spec.given([issued()]).when({ ...redeem, codeVerifier: verifier }),
+      'BAD_CODE_VERIFIER',
+      'invalid_grant',
+    );
   });
+
+  it('evolves to redeemed', () =>
+    spec
+      .given([issued()])
+      .when(redeem)
+      .thenState((s) => expect(s.status).toBe('redeemed')));
 });
 
 describe('refresh token decider', () => {
+  const spec = DeciderSpecification.for(refreshTokenDecider);
   const grant: RefreshGrant = {
     refreshTokenHash: 'r'.repeat(64),
     codeHash: 'c'.repeat(64),
@@ -308,25 +304,27 @@ describe('refresh token decider', () => {
     fold(refreshTokenDecider.evolve, refreshTokenDecider.initialState(), events);
 
   it('issues once', () => {
-    given(refreshTokenDecider, []).when({ kind: 'IssueRefreshToken', grant }).then([issued]);
-    given(refreshTokenDecider, [issued])
-      .when({ kind: 'IssueRefreshToken', grant })
-      .thenThrows((e) => expect(e.httpStatus).toBe(409));
+    spec.given([]).when({ kind: 'IssueRefreshToken', grant }).then([issued]);
+    expect(spec.given([issued]).when({ kind: 'IssueRefreshToken', grant }).thenThrows(HubSpotError).httpStatus).toBe(
+      409,
+    );
   });
 
   it('deletes an active token; a second delete changes nothing; an unknown token is 404', () => {
-    given(refreshTokenDecider, [issued])
+    spec
+      .given([issued])
       .when({ kind: 'DeleteRefreshToken', reason: 'deleted_by_client', now: T0 + 1 })
       .then([deleted]);
-    given(refreshTokenDecider, [issued, deleted])
+    spec
+      .given([issued, deleted])
       .when({ kind: 'DeleteRefreshToken', reason: 'deleted_by_client', now: T0 + 2 })
-      .then([]);
-    given(refreshTokenDecider, [])
+      .thenNothing();
+    const unknown = spec
+      .given([])
       .when({ kind: 'DeleteRefreshToken', reason: 'deleted_by_client', now: T0 })
-      .thenThrows((e) => {
-        expect(e.httpStatus).toBe(404);
-        expect(e.extras.status).toBe('BAD_REFRESH_TOKEN');
-      });
+      .thenThrows(HubSpotError);
+    expect(unknown.httpStatus).toBe(404);
+    expect(unknown.extras.status).toBe('BAD_REFRESH_TOKEN');
   });
 
   it('the refresh grant needs an active token of this client on the current install', () => {
@@ -361,4 +359,57 @@ describe('refresh token decider', () => {
     });
     refused(() => usableRefreshGrant(stateOf([issued]), reinstalled, 'client-a'));
   });
+});
+
+describe('access token decider', () => {
+  const spec = DeciderSpecification.for(accessTokenDecider);
+  const grant: RefreshGrant = {
+    refreshTokenHash: 'r'.repeat(64),
+    codeHash: 'c'.repeat(64),
+    appId: 7,
+    clientId: 'client-a',
+    hubId: 9,
+    userId: 3,
+    installId: 'aaaaaaaaaaaaaaaa',
+    installingUserId: 3,
+    hublet: 'na1',
+    scopes: ['oauth'],
+    issuedAt: T0,
+  };
+  const issue = {
+    kind: 'IssueAccessToken' as const,
+    grant,
+    grantType: 'refresh_token' as const,
+    tokenId: '0123456789abcdef',
+    issuedAt: T0 + 1000,
+    expiresAt: T0 + 1000 + 1_800_000,
+  };
+  const issued: AccessTokenIssued = {
+    type: OAuthEventType.AccessTokenIssued,
+    data: {
+      tokenId: '0123456789abcdef',
+      grantType: 'refresh_token',
+      refreshTokenHash: 'r'.repeat(64),
+      appId: 7,
+      hubId: 9,
+      userId: 3,
+      installId: 'aaaaaaaaaaaaaaaa',
+      issuedAt: T0 + 1000,
+      expiresAt: T0 + 1000 + 1_800_000,
+    },
+  };
+
+  it('records the issue of an access token from its refresh token, without token material', () => {
+    spec.given([]).when(issue).then([issued]);
+  });
+
+  it('names the grant the token came from', () => {
+    spec
+      .given([])
+      .when({ ...issue, grantType: 'authorization_code' })
+      .then([{ ...issued, data: { ...issued.data, grantType: 'authorization_code' } }]);
+  });
+
+  it('issues a token id once (its stream is write-once)', () =>
+    expect(spec.given([issued]).when(issue).thenThrows(HubSpotError).httpStatus).toBe(409));
 });

@@ -3,15 +3,15 @@ import { APP_CONFIG, AppConfig } from '../../platform/config/config';
 import { SigningKeyring } from '../../platform/security/signing-keys';
 import { DirectoryQueries } from '../../directory/index';
 import { CLOCK, Clock } from '../../platform/clock';
+import { EventStreams } from '../../platform/commands/event-streams';
 import { HubSpotError } from '../../platform/errors/hubspot-error';
 import { ProjectionRunner } from '../../platform/projections/projection-runner';
 import { sha256Hex } from '../../platform/security/constant-time';
 import { verifyAccessToken } from '../domain/access-token';
 import { AccessTokenInfo, accessTokenInfo } from '../domain/access-token-info';
 import { refreshTokenStream } from '../domain/oauth-events';
-import { refreshTokenNotFound } from '../domain/refresh-token.decider';
+import { refreshTokenDecider, refreshTokenNotFound } from '../domain/refresh-token.decider';
 import { InstallQueries } from './install.queries';
-import { OAuthStreams } from './oauth-streams';
 
 /** HubSpot's `RefreshTokenInfoResponse`. */
 export interface RefreshTokenInfo {
@@ -41,7 +41,7 @@ export class TokenMetadataService {
     private readonly directory: DirectoryQueries,
     private readonly installs: InstallQueries,
     private readonly runner: ProjectionRunner,
-    private readonly streams: OAuthStreams,
+    private readonly streams: EventStreams,
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
@@ -97,7 +97,7 @@ export class TokenMetadataService {
       // Token endpoint answers do not wait for projections; a token fresh from it may not be
       // projected yet. Only a token whose stream exists is worth waiting for, and only up to its
       // own newest event: an unknown token answers at once.
-      const position = await this.streams.lastPosition(refreshTokenStream(hash));
+      const { position } = await this.streams.load(refreshTokenStream(hash), refreshTokenDecider);
       if (position > 0) {
         await this.runner.waitFor(position);
         view = this.installs.findUsableRefreshToken(hash);

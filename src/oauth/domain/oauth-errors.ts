@@ -45,7 +45,3 @@ export function oauthError(
     headers,
   });
 }
-
-export function isOAuthError(e: unknown): e is HubSpotError {
-  return e instanceof HubSpotError && typeof e.extras.fields?.error === 'string';
-}

@@ -1,3 +1,5 @@
+import type { EventDefinitions } from '../../platform/events/event-type-registry';
+
 /**
  * Event types of the OAuth module. Stable strings: they are what storage holds, and the Cards
  * module builds its views from `oauth.AppInstalled` / `oauth.AppUninstalled`.
@@ -114,6 +116,21 @@ export type InstallEvent = AppInstalled | AppInstallScopesChanged | AppUninstall
 export type AuthorizationCodeEvent = AuthorizationCodeIssued | AuthorizationCodeRedeemed;
 export type RefreshTokenEvent = RefreshTokenIssued | RefreshTokenDeleted;
 export type OAuthEvent = InstallEvent | AuthorizationCodeEvent | RefreshTokenEvent | AccessTokenIssued;
+
+/**
+ * The module's event types for the registry. Every type is still stored in the shape it was first
+ * written in, so none needs a decoder; the day one changes shape, its upcaster goes here.
+ */
+export const oauthEvents: EventDefinitions = {
+  [OAuthEventType.AppInstalled]: null,
+  [OAuthEventType.AppInstallScopesChanged]: null,
+  [OAuthEventType.AppUninstalled]: null,
+  [OAuthEventType.AuthorizationCodeIssued]: null,
+  [OAuthEventType.AuthorizationCodeRedeemed]: null,
+  [OAuthEventType.RefreshTokenIssued]: null,
+  [OAuthEventType.AccessTokenIssued]: null,
+  [OAuthEventType.RefreshTokenDeleted]: null,
+} satisfies Record<OAuthEvent['type'], null>;
 
 /** One stream per install of an app in an account; its state decides whether refresh tokens still work. */
 export const installStream = (appId: number, hubId: number) => `oauth.install-${appId}-${hubId}`;

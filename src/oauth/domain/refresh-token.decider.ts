@@ -72,11 +72,3 @@ export function usableRefreshGrant(token: RefreshTokenState, install: InstallSta
   if (!installIsActive(install, token.grant.installId)) throw badRefreshToken();
   return token.grant;
 }
-
-/** Metadata lookups apply the same rule without the client check. */
-export function isUsable(
-  token: RefreshTokenState,
-  install: InstallState,
-): token is { status: 'active'; grant: RefreshGrant } {
-  return token.status === 'active' && installIsActive(install, token.grant.installId);
-}

@@ -1,4 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
 import { ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
 import { AdminOnly } from '../../platform/security/admin.guard';
 import { DirectoryQueries } from '../../directory/index';
@@ -7,7 +8,8 @@ import { HubSpotError } from '../../platform/errors/hubspot-error';
 import { IntParamPipe } from '../../platform/http/int-param.pipe';
 import { Ctx } from '../../platform/http/request-context';
 import { InstallQueries, InstallView } from '../application/install.queries';
-import { InstallService } from '../application/install.service';
+import { ApproveInstall } from '../application/commands/approve-install';
+import { Uninstall } from '../application/commands/uninstall';
 import { redirectWithParams } from '../domain/redirect-url';
 import { ProgrammaticInstallDto } from './installs.dto';
 
@@ -39,7 +41,7 @@ function page(
 @Controller('admin/v1')
 export class InstallsAdminController {
   constructor(
-    private readonly installs: InstallService,
+    private readonly commandBus: CommandBus,
     private readonly queries: InstallQueries,
     private readonly directory: DirectoryQueries,
   ) {}
@@ -54,18 +56,20 @@ export class InstallsAdminController {
   ): Promise<{ code: string; redirectUrl: string; scopes: string[] }> {
     const app = this.directory.getApp(appId);
     if (!app) throw HubSpotError.notFound(`No app with appId ${appId}`);
-    const { code, grantedScopes } = await this.installs.approveInstall(
-      {
-        clientId: app.clientId,
-        redirectUri: body.redirectUri,
-        hubId: body.hubId,
-        userId: body.userId,
-        requestedScopes: body.scopes ?? app.requiredScopes,
-        requestedOptionalScopes: body.optionalScopes ?? app.optionalScopes,
-        ...(body.codeChallenge !== undefined ? { codeChallenge: body.codeChallenge } : {}),
-        ...(body.codeChallengeMethod !== undefined ? { codeChallengeMethod: body.codeChallengeMethod } : {}),
-      },
-      { ...ctx, actor: `admin/user:${body.userId}` },
+    const { code, grantedScopes } = await this.commandBus.execute(
+      new ApproveInstall(
+        {
+          clientId: app.clientId,
+          redirectUri: body.redirectUri,
+          hubId: body.hubId,
+          userId: body.userId,
+          requestedScopes: body.scopes ?? app.requiredScopes,
+          requestedOptionalScopes: body.optionalScopes ?? app.optionalScopes,
+          ...(body.codeChallenge !== undefined ? { codeChallenge: body.codeChallenge } : {}),
+          ...(body.codeChallengeMethod !== undefined ? { codeChallengeMethod: body.codeChallengeMethod } : {}),
+        },
+        { ...ctx, actor: `admin/user:${body.userId}` },
+      ),
     );
     return {
       code,
@@ -118,6 +122,6 @@ export class InstallsAdminController {
     @Param('appId', new IntParamPipe()) appId: number,
     @Ctx() ctx: CommandContext,
   ): Promise<void> {
-    await this.installs.uninstall(appId, hubId, ctx);
+    await this.commandBus.execute(new Uninstall(appId, hubId, ctx));
   }
 }

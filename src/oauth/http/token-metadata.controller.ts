@@ -1,11 +1,12 @@
 import { Controller, Delete, Get, Header, HttpCode, Param } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
 import { ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { CommandContext } from '../../platform/events/envelope';
 import { ProjectionRunner } from '../../platform/projections/projection-runner';
 import { sha256Hex } from '../../platform/security/constant-time';
 import { Ctx } from '../../platform/http/request-context';
 import { TokenMetadataService, RefreshTokenInfo } from '../application/token-metadata.service';
-import { TokenService } from '../application/token.service';
+import { RevokeRefreshToken } from '../application/commands/revoke-refresh-token';
 import type { AccessTokenInfo } from '../domain/access-token-info';
 
 /** The token sits in the path: the logger redacts that segment (src/shared/logging/logger.ts). */
@@ -14,7 +15,7 @@ import type { AccessTokenInfo } from '../domain/access-token-info';
 export class TokenMetadataController {
   constructor(
     private readonly metadata: TokenMetadataService,
-    private readonly tokens: TokenService,
+    private readonly commandBus: CommandBus,
     private readonly runner: ProjectionRunner,
   ) {}
 
@@ -40,7 +41,9 @@ export class TokenMetadataController {
   @ApiOperation({ summary: 'Delete a refresh token (access tokens already issued stay valid)' })
   @ApiNoContentResponse()
   async deleteRefreshToken(@Param('token') token: string, @Ctx() ctx: CommandContext): Promise<void> {
-    const position = await this.tokens.deleteRefreshToken(sha256Hex(token), 'deleted_by_client', ctx);
+    const { position } = await this.commandBus.execute(
+      new RevokeRefreshToken(sha256Hex(token), 'deleted_by_client', ctx),
+    );
     await this.runner.waitFor(position);
   }
 }

@@ -1,10 +1,13 @@
 import { Controller, Header, HttpCode, Post, Req } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
 import { ApiConsumes, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
 import type { CommandContext } from '../../platform/events/envelope';
 import { Ctx } from '../../platform/http/request-context';
 import { ClientAuthenticator } from '../application/client-authentication';
-import { TokenResponse, TokenService } from '../application/token.service';
+import { IssueAccessTokenFromRefreshToken } from '../application/commands/issue-access-token-from-refresh-token';
+import type { TokenResponse } from '../application/commands/issue-token';
+import { RedeemAuthorizationCode } from '../application/commands/redeem-authorization-code';
 import { oauthError } from '../domain/oauth-errors';
 import { readTokenRequest } from './token-request';
 
@@ -13,7 +16,7 @@ import { readTokenRequest } from './token-request';
 export class TokenController {
   constructor(
     private readonly clients: ClientAuthenticator,
-    private readonly tokens: TokenService,
+    private readonly commandBus: CommandBus,
   ) {}
 
   @Post('token')
@@ -52,15 +55,13 @@ export class TokenController {
           'missing redirect_uri: send the redirect URI the code was issued for',
         );
       }
-      return this.tokens.redeemAuthorizationCode(
-        client,
-        { code: params.code, redirectUri: params.redirectUri, codeVerifier: params.codeVerifier },
-        actor,
+      return this.commandBus.execute(
+        new RedeemAuthorizationCode(client, params.code, params.redirectUri, params.codeVerifier, actor),
       );
     }
     if (params.refreshToken === undefined) {
       throw oauthError('BAD_REFRESH_TOKEN', 'invalid_request', 'missing or unknown refresh token');
     }
-    return this.tokens.refreshAccessToken(client, params.refreshToken, actor);
+    return this.commandBus.execute(new IssueAccessTokenFromRefreshToken(client, params.refreshToken, actor));
   }
 }

@@ -6,6 +6,7 @@ import { DirectoryModule } from '../../directory/index';
 import { OAuthModule } from '../oauth.module';
 import { registerInstallPageSession } from './install-page-session';
 import { InstallPageController } from './install-page.controller';
+import { InstallPageFlow } from './install-page.flow';
 import { SignInThrottle } from './sign-in-throttle';
 
 /** Registers the page's session and CSRF plugins on Fastify before the app is ready, so they exist only with the page. */
@@ -21,10 +22,10 @@ class InstallPageSessionPlugins implements OnModuleInit {
   }
 }
 
-/** The OAuth install (authorize) page: HTML sign-in, account chooser and consent over the OAuth module's InstallService. */
+/** The OAuth install (authorize) page: HTML sign-in, account chooser and consent, ending in ApproveInstall. */
 @Module({
   imports: [OAuthModule, DirectoryModule],
   controllers: [InstallPageController],
-  providers: [InstallPageSessionPlugins, SignInThrottle],
+  providers: [InstallPageSessionPlugins, SignInThrottle, InstallPageFlow],
 })
 export class InstallPageModule {}

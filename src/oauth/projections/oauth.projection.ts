@@ -1,16 +1,19 @@
 import { Injectable } from '@nestjs/common';
 import type Database from 'better-sqlite3';
-import type { RecordedEvent } from '../../platform/events/envelope';
+import type { Recorded } from '../../platform/events/event-type-registry';
 import type { Projection } from '../../platform/projections/projection';
-import { OAuthEvent, OAuthEventType } from '../domain/oauth-events';
+import { InstallEvent, OAuthEventType, RefreshTokenEvent } from '../domain/oauth-events';
+
+/** What the OAuth read models are built from: access-token and code events are not projected. */
+type ProjectedEvent = InstallEvent | RefreshTokenEvent;
 
 /**
  * OAuth read models: installs (per account and per app) and refresh-token metadata by hash.
  * Access-token issuance is not projected: access tokens are self-contained.
  */
 @Injectable()
-export class OAuthProjection implements Projection {
-  readonly handles = [
+export class OAuthProjection implements Projection<ProjectedEvent> {
+  readonly handles: readonly ProjectedEvent['type'][] = [
     OAuthEventType.AppInstalled,
     OAuthEventType.AppInstallScopesChanged,
     OAuthEventType.AppUninstalled,
@@ -55,14 +58,12 @@ export class OAuthProjection implements Projection {
     db.exec('DELETE FROM oauth_installs; DELETE FROM oauth_refresh_tokens;');
   }
 
-  apply(event: RecordedEvent, db: Database.Database): void {
-    if (!event.type.startsWith('oauth.')) return;
+  apply(e: Recorded<ProjectedEvent>, db: Database.Database): void {
     if (this.db !== db || !this.stmts) {
       this.db = db;
       this.stmts = prepare(db);
     }
     const s = this.stmts;
-    const e = event as unknown as OAuthEvent;
     switch (e.type) {
       case OAuthEventType.AppInstalled:
         s.install.run(
@@ -94,8 +95,6 @@ export class OAuthProjection implements Projection {
         break;
       case OAuthEventType.RefreshTokenDeleted:
         s.refreshDeleted.run(e.data.deletedAt, e.data.reason, e.data.refreshTokenHash);
-        break;
-      default:
         break;
     }
   }

@@ -1,0 +1,38 @@
+import type { FastifyReply } from 'fastify';
+
+function noStore(reply: FastifyReply): FastifyReply {
+  return reply.header('cache-control', 'no-store').header('pragma', 'no-cache');
+}
+
+/**
+ * The pages need no script, so their policy is stricter than the global one: nothing but inline
+ * style, forms only to this origin (and, after approval, the app's http(s) redirect URI), never
+ * framed. No `upgrade-insecure-requests`: it would turn the page's own form posts into https on
+ * a plain-http demo host.
+ */
+const PAGE_CSP = [
+  "default-src 'none'",
+  "style-src 'unsafe-inline'",
+  "img-src 'self' data:",
+  "form-action 'self' http: https:",
+  "frame-ancestors 'none'",
+  "base-uri 'none'",
+].join('; ');
+
+export function sendHtml(reply: FastifyReply, status: number, body: string): void {
+  void noStore(reply)
+    .status(status)
+    .header('content-security-policy', PAGE_CSP)
+    .header('content-type', 'text/html; charset=utf-8')
+    .send(body);
+}
+
+/** After a form POST that only moves between steps: 303 makes the browser GET the next step. */
+export function seeOther(reply: FastifyReply, location: string): void {
+  void noStore(reply).status(303).header('location', location).send();
+}
+
+/** The final redirect to the app, as HubSpot does it: 302. */
+export function found(reply: FastifyReply, location: string): void {
+  void noStore(reply).status(302).header('location', location).send();
+}
