@@ -39,4 +39,17 @@ export class DeciderCommandHandler<S, C, E extends DomainEvent> {
       return { state: fold(this.decider.evolve, state, events), events, position };
     });
   }
+
+  /**
+   * For a stream named by a fresh random id (an access token's): there is nothing to load, so
+   * decide on the initial state and append expecting `no_stream` — no store read on the hot path.
+   * A collision of fresh ids is a ConcurrencyError, not retried: it cannot happen by chance.
+   */
+  async handleNew(streamId: string, command: C, context: CommandContext): Promise<DecisionResult<S, E>> {
+    const state = this.decider.initialState();
+    const events = this.decider.decide(command, state);
+    if (events.length === 0) return { state, events, position: 0 };
+    const { position } = await this.streams.append(streamId, events, 'no_stream', context);
+    return { state: fold(this.decider.evolve, state, events), events, position };
+  }
 }

@@ -41,17 +41,21 @@ export class IssueToken extends Command<TokenResponse> {
 
 /**
  * AccessTokenIssued on the token's own, new stream. That stream is named by a fresh random id, so
- * there is nothing to load: the decider decides on its initial state and the append expects
- * `no_stream` (the refresh grant is the hot path; it gets no extra store read).
+ * the bound decider decides on its initial state (`handleNew`: the refresh grant is the hot path;
+ * it gets no extra store read).
  */
 @CommandHandler(IssueToken)
 export class IssueTokenHandler implements ICommandHandler<IssueToken> {
+  private readonly accessTokens;
+
   constructor(
-    private readonly streams: EventStreams,
+    streams: EventStreams,
     private readonly keys: SigningKeyring,
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-  ) {}
+  ) {
+    this.accessTokens = streams.forDecider(accessTokenDecider);
+  }
 
   async execute({ grant, refreshToken, grantType, context }: IssueToken): Promise<TokenResponse> {
     const ttl = this.config.accessTokenTtlSeconds;
@@ -59,10 +63,6 @@ export class IssueTokenHandler implements ICommandHandler<IssueToken> {
     const issuedAt = Math.floor(this.clock.now() / 1000) * 1000;
     const expiresAt = issuedAt + ttl * 1000;
     const tokenId = newAccessTokenId();
-    const events = accessTokenDecider.decide(
-      { kind: 'IssueAccessToken', grant, grantType, tokenId, issuedAt, expiresAt },
-      accessTokenDecider.initialState(),
-    );
     const { token } = encodeAccessToken(
       {
         tokenId,
@@ -78,7 +78,11 @@ export class IssueTokenHandler implements ICommandHandler<IssueToken> {
       },
       this.keys,
     );
-    await this.streams.append(accessTokenStream(issuedAt, tokenId), events, 'no_stream', context);
+    await this.accessTokens.handleNew(
+      accessTokenStream(issuedAt, tokenId),
+      { kind: 'IssueAccessToken', grant, grantType, tokenId, issuedAt, expiresAt },
+      context,
+    );
     return {
       token_type: 'bearer',
       access_token: token,
