@@ -1,8 +1,7 @@
 import type { DynamicModule, Type } from '@nestjs/common';
-import { CardsModule } from './cards/index';
-import { LimitsModule } from './limits/index';
-import { InstallPageModule } from './oauth/index';
-import { OAuthModule } from './oauth/index';
+import { CardsModule } from './cards';
+import { LimitsModule } from './limits';
+import { InstallPageModule, OAuthModule } from './oauth';
 
 export type FeatureModule = DynamicModule | Type<unknown>;
 

@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
 import { createApp } from './app.factory';
 import { ConfigError, loadConfig } from './platform/config/config';
-import { DemoSeeder } from './directory/index';
+import { DemoSeeder } from './directory';
 import { featureModules } from './feature-modules';
 import { EVENT_STORE, EventStore } from './platform/event-store/event-store.port';
 import { systemClock } from './platform/clock';

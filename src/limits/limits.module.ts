@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { DirectoryModule } from '../directory/index';
+import { DirectoryModule } from '../directory';
 import { EventSourcingModule } from '../platform/event-sourcing/event-sourcing.module';
 import { AccountFacts } from './application/account-facts';
 import { ArchiveCustomObjectSchemaHandler } from './application/handlers/archive-custom-object-schema.handler';

@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { DirectoryModule } from '../directory/index';
+import { DirectoryModule } from '../directory';
 import { EventSourcingModule } from '../platform/event-sourcing/event-sourcing.module';
 import { AuthorizeRequestValidator } from './application/authorize-request.validator';
 import { ClientAuthenticator } from './application/client-authentication';

@@ -1,7 +1,6 @@
 import { Controller, Get } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
-import type { AccessTokenClaims } from '../../oauth/index';
-import { RequireScopes, Token } from '../../oauth/index';
+import { type AccessTokenClaims, RequireScopes, Token } from '../../oauth';
 import { LimitsQueries } from '../application/limits.queries';
 import type {
   CalculatedPropertyLimits,

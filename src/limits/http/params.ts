@@ -1,6 +1,5 @@
-import type { AccessTokenClaims } from '../../oauth/index';
+import { type AccessTokenClaims, missingAnyScopeError } from '../../oauth';
 import { HubSpotError } from '../../platform/errors/hubspot-error';
-import { missingAnyScopeError } from '../../oauth/index';
 
 /**
  * Query and path values Nest's built-in pipes would refuse with their own error shape: these

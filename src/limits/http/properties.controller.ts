@@ -1,8 +1,7 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
-import type { AccessTokenClaims } from '../../oauth/index';
-import { RequireScopes, Token } from '../../oauth/index';
+import { type AccessTokenClaims, RequireScopes, Token } from '../../oauth';
 import type { CommandContext } from '../../platform/events/envelope';
 import { Ctx } from '../../platform/http/request-context';
 import { ArchiveProperty, CreateProperty } from '../application/limits.commands';

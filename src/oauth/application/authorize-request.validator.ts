@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { AppView, DirectoryQueries } from '../../directory/index';
+import { AppView, DirectoryQueries } from '../../directory';
 import { authorizeErrors, checkRequestedScopes, isRegisteredRedirectUri } from '../domain/authorize-request';
 
 export interface AuthorizeQuery {

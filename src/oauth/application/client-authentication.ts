@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { DirectoryQueries } from '../../directory/index';
+import { DirectoryQueries } from '../../directory';
 import { constantTimeEqual, sha256Hex } from '../../platform/security/constant-time';
 import { oauthError } from '../domain/oauth-errors';
 

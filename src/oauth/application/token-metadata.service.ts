@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { APP_CONFIG, AppConfig } from '../../platform/config/config';
 import { SigningKeyring } from '../../platform/security/signing-keys';
-import { DirectoryQueries } from '../../directory/index';
+import { DirectoryQueries } from '../../directory';
 import { CLOCK, Clock } from '../../platform/clock';
 import { EventStreams } from '../../platform/commands/event-streams';
 import { HubSpotError } from '../../platform/errors/hubspot-error';

@@ -2,7 +2,7 @@ import { Inject, Injectable, Module, OnModuleInit } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import type { FastifyInstance } from 'fastify';
 import { APP_CONFIG, AppConfig } from '../../platform/config/config';
-import { DirectoryModule } from '../../directory/index';
+import { DirectoryModule } from '../../directory';
 import { OAuthModule } from '../oauth.module';
 import { registerInstallPageSession } from './install-page-session';
 import { InstallPageController } from './install-page.controller';

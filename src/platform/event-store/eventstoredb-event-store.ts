@@ -4,8 +4,10 @@ import {
   EventStoreDBClient,
   StreamNotFoundError,
   excludeSystemEvents,
+  type AllStreamSubscription,
+  type AppendResult as EsdbAppendResult,
+  type ReadPosition,
 } from '@eventstore/db-client';
-import type { AllStreamSubscription, AppendResult as EsdbAppendResult, ReadPosition } from '@eventstore/db-client';
 import type { NewEvent, RecordedEvent } from '../events/envelope';
 import type { AppendResult, EventStore, ExpectedRevision, ReadAllOptions, Subscription } from './event-store.port';
 import {

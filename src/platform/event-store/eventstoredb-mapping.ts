@@ -1,11 +1,15 @@
-import { ANY, NO_STREAM, START, STREAM_EXISTS, WrongExpectedVersionError } from '@eventstore/db-client';
-import type {
-  AppendExpectedRevision,
-  AppendResult as EsdbAppendResult,
-  JSONEventData,
-  JSONType,
-  Position,
-  ReadPosition,
+import {
+  ANY,
+  NO_STREAM,
+  START,
+  STREAM_EXISTS,
+  WrongExpectedVersionError,
+  type AppendExpectedRevision,
+  type AppendResult as EsdbAppendResult,
+  type JSONEventData,
+  type JSONType,
+  type Position,
+  type ReadPosition,
 } from '@eventstore/db-client';
 import { createHash } from 'node:crypto';
 import type { EventMetadata, NewEvent, RecordedEvent } from '../events/envelope';

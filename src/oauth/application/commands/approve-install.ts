@@ -1,6 +1,6 @@
 import { Inject } from '@nestjs/common';
 import { Command, CommandBus, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { DirectoryQueries } from '../../../directory/index';
+import { DirectoryQueries } from '../../../directory';
 import { CLOCK, type Clock } from '../../../platform/clock';
 import { EventStreams } from '../../../platform/commands/event-streams';
 import { HubSpotError } from '../../../platform/errors/hubspot-error';
