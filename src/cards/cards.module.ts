@@ -1,10 +1,8 @@
 import { DynamicModule, Injectable, Logger, Module, OnApplicationBootstrap } from '@nestjs/common';
 import { DirectoryModule } from '../directory/index';
 import { EventSourcingModule } from '../platform/event-sourcing/event-sourcing.module';
-import { AppCardCommands } from './application/app-card.commands';
 import { AppOwnership } from './application/app-ownership';
 import { CardIdAllocator } from './application/card-id-allocator';
-import { CardMigrationCommands } from './application/card-migration.commands';
 import { CardMigrationReactor } from './application/card-migration.reactor';
 import {
   CARDS_MIGRATION_WORKER_OPTIONS,
@@ -12,8 +10,14 @@ import {
   type MigrationWorkerOptions,
 } from './application/card-migration.worker';
 import { CardsQueries } from './application/cards.queries';
-import { LegacyCardCommands } from './application/legacy-card.commands';
-import { CardsEventType } from './domain/card-events';
+import { CompleteCardMigrationHandler } from './application/commands/complete-card-migration';
+import { CreateAppCardHandler } from './application/commands/create-app-card';
+import { CreateLegacyCardHandler } from './application/commands/create-legacy-card';
+import { DeleteLegacyCardHandler } from './application/commands/delete-legacy-card';
+import { MigratePortalCardHandler } from './application/commands/migrate-portal-card';
+import { StartCardMigrationHandler } from './application/commands/start-card-migration';
+import { UpdateLegacyCardHandler } from './application/commands/update-legacy-card';
+import { cardsEvents } from './domain/card-events';
 import { CardsAdminController } from './http/cards-admin.controller';
 import { LegacyCardsController } from './http/legacy-cards.controller';
 import { CardsProjection } from './projections/cards.projection';
@@ -39,22 +43,22 @@ class CardsLifecycle implements OnApplicationBootstrap {
  */
 @Module(
   EventSourcingModule.forFeature({
-    // The cards read model also applies the OAuth module's install events (InstallEventType).
-    events: Object.fromEntries(Object.values(CardsEventType).map((t) => [t, null])),
+    // The cards read model also applies the OAuth module's install events, which that module registers.
+    events: cardsEvents,
     projections: [CardsProjection],
     reactors: [CardMigrationReactor],
+    commandHandlers: [
+      CreateLegacyCardHandler,
+      UpdateLegacyCardHandler,
+      DeleteLegacyCardHandler,
+      CreateAppCardHandler,
+      StartCardMigrationHandler,
+      MigratePortalCardHandler,
+      CompleteCardMigrationHandler,
+    ],
     imports: [DirectoryModule],
     controllers: [LegacyCardsController, CardsAdminController],
-    providers: [
-      CardsQueries,
-      CardIdAllocator,
-      AppOwnership,
-      LegacyCardCommands,
-      AppCardCommands,
-      CardMigrationCommands,
-      CardMigrationWorker,
-      CardsLifecycle,
-    ],
+    providers: [CardsQueries, CardIdAllocator, AppOwnership, CardMigrationWorker, CardsLifecycle],
     exports: [CardsQueries, CardMigrationWorker],
   }),
 )

@@ -1,10 +1,13 @@
-import { CardMigrationCommands } from '../../src/cards/application/card-migration.commands';
-import { CardIdAllocator } from '../../src/cards/application/card-id-allocator';
+import { EventBus } from '@nestjs/cqrs';
 import { CardsQueries } from '../../src/cards/application/cards.queries';
-import { LegacyCardCommands } from '../../src/cards/application/legacy-card.commands';
+import { DeleteLegacyCard, DeleteLegacyCardHandler } from '../../src/cards/application/commands/delete-legacy-card';
+import {
+  StartCardMigration,
+  StartCardMigrationHandler,
+} from '../../src/cards/application/commands/start-card-migration';
 import { CardsModule } from '../../src/cards/cards.module';
 import { CLOCK } from '../../src/platform/clock';
-import { CommandExecutor } from '../../src/platform/commands/command-executor';
+import { EventStreams } from '../../src/platform/commands/event-streams';
 import { HubSpotError } from '../../src/platform/errors/hubspot-error';
 import { EVENT_STORE, type EventStore } from '../../src/platform/event-store/event-store.port';
 import { ProjectionRunner } from '../../src/platform/projections/projection-runner';
@@ -122,15 +125,13 @@ describe('cards: migrate races', () => {
       },
     });
     const clock = t.app.get(CLOCK, { strict: false });
-    const deleting = new LegacyCardCommands(
-      new CommandExecutor(gated, clock),
+    const deleting = new DeleteLegacyCardHandler(
+      new EventStreams(gated, clock, t.app.get(EventBus, { strict: false })),
       t.app.get(ProjectionRunner, { strict: false }),
       t.app.get(CardsQueries, { strict: false }),
-      t.app.get(CardIdAllocator, { strict: false }),
-      store,
       clock,
     );
-    const del = deleting.deleteLegacyCard(appId, cardId, 1, ctx).then(
+    const del = deleting.execute(new DeleteLegacyCard(appId, cardId, 1, ctx)).then(
       () => 'deleted',
       (e: unknown) => e,
     );
@@ -147,11 +148,11 @@ describe('cards: migrate races', () => {
   });
 
   it('two instances claiming one app card at once (no duplicates allowed): exactly one starts', async () => {
-    // A second CardMigrationCommands over the same store and read model: another process, as far
-    // as any in-process lock or memory is concerned.
-    const first = t.app.get(CardMigrationCommands, { strict: false });
-    const second = new CardMigrationCommands(
-      t.app.get(CommandExecutor, { strict: false }),
+    // A second StartCardMigrationHandler over the same store and read model: another process, as
+    // far as any in-process lock or memory is concerned.
+    const first = t.app.get(StartCardMigrationHandler, { strict: false });
+    const second = new StartCardMigrationHandler(
+      t.app.get(EventStreams, { strict: false }),
       t.app.get(ProjectionRunner, { strict: false }),
       t.app.get(CardsQueries, { strict: false }),
       store,
@@ -160,15 +161,11 @@ describe('cards: migrate races', () => {
     for (let round = 0; round < 6; round++) {
       const [a, b] = [await createLegacy(), await createLegacy()];
       const appCardId = await createAppCard();
-      const input = (legacyCrmCardId: string) => ({
-        appId,
-        legacyCrmCardId,
-        appCardId,
-        allowDuplicateAppCardIds: false,
-      });
+      const start = (legacyCardId: string, context: typeof ctx) =>
+        new StartCardMigration({ appId, legacyCardId, appCardId, allowDuplicateAppCardIds: false }, context);
       const results = await Promise.allSettled([
-        first.migrateViews(input(a), { ...ctx, correlationId: '00000000-0000-4000-8000-0000000000a1' }),
-        second.migrateViews(input(b), ctx),
+        first.execute(start(a, { ...ctx, correlationId: '00000000-0000-4000-8000-0000000000a1' })),
+        second.execute(start(b, ctx)),
       ]);
       const won = results.filter((r) => r.status === 'fulfilled');
       const lost = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected');

@@ -1,9 +1,23 @@
 import { randomUUID } from 'node:crypto';
-import type { AppInstalledData, AppUninstalledData } from '../../src/cards/domain/card-events';
 import { EVENT_STORE, type EventStore } from '../../src/platform/event-store/event-store.port';
 import type { RecordedEvent } from '../../src/platform/events/envelope';
 import { ProjectionRunner } from '../../src/platform/projections/projection-runner';
 import type { TestApp } from './test-app';
+
+/** The OAuth module's install event data as it stores it (the contract the cards read model relies on). */
+interface AppInstalledData {
+  appId: number;
+  hubId: number;
+  installingUserId: number;
+  scopes: string[];
+  installedAt: number;
+}
+
+interface AppUninstalledData {
+  appId: number;
+  hubId: number;
+  uninstalledAt: number;
+}
 
 /**
  * Installs come from the OAuth module; these tests record its `oauth.AppInstalled` /

@@ -1,38 +1,28 @@
-import { fold } from '../../src/platform/commands/decider';
 import { HubSpotError } from '../../src/platform/errors/hubspot-error';
 import { appCardDecider } from '../../src/cards/domain/app-card.decider';
 import { AppCardTargetTaken, appCardTargetDecider } from '../../src/cards/domain/app-card-target.decider';
-import { CardsEventType, type LegacyCardDefinition } from '../../src/cards/domain/card-events';
+import {
+  CardsEventType,
+  type AppCardCreated,
+  type AppCardTargetClaimed,
+  type AppCardTargetReleased,
+  type LegacyCardCreated,
+  type LegacyCardDefinition,
+  type LegacyCardDeleted,
+  type LegacyCardMigrationStarted,
+  type MigrationCompleted,
+  type MigrationStarted,
+  type PortalCardMigrated,
+} from '../../src/cards/domain/card-events';
 import { cardMigrationDecider } from '../../src/cards/domain/card-migration.decider';
-import { applyPatch, CardIdTaken, legacyCardDecider } from '../../src/cards/domain/legacy-card.decider';
+import {
+  applyPatch,
+  CardIdTaken,
+  legacyCardDecider,
+  type LegacyCardStreamEvent,
+} from '../../src/cards/domain/legacy-card.decider';
 import { portalCardMigrationDecider } from '../../src/cards/domain/portal-card-migration.decider';
-import type { DomainEvent } from '../../src/platform/events/envelope';
-
-/** given (history) / when (command) / then (events or error), emmett style. */
-function spec<S, C, E extends DomainEvent>(decider: {
-  initialState: () => S;
-  evolve: (s: S, e: E) => S;
-  decide: (c: C, s: S) => E[];
-}) {
-  return (given: E[]) => ({
-    when: (command: C) => {
-      const run = () => decider.decide(command, fold(decider.evolve, decider.initialState(), given));
-      return {
-        then: (expected: E[]) => expect(run()).toEqual(expected),
-        thenThrows: (check: (e: unknown) => void) => {
-          let thrown: unknown = null;
-          try {
-            run();
-          } catch (e) {
-            thrown = e;
-          }
-          expect(thrown).not.toBeNull();
-          check(thrown);
-        },
-      };
-    },
-  });
-}
+import { DeciderSpecification } from '../support/decider-specification';
 
 const definition: LegacyCardDefinition = {
   title: 'PetSpot',
@@ -44,39 +34,43 @@ const definition: LegacyCardDefinition = {
   actions: { baseUrls: ['https://www.example.com/hubspot'] },
 };
 
-const created = {
+const created: LegacyCardCreated = {
   type: CardsEventType.LegacyCardCreated,
   data: { cardId: '1000001', appId: 7, definition, createdAt: 100, userId: 3 },
-} as const;
+};
 
-const httpStatus = (e: unknown) => (e as HubSpotError).httpStatus;
+const appCardCreated: AppCardCreated = {
+  type: CardsEventType.AppCardCreated,
+  data: { appCardId: '1000001', appId: 7, title: 'x', objectTypes: ['deals'], createdAt: 1 },
+};
+
+const isHubSpotError = (status: number) => (e: unknown) => e instanceof HubSpotError && e.httpStatus === status;
 
 describe('legacy card decider', () => {
-  const given = spec(legacyCardDecider);
+  const spec = DeciderSpecification.for(legacyCardDecider);
 
   it('creates a card on an empty stream', () => {
-    given([])
+    spec
+      .given([])
       .when({ kind: 'CreateLegacyCard', cardId: '1000001', appId: 7, definition, userId: 3, now: 100 })
       .then([created]);
   });
 
   it('refuses a taken id, whatever took it (legacy or app card), so the allocator moves on', () => {
-    given([created])
+    spec
+      .given([created])
       .when({ kind: 'CreateLegacyCard', cardId: '1000001', appId: 7, definition, userId: 3, now: 100 })
-      .thenThrows((e) => expect(e).toBeInstanceOf(CardIdTaken));
-    given([
-      {
-        type: CardsEventType.AppCardCreated,
-        data: { appCardId: '1000001', appId: 7, title: 'x', objectTypes: ['deals'], createdAt: 1 },
-      },
-    ] as never)
+      .thenThrows(CardIdTaken);
+    spec
+      .given([appCardCreated])
       .when({ kind: 'CreateLegacyCard', cardId: '1000001', appId: 7, definition, userId: 3, now: 100 })
-      .thenThrows((e) => expect(e).toBeInstanceOf(CardIdTaken));
+      .thenThrows(CardIdTaken);
   });
 
   it('patches: given parts replace, an omitted fetch.targetUrl is kept, the whole result is recorded', () => {
     const patch = { title: 'PetSpot 2', fetch: { objectTypes: [{ name: 'tickets' as const, propertiesToSend: [] }] } };
-    given([created])
+    spec
+      .given([created])
       .when({ kind: 'UpdateLegacyCard', cardId: '1000001', appId: 7, patch, userId: 4, now: 200 })
       .then([
         {
@@ -106,27 +100,16 @@ describe('legacy card decider', () => {
     expect(definition).toEqual(before);
   });
 
-  it.each([
-    ['a missing card', [] as never[], 7],
+  const deletedEarlier: LegacyCardDeleted = {
+    type: CardsEventType.LegacyCardDeleted,
+    data: { cardId: '1000001', appId: 7, deletedAt: 150, userId: 3 },
+  };
+
+  it.each<[string, LegacyCardStreamEvent[], number]>([
+    ['a missing card', [], 7],
     ['a card of another app', [created], 8],
-    [
-      'a deleted card',
-      [
-        created,
-        { type: CardsEventType.LegacyCardDeleted, data: { cardId: '1000001', appId: 7, deletedAt: 150, userId: 3 } },
-      ],
-      7,
-    ],
-    [
-      'an app card id',
-      [
-        {
-          type: CardsEventType.AppCardCreated,
-          data: { appCardId: '1000001', appId: 7, title: 'x', objectTypes: ['deals'], createdAt: 1 },
-        },
-      ],
-      7,
-    ],
+    ['a deleted card', [created, deletedEarlier], 7],
+    ['an app card id', [appCardCreated], 7],
   ])('updating or deleting %s is 404', (_name, history, appId) => {
     for (const command of [
       { kind: 'UpdateLegacyCard' as const, cardId: '1000001', appId, patch: { title: 'x' }, userId: 1, now: 1 },
@@ -139,23 +122,21 @@ describe('legacy card decider', () => {
         migrationStatus: 'none' as const,
       },
     ]) {
-      given(history as never)
-        .when(command)
-        .thenThrows((e) => {
-          expect(httpStatus(e)).toBe(404);
-          expect((e as HubSpotError).category).toBe('OBJECT_NOT_FOUND');
-        });
+      const error = spec.given(history).when(command).thenThrows(HubSpotError);
+      expect(error.httpStatus).toBe(404);
+      expect(error.category).toBe('OBJECT_NOT_FOUND');
     }
   });
 
   it('deletes a live card once', () => {
-    const deleted = {
+    const deleted: LegacyCardDeleted = {
       type: CardsEventType.LegacyCardDeleted,
       data: { cardId: '1000001', appId: 7, deletedAt: 300, userId: 5 },
     };
-    given([created])
+    spec
+      .given([created])
       .when({ kind: 'DeleteLegacyCard', cardId: '1000001', appId: 7, userId: 5, now: 300, migrationStatus: 'none' })
-      .then([deleted] as never);
+      .then([deleted]);
   });
 
   describe('migration marker: the card stream serializes a migration start with deletes', () => {
@@ -166,7 +147,7 @@ describe('legacy card decider', () => {
       appCardId: '1000002',
       now: 400,
     };
-    const marked = {
+    const marked: LegacyCardMigrationStarted = {
       type: CardsEventType.LegacyCardMigrationStarted,
       data: { cardId: '1000001', appId: 7, appCardId: '1000002', startedAt: 400 },
     };
@@ -180,22 +161,18 @@ describe('legacy card decider', () => {
     });
 
     it('marks a live card once; the same target again decides nothing; another target is 409', () => {
-      given([created])
-        .when(mark)
-        .then([marked] as never);
-      given([created, marked] as never)
-        .when(mark)
-        .then([]);
-      given([created, marked] as never)
+      spec.given([created]).when(mark).then([marked]);
+      spec.given([created, marked]).when(mark).thenNothing();
+      const error = spec
+        .given([created, marked])
         .when({ ...mark, appCardId: '1000009' })
-        .thenThrows((e) => {
-          expect(httpStatus(e)).toBe(409);
-          expect((e as HubSpotError).message).toContain('app card 1000002');
-        });
+        .thenThrows(HubSpotError);
+      expect(error.httpStatus).toBe(409);
+      expect(error.message).toContain('app card 1000002');
     });
 
     it('a deleted, foreign or unknown card cannot be marked (404)', () => {
-      const deleted = {
+      const deleted: LegacyCardDeleted = {
         type: CardsEventType.LegacyCardDeleted,
         data: { cardId: '1000001', appId: 7, deletedAt: 1, userId: 5 },
       };
@@ -203,43 +180,36 @@ describe('legacy card decider', () => {
         [[created, deleted], 7],
         [[created], 8],
         [[], 7],
-      ] as const) {
-        given(history as never)
+      ] as Array<[LegacyCardStreamEvent[], number]>) {
+        spec
+          .given(history)
           .when({ ...mark, appId })
-          .thenThrows((e) => expect(httpStatus(e)).toBe(404));
+          .thenThrows(isHubSpotError(404));
       }
     });
 
     it('a marked card refuses deletes until its migration completed, even before MigrationStarted is recorded', () => {
       for (const status of ['none', 'running'] as const) {
-        given([created, marked] as never)
-          .when(del(status))
-          .thenThrows((e) => {
-            expect(httpStatus(e)).toBe(409);
-            expect((e as HubSpotError).message).toContain('being migrated to app card 1000002');
-          });
+        const error = spec.given([created, marked]).when(del(status)).thenThrows(HubSpotError);
+        expect(error.httpStatus).toBe(409);
+        expect(error.message).toContain('being migrated to app card 1000002');
       }
-      given([created, marked] as never)
+      const error = spec
+        .given([created, marked])
         .when({ ...del('running'), progress: { remaining: 2, total: 3 } })
-        .thenThrows((e) => expect((e as HubSpotError).message).toContain('(2 of 3 portals remaining)'));
-      expect(
-        legacyCardDecider.decide(
-          del('completed'),
-          fold(legacyCardDecider.evolve, legacyCardDecider.initialState(), [created, marked] as never),
-        ),
-      ).toHaveLength(1);
+        .thenThrows(HubSpotError);
+      expect(error.message).toContain('(2 of 3 portals remaining)');
+      expect(spec.given([created, marked]).when(del('completed')).events()).toHaveLength(1);
     });
 
     it('an unmarked card with a running migration (recorded before markers) refuses deletes too', () => {
-      given([created])
-        .when(del('running'))
-        .thenThrows((e) => expect(httpStatus(e)).toBe(409));
+      spec.given([created]).when(del('running')).thenThrows(isHubSpotError(409));
     });
   });
 });
 
 describe('app card target decider (the duplicate rule)', () => {
-  const given = spec(appCardTargetDecider);
+  const spec = DeciderSpecification.for(appCardTargetDecider);
   const claim = (legacyCardId: string, allowDuplicateAppCardIds: boolean) => ({
     kind: 'ClaimAppCardTarget' as const,
     appId: 7,
@@ -248,11 +218,11 @@ describe('app card target decider (the duplicate rule)', () => {
     allowDuplicateAppCardIds,
     now: 10,
   });
-  const claimed = (legacyCardId: string, allowDuplicateAppCardIds: boolean) => ({
+  const claimed = (legacyCardId: string, allowDuplicateAppCardIds: boolean): AppCardTargetClaimed => ({
     type: CardsEventType.AppCardTargetClaimed,
     data: { appId: 7, appCardId: '1000002', legacyCardId, allowDuplicateAppCardIds, claimedAt: 10 },
   });
-  const released = (legacyCardId: string) => ({
+  const released = (legacyCardId: string): AppCardTargetReleased => ({
     type: CardsEventType.AppCardTargetReleased,
     data: { appId: 7, appCardId: '1000002', legacyCardId, releasedAt: 10 },
   });
@@ -265,41 +235,46 @@ describe('app card target decider (the duplicate rule)', () => {
   });
 
   it('the first claim is recorded; claiming again for the same legacy card decides nothing', () => {
-    given([])
+    spec
+      .given([])
       .when(claim('1', false))
-      .then([claimed('1', false)] as never);
-    given([claimed('1', false)] as never)
+      .then([claimed('1', false)]);
+    spec
+      .given([claimed('1', false)])
       .when(claim('1', false))
-      .then([]);
+      .thenNothing();
   });
 
   it('another legacy card is refused without allowDuplicateAppCardIds, naming the holder', () => {
-    given([claimed('1', true)] as never)
+    const error = spec
+      .given([claimed('1', true)])
       .when(claim('2', false))
-      .thenThrows((e) => {
-        expect(e).toBeInstanceOf(AppCardTargetTaken);
-        expect(e).toMatchObject({ appCardId: '1000002', holderLegacyCardId: '1' });
-      });
-    given([claimed('1', false)] as never)
+      .thenThrows(AppCardTargetTaken);
+    expect(error).toMatchObject({ appCardId: '1000002', holderLegacyCardId: '1' });
+    spec
+      .given([claimed('1', false)])
       .when(claim('2', true))
-      .then([claimed('2', true)] as never);
+      .then([claimed('2', true)]);
   });
 
   it('a released claim frees the app card; releasing what was never claimed decides nothing', () => {
-    given([claimed('1', false)] as never)
+    spec
+      .given([claimed('1', false)])
       .when(release('1'))
-      .then([released('1')] as never);
-    given([claimed('1', false), released('1')] as never)
+      .then([released('1')]);
+    spec
+      .given([claimed('1', false), released('1')])
       .when(claim('2', false))
-      .then([claimed('2', false)] as never);
-    given([]).when(release('1')).then([]);
+      .then([claimed('2', false)]);
+    spec.given([]).when(release('1')).thenNothing();
   });
 });
 
 describe('app card decider', () => {
-  const given = spec(appCardDecider);
+  const spec = DeciderSpecification.for(appCardDecider);
   it('creates an app card with distinct object types', () => {
-    given([])
+    spec
+      .given([])
       .when({
         kind: 'CreateAppCard',
         appCardId: '1000002',
@@ -316,14 +291,15 @@ describe('app card decider', () => {
       ]);
   });
   it('refuses an id already used by a legacy card', () => {
-    given([created] as never)
+    spec
+      .given([created])
       .when({ kind: 'CreateAppCard', appCardId: '1000001', appId: 7, title: 'New', objectTypes: ['deals'], now: 5 })
-      .thenThrows((e) => expect(e).toBeInstanceOf(CardIdTaken));
+      .thenThrows(CardIdTaken);
   });
 });
 
 describe('card migration decider', () => {
-  const given = spec(cardMigrationDecider);
+  const spec = DeciderSpecification.for(cardMigrationDecider);
   const start = {
     kind: 'StartCardMigration' as const,
     appId: 7,
@@ -333,7 +309,7 @@ describe('card migration decider', () => {
     allowDuplicateAppCardIds: false,
     now: 1000,
   };
-  const started = {
+  const started: MigrationStarted = {
     type: CardsEventType.MigrationStarted,
     data: {
       appId: 7,
@@ -344,61 +320,54 @@ describe('card migration decider', () => {
       startedAt: 1000,
     },
   };
-  const completed = {
+  const completed: MigrationCompleted = {
     type: CardsEventType.MigrationCompleted,
     data: { appId: 7, legacyCardId: '1000001', endedAt: 2000 },
   };
 
   it('records the start once', () => {
-    given([])
-      .when(start)
-      .then([started] as never);
+    spec.given([]).when(start).then([started]);
   });
 
   it('the same request again decides nothing (it is a progress query), running or completed', () => {
-    given([started] as never)
+    spec
+      .given([started])
       .when({ ...start, now: 5000 })
-      .then([]);
-    given([started, completed] as never)
-      .when(start)
-      .then([]);
+      .thenNothing();
+    spec.given([started, completed]).when(start).thenNothing();
     // helpdeskAppCardId left out of the repeat: still the same migration
     const { helpdeskAppCardId: _omitted, ...withoutHelpdesk } = start;
-    given([started] as never)
-      .when(withoutHelpdesk)
-      .then([]);
+    spec.given([started]).when(withoutHelpdesk).thenNothing();
   });
 
   it('another app card for an already migrated legacy card is 409', () => {
     for (const history of [[started], [started, completed]]) {
-      given(history as never)
+      const error = spec
+        .given(history)
         .when({ ...start, appCardId: '1000009' })
-        .thenThrows((e) => {
-          expect(httpStatus(e)).toBe(409);
-          expect((e as HubSpotError).message).toContain('app card 1000002');
-        });
-      given(history as never)
+        .thenThrows(HubSpotError);
+      expect(error.httpStatus).toBe(409);
+      expect(error.message).toContain('app card 1000002');
+      spec
+        .given(history)
         .when({ ...start, helpdeskAppCardId: '1000009' })
-        .thenThrows((e) => expect(httpStatus(e)).toBe(409));
+        .thenThrows(isHubSpotError(409));
     }
   });
 
   it('completes a running migration once; completing twice decides nothing', () => {
     const complete = { kind: 'CompleteCardMigration' as const, appId: 7, legacyCardId: '1000001', now: 2000 };
-    given([started] as never)
+    spec.given([started]).when(complete).then([completed]);
+    spec.given([started, completed]).when(complete).thenNothing();
+    spec
+      .given([])
       .when(complete)
-      .then([completed] as never);
-    given([started, completed] as never)
-      .when(complete)
-      .then([]);
-    given([])
-      .when(complete)
-      .thenThrows((e) => expect(e).toBeInstanceOf(Error));
+      .thenThrows((e) => e instanceof Error);
   });
 });
 
 describe('portal card migration decider', () => {
-  const given = spec(portalCardMigrationDecider);
+  const spec = DeciderSpecification.for(portalCardMigrationDecider);
   const command = {
     kind: 'MigratePortalCard' as const,
     appId: 7,
@@ -408,7 +377,7 @@ describe('portal card migration decider', () => {
     views: [{ view: 'contacts' as const, position: 2, cardId: '1000002' }],
     now: 3000,
   };
-  const migrated = {
+  const migrated: PortalCardMigrated = {
     type: CardsEventType.PortalCardMigrated,
     data: {
       appId: 7,
@@ -420,13 +389,12 @@ describe('portal card migration decider', () => {
     },
   };
   it('migrates an account once', () => {
-    given([])
-      .when(command)
-      .then([migrated] as never);
+    spec.given([]).when(command).then([migrated]);
   });
   it('an account already migrated (a resumed or second worker) decides nothing', () => {
-    given([migrated] as never)
+    spec
+      .given([migrated])
       .when({ ...command, now: 9999 })
-      .then([]);
+      .thenNothing();
   });
 });

@@ -1,10 +1,15 @@
 import { Injectable } from '@nestjs/common';
-import { CardIdTaken } from '../domain/legacy-card.decider';
+import type { Decider } from '../../platform/commands/decider';
+import { EventStreams } from '../../platform/commands/event-streams';
+import { retryOnConflict, type RetryPolicy } from '../../platform/commands/retry-policy';
+import type { CommandContext, DomainEvent } from '../../platform/events/envelope';
+import { cardStream } from '../domain/card-events';
 import { CardsQueries } from './cards.queries';
 
 /** First id handed out on an empty store; HubSpot's card ids are plain digit strings of this size. */
 const FIRST_CARD_ID = 1_000_001n;
-const MAX_ATTEMPTS = 32;
+/** Ids tried before giving up (409): each conflict means another writer took the id first. */
+const NEW_ID_POLICY: RetryPolicy = { maxAttempts: 32 };
 
 /**
  * Hands out card ids for legacy cards and app cards (one id space). The read model says where
@@ -15,18 +20,34 @@ const MAX_ATTEMPTS = 32;
 export class CardIdAllocator {
   private last = FIRST_CARD_ID - 1n;
 
-  constructor(private readonly queries: CardsQueries) {}
+  constructor(
+    private readonly streams: EventStreams,
+    private readonly queries: CardsQueries,
+  ) {}
 
-  async withNewId<T>(create: (cardId: string) => Promise<T>): Promise<T> {
-    for (let attempt = 1; ; attempt++) {
-      const stored = this.queries.maxCardId();
-      if (stored !== null && BigInt(stored) > this.last) this.last = BigInt(stored);
-      this.last += 1n;
-      try {
-        return await create(this.last.toString());
-      } catch (error) {
-        if (!(error instanceof CardIdTaken) || attempt >= MAX_ATTEMPTS) throw error;
-      }
-    }
+  /**
+   * Creates a card under a fresh id. A fresh id's stream is empty, so the decider decides on its
+   * initial state and the append expects `no_stream` instead of reading the stream first: an id
+   * someone else took meanwhile is a concurrency conflict, and the retry policy's next attempt
+   * takes the next id.
+   */
+  createCard<S, C, E extends DomainEvent>(
+    decider: Decider<S, C, E>,
+    commandFor: (cardId: string) => NoInfer<C>,
+    context: CommandContext,
+  ): Promise<{ cardId: string; position: number }> {
+    return retryOnConflict('cards.card-{new id}', NEW_ID_POLICY, async () => {
+      const cardId = this.nextId();
+      const events = decider.decide(commandFor(cardId), decider.initialState());
+      const { position } = await this.streams.append(cardStream(cardId), events, 'no_stream', context);
+      return { cardId, position };
+    });
+  }
+
+  private nextId(): string {
+    const stored = this.queries.maxCardId();
+    if (stored !== null && BigInt(stored) > this.last) this.last = BigInt(stored);
+    this.last += 1n;
+    return this.last.toString();
   }
 }

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { RecordedEvent } from '../../platform/events/envelope';
+import type { Recorded } from '../../platform/events/event-type-registry';
 import type { Reactor } from '../../platform/projections/projection';
 import { CardsEventType, type MigrationStarted } from '../domain/card-events';
 import { CardMigrationWorker } from './card-migration.worker';
@@ -10,17 +10,15 @@ import { CardMigrationWorker } from './card-migration.worker';
  * the read model on start, so the reactor's checkpoint may safely move past the event.
  */
 @Injectable()
-export class CardMigrationReactor implements Reactor {
+export class CardMigrationReactor implements Reactor<MigrationStarted> {
   readonly name = 'cards-migration-reactor';
   /** Only these: on start the runner then reads them by type instead of replaying the whole history. */
   readonly handles = [CardsEventType.MigrationStarted];
 
   constructor(private readonly worker: CardMigrationWorker) {}
 
-  handle(event: RecordedEvent): Promise<void> {
-    if (event.type === CardsEventType.MigrationStarted) {
-      this.worker.ensureRunning((event.data as MigrationStarted['data']).legacyCardId, event.position);
-    }
+  handle(event: Recorded<MigrationStarted>): Promise<void> {
+    this.worker.ensureRunning(event.data.legacyCardId, event.position);
     return Promise.resolve();
   }
 }

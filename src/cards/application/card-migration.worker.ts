@@ -1,20 +1,17 @@
 import { Inject, Injectable, Logger, OnModuleDestroy, Optional } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
 import { randomUUID } from 'node:crypto';
 import { Metrics } from '../../platform/metrics/metrics';
-import { CLOCK, Clock } from '../../platform/clock';
-import { CommandExecutor } from '../../platform/commands/command-executor';
 import type { CommandContext } from '../../platform/events/envelope';
-import { ConcurrencyError } from '../../platform/event-store/concurrency-error';
 import { EVENT_STORE, type EventStore } from '../../platform/event-store/event-store.port';
 import { ProjectionRunner } from '../../platform/projections/projection-runner';
-import { migrationStream, portalMigrationStream, type MigratedViewPosition } from '../domain/card-events';
-import { HELPDESK_VIEW, type CrmView } from '../domain/card-views';
-import { cardMigrationDecider } from '../domain/card-migration.decider';
-import { portalCardMigrationDecider } from '../domain/portal-card-migration.decider';
+import type { CrmView } from '../domain/card-views';
 import { CardsQueries, type MigrationRecord } from './cards.queries';
+import { CompleteCardMigration } from './commands/complete-card-migration';
+import { MigratePortalCard } from './commands/migrate-portal-card';
 
 export interface MigrationWorkerOptions {
-  /** Appends in flight at once: enough for the store's group commit to batch them. */
+  /** MigratePortalCard commands (one append each) in flight at once: enough for the store's group commit to batch them. */
   concurrency: number;
   /** Accounts read from the read model per page. */
   pageSize: number;
@@ -39,13 +36,13 @@ export const DEFAULT_MIGRATION_WORKER_OPTIONS: MigrationWorkerOptions = {
 const ACTOR = 'system:cards-migration-worker';
 
 /**
- * Runs MigratePortalCard for every account of a started migration, then MigrationCompleted.
+ * Sends MigratePortalCard for every account of a started migration, then CompleteCardMigration.
  *
  * Everything it needs is in the event history: the accounts still to migrate are a read model,
  * paged in hub id order (memory flat in the number of accounts), and each account's part is its
  * own stream appended with `no_stream`, so after a crash the next start simply picks up the
- * pending accounts and none is migrated twice. Many appends are kept in flight so the store
- * commits them in large groups.
+ * pending accounts and none is migrated twice. Many commands are kept in flight so the store
+ * commits their appends in large groups.
  */
 @Injectable()
 export class CardMigrationWorker implements OnModuleDestroy {
@@ -56,12 +53,11 @@ export class CardMigrationWorker implements OnModuleDestroy {
   private migratedHere = 0;
 
   constructor(
-    private readonly executor: CommandExecutor,
+    private readonly commandBus: CommandBus,
     private readonly runner: ProjectionRunner,
     private readonly queries: CardsQueries,
     private readonly metrics: Metrics,
     @Inject(EVENT_STORE) private readonly store: EventStore,
-    @Inject(CLOCK) private readonly clock: Clock,
     @Optional() @Inject(CARDS_MIGRATION_WORKER_OPTIONS) options?: Partial<MigrationWorkerOptions>,
   ) {
     this.options = { ...DEFAULT_MIGRATION_WORKER_OPTIONS, ...options };
@@ -110,10 +106,11 @@ export class CardMigrationWorker implements OnModuleDestroy {
     await this.runner.waitFor(position, null);
     let migration = this.queries.migration(legacyCardId);
     if (!migration || migration.endedAt !== null) return;
-    const started = (await this.store.readStream(migrationStream(legacyCardId)))[0];
+    // The worker's events carry the start's correlation and name it as their cause.
+    const started = this.queries.migrationStart(legacyCardId);
     const ctx: CommandContext = {
-      correlationId: started?.metadata.correlationId ?? randomUUID(),
-      causationId: started?.metadata.eventId ?? null,
+      correlationId: started?.correlationId ?? randomUUID(),
+      causationId: started?.eventId ?? null,
       actor: ACTOR,
     };
     const tally = { atStart: migration.migratedPortalCount, here: 0 };
@@ -128,19 +125,9 @@ export class CardMigrationWorker implements OnModuleDestroy {
         throw new Error(`no progress: ${migration.remainingPortalCount} portals still pending`);
       }
     }
-    const done = migration;
-    await this.executor.execute(
-      migrationStream(legacyCardId),
-      cardMigrationDecider,
-      (state) =>
-        cardMigrationDecider.decide(
-          { kind: 'CompleteCardMigration', appId: done.appId, legacyCardId, now: this.clock.now() },
-          state,
-        ),
-      ctx,
-    );
+    await this.commandBus.execute(new CompleteCardMigration(migration.appId, legacyCardId, ctx));
     this.logger.log(
-      `migration of legacy card ${legacyCardId} to app card ${done.appCardId} completed: ${done.migratedPortalCount} portals migrated`,
+      `migration of legacy card ${legacyCardId} to app card ${migration.appCardId} completed: ${migration.migratedPortalCount} portals migrated`,
     );
   }
 
@@ -177,38 +164,8 @@ export class CardMigrationWorker implements OnModuleDestroy {
     ctx: CommandContext,
     tally: Tally,
   ): Promise<void> {
-    const views: MigratedViewPosition[] = places.map((p) => ({
-      view: p.view,
-      position: p.position,
-      cardId: p.view === HELPDESK_VIEW ? (m.helpdeskAppCardId ?? m.appCardId) : m.appCardId,
-    }));
-    // The stream of a portal not yet migrated is empty, so the decider is asked with the initial
-    // state and the append expects `no_stream`: one write per account, no read. If the stream
-    // exists after all (a run before a crash got there first), the store refuses the append and
-    // the account is left as it is — what the decider would decide for a migrated account.
-    const events = portalCardMigrationDecider.decide(
-      {
-        kind: 'MigratePortalCard',
-        appId: m.appId,
-        legacyCardId: m.legacyCardId,
-        appCardId: m.appCardId,
-        ...(m.helpdeskAppCardId !== null ? { helpdeskAppCardId: m.helpdeskAppCardId } : {}),
-        hubId,
-        views,
-        now: this.clock.now(),
-      },
-      portalCardMigrationDecider.initialState(),
-    );
-    try {
-      await this.store.append(
-        portalMigrationStream(m.legacyCardId, hubId),
-        events.map((e) => this.executor.envelope(e, ctx)),
-        'no_stream',
-      );
-    } catch (error) {
-      if (error instanceof ConcurrencyError) return; // migrated before a restart: nothing to do
-      throw error;
-    }
+    const migrated = await this.commandBus.execute(new MigratePortalCard(m, hubId, places, ctx));
+    if (!migrated) return; // migrated before a restart
     this.metrics.migratedPortals.inc();
     tally.here += 1;
     if (tally.here % this.options.logEvery === 0) {

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type Database from 'better-sqlite3';
 import { READ_MODEL_DB } from '../../platform/projections/read-model-database';
-import { createCardsTables } from '../projections/cards.projection';
+import { createCardsTables } from '../projections/cards-tables';
 import type { LegacyCardDefinition } from '../domain/card-events';
 import { CRM_VIEWS, HELPDESK_VIEW, type CardObjectType, type CrmView } from '../domain/card-views';
 
@@ -127,6 +127,12 @@ export class CardsQueries {
   migration(legacyCardId: string): MigrationRecord | null {
     const row = this.s.migration.get(legacyCardId) as MigrationRow | undefined;
     return row ? toMigration(row) : null;
+  }
+
+  /** What recorded a migration's start (its MigrationStarted): the worker's events are caused by it. */
+  migrationStart(legacyCardId: string): { correlationId: string; eventId: string } | null {
+    const row = this.s.migrationStart.get(legacyCardId) as { correlation_id: string; event_id: string } | undefined;
+    return row ? { correlationId: row.correlation_id, eventId: row.event_id } : null;
   }
 
   migrationsOfApp(appId: number): MigrationRecord[] {
@@ -281,6 +287,7 @@ function prepare(db: Database.Database) {
       `SELECT card_id FROM (SELECT card_id FROM cards_legacy UNION ALL SELECT card_id FROM cards_app) ORDER BY length(card_id) DESC, card_id DESC LIMIT 1`,
     ),
     migration: db.prepare('SELECT * FROM cards_migrations WHERE legacy_card_id = ?'),
+    migrationStart: db.prepare('SELECT correlation_id, event_id FROM cards_migration_starts WHERE legacy_card_id = ?'),
     migrationsOfApp: db.prepare('SELECT * FROM cards_migrations WHERE app_id = ? ORDER BY started_at, legacy_card_id'),
     unfinished: db.prepare('SELECT * FROM cards_migrations WHERE ended_at IS NULL ORDER BY started_at, legacy_card_id'),
     migrationsTargeting: db.prepare(

@@ -1,3 +1,4 @@
+import type { Decider } from '../../platform/commands/decider';
 import { CardsEventType, type AppCardTargetEvent } from './card-events';
 
 /**
@@ -93,7 +94,7 @@ export function decideAppCardTarget(command: AppCardTargetCommand, state: AppCar
   }
 }
 
-export const appCardTargetDecider = {
+export const appCardTargetDecider: Decider<AppCardTargetState, AppCardTargetCommand, AppCardTargetEvent> = {
   initialState: initialAppCardTargetState,
   evolve: evolveAppCardTarget,
   decide: decideAppCardTarget,

@@ -1,3 +1,4 @@
+import type { Decider } from '../../platform/commands/decider';
 import { CardsEventType, type AppCardCreated, type LegacyCardEvent } from './card-events';
 import type { CardObjectType } from './card-views';
 import { CardIdTaken } from './legacy-card.decider';
@@ -39,4 +40,8 @@ export function decideAppCard(command: CreateAppCard, state: AppCardState): AppC
   ];
 }
 
-export const appCardDecider = { initialState: initialAppCardState, evolve: evolveAppCard, decide: decideAppCard };
+export const appCardDecider: Decider<AppCardState, CreateAppCard, AppCardCreated | LegacyCardEvent> = {
+  initialState: initialAppCardState,
+  evolve: evolveAppCard,
+  decide: decideAppCard,
+};

@@ -1,3 +1,4 @@
+import type { EventDecoder, EventDefinitions } from '../../platform/events/event-type-registry';
 import type { CardObjectType, CrmView } from './card-views';
 
 /** Event types of the cards module. Stable strings: they are what storage holds. */
@@ -13,29 +14,6 @@ export const CardsEventType = {
   PortalCardMigrated: 'cards.PortalCardMigrated',
   MigrationCompleted: 'cards.MigrationCompleted',
 } as const;
-
-/**
- * Install events belong to the OAuth module; the views projection only reads them from the
- * global feed (their type strings and fields are the contract between the two modules).
- */
-export const InstallEventType = {
-  AppInstalled: 'oauth.AppInstalled',
-  AppUninstalled: 'oauth.AppUninstalled',
-} as const;
-
-export interface AppInstalledData {
-  appId: number;
-  hubId: number;
-  installingUserId: number;
-  scopes: string[];
-  installedAt: number;
-}
-
-export interface AppUninstalledData {
-  appId: number;
-  hubId: number;
-  uninstalledAt: number;
-}
 
 export type CardType = 'EXTERNAL' | 'SERVERLESS';
 export type DisplayDataType =
@@ -145,12 +123,9 @@ export interface AppCardCreated {
   data: { appCardId: string; appId: number; title: string; objectTypes: CardObjectType[]; createdAt: number };
 }
 
+/** Older stored shapes are upcast on read: see decodeMigrationStarted. */
 export interface MigrationStarted {
   type: typeof CardsEventType.MigrationStarted;
-  /**
-   * Events stored before this shape may also hold `portals` (a read-model count at decision
-   * time); nothing reads it: the read model counts the accounts itself, in feed order.
-   */
   data: {
     appId: number;
     legacyCardId: string;
@@ -189,8 +164,8 @@ export interface MigrationCompleted {
 export type LegacyCardEvent = LegacyCardCreated | LegacyCardUpdated | LegacyCardDeleted | LegacyCardMigrationStarted;
 export type AppCardTargetEvent = AppCardTargetClaimed | AppCardTargetReleased;
 export type CardMigrationEvent = MigrationStarted | MigrationCompleted;
-export type CardsEvent =
-  LegacyCardEvent | AppCardCreated | CardMigrationEvent | PortalCardMigrated | AppCardTargetEvent;
+/** Every event the cards module owns (cardsEvents defines each of them for the registry). */
+type CardsEvent = LegacyCardEvent | AppCardCreated | CardMigrationEvent | PortalCardMigrated | AppCardTargetEvent;
 
 /** Legacy cards and app cards share one id space, so both live under `cards.card-{id}`. */
 export const cardStream = (cardId: string) => `cards.card-${cardId}`;
@@ -200,3 +175,30 @@ export const appCardTargetStream = (appId: number, appCardId: string) => `cards.
 /** One stream per account per migration: appended with `no_stream`, so no account is migrated twice. */
 export const portalMigrationStream = (legacyCardId: string, hubId: number) =>
   `cards.migration-${legacyCardId}-portal-${hubId}`;
+
+/**
+ * `cards.MigrationStarted` as stored, in its current shape. The first shape (commit 47d1773, before
+ * migration starts were serialized with deletes) also held `portals`: the read model's count of
+ * accounts holding the legacy card when the command decided. The read model has always counted
+ * them itself, in feed order (exact when an install races the start), so the upcast drops it.
+ */
+export function decodeMigrationStarted(data: unknown): MigrationStarted['data'] {
+  const stored = data as MigrationStarted['data'] & { portals?: number };
+  if (!('portals' in stored)) return stored; // the current shape: no copy on every read
+  const { portals: _recountedByTheReadModel, ...current } = stored;
+  return current;
+}
+
+/** The event types the cards module owns, for the registry: every one of CardsEvent, upcast where needed. */
+export const cardsEvents: EventDefinitions = {
+  [CardsEventType.LegacyCardCreated]: null,
+  [CardsEventType.LegacyCardUpdated]: null,
+  [CardsEventType.LegacyCardDeleted]: null,
+  [CardsEventType.AppCardCreated]: null,
+  [CardsEventType.LegacyCardMigrationStarted]: null,
+  [CardsEventType.AppCardTargetClaimed]: null,
+  [CardsEventType.AppCardTargetReleased]: null,
+  [CardsEventType.MigrationStarted]: decodeMigrationStarted,
+  [CardsEventType.PortalCardMigrated]: null,
+  [CardsEventType.MigrationCompleted]: null,
+} satisfies Record<CardsEvent['type'], EventDecoder | null>;

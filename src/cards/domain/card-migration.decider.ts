@@ -1,3 +1,4 @@
+import type { Decider } from '../../platform/commands/decider';
 import { HubSpotError } from '../../platform/errors/hubspot-error';
 import { CardsEventType, type CardMigrationEvent } from './card-events';
 
@@ -110,7 +111,7 @@ export function decideCardMigration(command: CardMigrationCommand, state: CardMi
   }
 }
 
-export const cardMigrationDecider = {
+export const cardMigrationDecider: Decider<CardMigrationState, CardMigrationCommand, CardMigrationEvent> = {
   initialState: initialCardMigrationState,
   evolve: evolveCardMigration,
   decide: decideCardMigration,

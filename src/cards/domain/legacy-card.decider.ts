@@ -1,3 +1,4 @@
+import type { Decider } from '../../platform/commands/decider';
 import { HubSpotError } from '../../platform/errors/hubspot-error';
 import { alreadyMigrating, isSameTarget } from './card-migration.decider';
 import {
@@ -20,6 +21,9 @@ export interface LegacyCardState {
   /** Set by LegacyCardMigrationStarted: the target of the migration, which this stream serializes with deletes. */
   migration: { appCardId: string; helpdeskAppCardId: string | null } | null;
 }
+
+/** What `cards.card-{id}` may hold: a legacy card's events, or an app card's creation. */
+export type LegacyCardStreamEvent = LegacyCardEvent | AppCardCreated;
 
 export type CreateLegacyCard = {
   kind: 'CreateLegacyCard';
@@ -78,7 +82,7 @@ export const initialLegacyCardState = (): LegacyCardState => ({
   migration: null,
 });
 
-export function evolveLegacyCard(state: LegacyCardState, event: LegacyCardEvent | AppCardCreated): LegacyCardState {
+export function evolveLegacyCard(state: LegacyCardState, event: LegacyCardStreamEvent): LegacyCardState {
   switch (event.type) {
     case CardsEventType.LegacyCardCreated:
       return {
@@ -200,7 +204,7 @@ export function decideLegacyCard(command: LegacyCardCommand, state: LegacyCardSt
   }
 }
 
-export const legacyCardDecider = {
+export const legacyCardDecider: Decider<LegacyCardState, LegacyCardCommand, LegacyCardStreamEvent> = {
   initialState: initialLegacyCardState,
   evolve: evolveLegacyCard,
   decide: decideLegacyCard,

@@ -1,3 +1,4 @@
+import type { Decider } from '../../platform/commands/decider';
 import { CardsEventType, type MigratedViewPosition, type PortalCardMigrated } from './card-events';
 
 /**
@@ -48,7 +49,7 @@ export function decidePortalCardMigration(
   ];
 }
 
-export const portalCardMigrationDecider = {
+export const portalCardMigrationDecider: Decider<PortalCardMigrationState, MigratePortalCard, PortalCardMigrated> = {
   initialState: initialPortalCardMigrationState,
   evolve: evolvePortalCardMigration,
   decide: decidePortalCardMigration,

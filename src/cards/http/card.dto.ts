@@ -36,7 +36,6 @@ const DATA_TYPES: DisplayDataType[] = [
 const OPTION_TYPES: DisplayOptionType[] = ['DANGER', 'DEFAULT', 'INFO', 'SUCCESS', 'WARNING'];
 const CARD_TYPES: CardType[] = ['EXTERNAL', 'SERVERLESS'];
 const URL_OPTIONS = { protocols: ['https', 'http'], require_protocol: true, require_tld: false };
-const objectTypeNames = CARD_OBJECT_TYPES as unknown as string[];
 
 /** HubSpot sends and accepts int64 ids as JSON integers; a string of digits is accepted too. */
 function IsInt64Id(options?: ValidationOptions) {
@@ -56,7 +55,7 @@ const ToCardId = () => Transform(({ value }: { value: unknown }) => toCardId(val
 export class CardObjectTypeDto {
   @ApiProperty({ enum: CARD_OBJECT_TYPES })
   @IsDefined()
-  @IsIn(objectTypeNames, { message: `name must be one of: ${CARD_OBJECT_TYPES.join(', ')}` })
+  @IsIn(CARD_OBJECT_TYPES, { message: `name must be one of: ${CARD_OBJECT_TYPES.join(', ')}` })
   name!: CardObjectType;
 
   @ApiProperty({ type: [String] })
@@ -296,6 +295,9 @@ export class CreateAppCardDto {
   @IsArray()
   @ArrayMinSize(1)
   @ArrayUnique()
-  @IsIn(objectTypeNames, { each: true, message: `each of objectTypes must be one of: ${CARD_OBJECT_TYPES.join(', ')}` })
+  @IsIn(CARD_OBJECT_TYPES, {
+    each: true,
+    message: `each of objectTypes must be one of: ${CARD_OBJECT_TYPES.join(', ')}`,
+  })
   objectTypes!: CardObjectType[];
 }

@@ -1,4 +1,5 @@
 import { Body, Controller, Get, HttpCode, Param, Post } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
 import { ApiTags } from '@nestjs/swagger';
 import { AdminOnly } from '../../platform/security/admin.guard';
 import { DirectoryQueries } from '../../directory/index';
@@ -6,9 +7,9 @@ import type { CommandContext } from '../../platform/events/envelope';
 import { HubSpotError } from '../../platform/errors/hubspot-error';
 import { IntParamPipe } from '../../platform/http/int-param.pipe';
 import { Ctx } from '../../platform/http/request-context';
-import { AppCardCommands } from '../application/app-card.commands';
 import { AppOwnership } from '../application/app-ownership';
 import { CardsQueries } from '../application/cards.queries';
+import { CreateAppCard } from '../application/commands/create-app-card';
 import { CreateAppCardDto } from './card.dto';
 
 /** Admin side of cards: an app's app cards, migration counts, and every account's CRM views. */
@@ -17,7 +18,7 @@ import { CreateAppCardDto } from './card.dto';
 @Controller('admin/v1')
 export class CardsAdminController {
   constructor(
-    private readonly appCards: AppCardCommands,
+    private readonly commandBus: CommandBus,
     private readonly queries: CardsQueries,
     private readonly ownership: AppOwnership,
     private readonly directory: DirectoryQueries,
@@ -31,7 +32,7 @@ export class CardsAdminController {
     @Ctx() ctx: CommandContext,
   ) {
     this.ownership.existingApp(appId);
-    return this.appCards.createAppCard(appId, { title: body.title, objectTypes: [...body.objectTypes] }, ctx);
+    return this.commandBus.execute(new CreateAppCard(appId, body.title, [...body.objectTypes], ctx));
   }
 
   @Get('apps/:appId/app-cards')

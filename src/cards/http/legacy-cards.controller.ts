@@ -1,4 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Res } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import type { AccessTokenClaims } from '../../oauth/index';
@@ -8,9 +9,11 @@ import { HubSpotError } from '../../platform/errors/hubspot-error';
 import { IntParamPipe } from '../../platform/http/int-param.pipe';
 import { Ctx } from '../../platform/http/request-context';
 import { AppOwnership } from '../application/app-ownership';
-import { CardMigrationCommands } from '../application/card-migration.commands';
 import { CardsQueries } from '../application/cards.queries';
-import { LegacyCardCommands } from '../application/legacy-card.commands';
+import { CreateLegacyCard } from '../application/commands/create-legacy-card';
+import { DeleteLegacyCard } from '../application/commands/delete-legacy-card';
+import { StartCardMigration } from '../application/commands/start-card-migration';
+import { UpdateLegacyCard } from '../application/commands/update-legacy-card';
 import type { CardMigrateViewsResponse } from '../domain/migration-progress';
 import { CardIdParamPipe } from './card-id-param.pipe';
 import { definitionFrom, patchFrom, SAMPLE_CARD_RESPONSE, toPublicCardResponse } from './card-responses';
@@ -24,8 +27,7 @@ const WRITE_SCOPE = 'developers-write';
 @Controller('crm/v3/extensions/cards-dev')
 export class LegacyCardsController {
   constructor(
-    private readonly commands: LegacyCardCommands,
-    private readonly migrations: CardMigrationCommands,
+    private readonly commandBus: CommandBus,
     private readonly queries: CardsQueries,
     private readonly ownership: AppOwnership,
   ) {}
@@ -56,7 +58,7 @@ export class LegacyCardsController {
     @Res({ passthrough: true }) reply: FastifyReply,
   ) {
     this.ownership.appOwnedBy(token, appId);
-    const card = await this.commands.createLegacyCard(appId, definitionFrom(body), token.userId, ctx);
+    const card = await this.commandBus.execute(new CreateLegacyCard(appId, definitionFrom(body), token.userId, ctx));
     void reply.header('location', `/crm/v3/extensions/cards-dev/${appId}/${card.cardId}`);
     return toPublicCardResponse(card);
   }
@@ -72,15 +74,17 @@ export class LegacyCardsController {
     @Ctx() ctx: CommandContext,
   ): Promise<CardMigrateViewsResponse> {
     this.ownership.appOwnedBy(token, appId);
-    return this.migrations.migrateViews(
-      {
-        appId,
-        legacyCrmCardId: body.legacyCrmCardId,
-        appCardId: body.appCardId,
-        ...(body.helpdeskAppCardId !== undefined ? { helpdeskAppCardId: body.helpdeskAppCardId } : {}),
-        allowDuplicateAppCardIds: body.allowDuplicateAppCardIds,
-      },
-      ctx,
+    return this.commandBus.execute(
+      new StartCardMigration(
+        {
+          appId,
+          legacyCardId: body.legacyCrmCardId,
+          appCardId: body.appCardId,
+          ...(body.helpdeskAppCardId !== undefined ? { helpdeskAppCardId: body.helpdeskAppCardId } : {}),
+          allowDuplicateAppCardIds: body.allowDuplicateAppCardIds,
+        },
+        ctx,
+      ),
     );
   }
 
@@ -111,7 +115,7 @@ export class LegacyCardsController {
   ) {
     this.ownership.appOwnedBy(token, appId);
     return toPublicCardResponse(
-      await this.commands.updateLegacyCard(appId, cardId, patchFrom(body), token.userId, ctx),
+      await this.commandBus.execute(new UpdateLegacyCard(appId, cardId, patchFrom(body), token.userId, ctx)),
     );
   }
 
@@ -126,6 +130,6 @@ export class LegacyCardsController {
     @Ctx() ctx: CommandContext,
   ): Promise<void> {
     this.ownership.appOwnedBy(token, appId);
-    await this.commands.deleteLegacyCard(appId, cardId, token.userId, ctx);
+    await this.commandBus.execute(new DeleteLegacyCard(appId, cardId, token.userId, ctx));
   }
 }

@@ -1,22 +1,33 @@
 import { Injectable } from '@nestjs/common';
 import type Database from 'better-sqlite3';
-import type { RecordedEvent } from '../../platform/events/envelope';
+import type { Recorded } from '../../platform/events/event-type-registry';
 import type { Projection } from '../../platform/projections/projection';
 import {
   CardsEventType,
-  InstallEventType,
   type AppCardCreated,
-  type AppInstalledData,
-  type AppUninstalledData,
   type LegacyCardCreated,
-  type LegacyCardDeleted,
   type LegacyCardDefinition,
+  type LegacyCardDeleted,
   type LegacyCardUpdated,
   type MigrationCompleted,
   type MigrationStarted,
   type PortalCardMigrated,
 } from '../domain/card-events';
 import { HELPDESK_VIEW, viewsForObjectTypes, type CardObjectType, type CrmView } from '../domain/card-views';
+import { createCardsTables } from './cards-tables';
+import { InstallEventType, type AppInstalled, type AppUninstalled } from './install-events';
+
+/** Everything the cards read models apply: the cards module's own events and the OAuth module's installs. */
+export type CardsProjectionEvent =
+  | LegacyCardCreated
+  | LegacyCardUpdated
+  | LegacyCardDeleted
+  | AppCardCreated
+  | AppInstalled
+  | AppUninstalled
+  | MigrationStarted
+  | PortalCardMigrated
+  | MigrationCompleted;
 
 /**
  * The cards read models, one projection so that views, cards and migration counts always agree
@@ -27,11 +38,13 @@ import { HELPDESK_VIEW, viewsForObjectTypes, type CardObjectType, type CrmView }
  *    app card can take a legacy card's exact place);
  *  - cards_migrations + cards_migration_portals: the migration-counts read model. The set of
  *    accounts to migrate is fixed when MigrationStarted is applied, in feed order, so the counts
- *    stay exact whatever races the start (installs, uninstalls, a restarted worker).
+ *    stay exact whatever races the start (installs, uninstalls, a restarted worker);
+ *  - cards_migration_starts: the correlation and event id of each MigrationStarted, so the worker's
+ *    events name their cause even after a restart.
  */
 @Injectable()
-export class CardsProjection implements Projection {
-  readonly handles = [
+export class CardsProjection implements Projection<CardsProjectionEvent> {
+  readonly handles: readonly CardsProjectionEvent['type'][] = [
     CardsEventType.LegacyCardCreated,
     CardsEventType.LegacyCardUpdated,
     CardsEventType.LegacyCardDeleted,
@@ -43,7 +56,8 @@ export class CardsProjection implements Projection {
     CardsEventType.MigrationCompleted,
   ];
   readonly name = 'cards';
-  readonly version = 1;
+  /** 2: cards_migration_starts (a rebuild fills it from the history). */
+  readonly version = 2;
   private statements = new WeakMap<Database.Database, Statements>();
 
   setup(db: Database.Database): void {
@@ -55,42 +69,39 @@ export class CardsProjection implements Projection {
     db.exec(`
       DELETE FROM cards_legacy; DELETE FROM cards_legacy_audit; DELETE FROM cards_app; DELETE FROM cards_installs;
       DELETE FROM cards_view_items; DELETE FROM cards_migrations; DELETE FROM cards_migration_portals;
+      DELETE FROM cards_migration_starts;
     `);
   }
 
-  apply(event: RecordedEvent, db: Database.Database): void {
+  apply(event: Recorded<CardsProjectionEvent>, db: Database.Database): void {
     const s = this.statementsFor(db);
     switch (event.type) {
       case CardsEventType.LegacyCardCreated:
-        return this.legacyCardCreated(s, event as RecordedEvent<LegacyCardCreated['data']>);
+        return this.legacyCardCreated(s, event);
       case CardsEventType.LegacyCardUpdated:
-        return this.legacyCardUpdated(s, event as RecordedEvent<LegacyCardUpdated['data']>);
+        return this.legacyCardUpdated(s, event);
       case CardsEventType.LegacyCardDeleted:
-        return this.legacyCardDeleted(s, event as RecordedEvent<LegacyCardDeleted['data']>);
+        return this.legacyCardDeleted(s, event);
       case CardsEventType.AppCardCreated: {
-        const d = (event as RecordedEvent<AppCardCreated['data']>).data;
+        const d = event.data;
         s.insertAppCard.run(d.appCardId, d.appId, d.title, JSON.stringify(d.objectTypes), d.createdAt);
         return;
       }
       case InstallEventType.AppInstalled:
-        return this.appInstalled(s, (event as RecordedEvent<AppInstalledData>).data);
+        return this.appInstalled(s, event.data);
       case InstallEventType.AppUninstalled:
-        return this.appUninstalled(s, (event as RecordedEvent<AppUninstalledData>).data);
+        return this.appUninstalled(s, event.data);
       case CardsEventType.MigrationStarted:
-        return this.migrationStarted(s, (event as RecordedEvent<MigrationStarted['data']>).data);
+        return this.migrationStarted(s, event);
       case CardsEventType.PortalCardMigrated:
-        return this.portalCardMigrated(s, (event as RecordedEvent<PortalCardMigrated['data']>).data);
-      case CardsEventType.MigrationCompleted: {
-        const d = (event as RecordedEvent<MigrationCompleted['data']>).data;
-        s.completeMigration.run(d.endedAt, d.legacyCardId);
-        return;
-      }
-      default:
+        return this.portalCardMigrated(s, event.data);
+      case CardsEventType.MigrationCompleted:
+        s.completeMigration.run(event.data.endedAt, event.data.legacyCardId);
         return;
     }
   }
 
-  private legacyCardCreated(s: Statements, event: RecordedEvent<LegacyCardCreated['data']>): void {
+  private legacyCardCreated(s: Statements, event: Recorded<LegacyCardCreated>): void {
     const d = event.data;
     const objectTypes = objectTypesOf(d.definition);
     s.insertLegacy.run(
@@ -107,7 +118,7 @@ export class CardsProjection implements Projection {
       s.placeLegacyInInstalledAccounts.run(view, d.cardId, d.appId, d.appId);
   }
 
-  private legacyCardUpdated(s: Statements, event: RecordedEvent<LegacyCardUpdated['data']>): void {
+  private legacyCardUpdated(s: Statements, event: Recorded<LegacyCardUpdated>): void {
     const d = event.data;
     const before = s.getLegacy.get(d.cardId) as { object_types: string } | undefined;
     if (!before) return;
@@ -124,14 +135,14 @@ export class CardsProjection implements Projection {
     }
   }
 
-  private legacyCardDeleted(s: Statements, event: RecordedEvent<LegacyCardDeleted['data']>): void {
+  private legacyCardDeleted(s: Statements, event: Recorded<LegacyCardDeleted>): void {
     const d = event.data;
     s.deleteLegacy.run(d.deletedAt, d.deletedAt, d.cardId);
     s.insertAudit.run(d.cardId, event.revision, 'DELETE', d.appId, d.userId, d.deletedAt);
     s.removeLegacyEverywhere.run(d.cardId);
   }
 
-  private appInstalled(s: Statements, d: AppInstalledData): void {
+  private appInstalled(s: Statements, d: AppInstalled['data']): void {
     // Re-authorizing an installed app must not place its cards twice.
     if (s.insertInstall.run(d.appId, d.hubId, d.installedAt).changes === 0) return;
     const cards = s.liveLegacyOfApp.all(d.appId) as Array<{ card_id: string; object_types: string }>;
@@ -150,7 +161,7 @@ export class CardsProjection implements Projection {
     }
   }
 
-  private appUninstalled(s: Statements, d: AppUninstalledData): void {
+  private appUninstalled(s: Statements, d: AppUninstalled['data']): void {
     s.deleteInstall.run(d.appId, d.hubId);
     s.removeAppFromAccount.run(d.hubId, d.appId);
     // Accounts not yet migrated leave the migration's count; migrated ones stay counted.
@@ -161,8 +172,10 @@ export class CardsProjection implements Projection {
     }
   }
 
-  private migrationStarted(s: Statements, d: MigrationStarted['data']): void {
+  private migrationStarted(s: Statements, event: Recorded<MigrationStarted>): void {
+    const d = event.data;
     if (s.getMigration.get(d.legacyCardId)) return;
+    s.insertMigrationStart.run(d.legacyCardId, event.metadata.correlationId, event.metadata.eventId);
     const inserted = s.snapshotPortals.run(d.legacyCardId, d.legacyCardId).changes;
     s.insertMigration.run(
       d.legacyCardId,
@@ -268,6 +281,9 @@ function prepare(db: Database.Database) {
     ),
     removeSlot: db.prepare('DELETE FROM cards_view_items WHERE hub_id = ? AND view = ? AND slot = ?'),
     getMigration: db.prepare('SELECT app_card_id, helpdesk_app_card_id FROM cards_migrations WHERE legacy_card_id = ?'),
+    insertMigrationStart: db.prepare(
+      'INSERT OR IGNORE INTO cards_migration_starts (legacy_card_id, correlation_id, event_id) VALUES (?, ?, ?)',
+    ),
     insertMigration: db.prepare(
       `INSERT INTO cards_migrations (legacy_card_id, app_id, app_card_id, helpdesk_app_card_id, allow_duplicates, started_at, start_count)
        VALUES (?, ?, ?, ?, ?, ?, ?)`,
@@ -300,72 +316,3 @@ function prepare(db: Database.Database) {
 }
 
 type Statements = ReturnType<typeof prepare>;
-
-/** Idempotent DDL of every cards read-model table (the queries call it too, so they never race the runner). */
-export function createCardsTables(db: Database.Database): void {
-  db.exec(`
-    CREATE TABLE IF NOT EXISTS cards_legacy (
-      card_id      TEXT PRIMARY KEY,
-      app_id       INTEGER NOT NULL,
-      definition   TEXT NOT NULL,
-      object_types TEXT NOT NULL,
-      created_at   INTEGER NOT NULL,
-      updated_at   INTEGER NOT NULL,
-      deleted_at   INTEGER
-    ) WITHOUT ROWID;
-    CREATE INDEX IF NOT EXISTS cards_legacy_by_app ON cards_legacy (app_id);
-    CREATE TABLE IF NOT EXISTS cards_legacy_audit (
-      card_id     TEXT NOT NULL,
-      revision    INTEGER NOT NULL,
-      action_type TEXT NOT NULL,
-      app_id      INTEGER NOT NULL,
-      user_id     INTEGER NOT NULL,
-      changed_at  INTEGER NOT NULL,
-      PRIMARY KEY (card_id, revision)
-    ) WITHOUT ROWID;
-    CREATE TABLE IF NOT EXISTS cards_app (
-      card_id      TEXT PRIMARY KEY,
-      app_id       INTEGER NOT NULL,
-      title        TEXT NOT NULL,
-      object_types TEXT NOT NULL,
-      created_at   INTEGER NOT NULL
-    ) WITHOUT ROWID;
-    CREATE INDEX IF NOT EXISTS cards_app_by_app ON cards_app (app_id);
-    CREATE TABLE IF NOT EXISTS cards_installs (
-      app_id       INTEGER NOT NULL,
-      hub_id       INTEGER NOT NULL,
-      installed_at INTEGER NOT NULL,
-      PRIMARY KEY (app_id, hub_id)
-    ) WITHOUT ROWID;
-    CREATE TABLE IF NOT EXISTS cards_view_items (
-      hub_id  INTEGER NOT NULL,
-      view    TEXT NOT NULL,
-      slot    INTEGER NOT NULL,
-      kind    TEXT NOT NULL CHECK (kind IN ('legacy', 'app')),
-      card_id TEXT NOT NULL,
-      app_id  INTEGER NOT NULL,
-      PRIMARY KEY (hub_id, view, slot)
-    ) WITHOUT ROWID;
-    CREATE INDEX IF NOT EXISTS cards_view_items_by_card ON cards_view_items (card_id, kind, hub_id);
-    CREATE TABLE IF NOT EXISTS cards_migrations (
-      legacy_card_id       TEXT PRIMARY KEY,
-      app_id               INTEGER NOT NULL,
-      app_card_id          TEXT NOT NULL,
-      helpdesk_app_card_id TEXT,
-      allow_duplicates     INTEGER NOT NULL,
-      started_at           INTEGER NOT NULL,
-      ended_at             INTEGER,
-      start_count          INTEGER NOT NULL,
-      migrated_count       INTEGER NOT NULL DEFAULT 0,
-      left_count           INTEGER NOT NULL DEFAULT 0
-    ) WITHOUT ROWID;
-    CREATE INDEX IF NOT EXISTS cards_migrations_by_app ON cards_migrations (app_id);
-    CREATE TABLE IF NOT EXISTS cards_migration_portals (
-      legacy_card_id TEXT NOT NULL,
-      hub_id         INTEGER NOT NULL,
-      state          TEXT NOT NULL CHECK (state IN ('pending', 'migrated', 'left')),
-      PRIMARY KEY (legacy_card_id, hub_id)
-    ) WITHOUT ROWID;
-    CREATE INDEX IF NOT EXISTS cards_migration_portals_by_hub ON cards_migration_portals (hub_id, state);
-  `);
-}

@@ -1,0 +1,41 @@
+import { Inject } from '@nestjs/common';
+import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import { CLOCK, type Clock } from '../../../platform/clock';
+import type { CommandContext } from '../../../platform/events/envelope';
+import { ProjectionRunner } from '../../../platform/projections/projection-runner';
+import { appCardDecider } from '../../domain/app-card.decider';
+import type { CardObjectType } from '../../domain/card-views';
+import { CardIdAllocator } from '../card-id-allocator';
+import { CardsQueries, type AppCardRecord } from '../cards.queries';
+
+/** An admin registers one of an app's new-style cards: the target of a views migration. */
+export class CreateAppCard extends Command<AppCardRecord> {
+  constructor(
+    readonly appId: number,
+    readonly title: string,
+    readonly objectTypes: CardObjectType[],
+    readonly context: CommandContext,
+  ) {
+    super();
+  }
+}
+
+@CommandHandler(CreateAppCard)
+export class CreateAppCardHandler implements ICommandHandler<CreateAppCard> {
+  constructor(
+    private readonly ids: CardIdAllocator,
+    private readonly runner: ProjectionRunner,
+    private readonly queries: CardsQueries,
+    @Inject(CLOCK) private readonly clock: Clock,
+  ) {}
+
+  async execute({ appId, title, objectTypes, context }: CreateAppCard): Promise<AppCardRecord> {
+    const { cardId, position } = await this.ids.createCard(
+      appCardDecider,
+      (appCardId) => ({ kind: 'CreateAppCard' as const, appCardId, appId, title, objectTypes, now: this.clock.now() }),
+      context,
+    );
+    await this.runner.waitFor(position);
+    return this.queries.appCard(cardId)!;
+  }
+}

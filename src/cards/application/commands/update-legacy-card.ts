@@ -1,0 +1,47 @@
+import { Inject } from '@nestjs/common';
+import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import { CLOCK, type Clock } from '../../../platform/clock';
+import { EventStreams } from '../../../platform/commands/event-streams';
+import type { CommandContext } from '../../../platform/events/envelope';
+import { ProjectionRunner } from '../../../platform/projections/projection-runner';
+import { cardStream, type LegacyCardPatch } from '../../domain/card-events';
+import { legacyCardDecider } from '../../domain/legacy-card.decider';
+import { CardsQueries, type LegacyCardRecord } from '../cards.queries';
+
+/** A developer patches a legacy CRM card; the answer is the whole card after the patch. */
+export class UpdateLegacyCard extends Command<LegacyCardRecord> {
+  constructor(
+    readonly appId: number,
+    readonly cardId: string,
+    readonly patch: LegacyCardPatch,
+    readonly userId: number,
+    readonly context: CommandContext,
+  ) {
+    super();
+  }
+}
+
+@CommandHandler(UpdateLegacyCard)
+export class UpdateLegacyCardHandler implements ICommandHandler<UpdateLegacyCard> {
+  /** The legacy card's own stream, bound once: load, decide, append, retry on conflict. */
+  private readonly cards;
+
+  constructor(
+    private readonly streams: EventStreams,
+    private readonly runner: ProjectionRunner,
+    private readonly queries: CardsQueries,
+    @Inject(CLOCK) private readonly clock: Clock,
+  ) {
+    this.cards = streams.forDecider(legacyCardDecider);
+  }
+
+  async execute({ appId, cardId, patch, userId, context }: UpdateLegacyCard): Promise<LegacyCardRecord> {
+    const { position } = await this.cards.handle(
+      cardStream(cardId),
+      { kind: 'UpdateLegacyCard', cardId, appId, patch, userId, now: this.clock.now() },
+      context,
+    );
+    await this.runner.waitFor(position);
+    return this.queries.legacyCard(cardId)!;
+  }
+}
