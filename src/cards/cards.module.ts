@@ -1,5 +1,5 @@
 import { DynamicModule, Injectable, Logger, Module, OnApplicationBootstrap } from '@nestjs/common';
-import { DirectoryModule } from '../directory/index';
+import { DirectoryModule } from '../directory';
 import { EventSourcingModule } from '../platform/event-sourcing/event-sourcing.module';
 import { AppOwnership } from './application/app-ownership';
 import { CardIdAllocator } from './application/card-id-allocator';

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { DirectoryQueries, type AppView } from '../../directory/index';
-import type { AccessTokenClaims } from '../../oauth/index';
+import { DirectoryQueries, type AppView } from '../../directory';
+import type { AccessTokenClaims } from '../../oauth';
 import { HubSpotError } from '../../platform/errors/hubspot-error';
 
 /**

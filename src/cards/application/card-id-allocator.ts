@@ -27,19 +27,18 @@ export class CardIdAllocator {
 
   /**
    * Creates a card under a fresh id. A fresh id's stream is empty, so the decider decides on its
-   * initial state and the append expects `no_stream` instead of reading the stream first: an id
-   * someone else took meanwhile is a concurrency conflict, and the retry policy's next attempt
-   * takes the next id.
+   * initial state (`handleNew`: the append expects `no_stream`, no read first): an id someone else
+   * took meanwhile is a concurrency conflict, and the retry policy's next attempt takes the next id.
    */
   createCard<S, C, E extends DomainEvent>(
     decider: Decider<S, C, E>,
     commandFor: (cardId: string) => NoInfer<C>,
     context: CommandContext,
   ): Promise<{ cardId: string; position: number }> {
+    const cards = this.streams.forDecider(decider);
     return retryOnConflict('cards.card-{new id}', NEW_ID_POLICY, async () => {
       const cardId = this.nextId();
-      const events = decider.decide(commandFor(cardId), decider.initialState());
-      const { position } = await this.streams.append(cardStream(cardId), events, 'no_stream', context);
+      const { position } = await cards.handleNew(cardStream(cardId), commandFor(cardId), context);
       return { cardId, position };
     });
   }

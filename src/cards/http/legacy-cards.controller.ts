@@ -2,8 +2,7 @@ import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Res } from
 import { CommandBus } from '@nestjs/cqrs';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
-import type { AccessTokenClaims } from '../../oauth/index';
-import { RequireScopes, Token } from '../../oauth/index';
+import { type AccessTokenClaims, RequireScopes, Token } from '../../oauth';
 import type { CommandContext } from '../../platform/events/envelope';
 import { HubSpotError } from '../../platform/errors/hubspot-error';
 import { IntParamPipe } from '../../platform/http/int-param.pipe';

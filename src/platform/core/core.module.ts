@@ -15,7 +15,6 @@ import { join } from 'node:path';
 import { APP_CONFIG, AppConfig } from '../config/config';
 import { Metrics } from '../metrics/metrics';
 import { CLOCK, Clock } from '../clock';
-import { COMMAND_EXECUTOR, CommandExecutor } from '../commands/command-executor';
 import { EventStreams } from '../commands/event-streams';
 import { createEventStore } from '../event-store/create-event-store';
 import { EVENT_STORE, EventStore } from '../event-store/event-store.port';
@@ -87,12 +86,6 @@ export class CoreModule {
             return new ProjectionRunner(store, db, { log: (m) => logger.log(m), error: (m) => logger.error(m) });
           },
         },
-        {
-          provide: COMMAND_EXECUTOR,
-          inject: [EVENT_STORE, CLOCK],
-          useFactory: (store: EventStore, clock: Clock) => new CommandExecutor(store, clock),
-        },
-        { provide: CommandExecutor, useExisting: COMMAND_EXECUTOR },
         { provide: SigningKeyring, useFactory: () => SigningKeyring.fromConfig(config) },
         CoreLifecycle,
       ],
@@ -103,8 +96,6 @@ export class CoreModule {
         EVENT_STORE,
         READ_MODEL_DB,
         ProjectionRunner,
-        COMMAND_EXECUTOR,
-        CommandExecutor,
         EventStreams,
         SigningKeyring,
       ],

@@ -41,10 +41,14 @@ export class MigratePortalCard extends Command<boolean> {
  */
 @CommandHandler(MigratePortalCard)
 export class MigratePortalCardHandler implements ICommandHandler<MigratePortalCard> {
+  private readonly portalMigrations;
+
   constructor(
-    private readonly streams: EventStreams,
+    streams: EventStreams,
     @Inject(CLOCK) private readonly clock: Clock,
-  ) {}
+  ) {
+    this.portalMigrations = streams.forDecider(portalCardMigrationDecider);
+  }
 
   async execute({ migration: m, hubId, places, context }: MigratePortalCard): Promise<boolean> {
     const views: MigratedViewPosition[] = places.map((p) => ({
@@ -52,21 +56,18 @@ export class MigratePortalCardHandler implements ICommandHandler<MigratePortalCa
       position: p.position,
       cardId: p.view === HELPDESK_VIEW ? (m.helpdeskAppCardId ?? m.appCardId) : m.appCardId,
     }));
-    const events = portalCardMigrationDecider.decide(
-      {
-        kind: 'MigratePortalCard',
-        appId: m.appId,
-        legacyCardId: m.legacyCardId,
-        appCardId: m.appCardId,
-        ...(m.helpdeskAppCardId !== null ? { helpdeskAppCardId: m.helpdeskAppCardId } : {}),
-        hubId,
-        views,
-        now: this.clock.now(),
-      },
-      portalCardMigrationDecider.initialState(),
-    );
+    const command = {
+      kind: 'MigratePortalCard',
+      appId: m.appId,
+      legacyCardId: m.legacyCardId,
+      appCardId: m.appCardId,
+      ...(m.helpdeskAppCardId !== null ? { helpdeskAppCardId: m.helpdeskAppCardId } : {}),
+      hubId,
+      views,
+      now: this.clock.now(),
+    } as const;
     try {
-      await this.streams.append(portalMigrationStream(m.legacyCardId, hubId), events, 'no_stream', context);
+      await this.portalMigrations.handleNew(portalMigrationStream(m.legacyCardId, hubId), command, context);
       return true;
     } catch (error) {
       if (error instanceof ConcurrencyError) return false; // migrated before a restart: nothing to do
