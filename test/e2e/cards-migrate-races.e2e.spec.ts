@@ -155,7 +155,6 @@ describe('cards: migrate races', () => {
       t.app.get(EventStreams, { strict: false }),
       t.app.get(ProjectionRunner, { strict: false }),
       t.app.get(CardsQueries, { strict: false }),
-      store,
       t.app.get(CLOCK, { strict: false }),
     );
     for (let round = 0; round < 6; round++) {

@@ -3,7 +3,6 @@ import { CommandBus } from '@nestjs/cqrs';
 import { randomUUID } from 'node:crypto';
 import { Metrics } from '../../platform/metrics/metrics';
 import type { CommandContext } from '../../platform/events/envelope';
-import { EVENT_STORE, type EventStore } from '../../platform/event-store/event-store.port';
 import { ProjectionRunner } from '../../platform/projections/projection-runner';
 import type { CrmView } from '../domain/card-views';
 import { CardsQueries, type MigrationRecord } from './cards.queries';
@@ -57,7 +56,6 @@ export class CardMigrationWorker implements OnModuleDestroy {
     private readonly runner: ProjectionRunner,
     private readonly queries: CardsQueries,
     private readonly metrics: Metrics,
-    @Inject(EVENT_STORE) private readonly store: EventStore,
     @Optional() @Inject(CARDS_MIGRATION_WORKER_OPTIONS) options?: Partial<MigrationWorkerOptions>,
   ) {
     this.options = { ...DEFAULT_MIGRATION_WORKER_OPTIONS, ...options };
@@ -77,7 +75,7 @@ export class CardMigrationWorker implements OnModuleDestroy {
 
   /** On start: every migration the history shows unfinished is picked up where it stopped. */
   async resumeUnfinished(): Promise<void> {
-    await this.runner.waitFor(await this.store.headPosition(), null);
+    await this.runner.waitForHead(null);
     for (const m of this.queries.unfinishedMigrations()) {
       this.logger.log(
         `resuming migration of legacy card ${m.legacyCardId}: ${m.remainingPortalCount} of ${m.totalPortalCount} portals remaining`,
@@ -118,7 +116,7 @@ export class CardMigrationWorker implements OnModuleDestroy {
       const before = migration.remainingPortalCount;
       await this.migratePendingPortals(migration, ctx, tally);
       if (this.stopping || !this.budgetLeft()) return;
-      await this.runner.waitFor(await this.store.headPosition(), null);
+      await this.runner.waitForHead(null);
       migration = this.queries.migration(legacyCardId)!;
       if (migration.remainingPortalCount === 0) break;
       if (migration.remainingPortalCount >= before) {

@@ -210,6 +210,11 @@ export class ProjectionRunner {
     return this.waiters.waitFor(position, timeoutMs);
   }
 
+  /** Resolves once every projection applied everything the store held when called (see waitFor). */
+  async waitForHead(timeoutMs?: number | null): Promise<void> {
+    return this.waitFor(await this.store.headPosition(), timeoutMs);
+  }
+
   status(): ProjectionStatus[] {
     return [...this.workers.values()].map(({ name, kind, position, status, error }) => ({
       name,

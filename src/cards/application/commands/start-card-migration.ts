@@ -4,7 +4,6 @@ import { CLOCK, type Clock } from '../../../platform/clock';
 import { EventStreams } from '../../../platform/commands/event-streams';
 import { HubSpotError } from '../../../platform/errors/hubspot-error';
 import type { CommandContext } from '../../../platform/events/envelope';
-import { EVENT_STORE, type EventStore } from '../../../platform/event-store/event-store.port';
 import { ProjectionRunner } from '../../../platform/projections/projection-runner';
 import { AppCardTargetTaken, appCardTargetDecider } from '../../domain/app-card-target.decider';
 import { appCardTargetStream, cardStream, migrationStream } from '../../domain/card-events';
@@ -55,7 +54,6 @@ export class StartCardMigrationHandler implements ICommandHandler<StartCardMigra
     streams: EventStreams,
     private readonly runner: ProjectionRunner,
     private readonly queries: CardsQueries,
-    @Inject(EVENT_STORE) private readonly store: EventStore,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {
     this.targets = streams.forDecider(appCardTargetDecider);
@@ -65,7 +63,7 @@ export class StartCardMigrationHandler implements ICommandHandler<StartCardMigra
 
   async execute({ request, context }: StartCardMigration): Promise<CardMigrateViewsResponse> {
     // Every earlier command (cards, installs, other migrations) is in the read model before we judge.
-    await this.runner.waitFor(await this.store.headPosition());
+    await this.runner.waitForHead();
     this.checkRequest(request);
     // A recorded migration is judged by the migration decider alone (step 4): the duplicate rule
     // judged it the first time.
