@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import type Database from 'better-sqlite3';
 import { APP_CONFIG, AppConfig } from '../platform/config/config';
 import { Tier } from '../platform/tiers';
+import { cachedStatement } from '../platform/projections/statement-cache';
 import { READ_MODEL_DB } from '../platform/projections/read-model-database';
 import { buildInstallUrl } from './domain/install-url';
 
@@ -72,7 +73,6 @@ interface AppRow {
  */
 @Injectable()
 export class DirectoryQueries {
-  private readonly statements = new Map<string, Database.Statement>();
   // Accounts and apps never change once created, so a row found in the read model stays true:
   // the request paths (token grant, limits GET) look them up on every call. Only hits are kept
   // (a miss may be an account not projected yet), and the caches are bounded.
@@ -87,12 +87,7 @@ export class DirectoryQueries {
 
   /** Prepared once, on first use (the tables exist only once the projection ran its setup). */
   private stmt(sql: string): Database.Statement {
-    let s = this.statements.get(sql);
-    if (!s) {
-      s = this.db.prepare(sql);
-      this.statements.set(sql, s);
-    }
-    return s;
+    return cachedStatement(this.db, sql);
   }
 
   getAccount(hubId: number): AccountView | null {

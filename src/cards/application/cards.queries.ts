@@ -4,6 +4,7 @@ import { READ_MODEL_DB } from '../../platform/projections/read-model-database';
 import { createCardsTables } from '../projections/cards-tables';
 import type { LegacyCardDefinition } from '../domain/card-events';
 import { CRM_VIEWS, HELPDESK_VIEW, type CardObjectType, type CrmView } from '../domain/card-views';
+import { cachedStatement } from '../../platform/projections/statement-cache';
 
 export interface LegacyCardAuditEntry {
   actionType: 'CREATE' | 'UPDATE' | 'DELETE';
@@ -278,40 +279,59 @@ const toMigration = (r: MigrationRow): MigrationRecord => {
 function prepare(db: Database.Database) {
   createCardsTables(db);
   return {
-    legacy: db.prepare('SELECT * FROM cards_legacy WHERE card_id = ? AND deleted_at IS NULL'),
-    legacyOfApp: db.prepare(`SELECT * FROM cards_legacy WHERE app_id = ? AND deleted_at IS NULL ${ORDER_BY_ID}`),
-    audit: db.prepare('SELECT * FROM cards_legacy_audit WHERE card_id = ? ORDER BY revision'),
-    appCard: db.prepare('SELECT * FROM cards_app WHERE card_id = ?'),
-    appCardsOfApp: db.prepare(`SELECT * FROM cards_app WHERE app_id = ? ${ORDER_BY_ID}`),
-    maxCardId: db.prepare(
+    legacy: cachedStatement(db, 'SELECT * FROM cards_legacy WHERE card_id = ? AND deleted_at IS NULL'),
+    legacyOfApp: cachedStatement(
+      db,
+      `SELECT * FROM cards_legacy WHERE app_id = ? AND deleted_at IS NULL ${ORDER_BY_ID}`,
+    ),
+    audit: cachedStatement(db, 'SELECT * FROM cards_legacy_audit WHERE card_id = ? ORDER BY revision'),
+    appCard: cachedStatement(db, 'SELECT * FROM cards_app WHERE card_id = ?'),
+    appCardsOfApp: cachedStatement(db, `SELECT * FROM cards_app WHERE app_id = ? ${ORDER_BY_ID}`),
+    maxCardId: cachedStatement(
+      db,
       `SELECT card_id FROM (SELECT card_id FROM cards_legacy UNION ALL SELECT card_id FROM cards_app) ORDER BY length(card_id) DESC, card_id DESC LIMIT 1`,
     ),
-    migration: db.prepare('SELECT * FROM cards_migrations WHERE legacy_card_id = ?'),
-    migrationStart: db.prepare('SELECT correlation_id, event_id FROM cards_migration_starts WHERE legacy_card_id = ?'),
-    migrationsOfApp: db.prepare('SELECT * FROM cards_migrations WHERE app_id = ? ORDER BY started_at, legacy_card_id'),
-    unfinished: db.prepare('SELECT * FROM cards_migrations WHERE ended_at IS NULL ORDER BY started_at, legacy_card_id'),
-    migrationsTargeting: db.prepare(
+    migration: cachedStatement(db, 'SELECT * FROM cards_migrations WHERE legacy_card_id = ?'),
+    migrationStart: cachedStatement(
+      db,
+      'SELECT correlation_id, event_id FROM cards_migration_starts WHERE legacy_card_id = ?',
+    ),
+    migrationsOfApp: cachedStatement(
+      db,
+      'SELECT * FROM cards_migrations WHERE app_id = ? ORDER BY started_at, legacy_card_id',
+    ),
+    unfinished: cachedStatement(
+      db,
+      'SELECT * FROM cards_migrations WHERE ended_at IS NULL ORDER BY started_at, legacy_card_id',
+    ),
+    migrationsTargeting: cachedStatement(
+      db,
       'SELECT * FROM cards_migrations WHERE (app_card_id = ? OR helpdesk_app_card_id = ?) AND legacy_card_id <> ?',
     ),
-    pendingPortals: db.prepare(
+    pendingPortals: cachedStatement(
+      db,
       `SELECT hub_id FROM cards_migration_portals WHERE legacy_card_id = ? AND state = 'pending' AND hub_id > ? ORDER BY hub_id LIMIT ?`,
     ),
-    portalsHolding: db.prepare(
+    portalsHolding: cachedStatement(
+      db,
       `SELECT COUNT(DISTINCT hub_id) AS n FROM cards_view_items WHERE card_id = ? AND kind = 'legacy'`,
     ),
-    legacyPlaces: db.prepare(
+    legacyPlaces: cachedStatement(
+      db,
       `SELECT v.view AS view,
               (SELECT COUNT(*) FROM cards_view_items y WHERE y.hub_id = v.hub_id AND y.view = v.view AND y.slot < v.slot) AS position
        FROM cards_view_items v WHERE v.hub_id = ? AND v.card_id = ? AND v.kind = 'legacy' ORDER BY v.view`,
     ),
-    legacyPlacesOfHubs: db.prepare(
+    legacyPlacesOfHubs: cachedStatement(
+      db,
       `SELECT v.hub_id AS hub_id, v.view AS view,
               (SELECT COUNT(*) FROM cards_view_items y WHERE y.hub_id = v.hub_id AND y.view = v.view AND y.slot < v.slot) AS position
        FROM cards_view_items v WHERE v.card_id = ? AND v.kind = 'legacy' AND v.hub_id > ? AND v.hub_id <= ?
        ORDER BY v.hub_id, v.view`,
     ),
-    installed: db.prepare('SELECT 1 FROM cards_installs WHERE app_id = ? AND hub_id = ?'),
-    viewItems: db.prepare(
+    installed: cachedStatement(db, 'SELECT 1 FROM cards_installs WHERE app_id = ? AND hub_id = ?'),
+    viewItems: cachedStatement(
+      db,
       `SELECT v.view, v.kind, v.card_id, v.app_id, l.definition AS legacy_definition, a.title AS app_title
        FROM cards_view_items v
        LEFT JOIN cards_legacy l ON v.kind = 'legacy' AND l.card_id = v.card_id

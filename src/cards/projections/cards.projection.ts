@@ -16,6 +16,7 @@ import {
 import { HELPDESK_VIEW, viewsForObjectTypes, type CardObjectType, type CrmView } from '../domain/card-views';
 import { createCardsTables } from './cards-tables';
 import { InstallEventType, type AppInstalled, type AppUninstalled } from './install-events';
+import { cachedStatement } from '../../platform/projections/statement-cache';
 
 /** Everything the cards read models apply: the cards module's own events and the OAuth module's installs. */
 export type CardsProjectionEvent =
@@ -241,74 +242,103 @@ const NEXT_SLOT = '(SELECT COALESCE(MAX(x.slot), -1) + 1 FROM cards_view_items x
 
 function prepare(db: Database.Database) {
   return {
-    insertLegacy: db.prepare(
+    insertLegacy: cachedStatement(
+      db,
       `INSERT INTO cards_legacy (card_id, app_id, definition, object_types, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)`,
     ),
-    getLegacy: db.prepare('SELECT object_types FROM cards_legacy WHERE card_id = ? AND deleted_at IS NULL'),
-    updateLegacy: db.prepare(
+    getLegacy: cachedStatement(db, 'SELECT object_types FROM cards_legacy WHERE card_id = ? AND deleted_at IS NULL'),
+    updateLegacy: cachedStatement(
+      db,
       'UPDATE cards_legacy SET definition = ?, object_types = ?, updated_at = ? WHERE card_id = ?',
     ),
-    deleteLegacy: db.prepare('UPDATE cards_legacy SET deleted_at = ?, updated_at = ? WHERE card_id = ?'),
-    liveLegacyOfApp: db.prepare(
+    deleteLegacy: cachedStatement(db, 'UPDATE cards_legacy SET deleted_at = ?, updated_at = ? WHERE card_id = ?'),
+    liveLegacyOfApp: cachedStatement(
+      db,
       'SELECT card_id, object_types FROM cards_legacy WHERE app_id = ? AND deleted_at IS NULL ORDER BY length(card_id), card_id',
     ),
-    insertAudit: db.prepare(
+    insertAudit: cachedStatement(
+      db,
       `INSERT OR IGNORE INTO cards_legacy_audit (card_id, revision, action_type, app_id, user_id, changed_at) VALUES (?, ?, ?, ?, ?, ?)`,
     ),
-    insertAppCard: db.prepare(
+    insertAppCard: cachedStatement(
+      db,
       'INSERT OR IGNORE INTO cards_app (card_id, app_id, title, object_types, created_at) VALUES (?, ?, ?, ?, ?)',
     ),
-    insertInstall: db.prepare('INSERT OR IGNORE INTO cards_installs (app_id, hub_id, installed_at) VALUES (?, ?, ?)'),
-    deleteInstall: db.prepare('DELETE FROM cards_installs WHERE app_id = ? AND hub_id = ?'),
-    placeLegacyInInstalledAccounts: db.prepare(
+    insertInstall: cachedStatement(
+      db,
+      'INSERT OR IGNORE INTO cards_installs (app_id, hub_id, installed_at) VALUES (?, ?, ?)',
+    ),
+    deleteInstall: cachedStatement(db, 'DELETE FROM cards_installs WHERE app_id = ? AND hub_id = ?'),
+    placeLegacyInInstalledAccounts: cachedStatement(
+      db,
       `INSERT INTO cards_view_items (hub_id, view, slot, kind, card_id, app_id)
        SELECT i.hub_id, v.view, (SELECT COALESCE(MAX(x.slot), -1) + 1 FROM cards_view_items x WHERE x.hub_id = i.hub_id AND x.view = v.view),
               'legacy', v.card_id, v.app_id
        FROM cards_installs i, (SELECT ? AS view, ? AS card_id, ? AS app_id) v
        WHERE i.app_id = ?`,
     ),
-    placeInView: db.prepare(
+    placeInView: cachedStatement(
+      db,
       `INSERT INTO cards_view_items (hub_id, view, slot, kind, card_id, app_id) VALUES (?, ?, ${NEXT_SLOT}, ?, ?, ?)`,
     ),
-    appCardInView: db.prepare(
+    appCardInView: cachedStatement(
+      db,
       `SELECT 1 FROM cards_view_items WHERE hub_id = ? AND view = ? AND kind = 'app' AND card_id = ?`,
     ),
-    removeLegacyFromView: db.prepare(`DELETE FROM cards_view_items WHERE card_id = ? AND kind = 'legacy' AND view = ?`),
-    removeLegacyEverywhere: db.prepare(`DELETE FROM cards_view_items WHERE card_id = ? AND kind = 'legacy'`),
-    removeAppFromAccount: db.prepare('DELETE FROM cards_view_items WHERE hub_id = ? AND app_id = ?'),
-    legacyPlacesInAccount: db.prepare(
+    removeLegacyFromView: cachedStatement(
+      db,
+      `DELETE FROM cards_view_items WHERE card_id = ? AND kind = 'legacy' AND view = ?`,
+    ),
+    removeLegacyEverywhere: cachedStatement(db, `DELETE FROM cards_view_items WHERE card_id = ? AND kind = 'legacy'`),
+    removeAppFromAccount: cachedStatement(db, 'DELETE FROM cards_view_items WHERE hub_id = ? AND app_id = ?'),
+    legacyPlacesInAccount: cachedStatement(
+      db,
       `SELECT view, slot FROM cards_view_items WHERE hub_id = ? AND card_id = ? AND kind = 'legacy' ORDER BY view, slot`,
     ),
-    removeSlot: db.prepare('DELETE FROM cards_view_items WHERE hub_id = ? AND view = ? AND slot = ?'),
-    getMigration: db.prepare('SELECT app_card_id, helpdesk_app_card_id FROM cards_migrations WHERE legacy_card_id = ?'),
-    insertMigrationStart: db.prepare(
+    removeSlot: cachedStatement(db, 'DELETE FROM cards_view_items WHERE hub_id = ? AND view = ? AND slot = ?'),
+    getMigration: cachedStatement(
+      db,
+      'SELECT app_card_id, helpdesk_app_card_id FROM cards_migrations WHERE legacy_card_id = ?',
+    ),
+    insertMigrationStart: cachedStatement(
+      db,
       'INSERT OR IGNORE INTO cards_migration_starts (legacy_card_id, correlation_id, event_id) VALUES (?, ?, ?)',
     ),
-    insertMigration: db.prepare(
+    insertMigration: cachedStatement(
+      db,
       `INSERT INTO cards_migrations (legacy_card_id, app_id, app_card_id, helpdesk_app_card_id, allow_duplicates, started_at, start_count)
        VALUES (?, ?, ?, ?, ?, ?, ?)`,
     ),
-    snapshotPortals: db.prepare(
+    snapshotPortals: cachedStatement(
+      db,
       `INSERT OR IGNORE INTO cards_migration_portals (legacy_card_id, hub_id, state)
        SELECT DISTINCT ?, hub_id, 'pending' FROM cards_view_items WHERE card_id = ? AND kind = 'legacy'`,
     ),
-    claimPortal: db.prepare(
+    claimPortal: cachedStatement(
+      db,
       `UPDATE cards_migration_portals SET state = 'migrated' WHERE legacy_card_id = ? AND hub_id = ? AND state = 'pending'`,
     ),
-    swapSlotUnlessPlaced: db.prepare(
+    swapSlotUnlessPlaced: cachedStatement(
+      db,
       `UPDATE cards_view_items SET kind = 'app', card_id = ? WHERE hub_id = ? AND view = ? AND slot = ?
        AND NOT EXISTS (SELECT 1 FROM cards_view_items y WHERE y.hub_id = ? AND y.view = ? AND y.kind = 'app' AND y.card_id = ?)`,
     ),
-    setPortalState: db.prepare('UPDATE cards_migration_portals SET state = ? WHERE legacy_card_id = ? AND hub_id = ?'),
-    countMigrated: db.prepare(
+    setPortalState: cachedStatement(
+      db,
+      'UPDATE cards_migration_portals SET state = ? WHERE legacy_card_id = ? AND hub_id = ?',
+    ),
+    countMigrated: cachedStatement(
+      db,
       'UPDATE cards_migrations SET migrated_count = migrated_count + 1 WHERE legacy_card_id = ?',
     ),
-    countLeft: db.prepare('UPDATE cards_migrations SET left_count = left_count + 1 WHERE legacy_card_id = ?'),
-    pendingMigrationsOfHub: db.prepare(
+    countLeft: cachedStatement(db, 'UPDATE cards_migrations SET left_count = left_count + 1 WHERE legacy_card_id = ?'),
+    pendingMigrationsOfHub: cachedStatement(
+      db,
       `SELECT p.legacy_card_id FROM cards_migration_portals p JOIN cards_migrations m ON m.legacy_card_id = p.legacy_card_id
        WHERE p.hub_id = ? AND p.state = 'pending' AND m.app_id = ?`,
     ),
-    completeMigration: db.prepare(
+    completeMigration: cachedStatement(
+      db,
       'UPDATE cards_migrations SET ended_at = ? WHERE legacy_card_id = ? AND ended_at IS NULL',
     ),
     migrations: new Map<string, MigrationRow>(),

@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type Database from 'better-sqlite3';
 import { READ_MODEL_DB } from '../../platform/projections/read-model-database';
+import { cachedStatement } from '../../platform/projections/statement-cache';
 
 export interface InstallView {
   appId: number;
@@ -77,16 +78,20 @@ export class InstallQueries {
   private prepare() {
     const cols = 'app_id, hub_id, install_id, installing_user_id, scopes, installed_at';
     return {
-      ofApp: this.db.prepare(
+      ofApp: cachedStatement(
+        this.db,
         `SELECT ${cols} FROM oauth_installs WHERE app_id = ? AND uninstalled_at IS NULL AND hub_id > ? ORDER BY hub_id LIMIT ?`,
       ),
-      ofAccount: this.db.prepare(
+      ofAccount: cachedStatement(
+        this.db,
         `SELECT ${cols} FROM oauth_installs WHERE hub_id = ? AND uninstalled_at IS NULL AND app_id > ? ORDER BY app_id LIMIT ?`,
       ),
-      one: this.db.prepare(
+      one: cachedStatement(
+        this.db,
         `SELECT ${cols} FROM oauth_installs WHERE app_id = ? AND hub_id = ? AND uninstalled_at IS NULL`,
       ),
-      refreshToken: this.db.prepare(
+      refreshToken: cachedStatement(
+        this.db,
         `SELECT t.token_hash, t.app_id, t.client_id, t.hub_id, t.user_id, t.install_id, t.scopes, t.issued_at
          FROM oauth_refresh_tokens t
          JOIN oauth_installs i ON i.app_id = t.app_id AND i.hub_id = t.hub_id AND i.install_id = t.install_id

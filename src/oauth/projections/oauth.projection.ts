@@ -3,6 +3,7 @@ import type Database from 'better-sqlite3';
 import type { Recorded } from '../../platform/events/event-type-registry';
 import type { Projection } from '../../platform/projections/projection';
 import { InstallEvent, OAuthEventType, RefreshTokenEvent } from '../domain/oauth-events';
+import { cachedStatement } from '../../platform/projections/statement-cache';
 
 /** What the OAuth read models are built from: access-token and code events are not projected. */
 type ProjectedEvent = InstallEvent | RefreshTokenEvent;
@@ -102,24 +103,29 @@ export class OAuthProjection implements Projection<ProjectedEvent> {
 
 function prepare(db: Database.Database) {
   return {
-    install: db.prepare(
+    install: cachedStatement(
+      db,
       `INSERT INTO oauth_installs (app_id, hub_id, install_id, installing_user_id, scopes, installed_at, uninstalled_at)
        VALUES (?, ?, ?, ?, ?, ?, NULL)
        ON CONFLICT (app_id, hub_id) DO UPDATE SET install_id = excluded.install_id,
          installing_user_id = excluded.installing_user_id, scopes = excluded.scopes,
          installed_at = excluded.installed_at, uninstalled_at = NULL`,
     ),
-    installScopes: db.prepare(
+    installScopes: cachedStatement(
+      db,
       'UPDATE oauth_installs SET scopes = ? WHERE app_id = ? AND hub_id = ? AND install_id = ?',
     ),
-    uninstall: db.prepare(
+    uninstall: cachedStatement(
+      db,
       'UPDATE oauth_installs SET uninstalled_at = ? WHERE app_id = ? AND hub_id = ? AND install_id = ?',
     ),
-    refreshIssued: db.prepare(
+    refreshIssued: cachedStatement(
+      db,
       `INSERT OR IGNORE INTO oauth_refresh_tokens (token_hash, app_id, client_id, hub_id, user_id, install_id, scopes, issued_at)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
     ),
-    refreshDeleted: db.prepare(
+    refreshDeleted: cachedStatement(
+      db,
       'UPDATE oauth_refresh_tokens SET deleted_at = ?, deletion_reason = ? WHERE token_hash = ? AND deleted_at IS NULL',
     ),
   };

@@ -89,16 +89,7 @@ export class CoreModule {
         { provide: SigningKeyring, useFactory: () => SigningKeyring.fromConfig(config) },
         CoreLifecycle,
       ],
-      exports: [
-        APP_CONFIG,
-        CLOCK,
-        Metrics,
-        EVENT_STORE,
-        READ_MODEL_DB,
-        ProjectionRunner,
-        EventStreams,
-        SigningKeyring,
-      ],
+      exports: [APP_CONFIG, CLOCK, Metrics, EVENT_STORE, READ_MODEL_DB, ProjectionRunner, EventStreams, SigningKeyring],
     };
   }
 }

@@ -1,7 +1,8 @@
 import type Database from 'better-sqlite3';
 
 /**
- * Prepared statements by SQL text, per database. Projections and queries run the same few
+ * The one prepared-statement cache of the read side: statements by SQL text, per database.
+ * Projections and queries that name a group of statements build it from here once. Projections and queries run the same few
  * statements for every event or request; preparing them each time showed up in every profile
  * (and unfinalized statements pile up until GC). SQLite re-prepares a cached statement itself
  * when the schema changes, so a reset or rebuild needs nothing from here.
