@@ -6,7 +6,7 @@ import { HubSpotError } from '../../platform/errors/hubspot-error';
 import { IntParamPipe } from '../../platform/http/int-param.pipe';
 import { Ctx } from '../../platform/http/request-context';
 import { AdminOnly } from '../../platform/security/admin.guard';
-import { CreateAccount } from '../application/directory.commands';
+import { CreateAccount } from '../application/commands/create-account';
 import { AccountView, DirectoryQueries } from '../directory.queries';
 import { CreateAccountDto } from './directory.dto';
 

@@ -6,7 +6,7 @@ import { HubSpotError } from '../../platform/errors/hubspot-error';
 import { IntParamPipe } from '../../platform/http/int-param.pipe';
 import { Ctx } from '../../platform/http/request-context';
 import { AdminOnly } from '../../platform/security/admin.guard';
-import { RegisterApp } from '../application/directory.commands';
+import { RegisterApp } from '../application/commands/register-app';
 import { AppView, DirectoryQueries } from '../directory.queries';
 import { RegisterAppDto } from './directory.dto';
 

@@ -6,7 +6,7 @@ import { HubSpotError } from '../../platform/errors/hubspot-error';
 import { IntParamPipe } from '../../platform/http/int-param.pipe';
 import { Ctx } from '../../platform/http/request-context';
 import { AdminOnly } from '../../platform/security/admin.guard';
-import { CreateUser } from '../application/directory.commands';
+import { CreateUser } from '../application/commands/create-user';
 import { DirectoryQueries, UserView } from '../directory.queries';
 import { CreateUserDto } from './directory.dto';
 

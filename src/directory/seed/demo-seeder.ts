@@ -6,7 +6,9 @@ import { APP_CONFIG, AppConfig } from '../../platform/config/config';
 import { Tier } from '../../platform/tiers';
 import type { CommandContext } from '../../platform/events/envelope';
 import { AdminKey } from '../../platform/security/admin-key';
-import { CreateAccount, CreateUser, RegisterApp } from '../application/directory.commands';
+import { CreateAccount } from '../application/commands/create-account';
+import { CreateUser } from '../application/commands/create-user';
+import { RegisterApp } from '../application/commands/register-app';
 import { DirectoryQueries } from '../directory.queries';
 
 interface SeedAccount {

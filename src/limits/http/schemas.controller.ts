@@ -4,11 +4,9 @@ import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { type AccessTokenClaims, RequireScopes, Token } from '../../oauth';
 import type { CommandContext } from '../../platform/events/envelope';
 import { Ctx } from '../../platform/http/request-context';
-import {
-  ArchiveCustomObjectSchema,
-  CreateCustomObjectSchema,
-  PurgeCustomObjectSchema,
-} from '../application/limits.commands';
+import { ArchiveCustomObjectSchema } from '../application/commands/archive-custom-object-schema';
+import { CreateCustomObjectSchema } from '../application/commands/create-custom-object-schema';
+import { PurgeCustomObjectSchema } from '../application/commands/purge-custom-object-schema';
 import { LimitsQueries } from '../application/limits.queries';
 import type { ObjectSchemaView } from '../application/limits.views';
 import { SCHEMA_READ_SCOPES, SCHEMA_WRITE_SCOPES } from '../domain/scopes';

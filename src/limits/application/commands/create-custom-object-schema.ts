@@ -1,13 +1,26 @@
-import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { EventStreams } from '../../../platform/commands/event-streams';
 import { ProjectionRunner } from '../../../platform/projections/projection-runner';
 import { accountLimitsDecider } from '../../domain/account-limits.decider';
 import { type CustomObjectSchemaCreated, limitsAccountStream, LimitsEventType } from '../../domain/limits-events';
 import { AccountFacts } from '../account-facts';
 import { ACCOUNT_LIMITS_RETRY_POLICY } from '../account-limits-retry';
-import { CreateCustomObjectSchema } from '../limits.commands';
 import { LimitsQueries } from '../limits.queries';
 import type { ObjectSchemaView } from '../limits.views';
+import type { CommandContext } from '../../../platform/events/envelope';
+import type { SchemaInput } from '../../domain/schema-rules';
+
+/** POST /crm/v3/schemas: the custom object type with its properties and associations. */
+export class CreateCustomObjectSchema extends Command<ObjectSchemaView> {
+  constructor(
+    readonly hubId: number,
+    readonly userId: number,
+    readonly schema: SchemaInput,
+    readonly context: CommandContext,
+  ) {
+    super();
+  }
+}
 
 /** Creates a custom object type with its properties in one append, answers it as read back. */
 @CommandHandler(CreateCustomObjectSchema)

@@ -1,13 +1,27 @@
-import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { EventStreams } from '../../../platform/commands/event-streams';
 import { ProjectionRunner } from '../../../platform/projections/projection-runner';
 import { accountLimitsDecider } from '../../domain/account-limits.decider';
 import { limitsAccountStream, LimitsEventType, type PropertyCreated } from '../../domain/limits-events';
 import { AccountFacts } from '../account-facts';
 import { ACCOUNT_LIMITS_RETRY_POLICY } from '../account-limits-retry';
-import { CreateProperty } from '../limits.commands';
 import { LimitsQueries } from '../limits.queries';
 import type { PropertyView } from '../limits.views';
+import type { CommandContext } from '../../../platform/events/envelope';
+import type { PropertyInput } from '../../domain/property-rules';
+
+/** POST /crm/v3/properties/{objectType}; fieldType calculation_equation makes a calculated property. */
+export class CreateProperty extends Command<PropertyView> {
+  constructor(
+    readonly hubId: number,
+    readonly userId: number,
+    readonly objectType: string,
+    readonly property: PropertyInput,
+    readonly context: CommandContext,
+  ) {
+    super();
+  }
+}
 
 /** Creates a property in the account's limits stream (ceilings checked there), answers it as read back. */
 @CommandHandler(CreateProperty)

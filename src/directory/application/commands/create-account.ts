@@ -1,5 +1,5 @@
 import { Inject } from '@nestjs/common';
-import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { CLOCK, Clock } from '../../../platform/clock';
 import { EventStreams } from '../../../platform/commands/event-streams';
 import type { CommandContext } from '../../../platform/events/envelope';
@@ -8,8 +8,20 @@ import { ProjectionRunner } from '../../../platform/projections/projection-runne
 import { AccountView, DirectoryQueries } from '../../directory.queries';
 import { accountDecider, domainClaimDecider, IdTaken, NewAccount } from '../../domain/directory-deciders';
 import { accountStream, domainStream } from '../../domain/directory-events';
-import { CreateAccount } from '../directory.commands';
 import { withFreshId } from '../fresh-id';
+import type { Tier } from '../../../platform/tiers';
+
+/** An account (hub) on its own domain; the domain is unique. */
+export class CreateAccount extends Command<AccountView> {
+  constructor(
+    readonly domain: string,
+    readonly tier: Tier,
+    readonly hublet: string,
+    readonly context: CommandContext,
+  ) {
+    super();
+  }
+}
 
 /**
  * Creates an account in three named steps over three streams, in this order: an id no account

@@ -1,5 +1,5 @@
 import { Inject } from '@nestjs/common';
-import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { CLOCK, Clock } from '../../../platform/clock';
 import { EventStreams } from '../../../platform/commands/event-streams';
 import type { CommandContext } from '../../../platform/events/envelope';
@@ -9,8 +9,19 @@ import { hashPassword } from '../../../platform/security/password-hash';
 import { DirectoryQueries, UserView } from '../../directory.queries';
 import { userDecider, userIdDecider } from '../../domain/directory-deciders';
 import { userIdStream, userStream } from '../../domain/directory-events';
-import { CreateUser } from '../directory.commands';
 import { withFreshId } from '../fresh-id';
+
+/** A user of some accounts; the e-mail is unique. The password is hashed before any event. */
+export class CreateUser extends Command<UserView> {
+  constructor(
+    readonly email: string,
+    readonly password: string,
+    readonly hubIds: number[],
+    readonly context: CommandContext,
+  ) {
+    super();
+  }
+}
 
 /**
  * Creates a user in two named steps: reserve a fresh user id (its own claim stream, since user

@@ -1,11 +1,24 @@
-import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { EventStreams } from '../../../platform/commands/event-streams';
 import { ProjectionRunner } from '../../../platform/projections/projection-runner';
 import { accountLimitsDecider } from '../../domain/account-limits.decider';
 import { limitsAccountStream } from '../../domain/limits-events';
 import { AccountFacts } from '../account-facts';
 import { ACCOUNT_LIMITS_RETRY_POLICY } from '../account-limits-retry';
-import { ArchiveProperty } from '../limits.commands';
+import type { CommandContext } from '../../../platform/events/envelope';
+
+/** DELETE /crm/v3/properties/{objectType}/{propertyName}. */
+export class ArchiveProperty extends Command<void> {
+  constructor(
+    readonly hubId: number,
+    readonly userId: number,
+    readonly objectType: string,
+    readonly name: string,
+    readonly context: CommandContext,
+  ) {
+    super();
+  }
+}
 
 /** Archives a property (its slot is free again); archiving it twice appends nothing. */
 @CommandHandler(ArchiveProperty)

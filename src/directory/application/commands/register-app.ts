@@ -1,5 +1,5 @@
 import { Inject } from '@nestjs/common';
-import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { randomUUID } from 'node:crypto';
 import { CLOCK, Clock } from '../../../platform/clock';
 import { EventStreams } from '../../../platform/commands/event-streams';
@@ -9,8 +9,28 @@ import { sha256Hex } from '../../../platform/security/constant-time';
 import { AppView, DirectoryQueries } from '../../directory.queries';
 import { appDecider } from '../../domain/directory-deciders';
 import { appStream } from '../../domain/directory-events';
-import { RegisterApp } from '../directory.commands';
 import { withFreshId } from '../fresh-id';
+import type { CommandContext } from '../../../platform/events/envelope';
+
+export interface AppSettings {
+  developerHubId: number;
+  name: string;
+  redirectUrls: string[];
+  requiredScopes: string[];
+  optionalScopes: string[];
+  /** Only the demo seed fixes its credentials (they are public demo data). */
+  fixedCredentials?: { clientId: string; clientSecret: string };
+}
+
+/** A public app of a developer account. Answers the client secret, shown only here and stored only hashed. */
+export class RegisterApp extends Command<{ app: AppView; clientSecret: string }> {
+  constructor(
+    readonly settings: AppSettings,
+    readonly context: CommandContext,
+  ) {
+    super();
+  }
+}
 
 /**
  * Registers an app of a known developer account under a fresh app id. The client secret is made
