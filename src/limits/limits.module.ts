@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { DirectoryModule } from '../directory';
 import { EventSourcingModule } from '../platform/event-sourcing/event-sourcing.module';
 import { AccountFacts } from './application/account-facts';
+import { AccountLimitsStream } from './application/account-limits-stream';
 import { ArchiveCustomObjectSchemaHandler } from './application/commands/archive-custom-object-schema';
 import { ArchivePropertyHandler } from './application/commands/archive-property';
 import { CreateCustomObjectSchemaHandler } from './application/commands/create-custom-object-schema';
@@ -34,7 +35,7 @@ import { LimitsProjection } from './projections/limits.projection';
     ],
     imports: [DirectoryModule],
     controllers: [PropertiesController, SchemasController, LimitsController, AdminLimitsController],
-    providers: [LimitsQueries, AccountFacts],
+    providers: [LimitsQueries, AccountFacts, AccountLimitsStream],
     exports: [LimitsQueries],
   }),
 )

@@ -1,11 +1,6 @@
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { EventStreams } from '../../../platform/commands/event-streams';
-import { ProjectionRunner } from '../../../platform/projections/projection-runner';
-import { accountLimitsDecider } from '../../domain/account-limits.decider';
-import { limitsAccountStream } from '../../domain/limits-events';
-import { AccountFacts } from '../account-facts';
-import { ACCOUNT_LIMITS_RETRY_POLICY } from '../account-limits-retry';
 import type { CommandContext } from '../../../platform/events/envelope';
+import { AccountLimitsStream } from '../account-limits-stream';
 
 /** DELETE /crm/v3/schemas/{objectType}: frees its slot; the name stays reserved. */
 export class ArchiveCustomObjectSchema extends Command<void> {
@@ -22,23 +17,9 @@ export class ArchiveCustomObjectSchema extends Command<void> {
 /** Archives a custom object type: its slot and its properties' slots are free; its name stays taken. */
 @CommandHandler(ArchiveCustomObjectSchema)
 export class ArchiveCustomObjectSchemaHandler implements ICommandHandler<ArchiveCustomObjectSchema> {
-  private readonly accountLimits;
-
-  constructor(
-    streams: EventStreams,
-    private readonly facts: AccountFacts,
-    private readonly runner: ProjectionRunner,
-  ) {
-    this.accountLimits = streams.forDecider(accountLimitsDecider, ACCOUNT_LIMITS_RETRY_POLICY);
-  }
+  constructor(private readonly accountLimits: AccountLimitsStream) {}
 
   async execute({ hubId, userId, objectType, context }: ArchiveCustomObjectSchema): Promise<void> {
-    const facts = this.facts.of(hubId, userId);
-    const { position } = await this.accountLimits.handle(
-      limitsAccountStream(hubId),
-      { type: 'ArchiveCustomObjectSchema', facts, objectType },
-      context,
-    );
-    await this.runner.waitFor(position);
+    await this.accountLimits.decide(hubId, userId, { type: 'ArchiveCustomObjectSchema', objectType }, context);
   }
 }

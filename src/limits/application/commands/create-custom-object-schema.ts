@@ -1,14 +1,10 @@
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { EventStreams } from '../../../platform/commands/event-streams';
-import { ProjectionRunner } from '../../../platform/projections/projection-runner';
-import { accountLimitsDecider } from '../../domain/account-limits.decider';
-import { type CustomObjectSchemaCreated, limitsAccountStream, LimitsEventType } from '../../domain/limits-events';
-import { AccountFacts } from '../account-facts';
-import { ACCOUNT_LIMITS_RETRY_POLICY } from '../account-limits-retry';
+import { type CustomObjectSchemaCreated, LimitsEventType } from '../../domain/limits-events';
 import { LimitsQueries } from '../limits.queries';
 import type { ObjectSchemaView } from '../limits.views';
 import type { CommandContext } from '../../../platform/events/envelope';
 import type { SchemaInput } from '../../domain/schema-rules';
+import { AccountLimitsStream } from '../account-limits-stream';
 
 /** POST /crm/v3/schemas: the custom object type with its properties and associations. */
 export class CreateCustomObjectSchema extends Command<ObjectSchemaView> {
@@ -25,25 +21,18 @@ export class CreateCustomObjectSchema extends Command<ObjectSchemaView> {
 /** Creates a custom object type with its properties in one append, answers it as read back. */
 @CommandHandler(CreateCustomObjectSchema)
 export class CreateCustomObjectSchemaHandler implements ICommandHandler<CreateCustomObjectSchema> {
-  private readonly accountLimits;
-
   constructor(
-    streams: EventStreams,
-    private readonly facts: AccountFacts,
-    private readonly runner: ProjectionRunner,
+    private readonly accountLimits: AccountLimitsStream,
     private readonly queries: LimitsQueries,
-  ) {
-    this.accountLimits = streams.forDecider(accountLimitsDecider, ACCOUNT_LIMITS_RETRY_POLICY);
-  }
+  ) {}
 
   async execute({ hubId, userId, schema, context }: CreateCustomObjectSchema): Promise<ObjectSchemaView> {
-    const facts = this.facts.of(hubId, userId);
-    const { events, position } = await this.accountLimits.handle(
-      limitsAccountStream(hubId),
-      { type: 'CreateCustomObjectSchema', facts, schema },
+    const events = await this.accountLimits.decide(
+      hubId,
+      userId,
+      { type: 'CreateCustomObjectSchema', schema },
       context,
     );
-    await this.runner.waitFor(position);
     const created = events.find(
       (e): e is CustomObjectSchemaCreated => e.type === LimitsEventType.CustomObjectSchemaCreated,
     );
