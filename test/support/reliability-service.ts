@@ -18,10 +18,23 @@ export async function stopService(s: RunningService, signal: 'SIGTERM' | 'SIGKIL
   await waitForExit(s.child);
 }
 
+/** Memory figures of the spawned service right after a full GC, in bytes (see reliability-gc-hook.cjs). */
 export interface MemoryAfterGc {
+  /** Resident set size of the whole process. */
   rss: number;
+  /** Live JS objects. */
   heapUsed: number;
+  /** V8's heap as reserved (includes the young generation's empty semi-space). */
+  heapTotal: number;
+  /** The part of V8's heap that is resident; `rss - heapResident` is the memory outside V8's heap. */
+  heapResident: number;
+  /** V8's young generation, reserved and resident. */
+  newSpace: number;
+  newSpaceResident: number;
+  /** C++ memory tied to JS objects, Buffers' backing stores included. */
   external: number;
+  /** Backing stores of ArrayBuffers and Buffers (part of `external`). */
+  arrayBuffers: number;
 }
 
 /** NODE_OPTIONS that let `memoryAfterGc` ask the spawned service for a full GC (test-only preload). */
@@ -41,11 +54,11 @@ export function memoryAfterGc(s: RunningService, timeoutMs = 30_000): Promise<Me
     }, timeoutMs);
     const onData = (chunk: Buffer) => {
       seen += chunk.toString();
-      const m = /reliability-gc rss=(\d+) heapUsed=(\d+) external=(\d+)/.exec(seen);
+      const m = /reliability-gc (\{[^\n]*\})\n/.exec(seen);
       if (!m) return;
       clearTimeout(timer);
       s.child.stdout!.off('data', onData);
-      resolve({ rss: Number(m[1]), heapUsed: Number(m[2]), external: Number(m[3]) });
+      resolve(JSON.parse(m[1]!) as MemoryAfterGc);
     };
     s.child.stdout!.on('data', onData);
     s.child.kill('SIGWINCH');
