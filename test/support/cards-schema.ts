@@ -113,3 +113,21 @@ export function checkCardsResponse(method: string, path: string, status: number,
 export function checkCardsComponent(name: string, body: unknown): string[] {
   return checkSchema({ $ref: `#/components/schemas/${name}` }, body);
 }
+
+const specsByFile = new Map<string, CardsSpec>();
+/**
+ * The same check against another version's cards spec (`2026-03/publicAppCrmCards.json`), path
+ * as that spec names it (`/crm/extensions/cards-dev/2026-03/{appId}`).
+ */
+export function checkCardsResponseIn(file: string, method: string, path: string, status: number, body: unknown) {
+  let spec = specsByFile.get(file);
+  if (!spec) {
+    spec = JSON.parse(readFileSync(resolve(CARDS_SPEC_FILE, '..', file), 'utf8')) as CardsSpec;
+    specsByFile.set(file, spec);
+  }
+  const op = spec.paths[path]?.[method.toLowerCase()];
+  if (!op) return [`no operation ${method} ${path} in ${file}`];
+  const schema = op.responses[String(status)]?.content?.['application/json']?.schema;
+  if (!schema) return [`no ${status} JSON schema for ${method} ${path} in ${file}`];
+  return checkSchema(schema, body, '$', spec);
+}

@@ -67,7 +67,8 @@ export class CardObjectTypeDto {
   propertiesToSend!: string[];
 }
 
-export class CardFetchBodyDto {
+/** CardFetchBody without `cardType`, which is optional at v3 and required from 2026-03. */
+abstract class CardFetchBodyFieldsDto {
   @ApiProperty({ example: 'https://www.example.com/hubspot/target' })
   @IsDefined()
   @IsString()
@@ -85,16 +86,27 @@ export class CardFetchBodyDto {
   @Type(() => CardObjectTypeDto)
   objectTypes!: CardObjectTypeDto[];
 
-  @ApiPropertyOptional({ enum: CARD_TYPES, deprecated: true })
-  @IsOptional()
-  @IsIn(CARD_TYPES)
-  cardType?: CardType;
-
   @ApiPropertyOptional({ deprecated: true })
   @IsOptional()
   @IsString()
   @MaxLength(500)
   serverlessFunction?: string;
+}
+
+/** v3's CardFetchBody. */
+export class CardFetchBodyDto extends CardFetchBodyFieldsDto {
+  @ApiPropertyOptional({ enum: CARD_TYPES, deprecated: true })
+  @IsOptional()
+  @IsIn(CARD_TYPES)
+  cardType?: CardType;
+}
+
+/** 2026-03 and 2026-09's CardFetchBody: `cardType` is required. */
+export class CardFetchBodyDatedDto extends CardFetchBodyFieldsDto {
+  @ApiProperty({ enum: CARD_TYPES, deprecated: true })
+  @IsDefined()
+  @IsIn(CARD_TYPES)
+  cardType!: CardType;
 }
 
 export class CardFetchBodyPatchDto {
@@ -197,7 +209,7 @@ export class CardActionsDto {
   baseUrls!: string[];
 }
 
-export class CardCreateRequestDto {
+abstract class CardCreateRequestFieldsDto {
   @ApiProperty({ example: 'PetSpot' })
   @IsDefined()
   @IsString()
@@ -205,12 +217,7 @@ export class CardCreateRequestDto {
   @MaxLength(250)
   title!: string;
 
-  @ApiProperty({ type: CardFetchBodyDto })
-  @IsDefined()
-  @IsObject()
-  @ValidateNested()
-  @Type(() => CardFetchBodyDto)
-  fetch!: CardFetchBodyDto;
+  abstract fetch: CardFetchBodyDto | CardFetchBodyDatedDto;
 
   @ApiProperty({ type: CardDisplayBodyDto })
   @IsDefined()
@@ -225,6 +232,26 @@ export class CardCreateRequestDto {
   @ValidateNested()
   @Type(() => CardActionsDto)
   actions!: CardActionsDto;
+}
+
+/** v3's CardCreateRequest. */
+export class CardCreateRequestDto extends CardCreateRequestFieldsDto {
+  @ApiProperty({ type: CardFetchBodyDto })
+  @IsDefined()
+  @IsObject()
+  @ValidateNested()
+  @Type(() => CardFetchBodyDto)
+  fetch!: CardFetchBodyDto;
+}
+
+/** 2026-03 and 2026-09's CardCreateRequest (`fetch.cardType` required). */
+export class CardCreateRequestDatedDto extends CardCreateRequestFieldsDto {
+  @ApiProperty({ type: CardFetchBodyDatedDto })
+  @IsDefined()
+  @IsObject()
+  @ValidateNested()
+  @Type(() => CardFetchBodyDatedDto)
+  fetch!: CardFetchBodyDatedDto;
 }
 
 export class CardPatchRequestDto {
@@ -257,11 +284,8 @@ export class CardPatchRequestDto {
   actions?: CardActionsDto;
 }
 
-export class CardMigrateViewsRequestDto {
-  @ApiProperty({ description: 'Allow more than one legacy card migration to point to the same app card.' })
-  @IsDefined()
-  @IsBoolean()
-  allowDuplicateAppCardIds!: boolean;
+abstract class CardMigrateViewsIdsDto {
+  abstract allowDuplicateAppCardIds?: boolean;
 
   @ApiProperty({ type: 'integer', format: 'int64' })
   @IsDefined()
@@ -280,6 +304,25 @@ export class CardMigrateViewsRequestDto {
   @ToCardId()
   @IsInt64Id()
   legacyCrmCardId!: string;
+}
+
+/** v3 and 2026-03's CardMigrateViewsRequest. */
+export class CardMigrateViewsRequestDto extends CardMigrateViewsIdsDto {
+  @ApiProperty({ description: 'Allow more than one legacy card migration to point to the same app card.' })
+  @IsDefined()
+  @IsBoolean()
+  allowDuplicateAppCardIds!: boolean;
+}
+
+/**
+ * 2026-09's CardMigrateViewsRequest no longer names `allowDuplicateAppCardIds`; it is still
+ * accepted (HubSpot's documented default, false, when absent), so a client can consolidate on purpose.
+ */
+export class CardMigrateViews2026_09RequestDto extends CardMigrateViewsIdsDto {
+  @ApiPropertyOptional({ description: 'Not in the 2026-09 spec; false when absent.' })
+  @IsOptional()
+  @IsBoolean()
+  allowDuplicateAppCardIds?: boolean;
 }
 
 export class CreateAppCardDto {

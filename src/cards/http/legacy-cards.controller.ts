@@ -1,12 +1,14 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Res } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
-import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { type AccessTokenClaims, RequireScopes, Token } from '../../oauth';
 import type { CommandContext } from '../../platform/events/envelope';
 import { HubSpotError } from '../../platform/errors/hubspot-error';
+import { type ApiVersion, RouteVersion, versionedPaths } from '../../platform/http/api-versions';
 import { IntParamPipe } from '../../platform/http/int-param.pipe';
 import { Ctx } from '../../platform/http/request-context';
+import { VersionedBody } from '../../platform/http/versioned-body';
 import { AppOwnership } from '../application/app-ownership';
 import { CardsQueries } from '../application/cards.queries';
 import { CreateLegacyCard } from '../application/commands/create-legacy-card';
@@ -16,14 +18,34 @@ import { UpdateLegacyCard } from '../application/commands/update-legacy-card';
 import type { CardMigrateViewsResponse } from '../domain/migration-progress';
 import { CardIdParamPipe } from './card-id-param.pipe';
 import { definitionFrom, patchFrom, SAMPLE_CARD_RESPONSE, toPublicCardResponse } from './card-responses';
-import { CardCreateRequestDto, CardMigrateViewsRequestDto, CardPatchRequestDto } from './card.dto';
+import {
+  CardCreateRequestDatedDto,
+  CardCreateRequestDto,
+  CardMigrateViews2026_09RequestDto,
+  CardMigrateViewsRequestDto,
+  CardPatchRequestDto,
+} from './card.dto';
 
 const READ_SCOPES = ['developers-read', 'private-apps-read'];
 const WRITE_SCOPE = 'developers-write';
 
-/** HubSpot's legacy CRM cards API (publicAppCrmCards.json), path for path. */
+/** Where each version of the API lives (publicAppCrmCards.json of v3, 2026-03 and 2026-09). */
+const CARDS_PATHS = {
+  v3: 'crm/v3/extensions/cards-dev',
+  '2026-03': 'crm/extensions/cards-dev/2026-03',
+  '2026-09': 'crm/extensions/cards-dev/2026-09',
+} as const satisfies Partial<Record<ApiVersion, string>>;
+type CardsVersion = keyof typeof CARDS_PATHS;
+
+/**
+ * HubSpot's legacy CRM cards API, path for path, at v3 and at the date-versioned paths. What
+ * differs by version: from 2026-03 `fetch.cardType` is required on create; 2026-09 drops
+ * `allowDuplicateAppCardIds` from the migrate request (optional here, false when absent) and
+ * answers migrate with `message` only. (2026-09's spec names the developer API key as the only
+ * credential; until the service has developer keys, every version takes the OAuth bearer token.)
+ */
 @ApiTags('crm cards')
-@Controller('crm/v3/extensions/cards-dev')
+@Controller(versionedPaths(CARDS_PATHS))
 export class LegacyCardsController {
   constructor(
     private readonly commandBus: CommandBus,
@@ -49,16 +71,19 @@ export class LegacyCardsController {
   @HttpCode(201)
   @RequireScopes(WRITE_SCOPE)
   @ApiOperation({ summary: 'Create a new card' })
+  @ApiBody({ type: CardCreateRequestDto, description: 'From 2026-03 `fetch.cardType` is required.' })
   async create(
     @Param('appId', new IntParamPipe()) appId: number,
-    @Body() body: CardCreateRequestDto,
+    @VersionedBody({ default: CardCreateRequestDatedDto, v3: CardCreateRequestDto })
+    body: CardCreateRequestDto | CardCreateRequestDatedDto,
     @Token() token: AccessTokenClaims,
     @Ctx() ctx: CommandContext,
+    @RouteVersion() version: CardsVersion,
     @Res({ passthrough: true }) reply: FastifyReply,
   ) {
     this.ownership.appOwnedBy(token, appId);
     const card = await this.commandBus.execute(new CreateLegacyCard(appId, definitionFrom(body), token.userId, ctx));
-    void reply.header('location', `/crm/v3/extensions/cards-dev/${appId}/${card.cardId}`);
+    void reply.header('location', `/${CARDS_PATHS[version]}/${appId}/${card.cardId}`);
     return toPublicCardResponse(card);
   }
 
@@ -66,25 +91,30 @@ export class LegacyCardsController {
   @HttpCode(200)
   @RequireScopes(WRITE_SCOPE)
   @ApiOperation({ summary: 'Migrate Card In Views' })
-  migrate(
+  @ApiBody({ type: CardMigrateViewsRequestDto, description: '2026-09 has no `allowDuplicateAppCardIds`.' })
+  async migrate(
     @Param('appId', new IntParamPipe()) appId: number,
-    @Body() body: CardMigrateViewsRequestDto,
+    @VersionedBody({ default: CardMigrateViewsRequestDto, '2026-09': CardMigrateViews2026_09RequestDto })
+    body: CardMigrateViewsRequestDto | CardMigrateViews2026_09RequestDto,
     @Token() token: AccessTokenClaims,
     @Ctx() ctx: CommandContext,
-  ): Promise<CardMigrateViewsResponse> {
+    @RouteVersion() version: CardsVersion,
+  ): Promise<CardMigrateViewsResponse | Pick<CardMigrateViewsResponse, 'message'>> {
     this.ownership.appOwnedBy(token, appId);
-    return this.commandBus.execute(
+    const progress = await this.commandBus.execute(
       new StartCardMigration(
         {
           appId,
           legacyCardId: body.legacyCrmCardId,
           appCardId: body.appCardId,
           ...(body.helpdeskAppCardId !== undefined ? { helpdeskAppCardId: body.helpdeskAppCardId } : {}),
-          allowDuplicateAppCardIds: body.allowDuplicateAppCardIds,
+          allowDuplicateAppCardIds: body.allowDuplicateAppCardIds ?? false,
         },
         ctx,
       ),
     );
+    // 2026-09's CardMigrateViewsResponse is `message` alone (the counts are in its text).
+    return version === '2026-09' ? { message: progress.message } : progress;
   }
 
   @Get(':appId/:cardId')

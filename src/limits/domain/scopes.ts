@@ -90,7 +90,43 @@ export const CRM_LIMITS_READ_SCOPES = [
   'crm.objects.products.read',
 ] as const;
 
-/** GET /crm/v3/limits/custom-object-types. */
+/**
+ * The versions whose accepted scopes we tell apart: v3 and 2026-03 accept the same lists; the
+ * 2026-09 specs (limitsTracking.json, properties.json) no longer list the tickets object and schema
+ * scopes, the engagement read scopes (calls, emails, meetings, notes, tasks) and `cpq.quotes.*`.
+ * (The 2026-09 specs also list `private_apps` alternatives: this service has no private apps.)
+ */
+export type ScopesVersion = 'v3' | '2026-03' | '2026-09';
+
+export const DROPPED_IN_2026_09: ReadonlySet<string> = new Set([
+  'crm.objects.tickets.sensitive.read',
+  'crm.objects.tickets.sensitive.write',
+  'crm.objects.tickets.highly_sensitive.read',
+  'crm.objects.tickets.highly_sensitive.write',
+  'crm.schemas.tickets.read',
+  'crm.schemas.tickets.write',
+  'crm.objects.calls.read',
+  'crm.objects.emails.read',
+  'crm.objects.meetings.read',
+  'crm.objects.notes.read',
+  'crm.objects.tasks.read',
+  'crm.schemas.calls.read',
+  'crm.schemas.emails.read',
+  'crm.schemas.meetings.read',
+  'crm.schemas.notes.read',
+  'crm.schemas.tasks.read',
+  'cpq.quotes.read',
+  'cpq.quotes.write',
+]);
+
+/** GET /crm/limits/{version}/calculated-properties and custom-properties, per version. */
+export function crmLimitsReadScopes(version: ScopesVersion): readonly string[] {
+  return version === '2026-09'
+    ? CRM_LIMITS_READ_SCOPES.filter((s) => !DROPPED_IN_2026_09.has(s))
+    : CRM_LIMITS_READ_SCOPES;
+}
+
+/** GET /crm/v3/limits/custom-object-types (the same list at every version). */
 export const CUSTOM_OBJECT_TYPE_LIMITS_SCOPES = [
   'crm.schemas.custom.read',
   'crm.objects.custom.sensitive.read.v2',
@@ -108,7 +144,16 @@ export const CUSTOM_OBJECT_TYPE_LIMITS_SCOPES = [
  * official properties spec lists one union for every object type; we check per object type,
  * which is what HubSpot enforces in practice. Tickets use the legacy `tickets` scope.
  */
-export function propertyScopes(family: StandardObjectType['scopeName'] | 'custom', access: 'read' | 'write'): string[] {
+export function propertyScopes(
+  family: StandardObjectType['scopeName'] | 'custom',
+  access: 'read' | 'write',
+  version: ScopesVersion = 'v3',
+): string[] {
+  const scopes = propertyScopesBefore2026_09(family, access);
+  return version === '2026-09' ? scopes.filter((s) => !DROPPED_IN_2026_09.has(s)) : scopes;
+}
+
+function propertyScopesBefore2026_09(family: StandardObjectType['scopeName'] | 'custom', access: 'read' | 'write') {
   if (family === 'tickets') {
     return access === 'write'
       ? ['crm.schemas.tickets.write', 'tickets']

@@ -1,24 +1,41 @@
 import { Controller, Get } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { type AccessTokenClaims, RequireScopes, Token } from '../../oauth';
+import { type ApiVersion, RouteVersion, versionedPaths } from '../../platform/http/api-versions';
 import { LimitsQueries } from '../application/limits.queries';
 import type {
   CalculatedPropertyLimits,
   CustomObjectTypeLimits,
   CustomPropertyLimits,
 } from '../application/limits.views';
-import { CRM_LIMITS_READ_SCOPES, CUSTOM_OBJECT_TYPE_LIMITS_SCOPES } from '../domain/scopes';
+import { CUSTOM_OBJECT_TYPE_LIMITS_SCOPES, crmLimitsReadScopes } from '../domain/scopes';
+import { requireAnyScope } from './params';
 
-/** CRM limits tracking (limitsTracking.json): the account is the token's hub. */
+const LIMITS_PATHS = {
+  v3: 'crm/v3/limits',
+  '2026-03': 'crm/limits/2026-03',
+  '2026-09': 'crm/limits/2026-09',
+} as const satisfies Partial<Record<ApiVersion, string>>;
+type LimitsVersion = keyof typeof LIMITS_PATHS;
+
+/**
+ * CRM limits tracking (limitsTracking.json of v3, 2026-03 and 2026-09): the account is the token's
+ * hub. The bodies are the same at every version; 2026-09 accepts fewer scopes on
+ * calculated-properties and custom-properties, so those two check the version's list themselves.
+ */
 @ApiTags('CRM limits')
-@Controller('crm/v3/limits')
+@Controller(versionedPaths(LIMITS_PATHS))
 export class LimitsController {
   constructor(private readonly queries: LimitsQueries) {}
 
   @Get('calculated-properties')
-  @RequireScopes(...CRM_LIMITS_READ_SCOPES)
+  @RequireScopes()
   @ApiOperation({ summary: 'Calculated properties: overall limit and usage, usage per object type' })
-  calculatedProperties(@Token() token: AccessTokenClaims): CalculatedPropertyLimits {
+  calculatedProperties(
+    @Token() token: AccessTokenClaims,
+    @RouteVersion() version: LimitsVersion,
+  ): CalculatedPropertyLimits {
+    requireAnyScope(token, crmLimitsReadScopes(version));
     return this.queries.calculatedPropertyLimits(token.hubId);
   }
 
@@ -30,9 +47,10 @@ export class LimitsController {
   }
 
   @Get('custom-properties')
-  @RequireScopes(...CRM_LIMITS_READ_SCOPES)
+  @RequireScopes()
   @ApiOperation({ summary: 'Custom properties: overall and per object type' })
-  customProperties(@Token() token: AccessTokenClaims): CustomPropertyLimits {
+  customProperties(@Token() token: AccessTokenClaims, @RouteVersion() version: LimitsVersion): CustomPropertyLimits {
+    requireAnyScope(token, crmLimitsReadScopes(version));
     return this.queries.customPropertyLimits(token.hubId);
   }
 }

@@ -1,3 +1,4 @@
+import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import {
@@ -23,16 +24,26 @@ const MAX_INT32 = 2_147_483_647;
 const MAX_OPTIONS = 1000;
 const MAX_TEXT = 3000;
 
-export class OptionInputDto {
+abstract class OptionInputFieldsDto {
   @ApiProperty() @IsDefined() @IsString() @MaxLength(MAX_TEXT) label!: string;
   @ApiProperty() @IsDefined() @IsString() @MaxLength(MAX_TEXT) value!: string;
   @ApiPropertyOptional() @IsOptional() @IsString() @MaxLength(MAX_TEXT) description?: string;
-  @ApiPropertyOptional() @IsOptional() @IsInt() @Min(-1) @Max(MAX_INT32) displayOrder?: number;
   @ApiPropertyOptional() @IsOptional() @IsBoolean() hidden?: boolean;
+  abstract displayOrder?: number;
 }
 
-/** Fields a property has both in PropertyCreate and in a schema's ObjectTypePropertyCreate. */
-class PropertyFieldsDto {
+/** v3's OptionInput (also a schema property's option at every version). */
+export class OptionInputDto extends OptionInputFieldsDto {
+  @ApiPropertyOptional() @IsOptional() @IsInt() @Min(-1) @Max(MAX_INT32) displayOrder?: number;
+}
+
+/** properties.json's OptionInput from 2026-03: `displayOrder` is required. */
+export class OptionInputDatedDto extends OptionInputFieldsDto {
+  @ApiProperty() @IsDefined() @IsInt() @Min(-1) @Max(MAX_INT32) displayOrder!: number;
+}
+
+/** Fields a property has both in PropertyCreate and in a schema's ObjectTypePropertyCreate (options apart). */
+abstract class PropertyFieldsDto {
   @ApiProperty({ example: 'lifetime_value' })
   @IsDefined()
   @IsString()
@@ -50,14 +61,7 @@ class PropertyFieldsDto {
   @ApiProperty({ enum: PROPERTY_TYPES }) @IsDefined() @IsIn(PROPERTY_TYPES) type!: string;
   @ApiProperty({ enum: FIELD_TYPES }) @IsDefined() @IsIn(FIELD_TYPES) fieldType!: string;
   @ApiPropertyOptional() @IsOptional() @IsString() @MaxLength(MAX_TEXT) description?: string;
-
-  @ApiPropertyOptional({ type: [OptionInputDto] })
-  @IsOptional()
-  @IsArray()
-  @ArrayMaxSize(MAX_OPTIONS)
-  @ValidateNested({ each: true })
-  @Type(() => OptionInputDto)
-  options?: OptionInputDto[];
+  abstract options?: OptionInputDto[] | OptionInputDatedDto[];
 
   @ApiPropertyOptional() @IsOptional() @IsInt() @Min(-1) @Max(MAX_INT32) displayOrder?: number;
   @ApiPropertyOptional() @IsOptional() @IsBoolean() hasUniqueValue?: boolean;
@@ -66,8 +70,17 @@ class PropertyFieldsDto {
   @ApiPropertyOptional() @IsOptional() @IsString() @MaxLength(100) referencedObjectType?: string;
 }
 
-/** HubSpot's PropertyCreate (POST /crm/v3/properties/{objectType}). */
-export class PropertyCreateDto extends PropertyFieldsDto {
+const OptionsOf = (option: () => typeof OptionInputDto | typeof OptionInputDatedDto) =>
+  applyDecorators(
+    ApiPropertyOptional({ type: [option()] }),
+    IsOptional(),
+    IsArray(),
+    ArrayMaxSize(MAX_OPTIONS),
+    ValidateNested({ each: true }),
+    Type(option),
+  );
+
+abstract class PropertyCreateFieldsDto extends PropertyFieldsDto {
   @ApiProperty({ example: 'contactinformation' })
   @IsDefined()
   @IsString()
@@ -84,8 +97,20 @@ export class PropertyCreateDto extends PropertyFieldsDto {
   calculationFormula?: string;
 }
 
+/** HubSpot's PropertyCreate (POST /crm/v3/properties/{objectType}). */
+export class PropertyCreateDto extends PropertyCreateFieldsDto {
+  @OptionsOf(() => OptionInputDto) options?: OptionInputDto[];
+}
+
+/** PropertyCreate from 2026-03 (POST /crm/properties/2026-03/{objectType}): options need `displayOrder`. */
+export class PropertyCreateDatedDto extends PropertyCreateFieldsDto {
+  @OptionsOf(() => OptionInputDatedDto) options?: OptionInputDatedDto[];
+}
+
 /** A property of a new schema (ObjectTypePropertyCreate). */
 export class SchemaPropertyDto extends PropertyFieldsDto {
+  @OptionsOf(() => OptionInputDto) options?: OptionInputDto[];
+
   @ApiPropertyOptional() @IsOptional() @IsString() @IsNotEmpty() @MaxLength(100) groupName?: string;
 }
 
@@ -94,8 +119,26 @@ export class SchemaLabelsDto {
   @ApiProperty({ example: 'Cars' }) @IsDefined() @IsString() @IsNotEmpty() @MaxLength(255) plural!: string;
 }
 
-/** HubSpot's ObjectSchemaEgg (POST /crm/v3/schemas). */
-export class SchemaCreateDto {
+const DisplayPropertyNames = (required: boolean) =>
+  applyDecorators(
+    required ? ApiProperty({ type: [String] }) : ApiPropertyOptional({ type: [String] }),
+    required ? IsDefined() : IsOptional(),
+    IsArray(),
+    ArrayMaxSize(100),
+    IsString({ each: true }),
+  );
+/** Only false is supported (the controller refuses true); required or not depending on the version. */
+const Flag = (required: boolean, description: string) =>
+  applyDecorators(
+    required ? ApiProperty({ description }) : ApiPropertyOptional({ description }),
+    required ? IsDefined() : IsOptional(),
+    IsBoolean(),
+  );
+const SENSITIVE = 'Sensitive properties are not supported: only false';
+const SAME_OBJECT = 'Associations of an object type with itself are not supported: only false';
+
+/** ObjectSchemaEgg's fields whose presence every version requires alike. */
+abstract class SchemaCreateFieldsDto {
   @ApiProperty({ example: 'cars' }) @IsDefined() @IsString() @IsNotEmpty() @MaxLength(100) name!: string;
 
   @ApiProperty({ type: SchemaLabelsDto })
@@ -108,19 +151,10 @@ export class SchemaCreateDto {
   @ApiPropertyOptional() @IsOptional() @IsString() @MaxLength(MAX_TEXT) description?: string;
   @ApiPropertyOptional() @IsOptional() @IsString() @MaxLength(100) primaryDisplayProperty?: string;
 
-  @ApiPropertyOptional({ type: [String] })
-  @IsOptional()
-  @IsArray()
-  @ArrayMaxSize(100)
-  @IsString({ each: true })
-  secondaryDisplayProperties?: string[];
-
-  @ApiPropertyOptional({ type: [String] })
-  @IsOptional()
-  @IsArray()
-  @ArrayMaxSize(100)
-  @IsString({ each: true })
-  searchableProperties?: string[];
+  abstract secondaryDisplayProperties?: string[];
+  abstract searchableProperties?: string[];
+  abstract allowsSensitiveProperties?: boolean;
+  abstract shouldCreateSameObjectAssociation?: boolean;
 
   @ApiProperty({ type: [String] })
   @IsDefined()
@@ -143,6 +177,30 @@ export class SchemaCreateDto {
   @ArrayMaxSize(100)
   @IsString({ each: true })
   associatedObjects!: string[];
+}
+
+/** HubSpot's ObjectSchemaEgg at v3 (POST /crm/v3/schemas). */
+export class SchemaCreateDto extends SchemaCreateFieldsDto {
+  @DisplayPropertyNames(false) secondaryDisplayProperties?: string[];
+  @DisplayPropertyNames(false) searchableProperties?: string[];
+  @Flag(false, SENSITIVE) allowsSensitiveProperties?: boolean;
+  @Flag(false, SAME_OBJECT) shouldCreateSameObjectAssociation?: boolean;
+}
+
+/** ObjectSchemaEgg at 2026-03: the display and searchable lists and both flags are required. */
+export class SchemaCreate2026_03Dto extends SchemaCreateFieldsDto {
+  @DisplayPropertyNames(true) secondaryDisplayProperties!: string[];
+  @DisplayPropertyNames(true) searchableProperties!: string[];
+  @Flag(true, SENSITIVE) allowsSensitiveProperties!: boolean;
+  @Flag(true, SAME_OBJECT) shouldCreateSameObjectAssociation!: boolean;
+}
+
+/** ObjectSchemaEgg at 2026-09: as 2026-03, but `shouldCreateSameObjectAssociation` is optional again. */
+export class SchemaCreate2026_09Dto extends SchemaCreateFieldsDto {
+  @DisplayPropertyNames(true) secondaryDisplayProperties!: string[];
+  @DisplayPropertyNames(true) searchableProperties!: string[];
+  @Flag(true, SENSITIVE) allowsSensitiveProperties!: boolean;
+  @Flag(false, SAME_OBJECT) shouldCreateSameObjectAssociation?: boolean;
 }
 
 /** PUT /admin/v1/accounts/{hubId}/limits: a number sets an override, null clears it, absent keeps it. */
