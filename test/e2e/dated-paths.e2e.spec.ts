@@ -1,3 +1,4 @@
+import { Client } from '@hubspot/api-client';
 import { checkCardsResponseIn } from '../support/cards-schema';
 import { mintCardsToken } from '../support/cards-tokens';
 import { validateResponse } from '../support/limits-schema';
@@ -446,5 +447,37 @@ describe('rate limits and metrics on dated paths', () => {
     const text = await r.text();
     expect(text).toMatch(/route="\/crm\/limits\/2026-09\/custom-object-types"/);
     expect(text).toMatch(/route="\/crm\/properties\/2026-03\/:objectType"/);
+  });
+});
+
+describe('the official client (@hubspot/api-client 14)', () => {
+  // Its typed clients hard-code the v3 paths after basePath, so dated paths go through apiRequest.
+  it('reaches the dated paths through client.apiRequest with the access token', async () => {
+    const client = new Client({ accessToken: crmToken, basePath: t.url, numberOfApiCallRetries: 0 });
+    for (const version of VERSIONS) {
+      const path = `/crm/limits/${version}/custom-object-types`;
+      const limits = await client.apiRequest({ method: 'GET', path });
+      expect(limits.status).toBe(200);
+      expect(validateResponse(`${version}/limitsTracking.json`, 'GET', path, await limits.json())).toEqual([]);
+
+      const schemas = await client.apiRequest({ method: 'GET', path: `/crm-object-schemas/${version}/schemas` });
+      expect(schemas.status).toBe(200);
+      const body = await schemas.json();
+      expect(
+        validateResponse(`${version}/schemas.json`, 'GET', `/crm-object-schemas/${version}/schemas`, body),
+      ).toEqual([]);
+    }
+    const cards = new Client({ accessToken: cardsToken, basePath: t.url, numberOfApiCallRetries: 0 });
+    const list = await cards.apiRequest({ method: 'GET', path: `/crm/extensions/cards-dev/2026-03/${appId}` });
+    expect(list.status).toBe(200);
+    expect(
+      checkCardsResponseIn(
+        '2026-03/publicAppCrmCards.json',
+        'GET',
+        '/crm/extensions/cards-dev/2026-03/{appId}',
+        200,
+        await list.json(),
+      ),
+    ).toEqual([]);
   });
 });
