@@ -1,4 +1,9 @@
 import { createHash, randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ManualClock } from '../../src/platform/clock';
+import { ProjectionRunner } from '../../src/platform/projections/projection-runner';
 import type { LightMyRequestResponse } from 'fastify';
 import * as openid from 'openid-client';
 import OAuth2Strategy from 'passport-oauth2';
@@ -659,6 +664,70 @@ describe('OAuth 2026-03: token, introspect, revoke, discovery, expire-access-tok
       optionalScopes: app.optionalScopes,
     };
   }
+});
+
+describe('revocations after a restart', () => {
+  it('a revoked token, an uninstalled install and expired tokens stay refused (reloaded from the read model)', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'hs-revocations-'));
+    const clock = new ManualClock(Date.UTC(2026, 10, 22, 9, 0, 0));
+    let t = await startTestApp({ dataDir, clock });
+    try {
+      const post = (url: string, fields: Record<string, string>) =>
+        t.inject({
+          method: 'POST',
+          url,
+          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+          payload: new URLSearchParams(fields).toString(),
+        });
+      const issue = async (f: OAuthFixture) => {
+        const { code } = await installCode(t, f);
+        const r = await post('/oauth/2026-03/token', {
+          grant_type: 'authorization_code',
+          client_id: f.clientId,
+          client_secret: f.clientSecret,
+          redirect_uri: f.redirectUri,
+          code,
+        });
+        return r.json().access_token as string;
+      };
+      const [a, b, c, d] = [
+        await oauthFixture(t, SCOPES),
+        await oauthFixture(t, SCOPES),
+        await oauthFixture(t, SCOPES),
+        await oauthFixture(t, SCOPES),
+      ];
+      const revoked = await issue(a);
+      const uninstalled = await issue(b);
+      const expired = await issue(c);
+      const live = await issue(d);
+      expect(
+        (
+          await post('/oauth/2026-03/token/revoke', {
+            client_id: a.clientId,
+            client_secret: a.clientSecret,
+            token: revoked,
+          })
+        ).statusCode,
+      ).toBe(200);
+      expect((await t.admin('DELETE', `/admin/v1/accounts/${b.hubId}/installs/${b.appId}`)).statusCode).toBe(204);
+      expect(
+        (await t.admin('POST', `/admin/v1/accounts/${c.hubId}/installs/${c.appId}/expire-access-tokens`)).statusCode,
+      ).toBe(200);
+      await t.close({ keepData: true });
+
+      t = await startTestApp({ dataDir, clock });
+      await t.app.get(ProjectionRunner).waitForHead();
+      const crm = (token: string) =>
+        t.inject({ method: 'GET', url: CRM, headers: { authorization: `Bearer ${token}` } });
+      expect((await crm(revoked)).json().category).toBe('INVALID_AUTHENTICATION');
+      expect((await crm(uninstalled)).json().category).toBe('INVALID_AUTHENTICATION');
+      expect((await crm(expired)).json().category).toBe('EXPIRED_AUTHENTICATION');
+      expect((await crm(live)).statusCode).toBe(200);
+    } finally {
+      await t.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
 });
 
 describe('ACCESS_TOKEN_TTL_SECONDS', () => {
