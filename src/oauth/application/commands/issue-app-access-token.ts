@@ -1,5 +1,6 @@
 import { Inject } from '@nestjs/common';
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import { DirectoryQueries } from '../../../directory';
 import { CLOCK, type Clock } from '../../../platform/clock';
 import { EventStreams } from '../../../platform/commands/event-streams';
 import { APP_CONFIG, type AppConfig } from '../../../platform/config/config';
@@ -42,6 +43,7 @@ export class IssueAppAccessTokenHandler implements ICommandHandler<IssueAppAcces
     private readonly keys: SigningKeyring,
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly directory: DirectoryQueries,
   ) {
     this.accessTokens = streams.forDecider(accessTokenDecider);
   }
@@ -58,7 +60,8 @@ export class IssueAppAccessTokenHandler implements ICommandHandler<IssueAppAcces
         userId: 0,
         appId: client.appId,
         installingUserId: 0,
-        hublet: 'na1',
+        // The hublet of the developer account that owns the app.
+        hublet: this.hubletOfApp(client.appId),
         issuedAt,
         expiresAt,
         scopes: [],
@@ -72,5 +75,10 @@ export class IssueAppAccessTokenHandler implements ICommandHandler<IssueAppAcces
       context,
     );
     return { token_type: 'bearer', access_token: token, expires_in: ttl, token_use: 'client_credentials', scopes: [] };
+  }
+
+  private hubletOfApp(appId: number): string {
+    const app = this.directory.getApp(appId);
+    return (app && this.directory.getAccount(app.developerHubId)?.hublet) || 'na1';
   }
 }
