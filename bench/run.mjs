@@ -16,6 +16,7 @@ import {
   BENCH_SCOPES,
   codeExchange,
   createCodes,
+  introspection,
   limitsGet,
   refreshGrant,
 } from './lib/tokens.mjs';
@@ -112,7 +113,10 @@ async function serviceEndpoints() {
     const setup = await service.createDeveloperSetup({ scopes: BENCH_SCOPES });
     const tokens = await service.exchange(setup, await service.authorizationCode(setup));
     out.refresh = await refreshGrant(service, setup, tokens.refresh_token);
+    out.refresh2026 = await refreshGrant(service, setup, tokens.refresh_token, '2026-03');
+    // The access token of the exchange expires in 30 minutes: long enough for both runs.
     out.metadata = await accessTokenMetadata(service, tokens.access_token);
+    out.introspect = await introspection(service, setup, tokens.access_token);
     Object.assign(out, await sameBytesAsMetadata(`${service.url}/oauth/v1/access-tokens/${tokens.access_token}`));
     out.limits = await limitsGet(service, tokens.access_token);
     const codeCount = Number(process.env.BENCH_CODES ?? 30_000);

@@ -38,11 +38,22 @@ export function evaluate(r) {
   ratio('code exchange / oidc-provider refresh grant', r.codeExchange, r.oidcRefresh);
   ratio('code exchange / bare Fastify form POST', r.codeExchange, r.fastifyPost);
   ratio('refresh grant / NestJS one-route form POST', r.refresh, r.nestPost);
+  ratio('2026-03 refresh grant / oidc-provider refresh grant', r.refresh2026, r.oidcRefresh);
+  ratio('2026-03 refresh grant / oidc-provider refresh grant with ID token', r.refresh2026, r.oidcRefreshIdToken);
+  ratio('2026-03 refresh grant / bare Fastify form POST', r.refresh2026, r.fastifyPost);
+  ratio('2026-03 refresh grant / NestJS one-route form POST', r.refresh2026, r.nestPost);
+  ratio('2026-03 refresh grant / v1 refresh grant', r.refresh2026, r.refresh);
   const metadata = ratio('access-token metadata GET / bare Fastify GET', r.metadata, r.fastifyGet);
   ratio('bare Fastify sending the metadata answer / bare Fastify GET', r.fastifySameBytes, r.fastifyGet);
   ratio('NestJS one route sending the metadata answer / bare Fastify GET', r.nestSameBytes, r.fastifyGet);
   ratio('access-token metadata GET / bare Fastify sending the same answer', r.metadata, r.fastifySameBytes);
   ratio('access-token metadata GET / NestJS one route sending the same answer', r.metadata, r.nestSameBytes);
+  ratio('introspection POST / bare Fastify GET', r.introspect, r.fastifyGet);
+  ratio('introspection POST / bare Fastify form POST', r.introspect, r.fastifyPost);
+  ratio('introspection POST / bare Fastify sending the metadata answer', r.introspect, r.fastifySameBytes);
+  ratio('introspection POST / NestJS one route sending the metadata answer', r.introspect, r.nestSameBytes);
+  ratio('introspection POST / NestJS one-route form POST', r.introspect, r.nestPost);
+  ratio('introspection POST / v1 metadata GET', r.introspect, r.metadata);
   const limits = ratio('limits GET / bare Fastify GET', r.limits, r.fastifyGet);
   ratio('NestJS one-route GET / bare Fastify GET', r.nestGet, r.fastifyGet);
   ratio('NestJS one-route form POST / bare Fastify form POST', r.nestPost, r.fastifyPost);
@@ -54,7 +65,7 @@ export function evaluate(r) {
     targets.push({ target: 'metadata GET ≥ 0.6× bare Fastify GET', figure: x(metadata), met: metadata >= 0.6 });
   if (limits !== undefined)
     targets.push({ target: 'limits GET ≥ 0.6× bare Fastify GET', figure: x(limits), met: limits >= 0.6 });
-  for (const key of ['refresh', 'codeExchange', 'metadata', 'limits']) {
+  for (const key of ['refresh', 'refresh2026', 'codeExchange', 'metadata', 'introspect', 'limits']) {
     if (!r[key]) continue;
     targets.push({
       target: `p99 ≤ 25 ms at 32 connections: ${r[key].name.replace('service: ', '')}`,
@@ -107,8 +118,10 @@ export function markdown(results, evaluation, m) {
     'oidcRefresh',
     'oidcRefreshIdToken',
     'refresh',
+    'refresh2026',
     'codeExchange',
     'metadata',
+    'introspect',
     'limits',
   ]
     .map((k) => results[k])

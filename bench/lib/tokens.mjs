@@ -22,11 +22,12 @@ export async function createCodes(service, setup, count, concurrency = 32) {
 const form = (fields) => new URLSearchParams(fields).toString();
 const FORM_HEADERS = { 'content-type': 'application/x-www-form-urlencoded' };
 
-export async function refreshGrant(service, setup, refreshToken) {
-  return measure('service: refresh grant (POST /oauth/v1/token)', {
+/** The refresh grant at `/oauth/v1/token` (`version` 'v1') or at the date-versioned `/oauth/2026-03/token`. */
+export async function refreshGrant(service, setup, refreshToken, version = 'v1') {
+  return measure(`service: refresh grant (POST /oauth/${version}/token)`, {
     pid: service.pid,
     profile: true,
-    url: `${service.url}/oauth/v1/token`,
+    url: `${service.url}/oauth/${version}/token`,
     method: 'POST',
     headers: FORM_HEADERS,
     body: form({
@@ -76,6 +77,18 @@ export async function accessTokenMetadata(service, accessToken) {
     pid: service.pid,
     profile: true,
     url: `${service.url}/oauth/v1/access-tokens/${accessToken}`,
+  });
+}
+
+/** RFC 7662 introspection of an access token (POST /oauth/2026-03/token/introspect): the 2026-03 metadata. */
+export async function introspection(service, setup, accessToken) {
+  return measure('service: introspection POST (2026-03)', {
+    pid: service.pid,
+    profile: true,
+    url: `${service.url}/oauth/2026-03/token/introspect`,
+    method: 'POST',
+    headers: FORM_HEADERS,
+    body: form({ client_id: setup.app.clientId, client_secret: setup.app.clientSecret, token: accessToken }),
   });
 }
 

@@ -10,6 +10,14 @@ import { IssueTokenHandler } from './application/commands/issue-token';
 import { RedeemAuthorizationCodeProcess } from './application/commands/redeem-authorization-code';
 import { RevokeRefreshTokenHandler } from './application/commands/revoke-refresh-token';
 import { UninstallHandler } from './application/commands/uninstall';
+import { ExpireInstallAccessTokensHandler } from './application/commands/expire-install-access-tokens';
+import { IssueAppAccessTokenHandler } from './application/commands/issue-app-access-token';
+import { RevokeAccessTokenHandler } from './application/commands/revoke-access-token';
+import { RevokeTokenProcess } from './application/commands/revoke-token';
+import { AccessTokenRevocationsModule } from './access-token-revocations.module';
+import { AuthorizationServerMetadataController } from './http/authorization-server-metadata.controller';
+import { OAuthTokensController } from './http/oauth-tokens.controller';
+import { AccessTokenRevocationsProjection } from './projections/access-token-revocations.projection';
 import { InstallQueries } from './application/install.queries';
 import { TokenMetadataService } from './application/token-metadata.service';
 import { oauthEvents } from './domain/oauth-events';
@@ -28,7 +36,7 @@ import { OAuthProjection } from './projections/oauth.projection';
 @Module(
   EventSourcingModule.forFeature({
     events: oauthEvents,
-    projections: [OAuthProjection],
+    projections: [OAuthProjection, AccessTokenRevocationsProjection],
     commandHandlers: [
       ApproveInstallHandler,
       IssueAuthorizationCodeHandler,
@@ -37,9 +45,19 @@ import { OAuthProjection } from './projections/oauth.projection';
       IssueAccessTokenFromRefreshTokenHandler,
       IssueTokenHandler,
       RevokeRefreshTokenHandler,
+      IssueAppAccessTokenHandler,
+      RevokeAccessTokenHandler,
+      RevokeTokenProcess,
+      ExpireInstallAccessTokensHandler,
     ],
-    imports: [DirectoryModule],
-    controllers: [TokenController, TokenMetadataController, InstallsAdminController],
+    imports: [DirectoryModule, AccessTokenRevocationsModule],
+    controllers: [
+      TokenController,
+      OAuthTokensController,
+      TokenMetadataController,
+      InstallsAdminController,
+      AuthorizationServerMetadataController,
+    ],
     providers: [OAuthBootstrap, AuthorizeRequestValidator, InstallQueries, ClientAuthenticator, TokenMetadataService],
     exports: [AuthorizeRequestValidator, InstallQueries],
   }),

@@ -17,6 +17,16 @@ describe('loadConfig', () => {
     expect(c.tierLimits).toEqual(DEFAULT_TIER_LIMITS);
   });
 
+  it('reads ACCESS_TOKEN_TTL_SECONDS (1 s to a day, default 1800)', () => {
+    expect(loadConfig({}).accessTokenTtlSeconds).toBe(1800);
+    expect(loadConfig({ ACCESS_TOKEN_TTL_SECONDS: '30' }).accessTokenTtlSeconds).toBe(30);
+    for (const bad of ['0', '86401', '1.5', '-3', 'soon']) {
+      expect(() => loadConfig({ ACCESS_TOKEN_TTL_SECONDS: bad })).toThrow(
+        /ACCESS_TOKEN_TTL_SECONDS must be an integer from 1 to 86400/,
+      );
+    }
+  });
+
   it('requires ADMIN_API_KEY outside the demo', () => {
     expect(() => loadConfig({ SEED: 'none' })).toThrow(/ADMIN_API_KEY is required/);
     expect(loadConfig({ SEED: 'none', ADMIN_API_KEY: 'x'.repeat(16) }).adminApiKey).toBe('x'.repeat(16));

@@ -34,6 +34,16 @@ describe('access tokens', () => {
     if (v.ok) expect(v.claims.scopes).toEqual([...SCOPES]);
   });
 
+  it('mark app tokens (client_credentials) in the token itself; an install token is never one', () => {
+    const app = { ...claims({ hubId: 0, userId: 0, installingUserId: 0, scopes: [] }), appToken: true as const };
+    delete (app as Partial<AccessTokenClaims>).appInstallId;
+    const { token, tokenId } = encodeAccessToken(app, keys);
+    expect(verifyAccessToken(token, keys, T0)).toEqual({ ok: true, claims: { ...app, tokenId } });
+    const install = verifyAccessToken(encodeAccessToken(claims(), keys).token, keys, T0);
+    expect(install.ok && install.claims.appToken).toBe(undefined);
+    expect(() => encodeAccessToken({ ...claims(), appToken: true }, keys)).toThrow(/no install/);
+  });
+
   it('round-trip every claim, including the install id', () => {
     const { token, tokenId } = encodeAccessToken(claims({ scopes: ['oauth', 'tickets'], hubId: 42 }), keys);
     const v = verifyAccessToken(token, keys, T0 + 1);

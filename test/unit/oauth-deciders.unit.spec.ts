@@ -412,4 +412,119 @@ describe('access token decider', () => {
 
   it('issues a token id once (its stream is write-once)', () =>
     expect(spec.given([issued]).when(issue).thenThrows(HubSpotError).httpStatus).toBe(409));
+
+  const revoke = { kind: 'RevokeAccessToken' as const, now: T0 + 60_000 };
+
+  it('revokes an issued token once, remembering its expiry and install (no token material)', () => {
+    const revoked = spec
+      .given([issued])
+      .when(revoke)
+      .then([
+        {
+          type: OAuthEventType.AccessTokenRevoked,
+          data: {
+            tokenId: '0123456789abcdef',
+            appId: 7,
+            hubId: 9,
+            installId: 'aaaaaaaaaaaaaaaa',
+            expiresAt: T0 + 1000 + 1_800_000,
+            revokedAt: T0 + 60_000,
+          },
+        },
+      ]);
+    spec
+      .given([issued, ...revoked])
+      .when(revoke)
+      .thenNothing();
+  });
+
+  it('revoking an unknown or already expired token changes nothing (RFC 7009)', () => {
+    spec.given([]).when(revoke).thenNothing();
+    spec
+      .given([issued])
+      .when({ ...revoke, now: T0 + 1000 + 1_800_000 })
+      .thenNothing();
+  });
+
+  it('issues and revokes app tokens (client_credentials): no account, no install', () => {
+    const app = {
+      kind: 'IssueAppAccessToken' as const,
+      appId: 7,
+      clientId: 'client-a',
+      tokenId: 'fedcba9876543210',
+      issuedAt: T0,
+      expiresAt: T0 + 1_800_000,
+    };
+    const [appIssued] = spec
+      .given([])
+      .when(app)
+      .then([
+        {
+          type: OAuthEventType.AppAccessTokenIssued,
+          data: {
+            tokenId: 'fedcba9876543210',
+            appId: 7,
+            clientId: 'client-a',
+            issuedAt: T0,
+            expiresAt: T0 + 1_800_000,
+          },
+        },
+      ]);
+    expect(spec.given([appIssued!]).when(app).thenThrows(HubSpotError).httpStatus).toBe(409);
+    spec
+      .given([appIssued!])
+      .when(revoke)
+      .then([
+        {
+          type: OAuthEventType.AccessTokenRevoked,
+          data: { tokenId: 'fedcba9876543210', appId: 7, expiresAt: T0 + 1_800_000, revokedAt: T0 + 60_000 },
+        },
+      ]);
+  });
+});
+
+describe('install decider: expiring access tokens', () => {
+  const spec = DeciderSpecification.for(installDecider);
+  const installed: InstallEvent = {
+    type: OAuthEventType.AppInstalled,
+    data: {
+      appId: 7,
+      hubId: 9,
+      installId: 'aaaaaaaaaaaaaaaa',
+      installingUserId: 3,
+      scopes: ['oauth'],
+      installedAt: T0,
+    },
+  };
+  const expire = { kind: 'ExpireAccessTokens' as const, appId: 7, hubId: 9, now: T0 + 5000 };
+
+  it('records the expiry on the install, naming the current install id', () => {
+    spec
+      .given([installed])
+      .when(expire)
+      .then([
+        {
+          type: OAuthEventType.InstallAccessTokensExpired,
+          data: { appId: 7, hubId: 9, installId: 'aaaaaaaaaaaaaaaa', expiredAt: T0 + 5000 },
+        },
+      ]);
+  });
+
+  it('refuses an app that is not installed (never, or uninstalled) with 404', () => {
+    expect(spec.given([]).when(expire).thenThrows(HubSpotError).httpStatus).toBe(404);
+    const uninstalled: InstallEvent = {
+      type: OAuthEventType.AppUninstalled,
+      data: { appId: 7, hubId: 9, installId: 'aaaaaaaaaaaaaaaa', uninstalledAt: T0 + 1 },
+    };
+    expect(spec.given([installed, uninstalled]).when(expire).thenThrows(HubSpotError).httpStatus).toBe(404);
+  });
+
+  it('leaves the install usable (refresh tokens keep working)', () => {
+    const expired: InstallEvent = {
+      type: OAuthEventType.InstallAccessTokensExpired,
+      data: { appId: 7, hubId: 9, installId: 'aaaaaaaaaaaaaaaa', expiredAt: T0 + 5000 },
+    };
+    const state = fold(installDecider.evolve, installDecider.initialState(), [installed, expired]);
+    expect(installIsActive(state, 'aaaaaaaaaaaaaaaa')).toBe(true);
+  });
 });

@@ -7,10 +7,13 @@ import { EventStreams } from '../../platform/commands/event-streams';
 import { HubSpotError } from '../../platform/errors/hubspot-error';
 import { ProjectionRunner } from '../../platform/projections/projection-runner';
 import { sha256Hex } from '../../platform/security/constant-time';
-import { verifyAccessToken } from '../domain/access-token';
+import { AccessTokenClaims, verifyAccessToken } from '../domain/access-token';
 import { AccessTokenInfo, accessTokenInfo } from '../domain/access-token-info';
-import { refreshTokenStream } from '../domain/oauth-events';
+import { installDecider, installIsActive } from '../domain/install.decider';
+import { installStream, refreshTokenStream } from '../domain/oauth-events';
 import { refreshTokenDecider, refreshTokenNotFound } from '../domain/refresh-token.decider';
+import { AccessTokenRevocations } from './access-token-revocations';
+import type { AuthenticatedClient } from './client-authentication';
 import { InstallQueries } from './install.queries';
 
 /** HubSpot's `RefreshTokenInfoResponse`. */
@@ -24,6 +27,40 @@ export interface RefreshTokenInfo {
   user_id: number;
   token_type: 'refresh';
 }
+
+/** HubSpot's `PublicAccessTokenInfoResponse` (OAuth 2026-03 introspection, RFC 7662). */
+export interface PublicAccessTokenInfo extends Omit<AccessTokenInfo, 'token_type'> {
+  active: true;
+  client_id: string;
+  token_type: string;
+  token_use: 'access_token';
+}
+
+/** HubSpot's `PublicRefreshTokenInfoResponse`. */
+export interface PublicRefreshTokenInfo {
+  active: true;
+  token: string;
+  user: string;
+  hub_domain: string;
+  scopes: string[];
+  hub_id: number;
+  app_id: number;
+  client_id: string;
+  user_id: number;
+  token_type: 'refresh';
+  token_use: 'refresh_token';
+}
+
+export type IntrospectionResponse = PublicAccessTokenInfo | PublicRefreshTokenInfo | { active: false };
+
+export type TokenTypeHint = 'access_token' | 'refresh_token';
+
+/** An access token's signature, expiry and revocation, checked the way the bearer guard checks them. */
+export type AccessTokenCheck =
+  | { status: 'active'; claims: AccessTokenClaims }
+  | { status: 'expired'; claims: AccessTokenClaims; expiredAt: number }
+  | { status: 'revoked'; claims: AccessTokenClaims }
+  | { status: 'malformed' | 'bad_signature' };
 
 /**
  * Metadata of access tokens (decoded from the token itself: no store lookup) and of refresh
@@ -44,7 +81,89 @@ export class TokenMetadataService {
     private readonly streams: EventStreams,
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly revocations: AccessTokenRevocations,
   ) {}
+
+  /** Signature, own expiry, then the in-memory revocations (no store read). */
+  checkAccessToken(token: string, now = this.clock.now()): AccessTokenCheck {
+    const result = verifyAccessToken(token, this.keys, now);
+    if (!result.ok) {
+      if (result.reason === 'expired')
+        return { status: 'expired', claims: result.claims, expiredAt: result.claims.expiresAt };
+      return { status: result.reason === 'malformed' ? 'malformed' : 'bad_signature' };
+    }
+    const verdict = this.revocations.verdict(result.claims);
+    if (verdict === null) return { status: 'active', claims: result.claims };
+    if (verdict.status === 'revoked') return { status: 'revoked', claims: result.claims };
+    return { status: 'expired', claims: result.claims, expiredAt: verdict.expiredAt };
+  }
+
+  /**
+   * RFC 7662 introspection for `client`: its own tokens that still work are described; every other
+   * token (unknown, expired, revoked, uninstalled, another client's) is just `{active: false}`.
+   */
+  async introspect(client: AuthenticatedClient, token: string, hint?: TokenTypeHint): Promise<IntrospectionResponse> {
+    // The hint orders the search (RFC 7662 §2.1); a token of the other kind is still found.
+    const order: TokenTypeHint[] =
+      hint === 'refresh_token' ? ['refresh_token', 'access_token'] : ['access_token', 'refresh_token'];
+    for (const kind of order) {
+      const found =
+        kind === 'access_token'
+          ? this.introspectAccessToken(client, token)
+          : await this.introspectRefreshToken(client, token);
+      if (found) return found;
+    }
+    return { active: false };
+  }
+
+  private introspectAccessToken(client: AuthenticatedClient, token: string): PublicAccessTokenInfo | null {
+    const now = this.clock.now();
+    const check = this.checkAccessToken(token, now);
+    if (check.status !== 'active' || check.claims.appId !== client.appId) return null;
+    const { claims } = check;
+    const info = accessTokenInfo({
+      token,
+      claims,
+      now,
+      userEmail: claims.appToken ? '' : this.emailOf(claims.userId),
+      hubDomain: claims.appToken ? '' : this.domainOf(claims.hubId),
+      audience: this.config.publicUrl,
+    });
+    return {
+      active: true,
+      ...info,
+      client_id: client.clientId,
+      token_type: claims.appToken ? 'client_credentials' : info.token_type,
+      token_use: 'access_token',
+    };
+  }
+
+  /** From the write side (the token's and its install's streams): a token fresh from the token endpoint is found. */
+  private async introspectRefreshToken(
+    client: AuthenticatedClient,
+    token: string,
+  ): Promise<PublicRefreshTokenInfo | null> {
+    if (token.length > 512) return null;
+    const loaded = await this.streams.load(refreshTokenStream(sha256Hex(token)), refreshTokenDecider);
+    const state = loaded.state;
+    if (state.status !== 'active' || state.grant.clientId !== client.clientId) return null;
+    const { grant } = state;
+    const install = await this.streams.load(installStream(grant.appId, grant.hubId), installDecider);
+    if (!installIsActive(install.state, grant.installId)) return null;
+    return {
+      active: true,
+      token,
+      user: this.emailOf(grant.userId),
+      hub_domain: this.domainOf(grant.hubId),
+      scopes: grant.scopes,
+      hub_id: grant.hubId,
+      app_id: grant.appId,
+      client_id: grant.clientId,
+      user_id: grant.userId,
+      token_type: 'refresh',
+      token_use: 'refresh_token',
+    };
+  }
 
   accessTokenInfo(token: string): AccessTokenInfo {
     const now = this.clock.now();
@@ -80,6 +199,29 @@ export class TokenMetadataService {
       }
     }
     const { claims } = result;
+    const verdict = this.revocations.verdict(claims);
+    if (claims.appToken || verdict?.status === 'revoked') {
+      // App tokens (client_credentials) and revoked or uninstalled ones are described only by introspection.
+      throw new HubSpotError(
+        401,
+        'INVALID_AUTHENTICATION',
+        'The access token is not valid: it was revoked or is not an install token.',
+        {
+          status: 'BAD_ACCESS_TOKEN',
+        },
+      );
+    }
+    if (verdict?.status === 'expired') {
+      const minutes = Math.max(1, Math.floor((now - verdict.expiredAt) / 60_000));
+      throw new HubSpotError(
+        401,
+        'EXPIRED_AUTHENTICATION',
+        `The OAuth token used to make this call expired ${minutes} minute(s) ago.`,
+        {
+          status: 'EXPIRED_ACCESS_TOKEN',
+        },
+      );
+    }
     return accessTokenInfo({
       token,
       claims,

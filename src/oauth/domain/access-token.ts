@@ -24,6 +24,11 @@ export interface AccessTokenClaims {
   issuedAt: number;
   expiresAt: number;
   scopes: string[];
+  /**
+   * A token of the app itself (client_credentials, OAuth 2026-03): no account, user or install
+   * (hubId, userId and installingUserId are 0). Only endpoints meant for the app accept it.
+   */
+  appToken?: true;
 }
 
 export type VerifyResult =
@@ -31,9 +36,10 @@ export type VerifyResult =
   | { ok: false; reason: 'malformed' | 'unknown_key' | 'bad_signature' }
   | { ok: false; reason: 'expired'; claims: AccessTokenClaims };
 
-/** Format 1: no install id. Format 2: an 8-byte install id follows the token id. */
+/** Format 1: no install id. Format 2: an 8-byte install id follows the token id. Format 3: an app token (format 1's layout). */
 const FORMAT_V1 = 1;
 const FORMAT_V2 = 2;
+const FORMAT_APP = 3;
 const INSTALL_ID = /^[0-9a-f]{16}$/;
 const HUBLETS = ['na1', 'na2', 'na3', 'eu1', 'ap1'] as const;
 export const MAX_ACCESS_TOKEN_LENGTH = 512;
@@ -98,7 +104,9 @@ export function encodeAccessToken(
   if (hublet < 0) throw new Error(`unknown hublet ${claims.hublet}`);
   const installId = claims.appInstallId;
   if (installId !== undefined && !INSTALL_ID.test(installId)) throw new Error('appInstallId must be 16 hex characters');
-  const bytes: number[] = [installId === undefined ? FORMAT_V1 : FORMAT_V2, SCOPE_CATALOG_VERSION, hublet];
+  if (claims.appToken && installId !== undefined) throw new Error('an app token has no install');
+  const format = claims.appToken ? FORMAT_APP : installId === undefined ? FORMAT_V1 : FORMAT_V2;
+  const bytes: number[] = [format, SCOPE_CATALOG_VERSION, hublet];
   for (const v of [claims.hubId, claims.userId, claims.appId, claims.installingUserId]) writeVarint(bytes, v);
   writeVarint(bytes, Math.floor(claims.issuedAt / 1000));
   writeVarint(bytes, Math.floor(claims.expiresAt / 1000));
@@ -139,7 +147,7 @@ export function verifyAccessToken(token: string, keys: KeyLookup, now: number): 
 function decodePayload(buf: Buffer): AccessTokenClaims {
   const at = { i: 0 };
   const format = buf[at.i++];
-  if (format !== FORMAT_V1 && format !== FORMAT_V2) throw new Error('format');
+  if (format !== FORMAT_V1 && format !== FORMAT_V2 && format !== FORMAT_APP) throw new Error('format');
   if (buf[at.i++] !== SCOPE_CATALOG_VERSION) throw new Error('catalog');
   const hublet = HUBLETS[buf[at.i++]!];
   if (!hublet) throw new Error('hublet');
@@ -171,5 +179,6 @@ function decodePayload(buf: Buffer): AccessTokenClaims {
     scopes,
   };
   if (appInstallId !== undefined) claims.appInstallId = appInstallId;
+  if (format === FORMAT_APP) claims.appToken = true;
   return claims;
 }

@@ -19,7 +19,9 @@ export type InstallCommand =
       newInstallId: string;
       now: number;
     }
-  | { kind: 'Uninstall'; appId: number; hubId: number; now: number };
+  | { kind: 'Uninstall'; appId: number; hubId: number; now: number }
+  /** Every access token of the current install issued until now expires now (admin testing tool). */
+  | { kind: 'ExpireAccessTokens'; appId: number; hubId: number; now: number };
 
 const sameSet = (a: string[], b: string[]) => a.length === b.length && a.every((s) => b.includes(s));
 
@@ -78,10 +80,16 @@ export const installDecider: Decider<InstallState, InstallCommand, InstallEvent>
           },
         ];
       }
+      case 'ExpireAccessTokens':
+        if (state.status !== 'installed') throw notInstalled(command.appId, command.hubId);
+        return [
+          {
+            type: OAuthEventType.InstallAccessTokensExpired,
+            data: { appId: command.appId, hubId: command.hubId, installId: state.installId, expiredAt: command.now },
+          },
+        ];
       case 'Uninstall':
-        if (state.status !== 'installed') {
-          throw HubSpotError.notFound(`The app ${command.appId} is not installed in account ${command.hubId}.`);
-        }
+        if (state.status !== 'installed') throw notInstalled(command.appId, command.hubId);
         return [
           {
             type: OAuthEventType.AppUninstalled,
@@ -96,6 +104,9 @@ export const installDecider: Decider<InstallState, InstallCommand, InstallEvent>
     }
   },
 };
+
+const notInstalled = (appId: number, hubId: number) =>
+  HubSpotError.notFound(`The app ${appId} is not installed in account ${hubId}.`);
 
 /** Whether tokens of `installId` may still be used. */
 export function installIsActive(state: InstallState, installId: string): boolean {

@@ -16,6 +16,9 @@ export const OAuthEventType = {
   RefreshTokenIssued: 'oauth.RefreshTokenIssued',
   AccessTokenIssued: 'oauth.AccessTokenIssued',
   RefreshTokenDeleted: 'oauth.RefreshTokenDeleted',
+  AppAccessTokenIssued: 'oauth.AppAccessTokenIssued',
+  AccessTokenRevoked: 'oauth.AccessTokenRevoked',
+  InstallAccessTokensExpired: 'oauth.InstallAccessTokensExpired',
 } as const;
 
 export interface AppInstalled {
@@ -99,6 +102,34 @@ export interface AccessTokenIssued {
   };
 }
 
+/** The client_credentials grant (OAuth 2026-03): a token of the app itself, for no account. */
+export interface AppAccessTokenIssued {
+  type: typeof OAuthEventType.AppAccessTokenIssued;
+  data: { tokenId: string; appId: number; clientId: string; issuedAt: number; expiresAt: number };
+}
+
+/**
+ * An access token revoked by its client (RFC 7009). `expiresAt` bounds how long the revocation
+ * must be remembered: past it the token fails on its own. Install fields are absent for app tokens.
+ */
+export interface AccessTokenRevoked {
+  type: typeof OAuthEventType.AccessTokenRevoked;
+  data: {
+    tokenId: string;
+    appId: number;
+    hubId?: number;
+    installId?: string;
+    expiresAt: number;
+    revokedAt: number;
+  };
+}
+
+/** Every access token of the install issued before `expiredAt` expires now (an admin's testing tool). */
+export interface InstallAccessTokensExpired {
+  type: typeof OAuthEventType.InstallAccessTokensExpired;
+  data: { appId: number; hubId: number; installId: string; expiredAt: number };
+}
+
 export type RefreshTokenDeletionReason = 'deleted_by_client' | 'authorization_code_replayed' | 'not_delivered';
 
 export interface RefreshTokenDeleted {
@@ -112,10 +143,11 @@ export interface RefreshTokenDeleted {
   };
 }
 
-export type InstallEvent = AppInstalled | AppInstallScopesChanged | AppUninstalled;
+export type InstallEvent = AppInstalled | AppInstallScopesChanged | AppUninstalled | InstallAccessTokensExpired;
 export type AuthorizationCodeEvent = AuthorizationCodeIssued | AuthorizationCodeRedeemed;
 export type RefreshTokenEvent = RefreshTokenIssued | RefreshTokenDeleted;
-export type OAuthEvent = InstallEvent | AuthorizationCodeEvent | RefreshTokenEvent | AccessTokenIssued;
+export type AccessTokenEvent = AccessTokenIssued | AppAccessTokenIssued | AccessTokenRevoked;
+export type OAuthEvent = InstallEvent | AuthorizationCodeEvent | RefreshTokenEvent | AccessTokenEvent;
 
 /**
  * The module's event types for the registry. Every type is still stored in the shape it was first
@@ -130,6 +162,9 @@ export const oauthEvents: EventDefinitions = {
   [OAuthEventType.RefreshTokenIssued]: null,
   [OAuthEventType.AccessTokenIssued]: null,
   [OAuthEventType.RefreshTokenDeleted]: null,
+  [OAuthEventType.AppAccessTokenIssued]: null,
+  [OAuthEventType.AccessTokenRevoked]: null,
+  [OAuthEventType.InstallAccessTokensExpired]: null,
 } satisfies Record<OAuthEvent['type'], null>;
 
 /** One stream per install of an app in an account; its state decides whether refresh tokens still work. */

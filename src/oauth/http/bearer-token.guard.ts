@@ -5,6 +5,7 @@ import {
   ExecutionContext,
   Inject,
   Injectable,
+  Optional,
   SetMetadata,
   UseGuards,
 } from '@nestjs/common';
@@ -15,6 +16,21 @@ import { AccessTokenClaims, verifyAccessToken } from '../domain/access-token';
 import { CLOCK, Clock } from '../../platform/clock';
 import { HubSpotError } from '../../platform/errors/hubspot-error';
 import type { RequestWithActor } from '../../platform/http/request-context';
+import { AccessTokenRevocations } from '../application/access-token-revocations';
+
+const NOT_FOUND_MESSAGE =
+  'Authentication credentials not found. This API supports OAuth 2.0 authentication and you can find more details at https://developers.hubspot.com/docs/methods/auth/oauth-overview';
+
+/** HubSpot's 401 for an expired token: how long ago, and (in `context`) when it expired. */
+function expiredError(expiredAt: number, now: number): HubSpotError {
+  const minutes = Math.max(1, Math.floor((now - expiredAt) / 60_000));
+  return new HubSpotError(
+    401,
+    'EXPIRED_AUTHENTICATION',
+    `The OAuth token used to make this call expired ${minutes} minute(s) ago.`,
+    { context: { expiredAt: [new Date(expiredAt).toISOString()] } },
+  );
+}
 
 const ACCEPTED_SCOPES = 'hubspot:acceptedScopes';
 
@@ -24,7 +40,10 @@ export interface RequestWithToken extends RequestWithActor {
 
 /**
  * Checks the OAuth bearer token of the CRM endpoints: signature and expiry without a store lookup,
- * then that the token holds at least one of the accepted scopes (HubSpot's "any of" lists).
+ * then the in-memory revocations (revoked tokens, uninstalled installs, installs whose tokens an
+ * admin expired: AccessTokenRevocations, fed from the event feed), then that the token holds at
+ * least one of the accepted scopes (HubSpot's "any of" lists). App tokens (client_credentials) name
+ * no account and are refused. Without the OAuth module (a test app of one module) nothing is revoked.
  */
 @Injectable()
 export class BearerTokenGuard implements CanActivate {
@@ -32,6 +51,7 @@ export class BearerTokenGuard implements CanActivate {
     private readonly reflector: Reflector,
     private readonly keys: SigningKeyring,
     @Inject(CLOCK) private readonly clock: Clock,
+    @Optional() private readonly revocations?: AccessTokenRevocations,
   ) {}
 
   canActivate(context: ExecutionContext): boolean {
@@ -40,24 +60,21 @@ export class BearerTokenGuard implements CanActivate {
       this.reflector.getAllAndOverride<string[]>(ACCEPTED_SCOPES, [context.getHandler(), context.getClass()]) ?? [];
     const header = request.headers.authorization;
     const match = typeof header === 'string' ? /^Bearer ([^\s]+)$/i.exec(header.trim()) : null;
-    if (!match) {
-      throw HubSpotError.invalidAuthentication(
-        'Authentication credentials not found. This API supports OAuth 2.0 authentication and you can find more details at https://developers.hubspot.com/docs/methods/auth/oauth-overview',
-      );
-    }
+    if (!match) throw HubSpotError.invalidAuthentication(NOT_FOUND_MESSAGE);
     const now = this.clock.now();
     const result = verifyAccessToken(match[1]!, this.keys, now);
     if (!result.ok) {
-      if (result.reason === 'expired') {
-        const minutes = Math.max(1, Math.floor((now - result.claims.expiresAt) / 60_000));
-        throw HubSpotError.expiredAuthentication(
-          `The OAuth token used to make this call expired ${minutes} minute(s) ago.`,
-        );
-      }
+      if (result.reason === 'expired') throw expiredError(result.claims.expiresAt, now);
+      throw HubSpotError.invalidAuthentication(NOT_FOUND_MESSAGE);
+    }
+    if (result.claims.appToken) {
       throw HubSpotError.invalidAuthentication(
-        'Authentication credentials not found. This API supports OAuth 2.0 authentication and you can find more details at https://developers.hubspot.com/docs/methods/auth/oauth-overview',
+        'This endpoint does not accept an app token (client_credentials): it acts on an account, so use the access token of an install of the app in that account.',
       );
     }
+    const verdict = this.revocations?.verdict(result.claims) ?? null;
+    if (verdict?.status === 'revoked') throw HubSpotError.invalidAuthentication(NOT_FOUND_MESSAGE);
+    if (verdict?.status === 'expired') throw expiredError(verdict.expiredAt, now);
     const claims = result.claims;
     if (accepted.length > 0 && !accepted.some((s) => claims.scopes.includes(s))) throw missingAnyScopeError(accepted);
     request.token = claims;

@@ -10,6 +10,10 @@ import { Ctx } from '../../platform/http/request-context';
 import { InstallQueries, InstallView } from '../application/install.queries';
 import { ApproveInstall } from '../application/commands/approve-install';
 import { Uninstall } from '../application/commands/uninstall';
+import {
+  ExpireInstallAccessTokens,
+  type ExpiredInstallAccessTokens,
+} from '../application/commands/expire-install-access-tokens';
 import { redirectWithParams } from '../domain/redirect-url';
 import { ProgrammaticInstallDto } from './installs.dto';
 
@@ -123,5 +127,19 @@ export class InstallsAdminController {
     @Ctx() ctx: CommandContext,
   ): Promise<void> {
     await this.commandBus.execute(new Uninstall(appId, hubId, ctx));
+  }
+
+  /** Testing token expiry without waiting: the install's access tokens issued so far expire now. */
+  @Post('accounts/:hubId/installs/:appId/expire-access-tokens')
+  @HttpCode(200)
+  @ApiOperation({
+    summary: 'Expire every access token of the install now (InstallAccessTokensExpired); refresh tokens keep working',
+  })
+  expireAccessTokens(
+    @Param('hubId', new IntParamPipe()) hubId: number,
+    @Param('appId', new IntParamPipe()) appId: number,
+    @Ctx() ctx: CommandContext,
+  ): Promise<ExpiredInstallAccessTokens> {
+    return this.commandBus.execute(new ExpireInstallAccessTokens(appId, hubId, ctx));
   }
 }

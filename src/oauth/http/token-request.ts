@@ -5,6 +5,14 @@ import { parseBasicAuthorization, PresentedClientCredentials } from '../applicat
 export const TOKEN_PATH = '/oauth/v1/token';
 const FORM = 'application/x-www-form-urlencoded';
 
+/** The OAuth 2026-03 endpoints (also at v3 and 2026-09): forms only, as the v1 token endpoint. */
+const CURRENT_OAUTH_PREFIXES = ['/oauth/v3', '/oauth/2026-03', '/oauth/2026-09'];
+export const CURRENT_TOKEN_PATHS: ReadonlySet<string> = new Set(
+  CURRENT_OAUTH_PREFIXES.flatMap((p) => [`${p}/token`, `${p}/token/introspect`, `${p}/token/revoke`]),
+);
+/** Every path that authenticates a client (and answers a failed authentication with 401). */
+export const CLIENT_AUTHENTICATED_PATHS: ReadonlySet<string> = new Set([TOKEN_PATH, ...CURRENT_TOKEN_PATHS]);
+
 /** The parameters of one token request, each given at most once (RFC 6749 §3.2). */
 export interface TokenRequest {
   grantType?: string;
@@ -22,15 +30,32 @@ export const unsupportedContentType = () =>
     'grant_type must be authorization_code or refresh_token, sent as application/x-www-form-urlencoded',
   );
 
-/** True when a POST to the token endpoint carries a body that is not a form (JSON, multipart, text...). */
-export function isNonFormTokenRequest(request: Pick<FastifyRequest, 'method' | 'url' | 'headers'>): boolean {
-  if (request.method !== 'POST') return false;
+export const nonFormRequest = () =>
+  oauthError(
+    'BAD_REQUEST',
+    'invalid_request',
+    'send the parameters as application/x-www-form-urlencoded (this endpoint reads forms only)',
+  );
+
+/**
+ * The path of a POST to a form-only OAuth endpoint that carries a body that is not a form (JSON,
+ * multipart, text...), or undefined when the request is fine or goes elsewhere.
+ */
+export function nonFormOAuthRequestPath(
+  request: Pick<FastifyRequest, 'method' | 'url' | 'headers'>,
+): string | undefined {
+  if (request.method !== 'POST') return undefined;
   const q = request.url.indexOf('?');
   const path = q < 0 ? request.url : request.url.slice(0, q);
-  if (path !== TOKEN_PATH) return false;
+  if (path !== TOKEN_PATH && !CURRENT_TOKEN_PATHS.has(path)) return undefined;
   const type = request.headers['content-type'];
-  if (type === undefined) return false;
-  return type.split(';')[0]!.trim().toLowerCase() !== FORM;
+  if (type === undefined) return undefined;
+  return type.split(';')[0]!.trim().toLowerCase() !== FORM ? path : undefined;
+}
+
+/** True when a POST to the v1 token endpoint carries a body that is not a form (JSON, multipart, text...). */
+export function isNonFormTokenRequest(request: Pick<FastifyRequest, 'method' | 'url' | 'headers'>): boolean {
+  return nonFormOAuthRequestPath(request) === TOKEN_PATH;
 }
 
 /** Reads the form body (and, as HubSpot's spec allows, `client_secret` / `refresh_token` from the query). */

@@ -2,11 +2,11 @@ import { Injectable } from '@nestjs/common';
 import type Database from 'better-sqlite3';
 import type { Recorded } from '../../platform/events/event-type-registry';
 import type { Projection } from '../../platform/projections/projection';
-import { InstallEvent, OAuthEventType, RefreshTokenEvent } from '../domain/oauth-events';
+import { InstallAccessTokensExpired, InstallEvent, OAuthEventType, RefreshTokenEvent } from '../domain/oauth-events';
 import { cachedStatement } from '../../platform/projections/statement-cache';
 
 /** What the OAuth read models are built from: access-token and code events are not projected. */
-type ProjectedEvent = InstallEvent | RefreshTokenEvent;
+type ProjectedEvent = Exclude<InstallEvent, InstallAccessTokensExpired> | RefreshTokenEvent;
 
 /**
  * OAuth read models: installs (per account and per app) and refresh-token metadata by hash.

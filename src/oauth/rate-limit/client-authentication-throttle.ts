@@ -4,7 +4,7 @@ import { toErrorBody } from '../../platform/errors/hubspot-error';
 import { clientAuthenticationThrottled } from '../../platform/rate-limit/rate-limit-responses';
 import type { RateLimiters } from './rate-limiters';
 
-const TOKEN_PATH = '/oauth/v1/token';
+import { CLIENT_AUTHENTICATED_PATHS } from '../http/token-request';
 
 /**
  * Throttles failed client authentication at the token endpoint, per client_id and per remote
@@ -23,7 +23,11 @@ export function installClientAuthenticationThrottle(fastify: FastifyInstance, li
   fastify.addHook(
     'onSend',
     (request: FastifyRequest, reply: FastifyReply, payload: unknown, done: (e: null, p: unknown) => void) => {
-      if (reply.statusCode !== 401 || request.method !== 'POST' || request.routeOptions.url !== TOKEN_PATH) {
+      if (
+        reply.statusCode !== 401 ||
+        request.method !== 'POST' ||
+        !CLIENT_AUTHENTICATED_PATHS.has(request.routeOptions.url ?? '')
+      ) {
         return done(null, payload);
       }
       const keys = [`address:${request.ip}`];

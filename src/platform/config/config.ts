@@ -129,7 +129,8 @@ export function loadConfig(env: Env): AppConfig {
     publicUrl: str('PUBLIC_URL', `http://${host.includes(':') ? `[${host}]` : host}:${port}`).replace(/\/+$/, ''),
     bodyLimitBytes: int('BODY_LIMIT_BYTES', 1024 * 1024, 1024, 64 * 1024 * 1024),
     authCodeTtlSeconds: int('AUTH_CODE_TTL_SECONDS', 300, 60, 600),
-    accessTokenTtlSeconds: 1800,
+    // At most a day: the revocations kept in memory are bounded by it (AccessTokenRevocations).
+    accessTokenTtlSeconds: int('ACCESS_TOKEN_TTL_SECONDS', 1800, 1, 86_400),
     rateLimit: {
       enabled: bool('RATE_LIMIT_ENABLED', true),
       windowMs: int('RATE_LIMIT_WINDOW_MS', 10_000, 100, 3_600_000),

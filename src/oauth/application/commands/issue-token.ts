@@ -9,6 +9,7 @@ import { encodeAccessToken } from '../../domain/access-token';
 import { accessTokenDecider } from '../../domain/access-token.decider';
 import { type AccessTokenIssued, accessTokenStream } from '../../domain/oauth-events';
 import type { RefreshGrant } from '../../domain/refresh-token.decider';
+import { AccessTokenRevocations } from '../access-token-revocations';
 import { newAccessTokenId } from '../token-material';
 
 /** HubSpot's token response (`AccessTokenResponse` in oauth.json). */
@@ -53,14 +54,16 @@ export class IssueTokenHandler implements ICommandHandler<IssueToken> {
     private readonly keys: SigningKeyring,
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly revocations: AccessTokenRevocations,
   ) {
     this.accessTokens = streams.forDecider(accessTokenDecider);
   }
 
   async execute({ grant, refreshToken, grantType, context }: IssueToken): Promise<TokenResponse> {
     const ttl = this.config.accessTokenTtlSeconds;
-    // Second precision, as the token stores it; expires_in is then exactly the TTL.
-    const issuedAt = Math.floor(this.clock.now() / 1000) * 1000;
+    // Second precision, as the token stores it; expires_in is then exactly the TTL. An admin who just
+    // expired the install's tokens expired that whole second: a new token starts at the next one.
+    const issuedAt = Math.max(Math.floor(this.clock.now() / 1000) * 1000, this.revocations.issueFloor(grant.installId));
     const expiresAt = issuedAt + ttl * 1000;
     const tokenId = newAccessTokenId();
     const { token } = encodeAccessToken(

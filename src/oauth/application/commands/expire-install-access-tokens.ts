@@ -1,0 +1,54 @@
+import { Inject } from '@nestjs/common';
+import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import { CLOCK, type Clock } from '../../../platform/clock';
+import { EventStreams } from '../../../platform/commands/event-streams';
+import type { CommandContext } from '../../../platform/events/envelope';
+import { ProjectionRunner } from '../../../platform/projections/projection-runner';
+import { installDecider } from '../../domain/install.decider';
+import { installStream } from '../../domain/oauth-events';
+
+export interface ExpiredInstallAccessTokens {
+  appId: number;
+  hubId: number;
+  /** Epoch ms: tokens of the install issued until then (within that second) are expired. */
+  expiredAt: number;
+}
+
+/**
+ * InstallAccessTokensExpired: every access token of the install issued so far expires now (tests of
+ * token expiry without waiting 30 minutes). Refresh tokens keep working; 404 when not installed.
+ * Answers once this instance's bearer guard refuses those tokens.
+ */
+export class ExpireInstallAccessTokens extends Command<ExpiredInstallAccessTokens> {
+  constructor(
+    readonly appId: number,
+    readonly hubId: number,
+    readonly context: CommandContext,
+  ) {
+    super();
+  }
+}
+
+@CommandHandler(ExpireInstallAccessTokens)
+export class ExpireInstallAccessTokensHandler implements ICommandHandler<ExpireInstallAccessTokens> {
+  private readonly installs;
+
+  constructor(
+    streams: EventStreams,
+    private readonly runner: ProjectionRunner,
+    @Inject(CLOCK) private readonly clock: Clock,
+  ) {
+    this.installs = streams.forDecider(installDecider);
+  }
+
+  async execute({ appId, hubId, context }: ExpireInstallAccessTokens): Promise<ExpiredInstallAccessTokens> {
+    const now = this.clock.now();
+    const { position } = await this.installs.handle(
+      installStream(appId, hubId),
+      { kind: 'ExpireAccessTokens', appId, hubId, now },
+      context,
+    );
+    await this.runner.waitFor(position);
+    return { appId, hubId, expiredAt: now };
+  }
+}

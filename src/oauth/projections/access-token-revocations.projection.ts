@@ -1,0 +1,106 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type Database from 'better-sqlite3';
+import { CLOCK, type Clock } from '../../platform/clock';
+import type { Recorded } from '../../platform/events/event-type-registry';
+import type { Projection } from '../../platform/projections/projection';
+import { cachedStatement } from '../../platform/projections/statement-cache';
+import { AccessTokenRevocations, INSTALL_FLOOR_RETENTION_MS } from '../application/access-token-revocations';
+import { AccessTokenRevoked, AppUninstalled, InstallAccessTokensExpired, OAuthEventType } from '../domain/oauth-events';
+
+type ProjectedEvent = AccessTokenRevoked | AppUninstalled | InstallAccessTokensExpired;
+
+/**
+ * Feeds the in-memory AccessTokenRevocations from the checkpointed feed, and keeps the same facts
+ * in two small tables so a restart reloads them instead of replaying the history. Rows are loaded
+ * (and old ones deleted) only while they can still stop a token.
+ */
+@Injectable()
+export class AccessTokenRevocationsProjection implements Projection<ProjectedEvent> {
+  readonly handles: readonly ProjectedEvent['type'][] = [
+    OAuthEventType.AccessTokenRevoked,
+    OAuthEventType.AppUninstalled,
+    OAuthEventType.InstallAccessTokensExpired,
+  ];
+  readonly name = 'oauth-access-token-revocations';
+  readonly version = 1;
+  private stmts: ReturnType<typeof prepare> | null = null;
+  private db: Database.Database | null = null;
+
+  constructor(
+    private readonly revocations: AccessTokenRevocations,
+    @Inject(CLOCK) private readonly clock: Clock,
+  ) {}
+
+  setup(db: Database.Database): void {
+    db.exec(`
+      CREATE TABLE IF NOT EXISTS oauth_revoked_access_tokens (
+        token_id   TEXT    PRIMARY KEY,
+        expires_at INTEGER NOT NULL
+      ) WITHOUT ROWID;
+      CREATE TABLE IF NOT EXISTS oauth_install_token_floors (
+        install_id TEXT    NOT NULL,
+        kind       TEXT    NOT NULL,
+        at         INTEGER NOT NULL,
+        PRIMARY KEY (install_id, kind)
+      ) WITHOUT ROWID;
+    `);
+    const now = this.clock.now();
+    db.prepare('DELETE FROM oauth_revoked_access_tokens WHERE expires_at <= ?').run(now);
+    db.prepare('DELETE FROM oauth_install_token_floors WHERE at <= ?').run(now - INSTALL_FLOOR_RETENTION_MS);
+    this.revocations.clear();
+    for (const r of db.prepare('SELECT token_id, expires_at FROM oauth_revoked_access_tokens').all() as {
+      token_id: string;
+      expires_at: number;
+    }[]) {
+      this.revocations.revokeToken(r.token_id, r.expires_at);
+    }
+    for (const r of db.prepare('SELECT install_id, kind, at FROM oauth_install_token_floors').all() as {
+      install_id: string;
+      kind: 'closed' | 'expired';
+      at: number;
+    }[]) {
+      if (r.kind === 'closed') this.revocations.closeInstall(r.install_id, r.at);
+      else this.revocations.expireInstallTokens(r.install_id, r.at);
+    }
+  }
+
+  reset(db: Database.Database): void {
+    db.exec('DELETE FROM oauth_revoked_access_tokens; DELETE FROM oauth_install_token_floors;');
+    this.revocations.clear();
+  }
+
+  apply(e: Recorded<ProjectedEvent>, db: Database.Database): void {
+    if (this.db !== db || !this.stmts) {
+      this.db = db;
+      this.stmts = prepare(db);
+    }
+    switch (e.type) {
+      case OAuthEventType.AccessTokenRevoked:
+        this.stmts.revoke.run(e.data.tokenId, e.data.expiresAt);
+        this.revocations.revokeToken(e.data.tokenId, e.data.expiresAt);
+        break;
+      case OAuthEventType.AppUninstalled:
+        this.stmts.floor.run(e.data.installId, 'closed', e.data.uninstalledAt);
+        this.revocations.closeInstall(e.data.installId, e.data.uninstalledAt);
+        break;
+      case OAuthEventType.InstallAccessTokensExpired:
+        this.stmts.floor.run(e.data.installId, 'expired', e.data.expiredAt);
+        this.revocations.expireInstallTokens(e.data.installId, e.data.expiredAt);
+        break;
+    }
+  }
+}
+
+function prepare(db: Database.Database) {
+  return {
+    revoke: cachedStatement(
+      db,
+      'INSERT OR IGNORE INTO oauth_revoked_access_tokens (token_id, expires_at) VALUES (?, ?)',
+    ),
+    floor: cachedStatement(
+      db,
+      `INSERT INTO oauth_install_token_floors (install_id, kind, at) VALUES (?, ?, ?)
+       ON CONFLICT (install_id, kind) DO UPDATE SET at = max(at, excluded.at)`,
+    ),
+  };
+}

@@ -1,0 +1,64 @@
+import { ManualClock } from '../../src/platform/clock';
+import {
+  AccessTokenRevocations,
+  INSTALL_FLOOR_RETENTION_MS,
+} from '../../src/oauth/application/access-token-revocations';
+import type { AccessTokenClaims } from '../../src/oauth/domain/access-token';
+
+const T0 = Date.UTC(2026, 10, 22, 9, 0, 0);
+
+const claims = (over: Partial<AccessTokenClaims> = {}): AccessTokenClaims => ({
+  tokenId: '0123456789abcdef',
+  hubId: 9,
+  userId: 3,
+  appId: 7,
+  installingUserId: 3,
+  appInstallId: 'aaaaaaaaaaaaaaaa',
+  hublet: 'na1',
+  issuedAt: T0,
+  expiresAt: T0 + 1_800_000,
+  scopes: ['oauth'],
+  ...over,
+});
+
+describe('AccessTokenRevocations (in memory, bounded by token expiry)', () => {
+  it('revokes one token by id, leaving the install’s others alone', () => {
+    const r = new AccessTokenRevocations(new ManualClock(T0));
+    r.revokeToken('0123456789abcdef', T0 + 1_800_000);
+    expect(r.verdict(claims())).toEqual({ status: 'revoked' });
+    expect(r.verdict(claims({ tokenId: 'ffffffffffffffff' }))).toBeNull();
+  });
+
+  it('an uninstalled install stops every token of that install id, not of the next install', () => {
+    const r = new AccessTokenRevocations(new ManualClock(T0));
+    r.closeInstall('aaaaaaaaaaaaaaaa', T0);
+    expect(r.verdict(claims({ issuedAt: T0 + 10_000 }))).toEqual({ status: 'revoked' });
+    expect(r.verdict(claims({ appInstallId: 'bbbbbbbbbbbbbbbb' }))).toBeNull();
+  });
+
+  it('expired tokens: those issued in or before the second of the expiry; the next ones start a second later', () => {
+    const r = new AccessTokenRevocations(new ManualClock(T0));
+    r.expireInstallTokens('aaaaaaaaaaaaaaaa', T0 + 400);
+    expect(r.verdict(claims({ issuedAt: T0 }))).toEqual({ status: 'expired', expiredAt: T0 + 400 });
+    expect(r.verdict(claims({ issuedAt: T0 - 60_000 }))).toEqual({ status: 'expired', expiredAt: T0 + 400 });
+    expect(r.issueFloor('aaaaaaaaaaaaaaaa')).toBe(T0 + 1000);
+    expect(r.verdict(claims({ issuedAt: T0 + 1000 }))).toBeNull();
+    expect(r.issueFloor('bbbbbbbbbbbbbbbb')).toBe(0);
+    // An earlier expiry never moves the floor back.
+    r.expireInstallTokens('aaaaaaaaaaaaaaaa', T0 - 5000);
+    expect(r.issueFloor('aaaaaaaaaaaaaaaa')).toBe(T0 + 1000);
+  });
+
+  it('forgets entries once the tokens they stop have expired anyway', () => {
+    const clock = new ManualClock(T0);
+    const r = new AccessTokenRevocations(clock);
+    r.revokeToken('0123456789abcdef', T0 + 1_800_000);
+    r.closeInstall('aaaaaaaaaaaaaaaa', T0);
+    r.expireInstallTokens('cccccccccccccccc', T0);
+    r.revokeToken('already-expired', T0 - 1);
+    expect(r.size).toBe(3);
+    clock.advance(INSTALL_FLOOR_RETENTION_MS + 1);
+    r.revokeToken('1111111111111111', clock.now() + 1000); // any insert may sweep
+    expect(r.size).toBe(1);
+  });
+});
