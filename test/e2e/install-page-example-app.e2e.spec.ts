@@ -35,6 +35,9 @@ function startExample(env: Record<string, string>): Promise<ChildProcess> {
   });
 }
 
+// It starts a second Node process (the example app) and hashes a password: seconds on a busy machine.
+jest.setTimeout(30_000);
+
 describe('examples/public-app installs itself through the page and calls the API', () => {
   let t: TestApp;
   let example: ChildProcess | undefined;
