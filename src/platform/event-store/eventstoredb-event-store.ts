@@ -1,10 +1,4 @@
-import {
-  BACKWARDS,
-  END,
-  EventStoreDBClient,
-  StreamNotFoundError,
-  excludeSystemEvents,
-} from '@eventstore/db-client';
+import { BACKWARDS, END, EventStoreDBClient, StreamNotFoundError, excludeSystemEvents } from '@eventstore/db-client';
 import type { AllStreamSubscription, AppendResult as EsdbAppendResult, ReadPosition } from '@eventstore/db-client';
 import type { NewEvent, RecordedEvent } from '../events/envelope';
 import type { AppendResult, EventStore, ExpectedRevision, ReadAllOptions, Subscription } from './event-store.port';
