@@ -13,8 +13,8 @@ await runToEnd(
     '--experimental-vm-modules',
     '--no-warnings=ExperimentalWarning',
     'node_modules/jest/bin/jest.js',
-    ...projects,
     ...args,
+    ...projects, // last: --selectProjects takes every word after it (`npm test -- test/e2e/x` stays a path)
   ],
   { env: { ...process.env, LOG_LEVEL: process.env.LOG_LEVEL ?? 'silent' } },
 );
