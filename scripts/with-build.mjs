@@ -1,8 +1,9 @@
-// Builds if needed, then runs a compiled script: `node scripts/with-build.mjs dist/cli/x.js args…`.
+// Under Node 24, builds if needed, then runs a compiled script: `node scripts/with-build.mjs dist/cli/x.js args…`.
 import { spawnSync } from 'node:child_process';
 import { ensureBuilt } from './ensure-built.mjs';
+import { ensureNode24, runToEnd } from './with-node24.mjs';
 
+await ensureNode24();
 ensureBuilt(spawnSync);
 const [script, ...args] = process.argv.slice(2);
-const r = spawnSync(process.execPath, [script, ...args], { stdio: 'inherit' });
-process.exit(r.status ?? 1);
+await runToEnd(process.execPath, [script, ...args]);

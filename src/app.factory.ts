@@ -4,7 +4,13 @@ import { Logger, Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
-import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import {
+  LogController,
+  type FastifyError,
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+} from 'fastify';
 import { randomUUID } from 'node:crypto';
 import type { Logger as PinoLogger } from 'pino';
 import type { AppConfig } from './platform/config/config';
@@ -52,15 +58,13 @@ export async function createApp(options: CreateAppOptions): Promise<NestFastifyA
     loggerInstance: logger,
     genReqId: () => randomUUID(),
     requestIdHeader: false, // the correlation id is ours, never the caller's
-    requestIdLogLabel: 'correlationId',
+    logController: new LogController({ requestIdLogLabel: 'correlationId' }),
     // The per-request child logger is made only when the request logs something.
     childLoggerFactory: lazyChildLoggerFactory as never,
     bodyLimit: config.bodyLimitBytes,
     routerOptions: { maxParamLength: 2048 }, // access tokens in the path are up to 512 characters
     trustProxy: false,
     return503OnClosing: true,
-    // Nest installs a default error handler; ours replaces it on purpose (HubSpot Error bodies).
-    allowErrorHandlerOverride: true,
     // Requests Node's HTTP parser refuses (bad request line, NUL in headers, huge headers).
     clientErrorHandler: hubSpotClientErrorHandler,
     // Malformed URLs and the like, rejected by the router before any route or hook runs.
@@ -75,6 +79,16 @@ export async function createApp(options: CreateAppOptions): Promise<NestFastifyA
   });
   const fastify = app.getHttpAdapter().getInstance() as unknown as FastifyInstance;
   const httpLogger = new Logger('Http');
+  // Errors on a route (body parsing and limits, hooks, handlers) leave as HubSpot Error bodies.
+  // Set on each route as it is added, before any exists: a route keeps the error handler in force
+  // when it was added, and Nest sets the instance's own (its exception layer, which reaches our
+  // HubSpotExceptionFilter) only after adding its routes; a second instance-wide handler would
+  // replace that one, which Fastify warns about (FSTWRN004).
+  const hubSpotErrorHandler = (error: FastifyError, request: FastifyRequest, reply: FastifyReply) =>
+    sendHubSpotError(error, request, reply, httpLogger);
+  fastify.addHook('onRoute', (route) => {
+    route.errorHandler ??= hubSpotErrorHandler;
+  });
 
   // Only JSON and form bodies (Nest registers both parsers at init) exist in this API;
   // anything else is 415 rather than a string body.
@@ -96,9 +110,6 @@ export async function createApp(options: CreateAppOptions): Promise<NestFastifyA
     );
     done();
   });
-  // Errors raised by Fastify itself (body parsing, limits) before Nest sees the request.
-  fastify.setErrorHandler((error, request, reply) => sendHubSpotError(error, request, reply, httpLogger));
-
   app.useGlobalFilters(new HubSpotExceptionFilter());
   app.useGlobalPipes(new HubSpotValidationPipe());
   // HubSpot's public-app limit and the token endpoint's failed-authentication throttle.

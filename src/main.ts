@@ -1,15 +1,16 @@
 import 'reflect-metadata';
-import { Logger } from '@nestjs/common';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { createApp } from './app.factory';
-import { ConfigError, loadConfig } from './platform/config/config';
+import { AppConfig, ConfigError, loadConfig } from './platform/config/config';
 import { DemoSeeder } from './directory';
 import { featureModules } from './feature-modules';
 import { EVENT_STORE, EventStore } from './platform/event-store/event-store.port';
 import { systemClock } from './platform/clock';
-import { createLogger } from './platform/logging/logger';
+import { createServiceLog, resolveLogFormat } from './platform/logging/logger';
+import { describeStartupFailure } from './startup-failure';
 
 async function main(): Promise<void> {
-  let config;
+  let config: AppConfig;
   try {
     config = loadConfig(process.env);
   } catch (error) {
@@ -19,22 +20,47 @@ async function main(): Promise<void> {
     }
     throw error;
   }
-  const logger = createLogger(config.logLevel);
-  const app = await createApp({ config, clock: systemClock, modules: featureModules(), logger });
+  const { logger, print } = createServiceLog(config.logLevel, resolveLogFormat(config.logFormat, process.stdout));
 
-  if (config.seed === 'demo') {
-    const seeder = app.get(DemoSeeder);
+  let app: NestFastifyApplication | undefined;
+  let banner: string | undefined;
+  try {
+    app = await createApp({ config, clock: systemClock, modules: featureModules(), logger });
     const store = app.get<EventStore>(EVENT_STORE);
-    const empty = (await store.headPosition()) === 0;
-    await seeder.apply();
-    if (empty) logger.info('demo seed written to an empty store');
-    process.stdout.write(`${seeder.banner()}\n`);
+    if (config.seed === 'demo') {
+      const seeder = app.get(DemoSeeder);
+      const empty = (await store.headPosition()) === 0;
+      await seeder.apply();
+      if (empty) logger.info('demo seed written to an empty store');
+      banner = seeder.banner();
+    }
+    await app.listen({
+      host: config.host,
+      port: config.port,
+      listenTextResolver: (address) => `listening on ${address} (event store: ${store.kind})`,
+    });
+  } catch (error) {
+    const sentence = describeStartupFailure(error, config);
+    if (sentence === null) throw error;
+    process.stderr.write(`${sentence}\n`);
+    await closeWithin(app, 5000);
+    process.exit(1);
   }
+  // Last, after the log lines so far, so that it is what a person reads once the service listens.
+  if (banner !== undefined) print(`${banner}\n`);
+}
 
-  await app.listen({ host: config.host, port: config.port });
-  new Logger('Main').log(
-    `listening on http://${config.host}:${config.port} (event store: ${app.get<EventStore>(EVENT_STORE).kind})`,
-  );
+/** Closes what did start (store, projections), bounded: the process is about to exit anyway. */
+async function closeWithin(app: NestFastifyApplication | undefined, ms: number): Promise<void> {
+  if (app === undefined) return;
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([
+    app.close().catch(() => undefined),
+    new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, ms);
+    }),
+  ]);
+  clearTimeout(timer);
 }
 
 main().catch((error: unknown) => {

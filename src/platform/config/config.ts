@@ -18,6 +18,8 @@ export interface AppConfig {
   eventStoreConnectionString: string | null;
   seed: 'demo' | 'none';
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  /** `auto`: human-readable lines on a terminal, JSON lines into a pipe or a file. */
+  logFormat: 'auto' | 'json' | 'pretty';
   /** First key signs; all verify. null: generated and kept in DATA_DIR (single-instance demo). */
   signingKeys: SigningKey[] | null;
   /** Public base URL used in install URLs and redirects printed for people. */
@@ -125,6 +127,7 @@ export function loadConfig(env: Env): AppConfig {
     eventStoreConnectionString: esdb,
     seed,
     logLevel: oneOf('LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const, 'info'),
+    logFormat: oneOf('LOG_FORMAT', ['auto', 'json', 'pretty'] as const, 'auto'),
     signingKeys,
     publicUrl: str('PUBLIC_URL', `http://${host.includes(':') ? `[${host}]` : host}:${port}`).replace(/\/+$/, ''),
     bodyLimitBytes: int('BODY_LIMIT_BYTES', 1024 * 1024, 1024, 64 * 1024 * 1024),

@@ -36,16 +36,21 @@ export function toHubSpotError(error: unknown): { error: HubSpotError; isBug: bo
     };
   }
   if (error instanceof HttpException) {
+    // Nest's own exception layer (unknown routes) wraps Fastify's 4xx errors in an HttpException.
+    if (isFastifyClientError(error.cause) && error.cause.code?.startsWith('FST_'))
+      return { error: fromFastifyError(error.cause), isBug: false };
     const status = error.getStatus();
     if (status === 404) return { error: HubSpotError.notFound('Resource not found'), isBug: false };
     const message = status >= 500 ? 'internal error' : plainMessage(error);
     return { error: new HubSpotError(status, HTTP_CATEGORY[status] ?? 'ERROR', message), isBug: status >= 500 };
   }
-  const f = error as FastifyLikeError;
-  if (f && typeof f === 'object' && typeof f.statusCode === 'number' && f.statusCode >= 400 && f.statusCode < 500) {
-    return { error: fromFastifyError(f), isBug: false };
-  }
+  if (isFastifyClientError(error)) return { error: fromFastifyError(error), isBug: false };
   return { error: new HubSpotError(500, 'INTERNAL_ERROR', 'An internal error occurred.'), isBug: true };
+}
+
+function isFastifyClientError(error: unknown): error is FastifyLikeError {
+  const f = error as FastifyLikeError;
+  return !!f && typeof f === 'object' && typeof f.statusCode === 'number' && f.statusCode >= 400 && f.statusCode < 500;
 }
 
 function plainMessage(error: HttpException): string {

@@ -1,5 +1,6 @@
 import type { LoggerService } from '@nestjs/common';
-import pino, { Logger } from 'pino';
+import pino, { DestinationStream, Logger } from 'pino';
+import pretty from 'pino-pretty';
 
 /** Path segments and query parameters that carry token material: never logged. */
 const SECRET_PATH = /^(\/oauth\/v1\/(?:access-tokens|refresh-tokens)\/)[^/?#]+/;
@@ -10,7 +11,39 @@ export function redactUrl(url: string): string {
   return url.replace(SECRET_PATH, '$1[REDACTED]').replace(SECRET_QUERY, '$1[REDACTED]');
 }
 
-export function createLogger(level: string, destination?: pino.DestinationStream): Logger {
+export type LogFormat = 'json' | 'pretty';
+
+/** LOG_FORMAT=auto: human-readable lines on a terminal, JSON lines into a pipe or a file. */
+export function resolveLogFormat(setting: 'auto' | LogFormat, stdout: { isTTY?: boolean }): LogFormat {
+  if (setting !== 'auto') return setting;
+  return stdout.isTTY === true ? 'pretty' : 'json';
+}
+
+/**
+ * One readable line per entry for a person at a terminal (pino-pretty): time, level, the Nest
+ * context in brackets, the message, then any other fields; colours when the terminal has them.
+ * Written synchronously, so that log lines and what main.ts prints (the banner) keep their order.
+ */
+export function prettyDestination(destination: string | number = 1): DestinationStream {
+  return pretty({
+    destination,
+    sync: true,
+    translateTime: 'SYS:HH:MM:ss.l',
+    ignore: 'context',
+    messageFormat: '{if context}[{context}] {end}{msg}',
+    singleLine: true,
+  });
+}
+
+/**
+ * The service's logger: JSON lines (the default, for pipes, files and log shippers) or, with
+ * `format: 'pretty'`, readable lines on stdout. Redaction and serializers are the same in both.
+ */
+export function createLogger(
+  level: string,
+  destination?: DestinationStream,
+  options: { format?: LogFormat } = {},
+): Logger {
   return pino(
     {
       level,
@@ -42,33 +75,72 @@ export function createLogger(level: string, destination?: pino.DestinationStream
         res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
       },
     },
-    destination,
+    destination ?? (options.format === 'pretty' ? prettyDestination() : undefined),
   );
 }
 
-/** Nest's logger interface on top of pino, so framework and app logs share one JSON stream. */
+/** The service's log on stdout, and a way to print text for people in order with it. */
+export interface ServiceLog {
+  logger: Logger;
+  /** Writes text (the demo banner) to stdout after the log lines written so far. */
+  print(text: string): void;
+}
+
+export function createServiceLog(level: string, format: LogFormat): ServiceLog {
+  if (format === 'pretty') {
+    // Synchronous, as stdout is on a terminal: plain writes to stdout come after it in order.
+    return { logger: createLogger(level, prettyDestination()), print: (text) => void process.stdout.write(text) };
+  }
+  // pino's own default for stdout (asynchronous writes), kept here to print through it in order.
+  const stdout = pino.destination({ dest: 1, sync: false });
+  return { logger: createLogger(level, stdout), print: (text) => void stdout.write(text) };
+}
+
+/**
+ * Nest's own start-up lines (the modules it loaded, each controller and route it mapped, "Nest
+ * application successfully started"): useful when debugging, sixty lines of noise otherwise.
+ */
+const NEST_START_UP = new Set(['NestFactory', 'InstanceLoader', 'RoutesResolver', 'RouterExplorer', 'NestApplication']);
+/**
+ * Errors Nest logs and then throws to whoever started the application (a module that failed to
+ * load, a port in use): main.ts reports those in one sentence, the CLI in its own words.
+ */
+const NEST_RETHROWN = new Set(['ExceptionHandler', 'NestApplication']);
+
+/**
+ * Nest's logger interface on top of pino, so framework and app logs share one stream. A Nest
+ * `Logger` with a context calls this with the context last: `(message, ...extra, context)`; for
+ * `error`, the first extra is a stack trace, or our own text when the message is an object.
+ */
 export class PinoNestLogger implements LoggerService {
   constructor(private readonly logger: Logger) {}
-  log(message: unknown, context?: string): void {
-    this.write('info', message, context);
+  log(message: unknown, ...params: unknown[]): void {
+    this.write('info', message, params, NEST_START_UP);
   }
-  error(message: unknown, trace?: string, context?: string): void {
-    this.write('error', message, context ?? trace);
+  error(message: unknown, ...params: unknown[]): void {
+    this.write('error', message, params, NEST_RETHROWN);
   }
-  warn(message: unknown, context?: string): void {
-    this.write('warn', message, context);
+  warn(message: unknown, ...params: unknown[]): void {
+    this.write('warn', message, params);
   }
-  debug(message: unknown, context?: string): void {
-    this.write('debug', message, context);
+  debug(message: unknown, ...params: unknown[]): void {
+    this.write('debug', message, params);
   }
-  verbose(message: unknown, context?: string): void {
-    this.write('trace', message, context);
+  verbose(message: unknown, ...params: unknown[]): void {
+    this.write('trace', message, params);
   }
-  fatal(message: unknown, context?: string): void {
-    this.write('fatal', message, context);
+  fatal(message: unknown, ...params: unknown[]): void {
+    this.write('fatal', message, params);
   }
-  private write(level: pino.Level, message: unknown, context?: string): void {
-    if (typeof message === 'object' && message !== null) this.logger[level]({ context, ...message });
-    else this.logger[level]({ context }, String(message));
+  private write(level: pino.Level, message: unknown, params: unknown[], toDebug?: Set<string>): void {
+    const last = params.at(-1);
+    const context = typeof last === 'string' ? last : undefined;
+    const extra = params.slice(0, context === undefined ? params.length : -1).find((p) => typeof p === 'string');
+    const at = context !== undefined && toDebug?.has(context) ? 'debug' : level;
+    if (!this.logger.isLevelEnabled(at)) return;
+    if (message instanceof Error) this.logger[at]({ context, err: message }, message.message);
+    else if (typeof message === 'object' && message !== null) this.logger[at]({ context, ...message }, extra);
+    else if (extra !== undefined) this.logger[at]({ context, stack: extra }, String(message));
+    else this.logger[at]({ context }, String(message));
   }
 }
