@@ -13,6 +13,7 @@ import { UninstallHandler } from './application/commands/uninstall';
 import { InstallQueries } from './application/install.queries';
 import { TokenMetadataService } from './application/token-metadata.service';
 import { oauthEvents } from './domain/oauth-events';
+import { AccountInfoController, AppUninstallsController } from './http/app-lifecycle.controller';
 import { InstallsAdminController } from './http/installs-admin.controller';
 import { TokenMetadataController } from './http/token-metadata.controller';
 import { TokenController } from './http/token.controller';
@@ -39,7 +40,13 @@ import { OAuthProjection } from './projections/oauth.projection';
       RevokeRefreshTokenHandler,
     ],
     imports: [DirectoryModule],
-    controllers: [TokenController, TokenMetadataController, InstallsAdminController],
+    controllers: [
+      TokenController,
+      TokenMetadataController,
+      InstallsAdminController,
+      AppUninstallsController,
+      AccountInfoController,
+    ],
     providers: [OAuthBootstrap, AuthorizeRequestValidator, InstallQueries, ClientAuthenticator, TokenMetadataService],
     exports: [AuthorizeRequestValidator, InstallQueries],
   }),

@@ -22,7 +22,7 @@ export interface TestApp {
   url: string;
   inject(options: InjectOptions): Promise<LightMyRequestResponse>;
   /** Admin API call with the admin key. */
-  admin(method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payload?: unknown): Promise<LightMyRequestResponse>;
+  admin(method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE', url: string, payload?: unknown): Promise<LightMyRequestResponse>;
   /** Closes the app; keeps the data dir when `keepData` (restart tests), otherwise deletes it. */
   close(options?: { keepData?: boolean }): Promise<void>;
 }
