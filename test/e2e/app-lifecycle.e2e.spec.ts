@@ -2,6 +2,7 @@ import type { LightMyRequestResponse } from 'fastify';
 import { allEvents, installAndExchange, oauthFixture, refresh, type OAuthFixture } from '../support/oauth-fixtures';
 import { validateComponent, validateResponse } from '../support/limits-schema';
 import { mintCardsToken } from '../support/cards-tokens';
+import { DemoSeeder, DirectoryQueries } from '../../src/directory';
 import { createAccount, createApp, startTestApp, type TestApp } from '../support/test-app';
 
 const VERSIONS = ['v3', '2026-03', '2026-09'] as const;
@@ -246,6 +247,20 @@ describe('app lifecycle: external-install uninstall and account-info details at 
           .statusCode,
       ).toBe(404);
     });
+  });
+
+  it('the demo seed sets every account settings from seed/demo.json', async () => {
+    const seed = DemoSeeder.load();
+    await t.app.get(DemoSeeder).apply(seed);
+    const directory = t.app.get(DirectoryQueries);
+    for (const { domain, hublet: _hublet, tier: _tier, ...settings } of [
+      seed.developerAccount,
+      ...seed.customerAccounts,
+    ]) {
+      const account = directory.findAccountByDomain(domain)!;
+      expect(directory.getAccountSettings(account.hubId)).toEqual({ additionalCurrencies: [], ...settings });
+    }
+    expect(seed.developerAccount).toMatchObject({ accountType: 'APP_DEVELOPER' });
   });
 
   describe('DELETE /appinstalls/{version}/external-install', () => {
