@@ -112,6 +112,7 @@ export async function createApp(options: CreateAppOptions): Promise<NestFastifyA
       .setDescription('OAuth install flow and tokens, CRM cards migration, CRM limits — HubSpot wire-compatible.')
       .setVersion('1')
       .addBearerAuth()
+      .addApiKey({ type: 'apiKey', name: 'hapikey', in: 'query' }, 'developer_hapikey')
       .build(),
   );
   SwaggerModule.setup('docs', app, document, { jsonDocumentUrl: 'docs/json' });

@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
 import { DirectoryQueries, type AppView } from '../../directory';
-import type { AccessTokenClaims } from '../../oauth';
 import { HubSpotError } from '../../platform/errors/hubspot-error';
 
 /**
@@ -12,12 +11,13 @@ import { HubSpotError } from '../../platform/errors/hubspot-error';
 export class AppOwnership {
   constructor(private readonly directory: DirectoryQueries) {}
 
-  appOwnedBy(token: AccessTokenClaims, appId: number): AppView {
+  /** `caller`: the developer account of the token or developer API key. */
+  appOwnedBy(token: { hubId: number }, appId: number): AppView {
     const app = this.directory.getApp(appId);
     if (!app) throw HubSpotError.notFound(`App ${appId} was not found.`);
     if (app.developerHubId !== token.hubId) {
       throw HubSpotError.forbidden(
-        `App ${appId} belongs to developer account ${app.developerHubId}; this token is for account ${token.hubId}. Use a token of the app's developer account.`,
+        `App ${appId} belongs to developer account ${app.developerHubId}; these credentials are for account ${token.hubId}. Use a token or developer API key of the app's developer account.`,
       );
     }
     return app;
