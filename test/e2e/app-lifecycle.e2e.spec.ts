@@ -1,3 +1,4 @@
+import { Client } from '@hubspot/api-client';
 import type { LightMyRequestResponse } from 'fastify';
 import { allEvents, installAndExchange, oauthFixture, refresh, type OAuthFixture } from '../support/oauth-fixtures';
 import { validateComponent, validateResponse } from '../support/limits-schema';
@@ -21,7 +22,7 @@ function expectHubSpotError(r: LightMyRequestResponse, status: number, category:
 describe('app lifecycle: external-install uninstall and account-info details at v3, 2026-03, 2026-09', () => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await startTestApp();
+    t = await startTestApp({ listen: true });
   });
   afterAll(() => t.close());
 
@@ -249,6 +250,29 @@ describe('app lifecycle: external-install uninstall and account-info details at 
     });
   });
 
+  it('@hubspot/api-client v14: apiRequest reaches both endpoints; the install URL is rebuilt on basePath', async () => {
+    const f = await oauthFixture(t);
+    const { access_token: accessToken } = await installAndExchange(t, f);
+    const client = new Client({ accessToken, basePath: t.url, numberOfApiCallRetries: 0 });
+    const details = await client.apiRequest({ method: 'GET', path: '/account-info/2026-03/details' });
+    expect(details.status).toBe(200);
+    const body = await details.json();
+    expect(validateResponse('2026-03/accountInfo.json', 'GET', '/account-info/2026-03/details', body)).toEqual([]);
+    expect(body).toMatchObject({ portalId: f.hubId });
+    const uninstall = await client.apiRequest({ method: 'DELETE', path: '/appinstalls/2026-03/external-install' });
+    expect(uninstall.status).toBe(204);
+    const again = await client.apiRequest({ method: 'DELETE', path: '/appinstalls/2026-03/external-install' });
+    expect(again.status).toBe(404);
+
+    // getAuthorizationUrl hard-codes https://app.hubspot.com: keep its path and query, put them on our base URL.
+    const hubspotUrl = new URL(client.oauth.getAuthorizationUrl(f.clientId, f.redirectUri, f.requiredScopes.join(' ')));
+    expect(hubspotUrl.origin).toBe('https://app.hubspot.com');
+    const installUrl = new URL(`${hubspotUrl.pathname}${hubspotUrl.search}`, t.url);
+    const page = await fetch(installUrl);
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-type')).toMatch(/^text\/html/);
+  });
+
   it('the demo seed sets every account settings from seed/demo.json', async () => {
     const seed = DemoSeeder.load();
     await t.app.get(DemoSeeder).apply(seed);
@@ -324,6 +348,14 @@ describe('app lifecycle: external-install uninstall and account-info details at 
         (await t.inject({ method: 'GET', url: '/appinstalls/2026-03/external-install', headers: bearer(stranger) }))
           .statusCode,
       ).toBe(404);
+      // A DELETE whose JSON body is broken is still refused as such (only an empty body counts as none).
+      const broken = await t.inject({
+        method: 'DELETE',
+        url: '/appinstalls/2026-03/external-install',
+        headers: { ...bearer(stranger), 'content-type': 'application/json' },
+        payload: '{',
+      });
+      expectHubSpotError(broken, 400, 'VALIDATION_ERROR');
       expect((await allEvents(t)).length).toBe(head);
     });
   });

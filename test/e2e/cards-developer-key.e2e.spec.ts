@@ -205,6 +205,27 @@ describe('cards-dev with a developer API key (hapikey)', () => {
     await expect(api.getById(created.id, appId)).rejects.toMatchObject({ code: 404 });
     await expect(api.getAll(otherAppId)).rejects.toMatchObject({ code: 403 });
 
+    // The migrate endpoint is not in v14's cards discovery: client.apiRequest, which sends the same hapikey.
+    const legacy = await api.create(appId, card('Client legacy card') as never);
+    const appCard = await t.admin('POST', `/admin/v1/apps/${appId}/app-cards`, {
+      title: 'Client app card',
+      objectTypes: ['contacts'],
+    });
+    expect(appCard.statusCode).toBe(201);
+    const migrate = await client.apiRequest({
+      method: 'POST',
+      path: `/crm/v3/extensions/cards-dev/${appId}/views/migrate`,
+      body: {
+        legacyCrmCardId: Number(legacy.id),
+        appCardId: Number((appCard.json() as { id: string }).id),
+        allowDuplicateAppCardIds: false,
+      },
+    });
+    expect(migrate.status).toBe(200);
+    const progress = await migrate.json();
+    expect(checkCardsResponse('POST', '/crm/v3/extensions/cards-dev/{appId}/views/migrate', 200, progress)).toEqual([]);
+    expect(progress).toMatchObject({ totalPortalCount: 0, startedAt: t.clock.now() });
+
     const wrong = new Client({
       basePath: t.url,
       developerApiKey: '00000000-0000-4000-8000-000000000000',
