@@ -108,7 +108,8 @@ interface AppRow {
  */
 @Injectable()
 export class DirectoryQueries {
-  // Accounts and apps never change once created, so a row found in the read model stays true:
+  // An account's id, domain, hublet and tier and an app never change once created, so a row found
+  // in the read model stays true (settings and developer keys change: they are read uncached):
   // the request paths (token grant, limits GET) look them up on every call. Only hits are kept
   // (a miss may be an account not projected yet), and the caches are bounded.
   private readonly accounts = new BoundedCache<number, AccountView>(CACHE_LIMIT);
