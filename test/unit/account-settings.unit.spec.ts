@@ -52,3 +52,14 @@ describe('account settings', () => {
     expect(isKnownTimeZone('Europe/Paris\u0000')).toBe(false);
   });
 });
+
+describe('offsets of odd zones', () => {
+  it('reads second-precision historical offsets and every zone the runtime lists', () => {
+    // Monrovia kept -00:44:30 until 1972.
+    expect(utcOffsetAt('Africa/Monrovia', 0).utcOffsetMilliseconds).toBe(-(44 * 60 + 30) * 1000);
+    for (const zone of Intl.supportedValuesOf('timeZone')) {
+      expect(isKnownTimeZone(zone)).toBe(true);
+      expect(Number.isInteger(utcOffsetAt(zone, Date.UTC(2026, 10, 22)).utcOffsetMilliseconds)).toBe(true);
+    }
+  });
+});

@@ -49,11 +49,14 @@ function isKnownCurrency(code: string): boolean {
   return knownCurrencies.has(code);
 }
 
-/** Whether the runtime's time-zone database knows the name (canonical names and links alike). */
+/**
+ * Whether the runtime's time-zone database knows the name (canonical names and links alike) and
+ * its offset can be read, so account-info never fails on a stored zone.
+ */
 export function isKnownTimeZone(name: string): boolean {
   if (name.length === 0 || name.length > 64) return false;
   try {
-    new Intl.DateTimeFormat('en-US', { timeZone: name });
+    utcOffsetAt(name, 0);
     return true;
   } catch {
     return false;
