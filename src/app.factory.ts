@@ -93,6 +93,20 @@ export async function createApp(options: CreateAppOptions): Promise<NestFastifyA
   // Only JSON and form bodies (Nest registers both parsers at init) exist in this API;
   // anything else is 415 rather than a string body.
   fastify.removeContentTypeParser('text/plain');
+  // @hubspot/api-client's apiRequest sends `Content-Type: application/json` on every call, a
+  // bodiless DELETE included; HubSpot answers those, so an empty DELETE body is no body at all
+  // (rather than Fastify's "empty JSON body" 400). A DELETE that does carry bytes is parsed as before.
+  fastify.addHook('onRequest', (request, _reply, done) => {
+    if (
+      request.method === 'DELETE' &&
+      request.headers['content-type'] !== undefined &&
+      request.headers['transfer-encoding'] === undefined &&
+      (request.headers['content-length'] === undefined || request.headers['content-length'] === '0')
+    ) {
+      delete request.headers['content-type'];
+    }
+    done();
+  });
   await app.register(fastifyCookie as never);
   // helmet's headers, computed once (helmet itself rebuilds its middleware on every request).
   registerSecurityHeaders(fastify);
@@ -123,6 +137,7 @@ export async function createApp(options: CreateAppOptions): Promise<NestFastifyA
       .setDescription('OAuth install flow and tokens, CRM cards migration, CRM limits — HubSpot wire-compatible.')
       .setVersion('1')
       .addBearerAuth()
+      .addApiKey({ type: 'apiKey', name: 'hapikey', in: 'query' }, 'developer_hapikey')
       .build(),
   );
   SwaggerModule.setup('docs', app, document, { jsonDocumentUrl: 'docs/json' });

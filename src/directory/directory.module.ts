@@ -3,7 +3,9 @@ import { APP_CONFIG, AppConfig } from '../platform/config/config';
 import { EventSourcingModule } from '../platform/event-sourcing/event-sourcing.module';
 import { AdminKey } from '../platform/security/admin-key';
 import { AdminGuard } from '../platform/security/admin.guard';
+import { ChangeAccountSettingsHandler } from './application/commands/change-account-settings';
 import { CreateAccountHandler } from './application/commands/create-account';
+import { IssueDeveloperApiKeyHandler } from './application/commands/issue-developer-api-key';
 import { CreateUserHandler } from './application/commands/create-user';
 import { RegisterAppHandler } from './application/commands/register-app';
 import { DirectoryQueries } from './directory.queries';
@@ -20,7 +22,13 @@ import { DemoSeeder } from './seed/demo-seeder';
   EventSourcingModule.forFeature({
     events: directoryEvents,
     projections: [DirectoryProjection],
-    commandHandlers: [CreateAccountHandler, CreateUserHandler, RegisterAppHandler],
+    commandHandlers: [
+      CreateAccountHandler,
+      ChangeAccountSettingsHandler,
+      IssueDeveloperApiKeyHandler,
+      CreateUserHandler,
+      RegisterAppHandler,
+    ],
     controllers: [AccountsController, UsersController, AppsController, EventsController],
     providers: [
       { provide: AdminKey, inject: [APP_CONFIG], useFactory: (c: AppConfig) => new AdminKey(c) },

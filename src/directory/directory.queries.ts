@@ -5,6 +5,7 @@ import { Tier } from '../platform/tiers';
 import { cachedStatement } from '../platform/projections/statement-cache';
 import { READ_MODEL_DB } from '../platform/projections/read-model-database';
 import { buildInstallUrl } from './domain/install-url';
+import { type AccountSettings, type AccountType, uiDomainOf, utcOffsetAt } from './domain/account-settings';
 
 export interface AccountView {
   hubId: number;
@@ -12,6 +13,29 @@ export interface AccountView {
   hublet: string;
   tier: Tier;
   createdAt: number;
+}
+
+/** An account with its current settings (the admin API's account). */
+export type AccountWithSettings = AccountView & AccountSettings;
+
+/** HubSpot's PortalInformationResponse (account-info details) of an account at one moment. */
+export interface AccountDetailsView {
+  portalId: number;
+  accountType: AccountType;
+  timeZone: string;
+  companyCurrency: string;
+  additionalCurrencies: string[];
+  utcOffset: string;
+  utcOffsetMilliseconds: number;
+  uiDomain: string;
+  dataHostingLocation: string;
+}
+
+/** The developer API key an account has now: never the key, only its id. */
+export interface DeveloperApiKeyView {
+  hubId: number;
+  keyId: string;
+  issuedAt: number;
 }
 
 export interface UserView {
@@ -48,6 +72,17 @@ interface AccountRow {
   tier: Tier;
   created_at: number;
 }
+interface SettingsRow {
+  account_type: AccountType;
+  time_zone: string;
+  company_currency: string;
+  additional_currencies: string;
+}
+interface DeveloperKeyRow {
+  hub_id: number;
+  key_id: string;
+  issued_at: number;
+}
 interface UserRow {
   user_id: number;
   email: string;
@@ -73,7 +108,8 @@ interface AppRow {
  */
 @Injectable()
 export class DirectoryQueries {
-  // Accounts and apps never change once created, so a row found in the read model stays true:
+  // An account's id, domain, hublet and tier and an app never change once created, so a row found
+  // in the read model stays true (settings and developer keys change: they are read uncached):
   // the request paths (token grant, limits GET) look them up on every call. Only hits are kept
   // (a miss may be an account not projected yet), and the caches are bounded.
   private readonly accounts = new BoundedCache<number, AccountView>(CACHE_LIMIT);
@@ -104,6 +140,62 @@ export class DirectoryQueries {
     return (
       this.stmt('SELECT * FROM dir_accounts WHERE hub_id > ? ORDER BY hub_id LIMIT ?').all(after, limit) as AccountRow[]
     ).map(toAccount);
+  }
+
+  /**
+   * The account's settings as they are now. Not cached (settings change, unlike the account
+   * itself); one primary-key read.
+   */
+  getAccountSettings(hubId: number): AccountSettings | null {
+    const row = this.stmt('SELECT * FROM dir_account_settings WHERE hub_id = ?').get(hubId) as SettingsRow | undefined;
+    return row
+      ? {
+          accountType: row.account_type,
+          timeZone: row.time_zone,
+          companyCurrency: row.company_currency,
+          additionalCurrencies: JSON.parse(row.additional_currencies) as string[],
+        }
+      : null;
+  }
+
+  getAccountWithSettings(hubId: number): AccountWithSettings | null {
+    const account = this.getAccount(hubId);
+    const settings = account && this.getAccountSettings(hubId);
+    return account && settings ? { ...account, ...settings } : null;
+  }
+
+  /** The account's details at `at` (epoch ms): the UTC offset is its time zone's then, daylight saving included. */
+  getAccountDetails(hubId: number, at: number): AccountDetailsView | null {
+    const account = this.getAccountWithSettings(hubId);
+    if (!account) return null;
+    return {
+      portalId: account.hubId,
+      accountType: account.accountType,
+      timeZone: account.timeZone,
+      companyCurrency: account.companyCurrency,
+      additionalCurrencies: account.additionalCurrencies,
+      ...utcOffsetAt(account.timeZone, at),
+      uiDomain: uiDomainOf(account.hublet),
+      dataHostingLocation: account.hublet,
+    };
+  }
+
+  /**
+   * The developer account whose current developer API key has this SHA-256. A lookup by the
+   * hash of a 122-bit random key: the index compares hashes, so timing tells nothing about the key.
+   */
+  findDeveloperApiKeyByHash(keyHash: string): DeveloperApiKeyView | null {
+    const row = this.stmt('SELECT hub_id, key_id, issued_at FROM dir_developer_api_keys WHERE key_hash = ?').get(
+      keyHash,
+    ) as DeveloperKeyRow | undefined;
+    return row ? { hubId: row.hub_id, keyId: row.key_id, issuedAt: row.issued_at } : null;
+  }
+
+  getDeveloperApiKey(hubId: number): DeveloperApiKeyView | null {
+    const row = this.stmt('SELECT hub_id, key_id, issued_at FROM dir_developer_api_keys WHERE hub_id = ?').get(
+      hubId,
+    ) as DeveloperKeyRow | undefined;
+    return row ? { hubId: row.hub_id, keyId: row.key_id, issuedAt: row.issued_at } : null;
   }
 
   findAccountByDomain(domain: string): AccountView | null {

@@ -3,5 +3,13 @@
  * seeder. Everything else under src/directory is internal (lint enforces it).
  */
 export { DirectoryModule } from './directory.module';
-export { DirectoryQueries, type AccountView, type AppView, type UserView } from './directory.queries';
+export {
+  DirectoryQueries,
+  type AccountDetailsView,
+  type AccountView,
+  type AccountWithSettings,
+  type AppView,
+  type DeveloperApiKeyView,
+  type UserView,
+} from './directory.queries';
 export { DemoSeeder } from './seed/demo-seeder';

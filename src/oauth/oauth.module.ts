@@ -21,6 +21,7 @@ import { AccessTokenRevocationsProjection } from './projections/access-token-rev
 import { InstallQueries } from './application/install.queries';
 import { TokenMetadataService } from './application/token-metadata.service';
 import { oauthEvents } from './domain/oauth-events';
+import { AccountInfoController, AppUninstallsController } from './http/app-lifecycle.controller';
 import { InstallsAdminController } from './http/installs-admin.controller';
 import { TokenMetadataController } from './http/token-metadata.controller';
 import { TokenController } from './http/token.controller';
@@ -57,6 +58,8 @@ import { OAuthProjection } from './projections/oauth.projection';
       TokenMetadataController,
       InstallsAdminController,
       AuthorizationServerMetadataController,
+      AppUninstallsController,
+      AccountInfoController,
     ],
     providers: [OAuthBootstrap, AuthorizeRequestValidator, InstallQueries, ClientAuthenticator, TokenMetadataService],
     exports: [AuthorizeRequestValidator, InstallQueries],

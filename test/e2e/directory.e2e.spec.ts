@@ -15,6 +15,11 @@ describe('directory admin API', () => {
       hublet: 'na1',
       tier: 'professional',
       createdAt: expect.any(Number),
+      // The na1 hublet's default settings.
+      accountType: 'STANDARD',
+      timeZone: 'America/New_York',
+      companyCurrency: 'USD',
+      additionalCurrencies: [],
     });
     const r = await t.admin('GET', `/admin/v1/accounts/${a.hubId}`);
     expect(r.statusCode).toBe(200);

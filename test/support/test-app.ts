@@ -22,7 +22,11 @@ export interface TestApp {
   url: string;
   inject(options: InjectOptions): Promise<LightMyRequestResponse>;
   /** Admin API call with the admin key. */
-  admin(method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payload?: unknown): Promise<LightMyRequestResponse>;
+  admin(
+    method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE',
+    url: string,
+    payload?: unknown,
+  ): Promise<LightMyRequestResponse>;
   /** Closes the app; keeps the data dir when `keepData` (restart tests), otherwise deletes it. */
   close(options?: { keepData?: boolean }): Promise<void>;
 }
@@ -37,6 +41,8 @@ export interface StartOptions {
   listen?: boolean;
   /** Another event store (default: the SQLite store in dataDir, as main.ts makes it). */
   eventStore?: EventStore;
+  /** Where the JSON log goes (with env LOG_LEVEL), for tests that read the log. */
+  logDestination?: { write(line: string): void };
 }
 
 /** The whole service, as main.ts builds it, on a fresh SQLite store in a temp dir. */
@@ -55,7 +61,7 @@ export async function startTestApp(options: StartOptions = {}): Promise<TestApp>
     config,
     clock,
     modules: options.modules ?? featureModules(),
-    logger: createLogger(config.logLevel),
+    logger: createLogger(config.logLevel, options.logDestination),
     eventStore: options.eventStore,
   });
   let url = '';

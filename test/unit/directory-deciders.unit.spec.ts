@@ -39,6 +39,7 @@ describe('directory deciders', () => {
     it('creates an account once under its id; a taken id asks for another', () => {
       const accounts = DeciderSpecification.for(accountDecider);
       const account = {
+        kind: 'CreateAccount',
         hubId: 12345678,
         domain: 'acme.example.com',
         hublet: 'eu1',
@@ -63,6 +64,139 @@ describe('directory deciders', () => {
       const created = users.given([]).when(user).events();
       expect(created).toMatchObject([{ type: DirectoryEventType.UserCreated, data: { hubIds: [1, 2] } }]);
       expect(users.given(created).when(user).thenThrows(HubSpotError).httpStatus).toBe(409);
+    });
+  });
+
+  describe('account settings and developer API keys', () => {
+    const accounts = DeciderSpecification.for(accountDecider);
+    const created = {
+      type: DirectoryEventType.AccountCreated,
+      data: { hubId: 7, domain: 'acme.example.com', hublet: 'eu1', tier: 'starter', createdAt: NOW },
+    } as const;
+    const create = {
+      kind: 'CreateAccount',
+      hubId: 7,
+      domain: 'acme.example.com',
+      hublet: 'eu1',
+      tier: 'starter',
+      now: NOW,
+    } as const;
+
+    it("a new account has its hublet's defaults; settings given at creation are recorded after AccountCreated", () => {
+      accounts.given([]).when(create).then([created]);
+      expect(
+        accounts.given([created]).when({ kind: 'ChangeAccountSettings', hubId: 7, patch: {}, now: NOW }).events(),
+      ).toEqual([]);
+      accounts
+        .given([])
+        .when({ ...create, settings: { timeZone: 'Europe/Paris', additionalCurrencies: ['USD'] } })
+        .then([
+          created,
+          {
+            type: DirectoryEventType.AccountSettingsChanged,
+            data: {
+              hubId: 7,
+              settings: {
+                accountType: 'STANDARD',
+                timeZone: 'Europe/Paris',
+                companyCurrency: 'EUR',
+                additionalCurrencies: ['USD'],
+              },
+              changedAt: NOW,
+            },
+          },
+        ]);
+      // Settings equal to the defaults record nothing beyond the account.
+      accounts
+        .given([])
+        .when({ ...create, settings: { timeZone: 'Europe/Berlin' } })
+        .then([created]);
+    });
+
+    it('a change merges into the current settings; the same values again record nothing', () => {
+      const change = { kind: 'ChangeAccountSettings', hubId: 7, now: NOW + 1 } as const;
+      const changed = accounts
+        .given([created])
+        .when({ ...change, patch: { accountType: 'APP_DEVELOPER', companyCurrency: 'GBP' } })
+        .then([
+          {
+            type: DirectoryEventType.AccountSettingsChanged,
+            data: {
+              hubId: 7,
+              settings: {
+                accountType: 'APP_DEVELOPER',
+                timeZone: 'Europe/Berlin',
+                companyCurrency: 'GBP',
+                additionalCurrencies: [],
+              },
+              changedAt: NOW + 1,
+            },
+          },
+        ]);
+      accounts
+        .given([created, ...changed])
+        .when({ ...change, patch: { companyCurrency: 'GBP' } })
+        .thenNothing();
+    });
+
+    it('bad settings are one VALIDATION_ERROR entry per field; an unknown account is 404', () => {
+      const error = accounts
+        .given([created])
+        .when({
+          kind: 'ChangeAccountSettings',
+          hubId: 7,
+          patch: { timeZone: 'Mars/Olympus_Mons', companyCurrency: 'XYZ', additionalCurrencies: ['USD', 'USD', 'ABC'] },
+          now: NOW,
+        })
+        .thenThrows(HubSpotError);
+      expect(error).toMatchObject({ httpStatus: 400, category: 'VALIDATION_ERROR' });
+      expect(error.extras.errors?.map((e) => e.in)).toEqual([
+        'timeZone',
+        'companyCurrency',
+        'additionalCurrencies[1]',
+        'additionalCurrencies[2]',
+      ]);
+      const ownCurrency = accounts
+        .given([created])
+        .when({ kind: 'ChangeAccountSettings', hubId: 7, patch: { additionalCurrencies: ['EUR'] }, now: NOW })
+        .thenThrows(HubSpotError);
+      expect(ownCurrency.extras.errors).toEqual([
+        { message: 'EUR is the company currency', in: 'additionalCurrencies[0]', code: 'INVALID' },
+      ]);
+      accounts
+        .given([])
+        .when({ ...create, settings: { timeZone: 'Nowhere/Nope' } })
+        .thenThrows(HubSpotError);
+      const missing = accounts
+        .given([])
+        .when({ kind: 'ChangeAccountSettings', hubId: 7, patch: { timeZone: 'UTC' }, now: NOW })
+        .thenThrows(HubSpotError);
+      expect(missing.httpStatus).toBe(404);
+    });
+
+    it('issuing a developer API key retires the previous one in the same decision', () => {
+      const issue = (keyId: string) =>
+        ({ kind: 'IssueDeveloperApiKey', hubId: 7, keyId, keyHash: `hash-${keyId}`, now: NOW }) as const;
+      const first = accounts
+        .given([created])
+        .when(issue('k1'))
+        .then([
+          {
+            type: DirectoryEventType.DeveloperApiKeyIssued,
+            data: { hubId: 7, keyId: 'k1', keyHash: 'hash-k1', issuedAt: NOW },
+          },
+        ]);
+      accounts
+        .given([created, ...first])
+        .when(issue('k2'))
+        .then([
+          { type: DirectoryEventType.DeveloperApiKeyRetired, data: { hubId: 7, keyId: 'k1', retiredAt: NOW } },
+          {
+            type: DirectoryEventType.DeveloperApiKeyIssued,
+            data: { hubId: 7, keyId: 'k2', keyHash: 'hash-k2', issuedAt: NOW },
+          },
+        ]);
+      expect(accounts.given([]).when(issue('k1')).thenThrows(HubSpotError).httpStatus).toBe(404);
     });
   });
 

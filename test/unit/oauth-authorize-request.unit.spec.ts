@@ -147,4 +147,21 @@ describe('token material in URLs is redacted in logs', () => {
       '/oauth/v1/token?refresh_token=[REDACTED]&client_secret=[REDACTED]',
     );
   });
+
+  it("redacts a developer API key (hapikey) however the parameter's name is spelled", () => {
+    const key = '0b8e6a4c-3d1f-4e9a-8c7b-6f5e4d3c2b1a';
+    for (const url of [
+      `/crm/v3/extensions/cards-dev/1?hapikey=${key}`,
+      `/crm/v3/extensions/cards-dev/1?x=1&HAPIKEY=${key}#f`,
+      `/crm/v3/extensions/cards-dev/1?h%61pikey=${key}`,
+      `/crm/v3/extensions/cards-dev/1?%68%61%70%69%6B%65%79=${key}&y=2`,
+    ]) {
+      const redacted = redactUrl(url);
+      expect(redacted).not.toContain(key);
+      expect(redacted).toContain('=[REDACTED]');
+    }
+    expect(redactUrl('/crm/v3/extensions/cards-dev/1?limit=5&bad=%E0%A4%A')).toBe(
+      '/crm/v3/extensions/cards-dev/1?limit=5&bad=%E0%A4%A',
+    );
+  });
 });

@@ -1,10 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { DirectoryQueries, type AppView } from '../../directory';
-import type { AccessTokenClaims } from '../../oauth';
 import { HubSpotError } from '../../platform/errors/hubspot-error';
 
 /**
- * The cards API is a developer API: the token must come from the developer account that owns
+ * The cards API is a developer API: the token or developer API key must be of the developer account that owns
  * the app. An unknown app is 404; someone else's app is 403 (its existence is not a secret:
  * app ids are public in install URLs).
  */
@@ -12,12 +11,13 @@ import { HubSpotError } from '../../platform/errors/hubspot-error';
 export class AppOwnership {
   constructor(private readonly directory: DirectoryQueries) {}
 
-  appOwnedBy(token: AccessTokenClaims, appId: number): AppView {
+  /** `caller`: the developer account of the token or developer API key. */
+  appOwnedBy(caller: { hubId: number }, appId: number): AppView {
     const app = this.directory.getApp(appId);
     if (!app) throw HubSpotError.notFound(`App ${appId} was not found.`);
-    if (app.developerHubId !== token.hubId) {
+    if (app.developerHubId !== caller.hubId) {
       throw HubSpotError.forbidden(
-        `App ${appId} belongs to developer account ${app.developerHubId}; this token is for account ${token.hubId}. Use a token of the app's developer account.`,
+        `App ${appId} belongs to developer account ${app.developerHubId}; these credentials are for account ${caller.hubId}. Use a token or developer API key of the app's developer account.`,
       );
     }
     return app;

@@ -2,7 +2,6 @@ import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Res } from
 import { CommandBus } from '@nestjs/cqrs';
 import { ApiBody, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
-import { type AccessTokenClaims, RequireScopes, Token } from '../../oauth';
 import type { CommandContext } from '../../platform/events/envelope';
 import { HubSpotError } from '../../platform/errors/hubspot-error';
 import { type ApiVersion, RouteVersion, versionedPaths } from '../../platform/http/api-versions';
@@ -17,6 +16,7 @@ import { StartCardMigration } from '../application/commands/start-card-migration
 import { UpdateLegacyCard } from '../application/commands/update-legacy-card';
 import type { CardMigrateViewsResponse } from '../domain/migration-progress';
 import { CardIdParamPipe } from './card-id-param.pipe';
+import { Developer, DeveloperAuth, type DeveloperCaller } from './developer-auth.guard';
 import { definitionFrom, patchFrom, SAMPLE_CARD_RESPONSE, toPublicCardResponse } from './card-responses';
 import {
   CardCreateRequestDatedDto,
@@ -60,23 +60,23 @@ export class LegacyCardsController {
   }
 
   @Get(':appId')
-  @RequireScopes(...READ_SCOPES)
+  @DeveloperAuth(...READ_SCOPES)
   @ApiOperation({ summary: 'Get all cards' })
-  getAll(@Param('appId', new IntParamPipe()) appId: number, @Token() token: AccessTokenClaims) {
+  getAll(@Param('appId', new IntParamPipe()) appId: number, @Developer() token: DeveloperCaller) {
     this.ownership.appOwnedBy(token, appId);
     return { results: this.queries.legacyCardsOfApp(appId).map(toPublicCardResponse) };
   }
 
   @Post(':appId')
   @HttpCode(201)
-  @RequireScopes(WRITE_SCOPE)
+  @DeveloperAuth(WRITE_SCOPE)
   @ApiOperation({ summary: 'Create a new card' })
   @ApiBody({ type: CardCreateRequestDto, description: 'From 2026-03 `fetch.cardType` is required.' })
   async create(
     @Param('appId', new IntParamPipe()) appId: number,
     @VersionedBody({ default: CardCreateRequestDatedDto, v3: CardCreateRequestDto })
     body: CardCreateRequestDto | CardCreateRequestDatedDto,
-    @Token() token: AccessTokenClaims,
+    @Developer() token: DeveloperCaller,
     @Ctx() ctx: CommandContext,
     @RouteVersion() version: CardsVersion,
     @Res({ passthrough: true }) reply: FastifyReply,
@@ -89,14 +89,14 @@ export class LegacyCardsController {
 
   @Post(':appId/views/migrate')
   @HttpCode(200)
-  @RequireScopes(WRITE_SCOPE)
+  @DeveloperAuth(WRITE_SCOPE)
   @ApiOperation({ summary: 'Migrate Card In Views' })
   @ApiBody({ type: CardMigrateViewsRequestDto, description: '2026-09 has no `allowDuplicateAppCardIds`.' })
   async migrate(
     @Param('appId', new IntParamPipe()) appId: number,
     @VersionedBody({ default: CardMigrateViewsRequestDto, '2026-09': CardMigrateViews2026_09RequestDto })
     body: CardMigrateViewsRequestDto | CardMigrateViews2026_09RequestDto,
-    @Token() token: AccessTokenClaims,
+    @Developer() token: DeveloperCaller,
     @Ctx() ctx: CommandContext,
     @RouteVersion() version: CardsVersion,
   ): Promise<CardMigrateViewsResponse | Pick<CardMigrateViewsResponse, 'message'>> {
@@ -118,12 +118,12 @@ export class LegacyCardsController {
   }
 
   @Get(':appId/:cardId')
-  @RequireScopes(...READ_SCOPES)
+  @DeveloperAuth(...READ_SCOPES)
   @ApiOperation({ summary: 'Get a card.' })
   getById(
     @Param('appId', new IntParamPipe()) appId: number,
     @Param('cardId', new CardIdParamPipe()) cardId: string,
-    @Token() token: AccessTokenClaims,
+    @Developer() token: DeveloperCaller,
   ) {
     this.ownership.appOwnedBy(token, appId);
     const card = this.queries.legacyCard(cardId);
@@ -133,13 +133,13 @@ export class LegacyCardsController {
   }
 
   @Patch(':appId/:cardId')
-  @RequireScopes(WRITE_SCOPE)
+  @DeveloperAuth(WRITE_SCOPE)
   @ApiOperation({ summary: 'Update a card' })
   async update(
     @Param('appId', new IntParamPipe()) appId: number,
     @Param('cardId', new CardIdParamPipe()) cardId: string,
     @Body() body: CardPatchRequestDto,
-    @Token() token: AccessTokenClaims,
+    @Developer() token: DeveloperCaller,
     @Ctx() ctx: CommandContext,
   ) {
     this.ownership.appOwnedBy(token, appId);
@@ -150,12 +150,12 @@ export class LegacyCardsController {
 
   @Delete(':appId/:cardId')
   @HttpCode(204)
-  @RequireScopes(WRITE_SCOPE)
+  @DeveloperAuth(WRITE_SCOPE)
   @ApiOperation({ summary: 'Delete a card' })
   async archive(
     @Param('appId', new IntParamPipe()) appId: number,
     @Param('cardId', new CardIdParamPipe()) cardId: string,
-    @Token() token: AccessTokenClaims,
+    @Developer() token: DeveloperCaller,
     @Ctx() ctx: CommandContext,
   ): Promise<void> {
     this.ownership.appOwnedBy(token, appId);

@@ -3,8 +3,18 @@ import type { Decider } from '../../platform/commands/decider';
 import { HubSpotError } from '../../platform/errors/hubspot-error';
 import { isKnownScope } from '../../platform/scopes/scope-catalog';
 import {
+  type AccountSettings,
+  type AccountSettingsPatch,
+  applySettingsPatch,
+  defaultAccountSettings,
+  sameSettings,
+} from './account-settings';
+import {
   AccountCreated,
+  type AccountEvent,
+  AccountSettingsChanged,
   AppRegistered,
+  DeveloperApiKeyRetired,
   DirectoryEventType,
   DomainClaimed,
   UserCreated,
@@ -32,27 +42,113 @@ export class IdTaken extends Error {
   }
 }
 
-/** An account under an id the caller picked. */
+/** An account under an id the caller picked, with the settings it starts with (absent: the hublet's defaults). */
 export interface NewAccount {
+  kind: 'CreateAccount';
   hubId: number;
   domain: string;
   hublet: string;
   tier: Tier;
+  settings?: AccountSettingsPatch;
   now: number;
 }
 
-export const accountDecider: Decider<Existence, NewAccount, AccountCreated> = {
-  ...existence<AccountCreated>(),
+/** A change of some of the account's settings (PATCH). */
+export interface ChangeAccountSettings {
+  kind: 'ChangeAccountSettings';
+  hubId: number;
+  patch: AccountSettingsPatch;
+  now: number;
+}
+
+/** A new developer API key for the account; the caller made the key and hands in only its hash. */
+export interface IssueDeveloperApiKey {
+  kind: 'IssueDeveloperApiKey';
+  hubId: number;
+  keyId: string;
+  keyHash: string;
+  now: number;
+}
+
+export type AccountCommand = NewAccount | ChangeAccountSettings | IssueDeveloperApiKey;
+
+export interface AccountState {
+  exists: boolean;
+  settings: AccountSettings | null;
+  /** The key that works now, if any (its id only). */
+  activeDeveloperKeyId: string | null;
+}
+
+/**
+ * One account's stream: created once under its id, then its settings and its developer API key.
+ * A settings change that changes nothing records nothing; a new developer key retires the
+ * previous one in the same append, so at most one key of an account ever works.
+ */
+export const accountDecider: Decider<AccountState, AccountCommand, AccountEvent> = {
+  initialState: () => ({ exists: false, settings: null, activeDeveloperKeyId: null }),
+  evolve: (state, event) => {
+    switch (event.type) {
+      case DirectoryEventType.AccountCreated:
+        return { ...state, exists: true, settings: defaultAccountSettings(event.data.hublet) };
+      case DirectoryEventType.AccountSettingsChanged:
+        return { ...state, settings: event.data.settings };
+      case DirectoryEventType.DeveloperApiKeyIssued:
+        return { ...state, activeDeveloperKeyId: event.data.keyId };
+      case DirectoryEventType.DeveloperApiKeyRetired:
+        return state.activeDeveloperKeyId === event.data.keyId ? { ...state, activeDeveloperKeyId: null } : state;
+    }
+  },
   decide: (c, s) => {
-    if (s.exists) throw new IdTaken();
-    return [
-      {
-        type: DirectoryEventType.AccountCreated,
-        data: { hubId: c.hubId, domain: c.domain, hublet: c.hublet, tier: c.tier, createdAt: c.now },
-      },
-    ];
+    switch (c.kind) {
+      case 'CreateAccount': {
+        if (s.exists) throw new IdTaken();
+        const created: AccountCreated = {
+          type: DirectoryEventType.AccountCreated,
+          data: { hubId: c.hubId, domain: c.domain, hublet: c.hublet, tier: c.tier, createdAt: c.now },
+        };
+        if (!c.settings) return [created];
+        const defaults = defaultAccountSettings(c.hublet);
+        const settings = settingsOrThrow(defaults, c.settings);
+        if (sameSettings(settings, defaults)) return [created];
+        return [created, settingsChanged(c.hubId, settings, c.now)];
+      }
+      case 'ChangeAccountSettings': {
+        if (!s.exists || !s.settings) throw HubSpotError.notFound(`No account with hubId ${c.hubId}`);
+        const settings = settingsOrThrow(s.settings, c.patch);
+        return sameSettings(settings, s.settings) ? [] : [settingsChanged(c.hubId, settings, c.now)];
+      }
+      case 'IssueDeveloperApiKey': {
+        if (!s.exists) throw HubSpotError.notFound(`No account with hubId ${c.hubId}`);
+        const retired: DeveloperApiKeyRetired[] = s.activeDeveloperKeyId
+          ? [
+              {
+                type: DirectoryEventType.DeveloperApiKeyRetired,
+                data: { hubId: c.hubId, keyId: s.activeDeveloperKeyId, retiredAt: c.now },
+              },
+            ]
+          : [];
+        return [
+          ...retired,
+          {
+            type: DirectoryEventType.DeveloperApiKeyIssued,
+            data: { hubId: c.hubId, keyId: c.keyId, keyHash: c.keyHash, issuedAt: c.now },
+          },
+        ];
+      }
+    }
   },
 };
+
+function settingsOrThrow(current: AccountSettings, patch: AccountSettingsPatch): AccountSettings {
+  const result = applySettingsPatch(current, patch);
+  if (!result.ok) throw HubSpotError.validation('Invalid account settings.', result.errors);
+  return result.settings;
+}
+
+const settingsChanged = (hubId: number, settings: AccountSettings, now: number): AccountSettingsChanged => ({
+  type: DirectoryEventType.AccountSettingsChanged,
+  data: { hubId, settings, changedAt: now },
+});
 
 /** A domain belongs to one account: the claim stream exists once per domain. */
 export interface DomainClaim {

@@ -1,4 +1,5 @@
 import type { Tier } from '../../platform/tiers';
+import type { AccountSettings } from './account-settings';
 import type { EventDecoder, EventDefinitions } from '../../platform/events/event-type-registry';
 
 /** Event types of the directory. Stable strings: they are what storage holds. */
@@ -6,6 +7,12 @@ export const DirectoryEventType = {
   AccountCreated: 'directory.AccountCreated',
   UserCreated: 'directory.UserCreated',
   AppRegistered: 'directory.AppRegistered',
+  /** The account's settings as a whole, after a change (absent: the hublet's defaults). */
+  AccountSettingsChanged: 'directory.AccountSettingsChanged',
+  /** A developer API key of the account; only its SHA-256 is stored. */
+  DeveloperApiKeyIssued: 'directory.DeveloperApiKeyIssued',
+  /** The key stops working (a newer one replaced it). */
+  DeveloperApiKeyRetired: 'directory.DeveloperApiKeyRetired',
   /** Uniqueness claims: appended with `no_stream`, so of two concurrent claims exactly one wins. */
   DomainClaimed: 'directory.DomainClaimed',
   UserIdReserved: 'directory.UserIdReserved',
@@ -25,6 +32,25 @@ export interface AccountCreated {
   type: typeof DirectoryEventType.AccountCreated;
   data: { hubId: number; domain: string; hublet: string; tier: Tier; createdAt: number };
 }
+
+export interface AccountSettingsChanged {
+  type: typeof DirectoryEventType.AccountSettingsChanged;
+  data: { hubId: number; settings: AccountSettings; changedAt: number };
+}
+
+export interface DeveloperApiKeyIssued {
+  type: typeof DirectoryEventType.DeveloperApiKeyIssued;
+  /** keyHash is SHA-256 (hex) of a random UUID (122 random bits, HubSpot's format); the key is shown once. */
+  data: { hubId: number; keyId: string; keyHash: string; issuedAt: number };
+}
+
+export interface DeveloperApiKeyRetired {
+  type: typeof DirectoryEventType.DeveloperApiKeyRetired;
+  data: { hubId: number; keyId: string; retiredAt: number };
+}
+
+/** Everything an account's own stream holds. */
+export type AccountEvent = AccountCreated | AccountSettingsChanged | DeveloperApiKeyIssued | DeveloperApiKeyRetired;
 
 export interface UserCreated {
   type: typeof DirectoryEventType.UserCreated;
@@ -63,6 +89,9 @@ export const directoryEvents: EventDefinitions = {
   [DirectoryEventType.AccountCreated]: null,
   [DirectoryEventType.UserCreated]: null,
   [DirectoryEventType.AppRegistered]: null,
+  [DirectoryEventType.AccountSettingsChanged]: null,
+  [DirectoryEventType.DeveloperApiKeyIssued]: null,
+  [DirectoryEventType.DeveloperApiKeyRetired]: null,
   [DirectoryEventType.DomainClaimed]: null,
   [DirectoryEventType.UserIdReserved]: null,
 } satisfies Record<(typeof DirectoryEventType)[keyof typeof DirectoryEventType], EventDecoder | null>;

@@ -14,10 +14,43 @@ import {
   MinLength,
 } from 'class-validator';
 import { Tier, TIERS } from '../../platform/tiers';
+import { ACCOUNT_TYPES, type AccountType } from '../domain/account-settings';
 
 export const HUBLETS = ['na1', 'na2', 'na3', 'eu1', 'ap1'] as const;
 
-export class CreateAccountDto {
+/**
+ * An account's settings, each optional. Shapes are checked here; whether a time zone or currency
+ * exists is the account decider's call (one errors[] entry per bad field either way).
+ */
+export class AccountSettingsDto {
+  @ApiPropertyOptional({ enum: ACCOUNT_TYPES, default: 'STANDARD' })
+  @IsOptional()
+  @IsIn(ACCOUNT_TYPES)
+  accountType?: AccountType;
+
+  @ApiPropertyOptional({ example: 'America/New_York', description: 'IANA time zone; default from the hublet' })
+  @IsOptional()
+  @IsString()
+  @MinLength(1)
+  @MaxLength(64)
+  timeZone?: string;
+
+  @ApiPropertyOptional({ example: 'USD', description: 'ISO 4217; default from the hublet' })
+  @IsOptional()
+  @IsString()
+  @Matches(/^[A-Z]{3}$/, { message: 'companyCurrency must be an ISO 4217 code (three capital letters)' })
+  companyCurrency?: string;
+
+  @ApiPropertyOptional({ type: [String], example: ['EUR', 'GBP'] })
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(100)
+  @IsString({ each: true })
+  @Matches(/^[A-Z]{3}$/, { each: true, message: 'additionalCurrencies must hold ISO 4217 codes' })
+  additionalCurrencies?: string[];
+}
+
+export class CreateAccountDto extends AccountSettingsDto {
   @ApiProperty({ example: 'acme.example.com' })
   @IsString()
   @MaxLength(253)

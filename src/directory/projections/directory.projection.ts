@@ -2,11 +2,26 @@ import { Injectable } from '@nestjs/common';
 import type Database from 'better-sqlite3';
 import type { Recorded } from '../../platform/events/event-type-registry';
 import type { Projection } from '../../platform/projections/projection';
-import { AccountCreated, AppRegistered, DirectoryEventType, UserCreated } from '../domain/directory-events';
+import {
+  AccountCreated,
+  AccountSettingsChanged,
+  AppRegistered,
+  DeveloperApiKeyIssued,
+  DeveloperApiKeyRetired,
+  DirectoryEventType,
+  UserCreated,
+} from '../domain/directory-events';
 import { cachedStatement } from '../../platform/projections/statement-cache';
+import { type AccountSettings, defaultAccountSettings } from '../domain/account-settings';
 
 /** The events this read model is made of (the claim streams' events are the write side's alone). */
-type DirectoryRecordEvent = AccountCreated | UserCreated | AppRegistered;
+type DirectoryRecordEvent =
+  | AccountCreated
+  | AccountSettingsChanged
+  | DeveloperApiKeyIssued
+  | DeveloperApiKeyRetired
+  | UserCreated
+  | AppRegistered;
 
 /** Accounts, users and apps as tables, for DirectoryQueries. Ids are unique on the write side, so a duplicate here is a bug and stops the projection loudly. */
 @Injectable()
@@ -15,9 +30,13 @@ export class DirectoryProjection implements Projection<DirectoryRecordEvent> {
     DirectoryEventType.AccountCreated,
     DirectoryEventType.UserCreated,
     DirectoryEventType.AppRegistered,
+    DirectoryEventType.AccountSettingsChanged,
+    DirectoryEventType.DeveloperApiKeyIssued,
+    DirectoryEventType.DeveloperApiKeyRetired,
   ];
   readonly name = 'directory';
-  readonly version = 2;
+  /** 3: account settings and developer API keys. */
+  readonly version = 3;
 
   setup(db: Database.Database): void {
     db.exec(`
@@ -31,11 +50,29 @@ export class DirectoryProjection implements Projection<DirectoryRecordEvent> {
         app_id INTEGER PRIMARY KEY, developer_hub_id INTEGER NOT NULL, name TEXT NOT NULL, client_id TEXT NOT NULL UNIQUE,
         client_secret_hash TEXT NOT NULL, redirect_urls TEXT NOT NULL, required_scopes TEXT NOT NULL,
         optional_scopes TEXT NOT NULL, created_at INTEGER NOT NULL);
+      CREATE TABLE IF NOT EXISTS dir_account_settings (
+        hub_id INTEGER PRIMARY KEY, account_type TEXT NOT NULL, time_zone TEXT NOT NULL, company_currency TEXT NOT NULL,
+        additional_currencies TEXT NOT NULL);
+      CREATE TABLE IF NOT EXISTS dir_developer_api_keys (
+        key_hash TEXT PRIMARY KEY, hub_id INTEGER NOT NULL UNIQUE, key_id TEXT NOT NULL, issued_at INTEGER NOT NULL);
     `);
   }
 
   reset(db: Database.Database): void {
-    db.exec('DELETE FROM dir_accounts; DELETE FROM dir_users; DELETE FROM dir_apps;');
+    db.exec(
+      'DELETE FROM dir_accounts; DELETE FROM dir_users; DELETE FROM dir_apps; DELETE FROM dir_account_settings; DELETE FROM dir_developer_api_keys;',
+    );
+  }
+
+  /** The settings row of an account; an account's settings are its hublet's defaults until changed. */
+  private writeSettings(db: Database.Database, hubId: number, settings: AccountSettings): void {
+    cachedStatement(db, 'INSERT OR REPLACE INTO dir_account_settings VALUES (?, ?, ?, ?, ?)').run(
+      hubId,
+      settings.accountType,
+      settings.timeZone,
+      settings.companyCurrency,
+      JSON.stringify(settings.additionalCurrencies),
+    );
   }
 
   apply(event: Recorded<DirectoryRecordEvent>, db: Database.Database): void {
@@ -49,8 +86,28 @@ export class DirectoryProjection implements Projection<DirectoryRecordEvent> {
           d.tier,
           d.createdAt,
         );
+        this.writeSettings(db, d.hubId, defaultAccountSettings(d.hublet));
         break;
       }
+      case DirectoryEventType.AccountSettingsChanged:
+        this.writeSettings(db, event.data.hubId, event.data.settings);
+        break;
+      case DirectoryEventType.DeveloperApiKeyIssued: {
+        const d = event.data;
+        cachedStatement(db, 'INSERT INTO dir_developer_api_keys VALUES (?, ?, ?, ?)').run(
+          d.keyHash,
+          d.hubId,
+          d.keyId,
+          d.issuedAt,
+        );
+        break;
+      }
+      case DirectoryEventType.DeveloperApiKeyRetired:
+        cachedStatement(db, 'DELETE FROM dir_developer_api_keys WHERE hub_id = ? AND key_id = ?').run(
+          event.data.hubId,
+          event.data.keyId,
+        );
+        break;
       case DirectoryEventType.UserCreated: {
         const d = event.data;
         cachedStatement(db, 'INSERT INTO dir_users VALUES (?, ?, ?, ?, ?)').run(

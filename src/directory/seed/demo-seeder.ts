@@ -10,8 +10,9 @@ import { CreateAccount } from '../application/commands/create-account';
 import { CreateUser } from '../application/commands/create-user';
 import { RegisterApp } from '../application/commands/register-app';
 import { DirectoryQueries } from '../directory.queries';
+import type { AccountSettingsPatch } from '../domain/account-settings';
 
-interface SeedAccount {
+interface SeedAccount extends AccountSettingsPatch {
   domain: string;
   tier: Tier;
   hublet?: string;
@@ -50,9 +51,9 @@ export class DemoSeeder {
 
   async apply(seed: DemoSeed = DemoSeeder.load()): Promise<{ hubIds: number[]; appId: number; userId: number }> {
     const ctx: CommandContext = { correlationId: 'demo-seed', causationId: null, actor: 'system:demo-seed' };
-    const account = async (a: SeedAccount) =>
-      this.queries.findAccountByDomain(a.domain) ??
-      (await this.commandBus.execute(new CreateAccount(a.domain, a.tier, a.hublet ?? 'na1', ctx)));
+    const account = async ({ domain, tier, hublet, ...settings }: SeedAccount) =>
+      this.queries.findAccountByDomain(domain) ??
+      (await this.commandBus.execute(new CreateAccount(domain, tier, hublet ?? 'na1', ctx, settings)));
     const developer = await account(seed.developerAccount);
     const customers = [];
     for (const c of seed.customerAccounts) customers.push(await account(c));

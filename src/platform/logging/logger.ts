@@ -4,11 +4,37 @@ import pretty from 'pino-pretty';
 
 /** Path segments and query parameters that carry token material: never logged. */
 const SECRET_PATH = /^(\/oauth\/v1\/(?:access-tokens|refresh-tokens)\/)[^/?#]+/;
-const SECRET_QUERY =
-  /([?&](?:code|code_verifier|client_secret|refresh_token|access_token|password|token|hapikey)=)[^&#]*/gi;
+const SECRET_QUERY_NAMES = new Set([
+  'code',
+  'code_verifier',
+  'client_secret',
+  'refresh_token',
+  'access_token',
+  'password',
+  'token',
+  'hapikey',
+]);
+const QUERY_PARAM = /([?&])([^=&#]*)=([^&#]*)/g;
+
+/**
+ * A query parameter's name as the query parser reads it (percent-decoded, `+` as a space), so
+ * `?h%61pikey=...` — which reaches the guards as `hapikey` — is redacted like `?hapikey=...`.
+ */
+function queryName(raw: string): string {
+  const spaced = raw.replace(/\+/g, ' ');
+  try {
+    return decodeURIComponent(spaced).toLowerCase();
+  } catch {
+    return spaced.toLowerCase();
+  }
+}
 
 export function redactUrl(url: string): string {
-  return url.replace(SECRET_PATH, '$1[REDACTED]').replace(SECRET_QUERY, '$1[REDACTED]');
+  return url
+    .replace(SECRET_PATH, '$1[REDACTED]')
+    .replace(QUERY_PARAM, (whole, sep: string, name: string) =>
+      SECRET_QUERY_NAMES.has(queryName(name)) ? `${sep}${name}=[REDACTED]` : whole,
+    );
 }
 
 export type LogFormat = 'json' | 'pretty';

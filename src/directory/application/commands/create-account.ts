@@ -9,6 +9,7 @@ import { AccountView, DirectoryQueries } from '../../directory.queries';
 import { accountDecider, domainClaimDecider, IdTaken, NewAccount } from '../../domain/directory-deciders';
 import { accountStream, domainStream } from '../../domain/directory-events';
 import { withFreshId } from '../fresh-id';
+import { type AccountSettingsPatch, applySettingsPatch, defaultAccountSettings } from '../../domain/account-settings';
 import type { Tier } from '../../../platform/tiers';
 
 /** An account (hub) on its own domain; the domain is unique. */
@@ -18,6 +19,8 @@ export class CreateAccount extends Command<AccountView> {
     readonly tier: Tier,
     readonly hublet: string,
     readonly context: CommandContext,
+    /** Settings other than the hublet's defaults. */
+    readonly settings?: AccountSettingsPatch,
   ) {
     super();
   }
@@ -44,12 +47,25 @@ export class CreateAccountHandler implements ICommandHandler<CreateAccount> {
     this.accounts = streams.forDecider(accountDecider);
   }
 
-  async execute({ domain, tier, hublet, context }: CreateAccount): Promise<AccountView> {
+  async execute({ domain, tier, hublet, context, settings }: CreateAccount): Promise<AccountView> {
     const normalized = domain.trim().toLowerCase();
+    // Checked before the domain is claimed, so bad settings leave nothing behind.
+    if (settings) {
+      const checked = applySettingsPatch(defaultAccountSettings(hublet), settings);
+      if (!checked.ok) throw HubSpotError.validation('Invalid account settings.', checked.errors);
+    }
     const hubId = await this.pickUnusedAccountId();
     await this.claimDomain(normalized, hubId, context);
     const { position } = await this.createAccount(
-      { hubId, domain: normalized, hublet, tier, now: this.clock.now() },
+      {
+        kind: 'CreateAccount',
+        hubId,
+        domain: normalized,
+        hublet,
+        tier,
+        ...(settings ? { settings } : {}),
+        now: this.clock.now(),
+      },
       context,
     );
     await this.runner.waitFor(position);
