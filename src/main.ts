@@ -4,6 +4,7 @@ import { createApp } from './app.factory';
 import { AppConfig, ConfigError, loadConfig } from './platform/config/config';
 import { DemoSeeder } from './directory';
 import { featureModules } from './feature-modules';
+import { flushLogOnShutdown } from './platform/core/shutdown-log-flush';
 import { EVENT_STORE, EventStore } from './platform/event-store/event-store.port';
 import { systemClock } from './platform/clock';
 import { createServiceLog, resolveLogFormat } from './platform/logging/logger';
@@ -20,12 +21,17 @@ async function main(): Promise<void> {
     }
     throw error;
   }
-  const { logger, print } = createServiceLog(config.logLevel, resolveLogFormat(config.logFormat, process.stdout));
+  const { logger, print, flush } = createServiceLog(
+    config.logLevel,
+    resolveLogFormat(config.logFormat, process.stdout),
+  );
 
   let app: NestFastifyApplication | undefined;
   let banner: string | undefined;
   try {
     app = await createApp({ config, clock: systemClock, modules: featureModules(), logger });
+    // The last log lines of a shutdown must be written before Nest ends the process with the signal.
+    flushLogOnShutdown(flush);
     const store = app.get<EventStore>(EVENT_STORE);
     if (config.seed === 'demo') {
       const seeder = app.get(DemoSeeder);

@@ -20,6 +20,7 @@ import { createEventStore } from '../event-store/create-event-store';
 import { EVENT_STORE, EventStore } from '../event-store/event-store.port';
 import { ProjectionRunner } from '../projections/projection-runner';
 import { closeReadModelDatabase, openReadModelDatabase, READ_MODEL_DB } from '../projections/read-model-database';
+import { flushLogAtShutdown } from './shutdown-log-flush';
 import { SigningKeyring } from '../security/signing-keys';
 
 export interface CoreOptions {
@@ -48,6 +49,7 @@ class CoreLifecycle implements OnApplicationBootstrap, OnApplicationShutdown {
     await this.store.close(); // flushes pending appends first
     closeReadModelDatabase(this.db);
     this.logger.log('event store and read models closed');
+    await flushLogAtShutdown();
   }
 }
 

@@ -110,16 +110,32 @@ export interface ServiceLog {
   logger: Logger;
   /** Writes text (the demo banner) to stdout after the log lines written so far. */
   print(text: string): void;
+  /** Resolves once what is buffered or in flight is written (at most a second), before the process ends by a signal. */
+  flush(): Promise<void>;
 }
 
 export function createServiceLog(level: string, format: LogFormat): ServiceLog {
   if (format === 'pretty') {
     // Synchronous, as stdout is on a terminal: plain writes to stdout come after it in order.
-    return { logger: createLogger(level, prettyDestination()), print: (text) => void process.stdout.write(text) };
+    return {
+      logger: createLogger(level, prettyDestination()),
+      print: (text) => void process.stdout.write(text),
+      flush: () => Promise.resolve(), // written synchronously
+    };
   }
   // pino's own default for stdout (asynchronous writes), kept here to print through it in order.
   const stdout = pino.destination({ dest: 1, sync: false });
-  return { logger: createLogger(level, stdout), print: (text) => void stdout.write(text) };
+  // flushSync would skip a write already in flight; flush(cb) waits for it too.
+  const flush = () =>
+    new Promise<void>((resolve) => {
+      setTimeout(resolve, 1000).unref(); // a stuck pipe must not hold the shutdown
+      try {
+        stdout.flush(() => resolve());
+      } catch {
+        resolve(); // a destination not open (yet) or already closed: nothing to wait for
+      }
+    });
+  return { logger: createLogger(level, stdout), print: (text) => void stdout.write(text), flush };
 }
 
 /**
