@@ -1,5 +1,6 @@
 import { DynamicModule, Injectable, Logger, Module, OnApplicationBootstrap } from '@nestjs/common';
 import { DirectoryModule } from '../directory';
+import { AccessTokenRevocationsModule } from '../oauth';
 import { EventSourcingModule } from '../platform/event-sourcing/event-sourcing.module';
 import { AppOwnership } from './application/app-ownership';
 import { CardIdAllocator } from './application/card-id-allocator';
@@ -56,7 +57,7 @@ class CardsLifecycle implements OnApplicationBootstrap {
       MigratePortalCardHandler,
       CompleteCardMigrationHandler,
     ],
-    imports: [DirectoryModule],
+    imports: [DirectoryModule, AccessTokenRevocationsModule],
     controllers: [LegacyCardsController, CardsAdminController],
     providers: [CardsQueries, CardIdAllocator, AppOwnership, CardMigrationWorker, CardsLifecycle],
     exports: [CardsQueries, CardMigrationWorker],

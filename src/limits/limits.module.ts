@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { DirectoryModule } from '../directory';
+import { AccessTokenRevocationsModule } from '../oauth';
 import { EventSourcingModule } from '../platform/event-sourcing/event-sourcing.module';
 import { AccountFacts } from './application/account-facts';
 import { AccountLimitsStream } from './application/account-limits-stream';
@@ -33,7 +34,7 @@ import { LimitsProjection } from './projections/limits.projection';
       PurgeCustomObjectSchemaHandler,
       OverrideAccountLimitsHandler,
     ],
-    imports: [DirectoryModule],
+    imports: [DirectoryModule, AccessTokenRevocationsModule],
     controllers: [PropertiesController, SchemasController, LimitsController, AdminLimitsController],
     providers: [LimitsQueries, AccountFacts, AccountLimitsStream],
     exports: [LimitsQueries],

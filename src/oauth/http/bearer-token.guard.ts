@@ -5,7 +5,6 @@ import {
   ExecutionContext,
   Inject,
   Injectable,
-  Optional,
   SetMetadata,
   UseGuards,
 } from '@nestjs/common';
@@ -43,7 +42,8 @@ export interface RequestWithToken extends RequestWithActor {
  * then the in-memory revocations (revoked tokens, uninstalled installs, installs whose tokens an
  * admin expired: AccessTokenRevocations, fed from the event feed), then that the token holds at
  * least one of the accepted scopes (HubSpot's "any of" lists). App tokens (client_credentials) name
- * no account and are refused. Without the OAuth module (a test app of one module) nothing is revoked.
+ * no account and are refused. A module with bearer endpoints imports AccessTokenRevocationsModule
+ * (the OAuth module's projection keeps it; in a test app without that module it stays empty).
  */
 @Injectable()
 export class BearerTokenGuard implements CanActivate {
@@ -51,7 +51,7 @@ export class BearerTokenGuard implements CanActivate {
     private readonly reflector: Reflector,
     private readonly keys: SigningKeyring,
     @Inject(CLOCK) private readonly clock: Clock,
-    @Optional() private readonly revocations?: AccessTokenRevocations,
+    private readonly revocations: AccessTokenRevocations,
   ) {}
 
   canActivate(context: ExecutionContext): boolean {
@@ -72,7 +72,7 @@ export class BearerTokenGuard implements CanActivate {
         'This endpoint does not accept an app token (client_credentials): it acts on an account, so use the access token of an install of the app in that account.',
       );
     }
-    const verdict = this.revocations?.verdict(result.claims) ?? null;
+    const verdict = this.revocations.verdict(result.claims);
     if (verdict?.status === 'revoked') throw HubSpotError.invalidAuthentication(NOT_FOUND_MESSAGE);
     if (verdict?.status === 'expired') throw expiredError(verdict.expiredAt, now);
     const claims = result.claims;

@@ -45,16 +45,16 @@ export class AccessTokenRevocationsProjection implements Projection<ProjectedEve
       ) WITHOUT ROWID;
     `);
     const now = this.clock.now();
-    db.prepare('DELETE FROM oauth_revoked_access_tokens WHERE expires_at <= ?').run(now);
-    db.prepare('DELETE FROM oauth_install_token_floors WHERE at <= ?').run(now - INSTALL_FLOOR_RETENTION_MS);
+    cachedStatement(db, 'DELETE FROM oauth_revoked_access_tokens WHERE expires_at <= ?').run(now);
+    cachedStatement(db, 'DELETE FROM oauth_install_token_floors WHERE at <= ?').run(now - INSTALL_FLOOR_RETENTION_MS);
     this.revocations.clear();
-    for (const r of db.prepare('SELECT token_id, expires_at FROM oauth_revoked_access_tokens').all() as {
+    for (const r of cachedStatement(db, 'SELECT token_id, expires_at FROM oauth_revoked_access_tokens').all() as {
       token_id: string;
       expires_at: number;
     }[]) {
       this.revocations.revokeToken(r.token_id, r.expires_at);
     }
-    for (const r of db.prepare('SELECT install_id, kind, at FROM oauth_install_token_floors').all() as {
+    for (const r of cachedStatement(db, 'SELECT install_id, kind, at FROM oauth_install_token_floors').all() as {
       install_id: string;
       kind: 'closed' | 'expired';
       at: number;
