@@ -124,18 +124,37 @@ export function createServiceLog(level: string, format: LogFormat): ServiceLog {
     };
   }
   // pino's own default for stdout (asynchronous writes), kept here to print through it in order.
-  const stdout = pino.destination({ dest: 1, sync: false });
-  // flushSync would skip a write already in flight; flush(cb) waits for it too.
+  const { destination, flush } = drainAware(pino.destination({ dest: 1, sync: false }));
+  return { logger: createLogger(level, destination), print: (text) => destination.write(text), flush };
+}
+
+/**
+ * Sonic-boom's `flush(cb)` calls back at once when it has no minimum write length (our case), even
+ * with a write in flight, so it cannot tell when the last lines are out. It emits 'drain' each time
+ * it goes idle: a write since the last 'drain' means lines are still in flight.
+ */
+function drainAware(stdout: ReturnType<typeof pino.destination>): {
+  destination: { write(text: string): void };
+  flush(): Promise<void>;
+} {
+  let inFlight = false;
+  const waiting = new Set<() => void>();
+  stdout.on('drain', () => {
+    inFlight = false;
+    for (const resolve of waiting) resolve();
+    waiting.clear();
+  });
+  const write = (text: string): void => {
+    inFlight = true;
+    stdout.write(text);
+  };
   const flush = () =>
     new Promise<void>((resolve) => {
+      if (!inFlight) return resolve();
       setTimeout(resolve, 1000).unref(); // a stuck pipe must not hold the shutdown
-      try {
-        stdout.flush(() => resolve());
-      } catch {
-        resolve(); // a destination not open (yet) or already closed: nothing to wait for
-      }
+      waiting.add(resolve);
     });
-  return { logger: createLogger(level, stdout), print: (text) => void stdout.write(text), flush };
+  return { destination: { write }, flush };
 }
 
 /**
