@@ -12,7 +12,7 @@ const ROOT = join(__dirname, '..', '..');
 async function runChild(dist: string): Promise<{ stdout: string; signal: NodeJS.Signals | null }> {
   const script = `
     const { createServiceLog } = require(${JSON.stringify(join(dist, 'platform/logging/logger.js'))});
-    const log = createServiceLog('info', 'json');
+    const log = createServiceLog('info', 'json', 120000); // no cap in reach, however busy the machine
     log.logger.info('x'.repeat(4_000_000));
     log.logger.info('the last line');
     log.flush().then(() => process.kill(process.pid, 'SIGKILL'));

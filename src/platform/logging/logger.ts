@@ -114,7 +114,8 @@ export interface ServiceLog {
   flush(): Promise<void>;
 }
 
-export function createServiceLog(level: string, format: LogFormat): ServiceLog {
+/** `flushWithinMs`: how long a shutdown waits for the log at most (a stuck pipe must not hold it). */
+export function createServiceLog(level: string, format: LogFormat, flushWithinMs = 1000): ServiceLog {
   if (format === 'pretty') {
     // Synchronous, as stdout is on a terminal: plain writes to stdout come after it in order.
     return {
@@ -124,7 +125,7 @@ export function createServiceLog(level: string, format: LogFormat): ServiceLog {
     };
   }
   // pino's own default for stdout (asynchronous writes), kept here to print through it in order.
-  const { destination, flush } = drainAware(pino.destination({ dest: 1, sync: false }));
+  const { destination, flush } = drainAware(pino.destination({ dest: 1, sync: false }), flushWithinMs);
   return { logger: createLogger(level, destination), print: (text) => destination.write(text), flush };
 }
 
@@ -133,7 +134,10 @@ export function createServiceLog(level: string, format: LogFormat): ServiceLog {
  * with a write in flight, so it cannot tell when the last lines are out. It emits 'drain' each time
  * it goes idle: a write since the last 'drain' means lines are still in flight.
  */
-function drainAware(stdout: ReturnType<typeof pino.destination>): {
+function drainAware(
+  stdout: ReturnType<typeof pino.destination>,
+  flushWithinMs: number,
+): {
   destination: { write(text: string): void };
   flush(): Promise<void>;
 } {
@@ -151,7 +155,7 @@ function drainAware(stdout: ReturnType<typeof pino.destination>): {
   const flush = () =>
     new Promise<void>((resolve) => {
       if (!inFlight) return resolve();
-      setTimeout(resolve, 1000).unref(); // a stuck pipe must not hold the shutdown
+      setTimeout(resolve, flushWithinMs).unref();
       waiting.add(resolve);
     });
   return { destination: { write }, flush };
