@@ -10,6 +10,9 @@ import { CreateCustomObjectSchemaHandler } from './application/commands/create-c
 import { CreatePropertyHandler } from './application/commands/create-property';
 import { OverrideAccountLimitsHandler } from './application/commands/override-account-limits';
 import { PurgeCustomObjectSchemaHandler } from './application/commands/purge-custom-object-schema';
+import { UpdateCustomObjectSchemaHandler } from './application/commands/update-custom-object-schema';
+import { CreateAssociationDefinitionHandler } from './application/commands/create-association-definition';
+import { DeleteAssociationDefinitionHandler } from './application/commands/delete-association-definition';
 import { LimitsQueries } from './application/limits.queries';
 import { limitsEvents } from './domain/limits-events';
 import { AdminLimitsController } from './http/admin-limits.controller';
@@ -33,6 +36,9 @@ import { LimitsProjection } from './projections/limits.projection';
       ArchiveCustomObjectSchemaHandler,
       PurgeCustomObjectSchemaHandler,
       OverrideAccountLimitsHandler,
+      UpdateCustomObjectSchemaHandler,
+      CreateAssociationDefinitionHandler,
+      DeleteAssociationDefinitionHandler,
     ],
     imports: [DirectoryModule, AccessTokenRevocationsModule],
     controllers: [PropertiesController, SchemasController, LimitsController, AdminLimitsController],

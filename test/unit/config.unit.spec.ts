@@ -65,6 +65,9 @@ describe('loadConfig', () => {
     const c = loadConfig({ TIER_LIMITS: '{"professional":{"calculatedProperties":5}}' });
     expect(c.tierLimits.professional.calculatedProperties).toBe(5);
     expect(c.tierLimits.enterprise).toEqual(DEFAULT_TIER_LIMITS.enterprise);
+    expect(
+      loadConfig({ TIER_LIMITS: '{"starter":{"associationLabels":10}}' }).tierLimits.starter.associationLabels,
+    ).toBe(10);
     expect(() => loadConfig({ TIER_LIMITS: '{"gold":{}}' })).toThrow(/unknown tier "gold"/);
     expect(() => loadConfig({ TIER_LIMITS: '{"free":{"calculatedProperties":-1}}' })).toThrow(/non-negative integer/);
     expect(() => loadConfig({ TIER_LIMITS: 'nope' })).toThrow(/must be JSON/);

@@ -23,6 +23,7 @@ describe('limits scopes copied from limitsTracking.json', () => {
   it.each([
     ['/crm/v3/limits/calculated-properties', CRM_LIMITS_READ_SCOPES],
     ['/crm/v3/limits/custom-properties', CRM_LIMITS_READ_SCOPES],
+    ['/crm/v3/limits/associations/labels', CRM_LIMITS_READ_SCOPES],
     ['/crm/v3/limits/custom-object-types', CUSTOM_OBJECT_TYPE_LIMITS_SCOPES],
   ])('%s accepts exactly the official list', (path, ours) => {
     const official = anyOf(path);
@@ -76,6 +77,8 @@ describe('scopes of the date-versioned paths, against that version’s spec', ()
     ['2026-03', 'custom-properties'],
     ['2026-09', 'calculated-properties'],
     ['2026-09', 'custom-properties'],
+    ['2026-03', 'associations/labels'],
+    ['2026-09', 'associations/labels'],
   ] as const)('limits %s %s accepts exactly the official list', (version, endpoint) => {
     const official = oauth2AnyOf(`${version}/limitsTracking.json`, `/crm/limits/${version}/${endpoint}`);
     expect([...crmLimitsReadScopes(version)].sort()).toEqual([...official].sort());

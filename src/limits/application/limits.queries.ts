@@ -10,12 +10,17 @@ import { effectiveLimits, percentage } from '../domain/ceilings';
 import type { AssociationDefinition, LimitOverrides, PropertyDefinition } from '../domain/limits-events';
 import { CustomTypeRef, resolveObjectType, ResolvedObjectType, STANDARD_OBJECT_TYPES } from '../domain/object-types';
 import {
+  AssociationLabelLimit,
+  AssociationView,
   CalculatedPropertyLimits,
   CustomObjectTypeLimits,
   CustomPropertyLimits,
+  INCLUDE_ALL,
   iso,
   ObjectSchemaView,
+  ObjectTypeDefinitionView,
   PropertyView,
+  SchemaIncludes,
   toPropertyView,
 } from './limits.views';
 import { cachedStatement } from '../../platform/projections/statement-cache';
@@ -56,6 +61,7 @@ interface SchemaBody {
   searchableProperties: string[];
   requiredProperties: string[];
   associations: AssociationDefinition[];
+  updatedUserId?: number | null;
 }
 
 interface UsageRow {
@@ -76,6 +82,8 @@ export interface AccountLimitsView {
     calculatedProperties: number;
     customObjectTypes: number;
     customPropertiesByObjectType: Record<string, number>;
+    /** Association labels per pair, keyed `fromObjectTypeId:toObjectTypeId`. */
+    associationLabelsByPair: Record<string, number>;
   };
 }
 
@@ -153,35 +161,76 @@ export class LimitsQueries {
     return rowToProperty(row);
   }
 
-  listSchemas(hubId: number, archived: boolean): ObjectSchemaView[] {
+  listSchemas(hubId: number, archived: boolean, include: SchemaIncludes = INCLUDE_ALL): ObjectSchemaView[] {
     const rows = cachedStatement(
       this.db,
       'SELECT * FROM limits_schemas WHERE hub_id = ? AND archived = ? ORDER BY CAST(id AS INTEGER)',
     ).all(hubId, archived ? 1 : 0) as SchemaRow[];
-    return rows.map((r) => this.toSchema(r));
+    return rows.map((r) => this.toSchema(r, include));
   }
 
-  getSchema(hubId: number, rawObjectType: string): ObjectSchemaView {
+  private activeSchemaRow(hubId: number, rawObjectType: string): SchemaRow | undefined {
     const key = rawObjectType.trim().toLowerCase();
-    const row = (
+    return (
       cachedStatement(this.db, 'SELECT * FROM limits_schemas WHERE hub_id = ? AND archived = 0').all(
         hubId,
       ) as SchemaRow[]
     ).find(
       (s) => s.object_type_id === key || s.name.toLowerCase() === key || s.fully_qualified_name.toLowerCase() === key,
     );
-    if (!row) throw HubSpotError.notFound(`Object type ${rawObjectType} not found`);
-    return this.toSchema(row);
   }
 
-  private toSchema(row: SchemaRow): ObjectSchemaView {
+  getSchema(hubId: number, rawObjectType: string, include: SchemaIncludes = INCLUDE_ALL): ObjectSchemaView {
+    const row = this.activeSchemaRow(hubId, rawObjectType);
+    if (!row) throw HubSpotError.notFound(`Object type ${rawObjectType} not found`);
+    return this.toSchema(row, include);
+  }
+
+  /** POST /crm/v3/schemas/batch/read: every input must name an active schema (one error per one that does not). */
+  batchReadSchemas(hubId: number, inputs: readonly string[], include: SchemaIncludes): ObjectSchemaView[] {
+    const rows = inputs.map((raw) => this.activeSchemaRow(hubId, raw));
+    const missing = inputs.flatMap((raw, i) =>
+      rows[i] ? [] : [{ message: `Object type ${raw} not found`, in: `inputs[${i}]`, code: 'OBJECT_NOT_FOUND' }],
+    );
+    if (missing.length > 0) {
+      throw new HubSpotError(404, 'OBJECT_NOT_FOUND', `Object types not found: ${missing.length} of ${inputs.length}`, {
+        errors: missing,
+      });
+    }
+    const seen = new Set<string>();
+    return rows
+      .filter((r): r is SchemaRow => r !== undefined && !seen.has(r.object_type_id) && !!seen.add(r.object_type_id))
+      .map((r) => this.toSchema(r, include));
+  }
+
+  /** The PATCH answer (ObjectTypeDefinition). */
+  getObjectTypeDefinition(hubId: number, objectTypeId: string): ObjectTypeDefinitionView {
+    const schema = this.getSchema(hubId, objectTypeId, { associations: false, properties: false, audit: true });
+    const { properties: _p, associations: _a, createdByUserId: _c, updatedByUserId: _u, ...definition } = schema;
+    return { ...definition, portalId: hubId, createdAt: schema.createdAt!, updatedAt: schema.updatedAt! };
+  }
+
+  /** One association definition of an active schema, as the POST answers it. */
+  getAssociation(hubId: number, fromObjectTypeId: string, id: string): AssociationView {
+    const found = this.getSchema(hubId, fromObjectTypeId, {
+      associations: true,
+      properties: false,
+      audit: true,
+    }).associations.find((a) => a.id === id);
+    if (!found) throw HubSpotError.notFound(`Association ${id} not found`);
+    return found;
+  }
+
+  private toSchema(row: SchemaRow, include: SchemaIncludes): ObjectSchemaView {
     const body = JSON.parse(row.body) as SchemaBody;
-    const properties = (
-      cachedStatement(
-        this.db,
-        'SELECT * FROM limits_properties WHERE hub_id = ? AND object_type_id = ? AND archived = 0 ORDER BY created_at, name',
-      ).all(row.hub_id, row.object_type_id) as PropertyRow[]
-    ).map(rowToProperty);
+    const properties = include.properties
+      ? (
+          cachedStatement(
+            this.db,
+            'SELECT * FROM limits_properties WHERE hub_id = ? AND object_type_id = ? AND archived = 0 ORDER BY created_at, name',
+          ).all(row.hub_id, row.object_type_id) as PropertyRow[]
+        ).map(rowToProperty)
+      : [];
     const view: ObjectSchemaView = {
       id: row.id,
       objectTypeId: row.object_type_id,
@@ -192,23 +241,94 @@ export class LimitsQueries {
       searchableProperties: body.searchableProperties,
       requiredProperties: body.requiredProperties,
       properties,
-      associations: body.associations.map((a) => ({
-        ...a,
-        ...(a.name === null ? { name: undefined } : {}),
-        createdAt: iso(row.created_at),
-        updatedAt: iso(row.created_at),
-      })),
+      associations: include.associations
+        ? body.associations.map((a) => {
+            const at = iso(a.createdAt ?? row.created_at);
+            const out: AssociationView = {
+              id: a.id,
+              fromObjectTypeId: a.fromObjectTypeId,
+              toObjectTypeId: a.toObjectTypeId,
+            };
+            if (a.name !== null) out.name = a.name;
+            return include.audit ? { ...out, createdAt: at, updatedAt: at } : out;
+          })
+        : [],
       archived: row.archived === 1,
-      createdAt: iso(row.created_at),
-      updatedAt: iso(row.updated_at),
     };
+    if (include.audit) {
+      view.createdAt = iso(row.created_at);
+      view.updatedAt = iso(row.updated_at);
+      if (row.created_user_id !== null) view.createdByUserId = row.created_user_id;
+      const updatedBy = body.updatedUserId !== undefined ? body.updatedUserId : row.created_user_id;
+      if (updatedBy !== null) view.updatedByUserId = updatedBy;
+    }
     if (body.description !== null) view.description = body.description;
     if (body.primaryDisplayProperty !== null) view.primaryDisplayProperty = body.primaryDisplayProperty;
-    if (row.created_user_id !== null) {
-      view.createdByUserId = row.created_user_id;
-      view.updatedByUserId = row.created_user_id;
-    }
     return JSON.parse(JSON.stringify(view)) as ObjectSchemaView; // drops undefined names
+  }
+
+  /**
+   * Association labels per (from, to) pair of active object types that has at least one definition:
+   * usage and allLabels are its named definitions, the limit the per-pair ceiling in force.
+   */
+  associationLabelLimits(hubId: number, from?: string, to?: string): AssociationLabelLimit[] {
+    const { limits } = this.limitsOf(hubId);
+    const schemas = this.activeSchemas(hubId);
+    const refs: CustomTypeRef[] = schemas.map((s) => ({
+      objectTypeId: s.object_type_id,
+      name: s.name,
+      archived: false,
+    }));
+    const filter = (raw: string | undefined, field: string): string | undefined => {
+      if (raw === undefined || raw === '') return undefined;
+      const resolved = resolveObjectType(raw, hubId, refs);
+      if (!resolved) {
+        const message = `Unable to infer object type from: ${raw.slice(0, 100)}`;
+        throw HubSpotError.validation(message, [{ message, in: field, code: 'INVALID_OBJECT_TYPE' }]);
+      }
+      return resolved.objectTypeId;
+    };
+    const fromId = filter(from, 'fromObjectTypeId');
+    const toId = filter(to, 'toObjectTypeId');
+    const typeOf = new Map<string, { objectTypeId: string; singularLabel: string; pluralLabel: string }>([
+      ...STANDARD_OBJECT_TYPES.map(
+        (t) =>
+          [
+            t.objectTypeId,
+            { objectTypeId: t.objectTypeId, singularLabel: t.singularLabel, pluralLabel: t.pluralLabel },
+          ] as const,
+      ),
+      ...schemas.map(
+        (s) =>
+          [
+            s.object_type_id,
+            { objectTypeId: s.object_type_id, singularLabel: s.singular_label, pluralLabel: s.plural_label },
+          ] as const,
+      ),
+    ]);
+    const pairs = new Map<string, { from: string; to: string; labels: string[] }>();
+    for (const s of schemas) {
+      for (const a of (JSON.parse(s.body) as SchemaBody).associations) {
+        if (!typeOf.has(a.toObjectTypeId)) continue; // its target was archived
+        if ((fromId && a.fromObjectTypeId !== fromId) || (toId && a.toObjectTypeId !== toId)) continue;
+        const k = `${a.fromObjectTypeId}>${a.toObjectTypeId}`;
+        const pair = pairs.get(k) ?? { from: a.fromObjectTypeId, to: a.toObjectTypeId, labels: [] };
+        if (a.name !== null) pair.labels.push(a.name);
+        pairs.set(k, pair);
+      }
+    }
+    const order = (id: string) => id.split('-').map(Number) as [number, number];
+    const cmp = (a: string, b: string) => order(a)[0] - order(b)[0] || order(a)[1] - order(b)[1];
+    return [...pairs.values()]
+      .sort((a, b) => cmp(a.from, b.from) || cmp(a.to, b.to))
+      .map((p) => ({
+        fromObjectType: typeOf.get(p.from)!,
+        toObjectType: typeOf.get(p.to)!,
+        limit: limits.associationLabels,
+        usage: p.labels.length,
+        percentage: percentage(p.labels.length, limits.associationLabels),
+        allLabels: p.labels,
+      }));
   }
 
   private usageRows(hubId: number): UsageRow[] {
@@ -295,6 +415,12 @@ export class LimitsQueries {
         calculatedProperties: rows.reduce((n, r) => n + r.calculated_properties, 0),
         customObjectTypes: this.customObjectTypeUsage(hubId),
         customPropertiesByObjectType: Object.fromEntries(rows.map((r) => [r.object_type_id, r.custom_properties])),
+        associationLabelsByPair: Object.fromEntries(
+          this.associationLabelLimits(hubId).map((p) => [
+            `${p.fromObjectType.objectTypeId}:${p.toObjectType.objectTypeId}`,
+            p.usage,
+          ]),
+        ),
       },
     };
   }

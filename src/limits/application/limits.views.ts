@@ -1,4 +1,4 @@
-import type { AssociationDefinition, PropertyDefinition } from '../domain/limits-events';
+import type { PropertyDefinition } from '../domain/limits-events';
 
 /**
  * Wire shapes of HubSpot's CRM properties and schemas APIs (Property, ObjectSchema) and of the
@@ -44,12 +44,60 @@ export interface ObjectSchemaView {
   searchableProperties: string[];
   requiredProperties: string[];
   properties: PropertyView[];
-  associations: Array<AssociationDefinition & { createdAt: string; updatedAt: string }>;
+  associations: AssociationView[];
+  archived: boolean;
+  /** Audit metadata (left out with includeAuditMetadata=false). */
+  createdAt?: string;
+  updatedAt?: string;
+  createdByUserId?: number;
+  updatedByUserId?: number;
+}
+
+/** AssociationDefinition: an unnamed definition has no `name` on the wire. */
+export interface AssociationView {
+  id: string;
+  fromObjectTypeId: string;
+  toObjectTypeId: string;
+  name?: string;
+  createdAt?: string;
+  updatedAt?: string;
+}
+
+/** ObjectTypeDefinition (the PATCH answer): the schema without properties and associations. */
+export interface ObjectTypeDefinitionView {
+  id: string;
+  objectTypeId: string;
+  fullyQualifiedName: string;
+  name: string;
+  portalId: number;
+  labels: { singular: string; plural: string };
+  description?: string;
+  primaryDisplayProperty?: string;
+  secondaryDisplayProperties: string[];
+  searchableProperties: string[];
+  requiredProperties: string[];
   archived: boolean;
   createdAt: string;
   updatedAt: string;
-  createdByUserId?: number;
-  updatedByUserId?: number;
+}
+
+/** What GET/list/batch-read answer: HubSpot's three include flags, true unless asked otherwise. */
+export interface SchemaIncludes {
+  associations: boolean;
+  properties: boolean;
+  audit: boolean;
+}
+
+export const INCLUDE_ALL: SchemaIncludes = { associations: true, properties: true, audit: true };
+
+/** GET /crm/v3/limits/associations/labels: one entry per (from, to) pair with a definition. */
+export interface AssociationLabelLimit {
+  fromObjectType: { objectTypeId: string; singularLabel: string; pluralLabel: string };
+  toObjectType: { objectTypeId: string; singularLabel: string; pluralLabel: string };
+  limit: number;
+  usage: number;
+  percentage: number;
+  allLabels: string[];
 }
 
 export interface CalculatedPropertyLimits {

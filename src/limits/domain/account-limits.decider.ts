@@ -17,6 +17,8 @@ import { AssociationDefinition, LimitOverrides, LimitsEvent, LimitsEventType } f
 import { fullyQualifiedNameOf, ResolvedObjectType, resolveObjectType } from './object-types';
 import { isCalculated, normalizeProperty, PropertyInput } from './property-rules';
 import { normalizeSchema, SchemaInput } from './schema-rules';
+import { AssociationInput, decideCreateAssociation, decideDeleteAssociation } from './association-definitions';
+import { decideUpdateSchema, SchemaPatchInput } from './schema-patch';
 
 /** Facts a command brings along: who asks, when, and the account's tier (from the directory). */
 export interface CommandFacts {
@@ -33,7 +35,10 @@ export type AccountLimitsCommand =
   | { type: 'CreateCustomObjectSchema'; facts: CommandFacts; schema: SchemaInput }
   | { type: 'ArchiveCustomObjectSchema'; facts: CommandFacts; objectType: string }
   | { type: 'PurgeCustomObjectSchema'; facts: CommandFacts; objectType: string }
-  | { type: 'OverrideAccountLimits'; facts: CommandFacts; overrides: LimitOverrides };
+  | { type: 'OverrideAccountLimits'; facts: CommandFacts; overrides: LimitOverrides }
+  | { type: 'UpdateCustomObjectSchema'; facts: CommandFacts; objectType: string; patch: SchemaPatchInput }
+  | { type: 'CreateAssociationDefinition'; facts: CommandFacts; objectType: string; association: AssociationInput }
+  | { type: 'DeleteAssociationDefinition'; facts: CommandFacts; objectType: string; associationIdentifier: string };
 
 type CommandOf<T extends AccountLimitsCommand['type']> = Extract<AccountLimitsCommand, { type: T }>;
 
@@ -242,6 +247,12 @@ export function decideAccountLimits(command: AccountLimitsCommand, state: Accoun
       return decidePurgeSchema(command, state);
     case 'OverrideAccountLimits':
       return decideOverride(command, state);
+    case 'UpdateCustomObjectSchema':
+      return decideUpdateSchema(command.patch, command.objectType, state, command.facts);
+    case 'CreateAssociationDefinition':
+      return decideCreateAssociation(command.association, command.objectType, state, command.facts);
+    case 'DeleteAssociationDefinition':
+      return decideDeleteAssociation(command.associationIdentifier, command.objectType, state, command.facts);
   }
 }
 

@@ -1,4 +1,4 @@
-import { LimitOverrides, LimitsEvent, LimitsEventType } from './limits-events';
+import { AssociationDefinition, LimitOverrides, LimitsEvent, LimitsEventType } from './limits-events';
 import {
   CUSTOM_OBJECT_TYPE_ID,
   CustomTypeRef,
@@ -31,6 +31,8 @@ export interface AccountLimitsState {
   schemas: Record<string, SchemaSlot>;
   lastSchemaSeq: number;
   lastAssociationId: number;
+  /** Association definitions by id: the schemas' own and those added later (association labels). */
+  associations: Record<string, AssociationDefinition>;
   overrides: LimitOverrides;
 }
 
@@ -41,6 +43,7 @@ export const initialAccountLimitsState = (): AccountLimitsState => ({
   schemas: {},
   lastSchemaSeq: 0,
   lastAssociationId: 0,
+  associations: {},
   overrides: {},
 });
 
@@ -75,6 +78,7 @@ export function evolveAccountLimits(state: AccountLimitsState, event: LimitsEven
         schemas: { ...state.schemas, [objectTypeId]: { objectTypeId, id, name, archived: false } },
         lastSchemaSeq: Math.max(state.lastSchemaSeq, seq),
         lastAssociationId: Math.max(state.lastAssociationId, ...associations.map((a) => Number(a.id))),
+        associations: { ...state.associations, ...Object.fromEntries(associations.map((a) => [a.id, a])) },
       };
     }
     case LimitsEventType.CustomObjectSchemaArchived: {
@@ -88,10 +92,26 @@ export function evolveAccountLimits(state: AccountLimitsState, event: LimitsEven
       delete schemas[objectTypeId];
       const properties: Record<string, PropertySlot> = {};
       for (const [k, p] of Object.entries(state.properties)) if (p.objectTypeId !== objectTypeId) properties[k] = p;
-      return { ...state, schemas, properties };
+      const associations: Record<string, AssociationDefinition> = {};
+      for (const [id, a] of Object.entries(state.associations))
+        if (a.fromObjectTypeId !== objectTypeId) associations[id] = a;
+      return { ...state, schemas, properties, associations };
     }
     case LimitsEventType.AccountLimitsOverridden:
       return { ...state, overrides: { ...event.data.overrides } };
+    case LimitsEventType.AssociationDefinitionCreated: {
+      const { association } = event.data;
+      return {
+        ...state,
+        associations: { ...state.associations, [association.id]: association },
+        lastAssociationId: Math.max(state.lastAssociationId, Number(association.id)),
+      };
+    }
+    case LimitsEventType.AssociationDefinitionDeleted: {
+      const associations = { ...state.associations };
+      delete associations[event.data.associationId];
+      return { ...state, associations };
+    }
     default:
       return state;
   }
@@ -99,7 +119,7 @@ export function evolveAccountLimits(state: AccountLimitsState, event: LimitsEven
 
 /* ---------- usage, as the ceilings count it ---------- */
 
-function isActiveType(state: AccountLimitsState, objectTypeId: string): boolean {
+export function isActiveType(state: AccountLimitsState, objectTypeId: string): boolean {
   if (standardObjectTypeById(objectTypeId)) return true;
   const s = state.schemas[objectTypeId];
   return s !== undefined && !s.archived;

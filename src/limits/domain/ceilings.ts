@@ -13,6 +13,7 @@ export function effectiveLimits(tierLimits: TierLimits, overrides: LimitOverride
     calculatedProperties: pick('calculatedProperties'),
     customObjectTypes: pick('customObjectTypes'),
     customProperties: pick('customProperties'),
+    associationLabels: pick('associationLabels'),
   };
 }
 
@@ -25,7 +26,7 @@ export function percentage(usage: number, limit: number): number {
 /** Applies a PUT body on top of the overrides in force: a key set to null clears it, a missing (undefined) key keeps it. */
 export function mergeOverrides(current: LimitOverrides, change: LimitOverrides): LimitOverrides {
   const out: LimitOverrides = { ...current };
-  for (const k of ['calculatedProperties', 'customObjectTypes', 'customProperties'] as const) {
+  for (const k of ['calculatedProperties', 'customObjectTypes', 'customProperties', 'associationLabels'] as const) {
     const v = change[k];
     if (v === undefined) continue;
     if (v === null) delete out[k];

@@ -7,12 +7,14 @@ export const LIMIT_SUBCATEGORY = {
   calculatedProperties: 'LIMITS.CALCULATED_PROPERTIES_LIMIT_EXCEEDED',
   customObjectTypes: 'LIMITS.CUSTOM_OBJECT_TYPES_LIMIT_EXCEEDED',
   customProperties: 'LIMITS.CUSTOM_PROPERTIES_LIMIT_EXCEEDED',
+  associationLabels: 'LIMITS.ASSOCIATION_LABELS_LIMIT_EXCEEDED',
 } as const;
 
 const LIMIT_WORDS: Record<LimitName, [string, string]> = {
   calculatedProperties: ['calculated property', 'calculated properties'],
   customObjectTypes: ['custom object type', 'custom object types'],
   customProperties: ['custom property', 'custom properties'],
+  associationLabels: ['association label', 'association labels'],
 };
 
 /** 400 VALIDATION_ERROR naming the limit, where it comes from and the usage, as the issue asks. */

@@ -12,6 +12,9 @@ export const LimitsEventType = {
   CustomObjectSchemaArchived: 'limits.CustomObjectSchemaArchived',
   CustomObjectSchemaPurged: 'limits.CustomObjectSchemaPurged',
   AccountLimitsOverridden: 'limits.AccountLimitsOverridden',
+  CustomObjectSchemaUpdated: 'limits.CustomObjectSchemaUpdated',
+  AssociationDefinitionCreated: 'limits.AssociationDefinitionCreated',
+  AssociationDefinitionDeleted: 'limits.AssociationDefinitionDeleted',
 } as const;
 
 export const limitsAccountStream = (hubId: number) => `limits.account-${hubId}`;
@@ -66,6 +69,8 @@ export interface AssociationDefinition {
   fromObjectTypeId: string;
   toObjectTypeId: string;
   name: string | null;
+  /** Set on definitions added after the schema (POST .../associations); the schema's own carry its date. */
+  createdAt?: number;
 }
 
 export interface CustomObjectSchemaCreated {
@@ -105,6 +110,7 @@ export interface LimitOverrides {
   calculatedProperties?: number | null;
   customObjectTypes?: number | null;
   customProperties?: number | null;
+  associationLabels?: number | null;
 }
 
 export interface AccountLimitsOverridden {
@@ -112,7 +118,43 @@ export interface AccountLimitsOverridden {
   data: { hubId: number; overrides: LimitOverrides; overriddenAt: number };
 }
 
+/** The fields a PATCH of a schema changed, each with its new value (null clears the description). */
+export interface SchemaChanges {
+  labels?: { singular: string; plural: string };
+  description?: string | null;
+  primaryDisplayProperty?: string;
+  secondaryDisplayProperties?: string[];
+  searchableProperties?: string[];
+  requiredProperties?: string[];
+}
+
+/** PATCH /crm/v3/schemas/{objectType}: only the changed fields, never a copy of the whole schema. */
+export interface CustomObjectSchemaUpdated {
+  type: typeof LimitsEventType.CustomObjectSchemaUpdated;
+  data: {
+    hubId: number;
+    objectTypeId: string;
+    changes: SchemaChanges;
+    updatedUserId: number | null;
+    updatedAt: number;
+  };
+}
+
+/** POST /crm/v3/schemas/{objectType}/associations: a named one is an association label of its pair. */
+export interface AssociationDefinitionCreated {
+  type: typeof LimitsEventType.AssociationDefinitionCreated;
+  data: { hubId: number; association: AssociationDefinition; createdAt: number };
+}
+
+export interface AssociationDefinitionDeleted {
+  type: typeof LimitsEventType.AssociationDefinitionDeleted;
+  data: { hubId: number; fromObjectTypeId: string; associationId: string; deletedAt: number };
+}
+
 export type LimitsEvent =
+  | CustomObjectSchemaUpdated
+  | AssociationDefinitionCreated
+  | AssociationDefinitionDeleted
   | PropertyCreated
   | PropertyArchived
   | CustomObjectSchemaCreated
@@ -132,4 +174,7 @@ export const limitsEvents: EventDefinitions = {
   [LimitsEventType.CustomObjectSchemaArchived]: null,
   [LimitsEventType.CustomObjectSchemaPurged]: null,
   [LimitsEventType.AccountLimitsOverridden]: null,
+  [LimitsEventType.CustomObjectSchemaUpdated]: null,
+  [LimitsEventType.AssociationDefinitionCreated]: null,
+  [LimitsEventType.AssociationDefinitionDeleted]: null,
 } satisfies Record<LimitsEvent['type'], EventDecoder | null>;

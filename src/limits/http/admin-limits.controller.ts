@@ -37,10 +37,11 @@ export class AdminLimitsController {
       calculatedProperties: body.calculatedProperties,
       customObjectTypes: body.customObjectTypes,
       customProperties: body.customProperties,
+      associationLabels: body.associationLabels,
     };
     if (Object.values(overrides).every((v) => v === undefined)) {
       throw HubSpotError.validation(
-        'Invalid input: give at least one of calculatedProperties, customObjectTypes, customProperties.',
+        'Invalid input: give at least one of calculatedProperties, customObjectTypes, customProperties, associationLabels.',
         [{ message: 'no limit given', in: 'body', code: 'REQUIRED' }],
       );
     }

@@ -1,15 +1,16 @@
-import { Controller, Get } from '@nestjs/common';
+import { Controller, Get, Query } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { type AccessTokenClaims, RequireScopes, Token } from '../../oauth';
 import { type ApiVersion, RouteVersion, versionedPaths } from '../../platform/http/api-versions';
 import { LimitsQueries } from '../application/limits.queries';
 import type {
+  AssociationLabelLimit,
   CalculatedPropertyLimits,
   CustomObjectTypeLimits,
   CustomPropertyLimits,
 } from '../application/limits.views';
 import { CUSTOM_OBJECT_TYPE_LIMITS_SCOPES, crmLimitsReadScopes } from '../domain/scopes';
-import { requireAnyScope } from './params';
+import { parseSegment, requireAnyScope } from './params';
 
 const LIMITS_PATHS = {
   v3: 'crm/v3/limits',
@@ -52,5 +53,29 @@ export class LimitsController {
   customProperties(@Token() token: AccessTokenClaims, @RouteVersion() version: LimitsVersion): CustomPropertyLimits {
     requireAnyScope(token, crmLimitsReadScopes(version));
     return this.queries.customPropertyLimits(token.hubId);
+  }
+
+  @Get('associations/labels')
+  @RequireScopes()
+  @ApiOperation({ summary: 'Association labels per pair of object types: limit, usage, percentage, the labels' })
+  associationLabels(
+    @Query('fromObjectTypeId') fromObjectTypeId: string | undefined,
+    @Query('toObjectTypeId') toObjectTypeId: string | undefined,
+    @Token() token: AccessTokenClaims,
+    @RouteVersion() version: LimitsVersion,
+  ): { results: AssociationLabelLimit[] } {
+    // the spec lists the same scopes as calculated-properties at every version
+    requireAnyScope(token, crmLimitsReadScopes(version));
+    const filter = (raw: unknown, name: string): string | undefined => {
+      if (raw === undefined || raw === '') return undefined;
+      return parseSegment(typeof raw === 'string' ? raw : '', name); // a repeated parameter is refused
+    };
+    return {
+      results: this.queries.associationLabelLimits(
+        token.hubId,
+        filter(fromObjectTypeId, 'fromObjectTypeId'),
+        filter(toObjectTypeId, 'toObjectTypeId'),
+      ),
+    };
   }
 }

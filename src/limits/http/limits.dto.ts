@@ -223,4 +223,10 @@ export class LimitOverridesDto {
   @Min(0)
   @Max(1_000_000)
   customProperties?: number | null;
+  @ApiPropertyOptional({ nullable: true, minimum: 0 })
+  @IsOptional()
+  @IsInt()
+  @Min(0)
+  @Max(1_000_000)
+  associationLabels?: number | null;
 }

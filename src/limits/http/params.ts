@@ -25,3 +25,12 @@ export function parseSegment(raw: string, name: string): string {
 export function requireAnyScope(token: AccessTokenClaims, anyOf: readonly string[]): void {
   if (!anyOf.some((s) => token.scopes.includes(s))) throw missingAnyScopeError(anyOf);
 }
+
+/** HubSpot's boolean query flags (`includePropertyDefinitions`...): true unless `false` is given. */
+export function parseIncludeFlag(raw: string | undefined, name: string): boolean {
+  if (raw === undefined || raw === '' || raw === 'true') return true;
+  if (raw === 'false') return false;
+  throw HubSpotError.validation(`Invalid ${name}: ${String(raw).slice(0, 40)}`, [
+    { message: `${name} must be true or false`, in: name, code: 'INVALID' },
+  ]);
+}

@@ -1,4 +1,4 @@
-import { Controller, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { ApiBody, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { type AccessTokenClaims, RequireScopes, Token } from '../../oauth';
@@ -11,11 +11,20 @@ import { VersionedBody } from '../../platform/http/versioned-body';
 import { ArchiveCustomObjectSchema } from '../application/commands/archive-custom-object-schema';
 import { CreateCustomObjectSchema } from '../application/commands/create-custom-object-schema';
 import { PurgeCustomObjectSchema } from '../application/commands/purge-custom-object-schema';
+import { UpdateCustomObjectSchema } from '../application/commands/update-custom-object-schema';
+import { CreateAssociationDefinition } from '../application/commands/create-association-definition';
+import { DeleteAssociationDefinition } from '../application/commands/delete-association-definition';
 import { LimitsQueries } from '../application/limits.queries';
-import type { ObjectSchemaView } from '../application/limits.views';
+import type {
+  AssociationView,
+  ObjectSchemaView,
+  ObjectTypeDefinitionView,
+  SchemaIncludes,
+} from '../application/limits.views';
 import { SCHEMA_READ_SCOPES, SCHEMA_WRITE_SCOPES } from '../domain/scopes';
 import { SchemaCreate2026_03Dto, SchemaCreate2026_09Dto, SchemaCreateDto } from './limits.dto';
-import { parseArchived, parseSegment } from './params';
+import { parseArchived, parseIncludeFlag, parseSegment } from './params';
+import { AssociationDefinitionEggDto, SchemaBatchReadDto, SchemaPatchDatedDto, SchemaPatchDto } from './schemas.dto';
 
 /** HubSpot serves v3 at /crm/v3/schemas and /crm-object-schemas/v3/schemas (the one @hubspot/api-client v14 calls). */
 const SCHEMAS_PATHS = {
@@ -78,10 +87,33 @@ export class SchemasController {
   @ApiOperation({ summary: 'Read all custom object schemas' })
   list(
     @Query('archived') archived: string | undefined,
+    @Query() query: IncludeQuery,
     @Token() token: AccessTokenClaims,
     @RouteVersion() version: SchemasVersion,
   ): { results: ObjectSchemaView[] } {
-    return { results: this.queries.listSchemas(token.hubId, parseArchived(archived)).map((s) => shaped(version, s)) };
+    const include = includesOf(query);
+    return {
+      results: this.queries.listSchemas(token.hubId, parseArchived(archived), include).map((s) => shaped(version, s)),
+    };
+  }
+
+  @Post('batch/read')
+  @HttpCode(200)
+  @RequireScopes(...SCHEMA_READ_SCOPES)
+  @ApiOperation({ summary: 'Read custom object schemas by objectTypeId, fully qualified name or name (at most 100)' })
+  batchRead(
+    @Body() body: SchemaBatchReadDto,
+    @Token() token: AccessTokenClaims,
+    @RouteVersion() version: SchemasVersion,
+  ): { results: ObjectSchemaView[] } {
+    const include: SchemaIncludes = {
+      associations: body.includeAssociationDefinitions,
+      properties: body.includePropertyDefinitions,
+      audit: body.includeAuditMetadata,
+    };
+    return {
+      results: this.queries.batchReadSchemas(token.hubId, body.inputs, include).map((s) => shaped(version, s)),
+    };
   }
 
   @Get(':objectType')
@@ -89,10 +121,87 @@ export class SchemasController {
   @ApiOperation({ summary: 'Read a custom object schema (by objectTypeId, fully qualified name or name)' })
   get(
     @Param('objectType') objectType: string,
+    @Query() query: IncludeQuery,
     @Token() token: AccessTokenClaims,
     @RouteVersion() version: SchemasVersion,
   ): ObjectSchemaView {
-    return shaped(version, this.queries.getSchema(token.hubId, parseSegment(objectType, 'objectType')));
+    const include = includesOf(query);
+    return shaped(version, this.queries.getSchema(token.hubId, parseSegment(objectType, 'objectType'), include));
+  }
+
+  @Patch(':objectType')
+  @RequireScopes(...SCHEMA_WRITE_SCOPES)
+  @ApiOperation({
+    summary: 'Update a custom object schema (ObjectTypeDefinitionPatch); answers its ObjectTypeDefinition',
+  })
+  @ApiBody({ type: SchemaPatchDto, description: 'From 2026-03 `clearDescription` is required.' })
+  async update(
+    @Param('objectType') objectType: string,
+    @VersionedBody({ default: SchemaPatchDto, '2026-03': SchemaPatchDatedDto, '2026-09': SchemaPatchDatedDto })
+    body: SchemaPatchDto,
+    @Token() token: AccessTokenClaims,
+    @Ctx() ctx: CommandContext,
+    @RouteVersion() version: SchemasVersion,
+  ): Promise<ObjectTypeDefinitionView & { allowsSensitiveProperties?: false }> {
+    parseSegment(objectType, 'objectType');
+    refuseIfAny(unsupportedPatchFlags(body));
+    const updated = await this.commandBus.execute(
+      new UpdateCustomObjectSchema(
+        token.hubId,
+        token.userId,
+        objectType,
+        {
+          labels: body.labels && { singular: body.labels.singular, plural: body.labels.plural },
+          description: body.description,
+          clearDescription: body.clearDescription,
+          primaryDisplayProperty: body.primaryDisplayProperty,
+          secondaryDisplayProperties: body.secondaryDisplayProperties,
+          searchableProperties: body.searchableProperties,
+          requiredProperties: body.requiredProperties,
+        },
+        ctx,
+      ),
+    );
+    return version === 'v3' ? updated : { ...updated, allowsSensitiveProperties: false };
+  }
+
+  @Post(':objectType/associations')
+  @HttpCode(201)
+  @RequireScopes(...SCHEMA_WRITE_SCOPES)
+  @ApiOperation({ summary: 'Define an association (a named one is an association label of its pair)' })
+  createAssociation(
+    @Param('objectType') objectType: string,
+    @Body() body: AssociationDefinitionEggDto,
+    @Token() token: AccessTokenClaims,
+    @Ctx() ctx: CommandContext,
+  ): Promise<AssociationView> {
+    parseSegment(objectType, 'objectType');
+    return this.commandBus.execute(
+      new CreateAssociationDefinition(
+        token.hubId,
+        token.userId,
+        objectType,
+        { fromObjectTypeId: body.fromObjectTypeId, toObjectTypeId: body.toObjectTypeId, name: body.name },
+        ctx,
+      ),
+    );
+  }
+
+  @Delete(':objectType/associations/:associationIdentifier')
+  @HttpCode(204)
+  @RequireScopes(...SCHEMA_WRITE_SCOPES)
+  @ApiOperation({ summary: 'Remove an association definition (by id or name)' })
+  async deleteAssociation(
+    @Param('objectType') objectType: string,
+    @Param('associationIdentifier') associationIdentifier: string,
+    @Token() token: AccessTokenClaims,
+    @Ctx() ctx: CommandContext,
+  ): Promise<void> {
+    parseSegment(objectType, 'objectType');
+    parseSegment(associationIdentifier, 'associationIdentifier');
+    await this.commandBus.execute(
+      new DeleteAssociationDefinition(token.hubId, token.userId, objectType, associationIdentifier, ctx),
+    );
   }
 
   @Delete(':objectType')
@@ -130,6 +239,42 @@ function unsupportedFlags(body: SchemaCreateDto): ErrorDetail[] {
       message:
         'Associations of an object type with itself are not supported by this service: send shouldCreateSameObjectAssociation false.',
       in: 'shouldCreateSameObjectAssociation',
+      code: 'UNSUPPORTED',
+    });
+  }
+  return details;
+}
+
+/** The include flags of GET and list (schemas.json: every version, each defaulting to true). */
+interface IncludeQuery {
+  includeAssociationDefinitions?: string;
+  includePropertyDefinitions?: string;
+  includeAuditMetadata?: string;
+}
+
+function includesOf(query: IncludeQuery): SchemaIncludes {
+  return {
+    associations: parseIncludeFlag(query.includeAssociationDefinitions, 'includeAssociationDefinitions'),
+    properties: parseIncludeFlag(query.includePropertyDefinitions, 'includePropertyDefinitions'),
+    audit: parseIncludeFlag(query.includeAuditMetadata, 'includeAuditMetadata'),
+  };
+}
+
+/** A PATCH may not turn on what this service does not offer (sensitive properties, restoring archived types). */
+function unsupportedPatchFlags(body: SchemaPatchDto): ErrorDetail[] {
+  const details: ErrorDetail[] = [];
+  if (body.allowsSensitiveProperties === true) {
+    details.push({
+      message: 'Sensitive properties are not supported by this service: send allowsSensitiveProperties false.',
+      in: 'allowsSensitiveProperties',
+      code: 'UNSUPPORTED',
+    });
+  }
+  if (body.restorable === true) {
+    details.push({
+      message:
+        'Archived object types cannot be restored in this service (only purged): send restorable false or leave it out.',
+      in: 'restorable',
       code: 'UNSUPPORTED',
     });
   }

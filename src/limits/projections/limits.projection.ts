@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type Database from 'better-sqlite3';
 import type { Recorded } from '../../platform/events/event-type-registry';
 import type { Projection } from '../../platform/projections/projection';
-import { LimitsEvent, LimitsEventType } from '../domain/limits-events';
+import { AssociationDefinition, LimitsEvent, LimitsEventType } from '../domain/limits-events';
 import { standardObjectTypeById } from '../domain/object-types';
 import { cachedStatement } from '../../platform/projections/statement-cache';
 
@@ -32,6 +32,9 @@ export class LimitsProjection implements Projection<LimitsEvent> {
     LimitsEventType.CustomObjectSchemaArchived,
     LimitsEventType.CustomObjectSchemaPurged,
     LimitsEventType.AccountLimitsOverridden,
+    LimitsEventType.CustomObjectSchemaUpdated,
+    LimitsEventType.AssociationDefinitionCreated,
+    LimitsEventType.AssociationDefinitionDeleted,
   ];
   readonly name = LIMITS_PROJECTION;
   readonly version = 1;
@@ -187,8 +190,59 @@ export class LimitsProjection implements Projection<LimitsEvent> {
         ).run(d.hubId, JSON.stringify(d.overrides), d.overriddenAt);
         return;
       }
+      case LimitsEventType.CustomObjectSchemaUpdated: {
+        const { hubId, objectTypeId, changes, updatedAt, updatedUserId } = event.data;
+        const { labels, ...bodyChanges } = changes;
+        updateSchemaBody(db, hubId, objectTypeId, updatedAt, (body) => ({ ...body, ...bodyChanges, updatedUserId }));
+        if (labels) {
+          cachedStatement(
+            db,
+            'UPDATE limits_schemas SET singular_label = ?, plural_label = ? WHERE hub_id = ? AND object_type_id = ?',
+          ).run(labels.singular, labels.plural, hubId, objectTypeId);
+          refreshUsage(db, hubId, objectTypeId); // the usage rows carry the labels
+        }
+        return;
+      }
+      case LimitsEventType.AssociationDefinitionCreated: {
+        const { hubId, association, createdAt } = event.data;
+        updateSchemaBody(db, hubId, association.fromObjectTypeId, createdAt, (body) => ({
+          ...body,
+          associations: [...(body.associations as AssociationDefinition[]), association],
+        }));
+        return;
+      }
+      case LimitsEventType.AssociationDefinitionDeleted: {
+        const { hubId, fromObjectTypeId, associationId, deletedAt } = event.data;
+        updateSchemaBody(db, hubId, fromObjectTypeId, deletedAt, (body) => ({
+          ...body,
+          associations: (body.associations as AssociationDefinition[]).filter((a) => a.id !== associationId),
+        }));
+        return;
+      }
     }
   }
+}
+
+/** Rewrites one schema row's JSON body (display lists, description, associations) and its updated_at. */
+function updateSchemaBody(
+  db: Database.Database,
+  hubId: number,
+  objectTypeId: string,
+  at: number,
+  change: (body: Record<string, unknown>) => Record<string, unknown>,
+): void {
+  const row = cachedStatement(db, 'SELECT body FROM limits_schemas WHERE hub_id = ? AND object_type_id = ?').get(
+    hubId,
+    objectTypeId,
+  ) as { body: string } | undefined;
+  if (!row) return;
+  const body = change(JSON.parse(row.body) as Record<string, unknown>);
+  cachedStatement(db, 'UPDATE limits_schemas SET body = ?, updated_at = ? WHERE hub_id = ? AND object_type_id = ?').run(
+    JSON.stringify(body),
+    at,
+    hubId,
+    objectTypeId,
+  );
 }
 
 /** Recounts one (account, object type) usage row and the account's custom object type count. */

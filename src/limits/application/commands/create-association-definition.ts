@@ -1,0 +1,49 @@
+import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import type { CommandContext } from '../../../platform/events/envelope';
+import type { AssociationInput } from '../../domain/association-definitions';
+import { type AssociationDefinitionCreated, LimitsEventType } from '../../domain/limits-events';
+import { AccountLimitsStream } from '../account-limits-stream';
+import { LimitsQueries } from '../limits.queries';
+import type { AssociationView } from '../limits.views';
+
+/** POST /crm/v3/schemas/{objectType}/associations: a named one counts against the pair's label ceiling. */
+export class CreateAssociationDefinition extends Command<AssociationView> {
+  constructor(
+    readonly hubId: number,
+    readonly userId: number,
+    readonly objectType: string,
+    readonly association: AssociationInput,
+    readonly context: CommandContext,
+  ) {
+    super();
+  }
+}
+
+/** Decided on the account's stream, so concurrent creates at the last label slots cannot pass the ceiling. */
+@CommandHandler(CreateAssociationDefinition)
+export class CreateAssociationDefinitionHandler implements ICommandHandler<CreateAssociationDefinition> {
+  constructor(
+    private readonly accountLimits: AccountLimitsStream,
+    private readonly queries: LimitsQueries,
+  ) {}
+
+  async execute({
+    hubId,
+    userId,
+    objectType,
+    association,
+    context,
+  }: CreateAssociationDefinition): Promise<AssociationView> {
+    const events = await this.accountLimits.decide(
+      hubId,
+      userId,
+      { type: 'CreateAssociationDefinition', objectType, association },
+      context,
+    );
+    const created = events.find(
+      (e): e is AssociationDefinitionCreated => e.type === LimitsEventType.AssociationDefinitionCreated,
+    );
+    if (!created) throw new Error('CreateAssociationDefinition appended no AssociationDefinitionCreated');
+    return this.queries.getAssociation(hubId, created.data.association.fromObjectTypeId, created.data.association.id);
+  }
+}
