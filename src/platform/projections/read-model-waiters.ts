@@ -9,6 +9,16 @@ export function readModelsBehind(position: number, timeoutMs: number): HubSpotEr
   );
 }
 
+/** A request whose read models cannot catch up now (a projection failed, or retries a storage fault): 503. */
+export function readModelFailed(projection: string): HubSpotError {
+  return new HubSpotError(
+    503,
+    'SERVICE_UNAVAILABLE',
+    `The read models are not available now (projection ${projection} is not running). Please retry.`,
+    { headers: { 'Retry-After': '5' } },
+  );
+}
+
 interface Waiter {
   position: number;
   resolve: () => void;
@@ -38,7 +48,7 @@ export class ReadModelWaiters {
   waitFor(position: number, timeoutMs: number | null = this.defaultTimeoutMs): Promise<void> {
     if (position <= 0 || this.progress.minPosition() >= position) return Promise.resolve();
     const failed = this.progress.failedProjection();
-    if (failed) return Promise.reject(new Error(`projection ${failed} failed`));
+    if (failed) return Promise.reject(readModelFailed(failed));
     return new Promise((resolve, reject) => {
       const waiter: Waiter = {
         position,
@@ -69,7 +79,7 @@ export class ReadModelWaiters {
     const keep: Waiter[] = [];
     for (const w of this.waiters) {
       if (min >= w.position) w.resolve();
-      else if (failed) w.reject(new Error(`projection ${failed} failed`));
+      else if (failed) w.reject(readModelFailed(failed));
       else keep.push(w);
     }
     this.waiters = keep;
