@@ -14,7 +14,7 @@ export function readModelFailed(projection: string): HubSpotError {
   return new HubSpotError(
     503,
     'SERVICE_UNAVAILABLE',
-    `The read models are not available now (projection ${projection} is not running). Please retry.`,
+    `The read models are not available now: projection ${projection} failed. Please retry.`,
     { headers: { 'Retry-After': '5' } },
   );
 }
