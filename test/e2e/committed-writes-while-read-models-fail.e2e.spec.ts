@@ -1,6 +1,9 @@
 import type Database from 'better-sqlite3';
 import { READ_MODEL_DB } from '../../src/platform/projections/read-model-database';
-import { createAccount, startTestApp, TestApp } from '../support/test-app';
+import { eventsOfType, recordInstalls, settle, waitForEvent } from '../support/cards-fixtures';
+import { mintCardsToken } from '../support/cards-tokens';
+import { CardsModule } from '../../src/cards/cards.module';
+import { createAccount, createApp, startTestApp, TestApp } from '../support/test-app';
 
 /**
  * A command whose events are committed is never answered as a failure, even when the read models
@@ -11,21 +14,19 @@ import { createAccount, startTestApp, TestApp } from '../support/test-app';
  */
 describe('committed writes while the read models cannot catch up', () => {
   let t: TestApp;
-  let db: Database.Database;
   beforeAll(async () => {
     t = await startTestApp();
-    db = t.app.get<Database.Database>(READ_MODEL_DB);
   });
   afterAll(() => t.close());
 
   // The read-model file turns read-only (SQLite's SQLITE_READONLY on every write), then writable again.
-  const readOnly = () => db.pragma('query_only = ON');
-  const writable = () => db.pragma('query_only = OFF');
+  const readOnly = (of = t) => of.app.get<Database.Database>(READ_MODEL_DB).pragma('query_only = ON');
+  const writable = (of = t) => of.app.get<Database.Database>(READ_MODEL_DB).pragma('query_only = OFF');
 
-  async function readinessWithin(status: number, deadlineMs: number) {
+  async function readinessWithin(status: number, deadlineMs: number, of = t) {
     const deadline = Date.now() + deadlineMs;
     for (;;) {
-      const r = await t.inject({ method: 'GET', url: '/health/ready' });
+      const r = await of.inject({ method: 'GET', url: '/health/ready' });
       if (r.statusCode === status || Date.now() > deadline) return r;
       await new Promise((resolve) => setTimeout(resolve, 50)); // polling readiness, bounded by the deadline
     }
@@ -92,4 +93,61 @@ describe('committed writes while the read models cannot catch up', () => {
     const keys = await t.admin('GET', `/admin/v1/accounts/${developer.hubId}/developer-api-keys`);
     expect(keys.json().results).toEqual([expect.objectContaining({ keyId: key.json().keyId })]);
   });
+
+  it('starts a card migration while the read models fail: answered from the decision, finished once they heal', async () => {
+    // The cards module alone: the installs below are recorded as bare events (no OAuth flow).
+    const c = await startTestApp({ modules: [CardsModule] });
+    try {
+      const developer = await createAccount(c);
+      const appId = (await createApp(c, { developerHubId: developer.hubId })).appId;
+      const token = mintCardsToken(c, { hubId: developer.hubId, appId });
+      const legacy = await c.inject({
+        method: 'POST',
+        url: `/crm/v3/extensions/cards-dev/${appId}`,
+        headers: { authorization: `Bearer ${token}` },
+        payload: {
+          title: 'Legacy',
+          fetch: { targetUrl: 'https://example.com/f', objectTypes: [{ name: 'contacts', propertiesToSend: [] }] },
+          display: { properties: [] },
+          actions: { baseUrls: [] },
+        },
+      });
+      expect(legacy.statusCode).toBe(201);
+      const appCard = await c.admin('POST', `/admin/v1/apps/${appId}/app-cards`, {
+        title: 'App card',
+        objectTypes: ['contacts'],
+      });
+      const hubIds = Array.from({ length: 150 }, (_, i) => 700_000 + i);
+      await recordInstalls(c, appId, hubIds);
+      await settle(c);
+
+      readOnly(c);
+      const migrate = () =>
+        c.inject({
+          method: 'POST',
+          url: `/crm/v3/extensions/cards-dev/${appId}/views/migrate`,
+          headers: { authorization: `Bearer ${token}` },
+          payload: { legacyCrmCardId: legacy.json().id, appCardId: appCard.json().id, allowDuplicateAppCardIds: false },
+        });
+      const started = await migrate();
+      expect(started.statusCode).toBe(200);
+      expect(started.json()).toMatchObject({ totalPortalCount: 150, remainingPortalCount: 150 });
+      expect(started.json().message).toContain('has started');
+      expect((await c.inject({ method: 'GET', url: '/health/ready' })).statusCode).toBe(503);
+
+      writable(c);
+      // The migration worker waited through the healing: it finishes without a restart.
+      await waitForEvent(c, (e) => e.type === 'cards.MigrationCompleted');
+      expect((await readinessWithin(200, 15_000, c)).statusCode).toBe(200);
+      const migrated = (await eventsOfType(c, 'cards.PortalCardMigrated')).map(
+        (e) => (e.data as { hubId: number }).hubId,
+      );
+      expect(migrated.sort((a, b) => a - b)).toEqual(hubIds);
+      await settle(c);
+      const done = (await migrate()).json();
+      expect(done).toMatchObject({ totalPortalCount: 150, remainingPortalCount: 0, endedAt: expect.any(Number) });
+    } finally {
+      await c.close();
+    }
+  }, 60_000);
 });

@@ -78,7 +78,10 @@ export class ProjectionRunner {
   ) {
     this.checkpoints = new Checkpoints(db);
     this.waiters = new ReadModelWaiters(
-      { minPosition: () => this.minPosition(), failedProjection: () => this.failedProjection()?.name },
+      {
+        minPosition: () => this.minPosition(),
+        failedProjection: (excludeHealing) => this.failedProjection(excludeHealing)?.name,
+      },
       options.waitTimeoutMs ?? 10_000,
     );
     this.storageRetries = new StorageFaultRetries(
@@ -243,8 +246,11 @@ export class ProjectionRunner {
     return min === Number.MAX_SAFE_INTEGER ? 0 : min;
   }
 
-  private failedProjection(): ProjectionWorker | undefined {
-    for (const w of this.workers.values()) if (w.kind === 'projection' && w.status === 'failed') return w;
+  private failedProjection(excludeHealing = false): ProjectionWorker | undefined {
+    for (const w of this.workers.values()) {
+      if (w.kind !== 'projection' || w.status !== 'failed') continue;
+      if (!excludeHealing || !this.storageRetries.isRetrying(w.name)) return w;
+    }
     return undefined;
   }
 
@@ -252,7 +258,8 @@ export class ProjectionRunner {
    * Resolves once every projection has applied the event at `position`; rejects with a 503
    * HubSpotError when that takes longer than the deadline (a stuck or far-behind projection must
    * not hold requests open forever). `timeoutMs` null: no deadline, for background work that
-   * must outlast a long catch-up (a rebuild, the migration worker resuming on start).
+   * must outlast a long catch-up (a rebuild, the migration worker resuming on start); it also
+   * waits through a projection that retries a storage fault, instead of failing with it.
    */
   waitFor(position: number, timeoutMs?: number | null): Promise<void> {
     return this.waiters.waitFor(position, timeoutMs);

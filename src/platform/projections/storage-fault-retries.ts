@@ -64,7 +64,10 @@ export class StorageFaultRetries {
   /** Schedules a restart when `error` is a storage fault; false (nothing scheduled, nothing logged) otherwise. */
   retryLater(worker: RetriedWorker, error: unknown): boolean {
     const fault = storageFaultOf(error);
-    if (!fault || this.stopped) return false;
+    if (!fault || this.stopped) {
+      this.faulted.delete(worker.name); // failed for another reason now: it will not heal by itself
+      return false;
+    }
     if (!this.faulted.has(worker.name)) {
       this.faulted.add(worker.name);
       this.logger.error(
