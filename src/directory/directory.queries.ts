@@ -250,7 +250,7 @@ export class DirectoryQueries {
   }
 
   private toApp(row: AppRow): AppView {
-    const app = {
+    return this.appView({
       appId: row.app_id,
       developerHubId: row.developer_hub_id,
       name: row.name,
@@ -259,7 +259,11 @@ export class DirectoryQueries {
       requiredScopes: JSON.parse(row.required_scopes) as string[],
       optionalScopes: JSON.parse(row.optional_scopes) as string[],
       createdAt: row.created_at,
-    };
+    });
+  }
+
+  /** An app as the admin API answers it (with its install URL), from its recorded settings. */
+  appView(app: Omit<AppView, 'installUrl'>): AppView {
     return { ...app, installUrl: buildInstallUrl(`${this.config.publicUrl}/oauth/authorize`, app) };
   }
 }

@@ -44,9 +44,11 @@ export interface ServiceProcess {
  * The start-up timer is cleared then, so a test may run for minutes; output is kept bounded
  * (a sweep of thousands of requests logs a line each).
  */
-export async function startService(env: Record<string, string>): Promise<ServiceProcess> {
+export async function startService(env: Record<string, string>, launcher: string[] = []): Promise<ServiceProcess> {
   const port = await freePort();
-  const child = spawn(process.execPath, [join(ROOT, 'dist', 'main.js')], {
+  // `launcher`: a command that runs node in another context (e.g. nsenter into a mount namespace).
+  const [command, ...args] = [...launcher, process.execPath, join(ROOT, 'dist', 'main.js')];
+  const child = spawn(command!, args, {
     env: { ...process.env, HOST: '127.0.0.1', PORT: String(port), LOG_LEVEL: 'info', LOG_FORMAT: 'json', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -4,6 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { Metrics } from '../../platform/metrics/metrics';
 import type { CommandContext } from '../../platform/events/envelope';
 import { ProjectionRunner } from '../../platform/projections/projection-runner';
+import { StorageFaultRetries } from '../../platform/projections/storage-fault-retries';
 import type { CrmView } from '../domain/card-views';
 import { CardsQueries, type MigrationRecord } from './cards.queries';
 import { CompleteCardMigration } from './commands/complete-card-migration';
@@ -33,6 +34,8 @@ export const DEFAULT_MIGRATION_WORKER_OPTIONS: MigrationWorkerOptions = {
 };
 
 const ACTOR = 'system:cards-migration-worker';
+/** How a migration is named in the retry log lines (then its legacy card id). */
+const RETRY_NAME_PREFIX = 'cards-migration-of-legacy-card-';
 
 /**
  * Sends MigratePortalCard for every account of a started migration, then CompleteCardMigration.
@@ -50,6 +53,11 @@ export class CardMigrationWorker implements OnModuleDestroy {
   private readonly options: MigrationWorkerOptions;
   private stopping = false;
   private migratedHere = 0;
+  /** A migration stopped by a storage fault starts again by itself (from the read model) after a backoff. */
+  private readonly storageRetries = new StorageFaultRetries(
+    (names) => names.forEach((name) => this.ensureRunning(name.slice(RETRY_NAME_PREFIX.length))),
+    { log: (m) => this.logger.log(m), error: (m) => this.logger.error(m) },
+  );
 
   constructor(
     private readonly commandBus: CommandBus,
@@ -65,12 +73,20 @@ export class CardMigrationWorker implements OnModuleDestroy {
   ensureRunning(legacyCardId: string, position = 0): void {
     if (this.stopping || this.running.has(legacyCardId)) return;
     const run = this.run(legacyCardId, position)
+      .then(() => this.storageRetries.progressed(this.retried(legacyCardId)))
       .catch((error: unknown) => {
+        if (!this.stopping && this.storageRetries.retryLater(this.retried(legacyCardId), error)) return;
         const message = error instanceof Error ? error.message : String(error);
         this.logger.error(`migration of legacy card ${legacyCardId} stopped: ${message}; it resumes on the next start`);
       })
       .finally(() => this.running.delete(legacyCardId));
     this.running.set(legacyCardId, run);
+  }
+
+  private retried(legacyCardId: string) {
+    // Its "position" in the retry log lines: the accounts migrated so far.
+    const position = this.queries.migration(legacyCardId)?.migratedPortalCount ?? 0;
+    return { name: `${RETRY_NAME_PREFIX}${legacyCardId}`, kind: 'reactor' as const, position };
   }
 
   /** On start: every migration the history shows unfinished is picked up where it stopped. */
@@ -92,6 +108,7 @@ export class CardMigrationWorker implements OnModuleDestroy {
   async onModuleDestroy(): Promise<void> {
     // Stop taking new accounts; the appends already in flight finish before the store closes.
     this.stopping = true;
+    this.storageRetries.stop();
     await this.idle();
   }
 

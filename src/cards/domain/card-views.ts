@@ -1,3 +1,5 @@
+import type { LegacyCardDefinition } from './card-events';
+
 /** CRM object types a legacy card (and an app card) can be shown on. */
 export const CARD_OBJECT_TYPES = ['contacts', 'companies', 'deals', 'tickets'] as const;
 export type CardObjectType = (typeof CARD_OBJECT_TYPES)[number];
@@ -14,3 +16,8 @@ export function viewsForObjectTypes(objectTypes: readonly CardObjectType[]): Crm
   if (objectTypes.includes('tickets')) views.push(HELPDESK_VIEW);
   return views;
 }
+
+/** The object types a legacy card shows on (each once). */
+export const objectTypesOf = (d: LegacyCardDefinition): CardObjectType[] => [
+  ...new Set(d.fetch.objectTypes.map((o) => o.name)),
+];

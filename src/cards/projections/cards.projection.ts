@@ -6,14 +6,19 @@ import {
   CardsEventType,
   type AppCardCreated,
   type LegacyCardCreated,
-  type LegacyCardDefinition,
   type LegacyCardDeleted,
   type LegacyCardUpdated,
   type MigrationCompleted,
   type MigrationStarted,
   type PortalCardMigrated,
 } from '../domain/card-events';
-import { HELPDESK_VIEW, viewsForObjectTypes, type CardObjectType, type CrmView } from '../domain/card-views';
+import {
+  HELPDESK_VIEW,
+  objectTypesOf,
+  viewsForObjectTypes,
+  type CardObjectType,
+  type CrmView,
+} from '../domain/card-views';
 import { createCardsTables } from './cards-tables';
 import { InstallEventType, type AppInstalled, type AppUninstalled } from './install-events';
 import { cachedStatement } from '../../platform/projections/statement-cache';
@@ -233,10 +238,6 @@ interface MigrationRow {
 
 const targetFor = (m: MigrationRow, view: CrmView): string =>
   view === HELPDESK_VIEW ? (m.helpdesk_app_card_id ?? m.app_card_id) : m.app_card_id;
-
-const objectTypesOf = (d: LegacyCardDefinition): CardObjectType[] => [
-  ...new Set(d.fetch.objectTypes.map((o) => o.name)),
-];
 
 const NEXT_SLOT = '(SELECT COALESCE(MAX(x.slot), -1) + 1 FROM cards_view_items x WHERE x.hub_id = ? AND x.view = ?)';
 

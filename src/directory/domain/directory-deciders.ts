@@ -74,6 +74,8 @@ export type AccountCommand = NewAccount | ChangeAccountSettings | IssueDeveloper
 
 export interface AccountState {
   exists: boolean;
+  /** What the account was created with (the answer of a command when the read model lags). */
+  created: AccountCreated['data'] | null;
   settings: AccountSettings | null;
   /** The key that works now, if any (its id only). */
   activeDeveloperKeyId: string | null;
@@ -85,11 +87,11 @@ export interface AccountState {
  * previous one in the same append, so at most one key of an account ever works.
  */
 export const accountDecider: Decider<AccountState, AccountCommand, AccountEvent> = {
-  initialState: () => ({ exists: false, settings: null, activeDeveloperKeyId: null }),
+  initialState: () => ({ exists: false, created: null, settings: null, activeDeveloperKeyId: null }),
   evolve: (state, event) => {
     switch (event.type) {
       case DirectoryEventType.AccountCreated:
-        return { ...state, exists: true, settings: defaultAccountSettings(event.data.hublet) };
+        return { ...state, exists: true, created: event.data, settings: defaultAccountSettings(event.data.hublet) };
       case DirectoryEventType.AccountSettingsChanged:
         return { ...state, settings: event.data.settings };
       case DirectoryEventType.DeveloperApiKeyIssued:

@@ -37,9 +37,10 @@ export class AccountsController {
 
   @Post()
   @HttpCode(201)
-  async create(@Body() body: CreateAccountDto, @Ctx() ctx: CommandContext): Promise<AccountWithSettings> {
+  create(@Body() body: CreateAccountDto, @Ctx() ctx: CommandContext): Promise<AccountWithSettings> {
     const patch = settingsPatchFrom(body);
-    const account = await this.commandBus.execute(
+    // The command's own answer: it holds even while the read model lags behind the commit.
+    return this.commandBus.execute(
       new CreateAccount(
         body.domain,
         body.tier,
@@ -48,7 +49,6 @@ export class AccountsController {
         Object.keys(patch).length > 0 ? patch : undefined,
       ),
     );
-    return this.withSettings(account.hubId);
   }
 
   @Get()

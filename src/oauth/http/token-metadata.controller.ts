@@ -44,6 +44,7 @@ export class TokenMetadataController {
     const { position } = await this.commandBus.execute(
       new RevokeRefreshToken(sha256Hex(token), 'deleted_by_client', ctx),
     );
-    await this.runner.waitFor(position);
+    // Committed: answered even when the read models cannot catch up now (readiness reports it).
+    await this.runner.readModelsReached(position);
   }
 }

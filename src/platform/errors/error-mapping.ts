@@ -1,5 +1,6 @@
 import { HttpException } from '@nestjs/common';
 import { ConcurrencyError } from '../event-store/concurrency-error';
+import { storageFaultOf } from '../event-store/storage-fault';
 import { HubSpotError } from './hubspot-error';
 
 interface FastifyLikeError {
@@ -35,6 +36,8 @@ export function toHubSpotError(error: unknown): { error: HubSpotError; isBug: bo
       isBug: false,
     };
   }
+  const storageFault = storageFaultOf(error);
+  if (storageFault) return { error: storageRefused(storageFault.reason), isBug: false };
   if (error instanceof HttpException) {
     // Nest's own exception layer (unknown routes) wraps Fastify's 4xx errors in an HttpException.
     if (isFastifyClientError(error.cause) && error.cause.code?.startsWith('FST_'))
@@ -46,6 +49,27 @@ export function toHubSpotError(error: unknown): { error: HubSpotError; isBug: bo
   }
   if (isFastifyClientError(error)) return { error: fromFastifyError(error), isBug: false };
   return { error: new HubSpotError(500, 'INTERNAL_ERROR', 'An internal error occurred.'), isBug: true };
+}
+
+/** Seconds a client should wait before retrying a write the storage refused. */
+export const STORAGE_RETRY_AFTER_SECONDS = 5;
+
+const STORAGE_STATE = { full: 'full', read_only: 'read-only', io: 'failing' } as const;
+
+/**
+ * A write the storage refused (disk full, read-only, I/O errors): 507 Insufficient Storage with
+ * Retry-After. Nothing of the request was stored, so the same request may simply be sent again.
+ */
+export function storageRefused(reason: keyof typeof STORAGE_STATE): HubSpotError {
+  return new HubSpotError(
+    507,
+    'INSUFFICIENT_STORAGE',
+    `The service cannot store data now (its storage is ${STORAGE_STATE[reason]}); nothing was recorded. Retry later.`,
+    {
+      subCategory: `STORAGE_${reason.toUpperCase()}`,
+      headers: { 'Retry-After': String(STORAGE_RETRY_AFTER_SECONDS) },
+    },
+  );
 }
 
 function isFastifyClientError(error: unknown): error is FastifyLikeError {

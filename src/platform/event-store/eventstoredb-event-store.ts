@@ -23,6 +23,7 @@ import {
   type BackoffOptions,
   type EsdbResolvedEvent,
 } from './eventstoredb-mapping';
+import { toEsdbStorageFault } from './eventstoredb-storage-errors';
 
 const noop = (): void => undefined;
 
@@ -92,7 +93,7 @@ export class EventStoreDbEventStore implements EventStore {
         expectedRevision: toEsdbExpectedRevision(expected),
       });
     } catch (error) {
-      throw toConcurrencyError(error, streamId, expected) ?? error;
+      throw toConcurrencyError(error, streamId, expected) ?? toEsdbStorageFault(error) ?? error;
     }
     const nextExpectedRevision = Number(result.nextExpectedRevision);
     const position =

@@ -6,6 +6,7 @@ import { ConcurrencyError } from './concurrency-error';
 import { LiveTail } from './live-tail';
 import { StreamCache } from './stream-cache';
 import { sqliteWriter, WireAppend, WireGroupResult } from './sqlite-writer';
+import { storageFaultOf } from './storage-fault';
 import type { AppendResult, EventStore, ExpectedRevision, ReadAllOptions, Subscription } from './event-store.port';
 
 interface PendingAppend {
@@ -27,7 +28,7 @@ export interface EventRow {
 }
 
 /** The writer answers each message in order: the group it wrote (or why not), or that it closed. */
-type WriterReply = { result: WireGroupResult } | { failed: string } | { closed: true };
+type WriterReply = { result: WireGroupResult } | { failed: string; code?: string } | { closed: true };
 
 export interface SqliteEventStoreOptions {
   /** Most appends grouped into one transaction. */
@@ -57,6 +58,10 @@ const toRecorded = (row: EventRow): RecordedEvent => ({
   metadata: JSON.parse(row.metadata) as RecordedEvent['metadata'],
 });
 
+/** A writer's failure as the port's error: a storage fault (full, read-only, I/O) keeps its type. */
+const writerError = (message: string, code: string | undefined): Error =>
+  storageFaultOf({ code, message }) ?? new Error(message);
+
 /** The writer thread: runs sqliteWriter from its source text (see sqlite-writer.ts). */
 const WRITER_THREAD_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
@@ -71,7 +76,10 @@ parentPort.on('message', (message) => {
   try {
     parentPort.postMessage({ result: writer.write(message.group) });
   } catch (error) {
-    parentPort.postMessage({ failed: error && error.message ? error.message : String(error) });
+    parentPort.postMessage({
+      failed: error && error.message ? error.message : String(error),
+      code: error && typeof error.code === 'string' ? error.code : undefined,
+    });
   }
 });
 `;
@@ -223,7 +231,8 @@ export class SqliteEventStore implements EventStore {
     else this.drained?.();
     if ('failed' in reply) {
       // Nothing of this group is stored; the cache was not touched (it follows commits only).
-      const error = new Error(reply.failed);
+      // The writer rolled back and stays usable: a storage fault refuses this group only.
+      const error = writerError(reply.failed, reply.code);
       for (const a of group) a.reject(error);
       return;
     }
@@ -255,7 +264,7 @@ export class SqliteEventStore implements EventStore {
       const o = outcomes[i]!;
       if (o.ok) a.resolve({ nextExpectedRevision: o.nextExpectedRevision, position: o.position });
       else if ('conflict' in o) a.reject(new ConcurrencyError(a.streamId, a.expected, o.conflict.actual));
-      else a.reject(new Error(o.message));
+      else a.reject(writerError(o.message, o.code));
     });
     if (written > 0) this.appended.emit('appended');
   }

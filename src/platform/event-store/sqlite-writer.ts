@@ -18,7 +18,7 @@ export type WireOutcome =
   /** `positions` of the events this append wrote; [] when it was a replay of stored events. */
   | { ok: true; nextExpectedRevision: number; position: number; positions: number[] }
   | { ok: false; conflict: { actual: number | 'no_stream' } }
-  | { ok: false; message: string };
+  | { ok: false; message: string; code?: string };
 
 export interface WireGroupResult {
   outcomes: WireOutcome[];
@@ -58,6 +58,17 @@ export function sqliteWriter(file: string, driverPath: string): SqliteWriter {
   // No `instanceof Error`: the driver's errors may come from another realm (jest's vm contexts).
   const isUniqueViolation = (error: unknown) =>
     typeof error === 'object' && error !== null && (error as { code?: unknown }).code === 'SQLITE_CONSTRAINT_UNIQUE';
+
+  /**
+   * A storage fault (disk full, read-only, I/O error) ends the whole group: SQLite may have rolled
+   * the transaction back already, and appends run after that would commit one by one, outside it.
+   * Mirrors storage-fault.ts (this function cannot import it).
+   */
+  const abortsGroup = (error: unknown) => {
+    if (!db.inTransaction) return true;
+    const code = typeof error === 'object' && error !== null ? (error as { code?: unknown }).code : undefined;
+    return typeof code === 'string' && /^SQLITE_(FULL|READONLY|IOERR|CANTOPEN)/.test(code);
+  };
 
   const storedRevision = (streamId: string, revisions: Map<string, number>): number =>
     revisions.get(streamId) ?? (streamRevision.get(streamId) as { r: number | null }).r ?? -1;
@@ -124,7 +135,13 @@ export function sqliteWriter(file: string, driverPath: string): SqliteWriter {
           outcome = replayOf(a, storedRevision(a.streamId, revisions));
         }
       } catch (error) {
-        outcome = { ok: false, message: error instanceof Error ? error.message : String(error) };
+        if (abortsGroup(error)) throw error; // the transaction rolls back; every append of the group is refused
+        const code = (error as { code?: unknown }).code;
+        outcome = {
+          ok: false,
+          message: error instanceof Error ? error.message : String(error),
+          ...(typeof code === 'string' ? { code } : {}),
+        };
       }
       if (outcome.ok) written += outcome.positions.length;
       outcomes.push(outcome);

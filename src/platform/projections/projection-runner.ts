@@ -6,6 +6,8 @@ import { Checkpoints } from './checkpoints';
 import type { Projection, Reactor } from './projection';
 import { ReactorWorker, type WorkerStatus } from './reactor-worker';
 import { ReadModelWaiters } from './read-model-waiters';
+import { isStorageFault } from '../event-store/storage-fault';
+import { StorageFaultRetries, type RetryTimer, type StorageRetryBackoff } from './storage-fault-retries';
 
 export { readModelsBehind } from './read-model-waiters';
 
@@ -38,6 +40,9 @@ export interface ProjectionStatus {
 export interface RunnerOptions {
   /** How long `waitFor` waits for the read models before giving up with a 503 (default 10 s). */
   waitTimeoutMs?: number;
+  /** Schedules the retries of workers that failed on a storage fault (tests inject one). */
+  retryTimer?: RetryTimer;
+  storageRetryBackoff?: StorageRetryBackoff;
 }
 
 export interface RunnerLogger {
@@ -62,6 +67,7 @@ export class ProjectionRunner {
   private readonly workers = new Map<string, ProjectionWorker | ReactorWorker>();
   private readonly checkpoints: Checkpoints;
   private readonly waiters: ReadModelWaiters;
+  private readonly storageRetries: StorageFaultRetries;
   private started = false;
 
   constructor(
@@ -72,8 +78,17 @@ export class ProjectionRunner {
   ) {
     this.checkpoints = new Checkpoints(db);
     this.waiters = new ReadModelWaiters(
-      { minPosition: () => this.minPosition(), failedProjection: () => this.failedProjection()?.name },
+      {
+        minPosition: () => this.minPosition(),
+        failedProjection: (excludeHealing) => this.failedProjection(excludeHealing)?.name,
+      },
       options.waitTimeoutMs ?? 10_000,
+    );
+    this.storageRetries = new StorageFaultRetries(
+      (names) => this.restartAfterStorageFault(names),
+      logger,
+      options.retryTimer,
+      options.storageRetryBackoff,
     );
   }
 
@@ -102,9 +117,12 @@ export class ProjectionRunner {
 
   /** Sets up each projection at its checkpoint; those at the same position tail the feed together. */
   private startProjections(projections: Projection[]): void {
+    this.runPrepared(projections.map((p) => this.prepareProjection(p)));
+  }
+
+  private runPrepared(workers: ProjectionWorker[]): void {
     const byPosition = new Map<number, ProjectionWorker[]>();
-    for (const p of projections) {
-      const worker = this.prepareProjection(p);
+    for (const worker of workers) {
       const same = byPosition.get(worker.position) ?? [];
       same.push(worker);
       byPosition.set(worker.position, same);
@@ -150,6 +168,8 @@ export class ProjectionRunner {
         try {
           outcomes.push({ worker, position: worker.applyBatch(batch) });
         } catch (error) {
+          // The storage refused (or SQLite rolled the transaction back): the group's batch fails as a whole.
+          if (!this.db.inTransaction || isStorageFault(error)) throw error;
           outcomes.push({ worker, error });
         }
       }
@@ -162,7 +182,10 @@ export class ProjectionRunner {
           // Positions move only once the transaction holding every projection's batch committed.
           for (const outcome of applyToAll(batch)) {
             if ('error' in outcome) this.fail(outcome.worker, outcome.error);
-            else outcome.worker.position = outcome.position;
+            else {
+              outcome.worker.position = outcome.position;
+              this.storageRetries.progressed(outcome.worker);
+            }
           }
           this.waiters.settle();
           if (group.members.size === 0) break;
@@ -180,12 +203,40 @@ export class ProjectionRunner {
     worker.status = 'failed';
     worker.error = error instanceof Error ? error.message : String(error);
     if (worker.kind === 'projection') worker.group.members.delete(worker);
-    this.logger.error(`${worker.kind} ${worker.name} failed at position ${worker.position}: ${worker.error}`);
+    // A storage fault heals: restarted from the checkpoint after a backoff (logged once there).
+    if (!this.storageRetries.retryLater(worker, error))
+      this.logger.error(`${worker.kind} ${worker.name} failed at position ${worker.position}: ${worker.error}`);
     this.waiters.settle();
   }
 
+  /** Restarts, from their checkpoints, the workers that failed on a storage fault and are still failed. */
+  private restartAfterStorageFault(names: string[]): void {
+    const failed = names.filter((n) => this.workers.get(n)?.status === 'failed');
+    const prepared: ProjectionWorker[] = [];
+    for (const name of failed) {
+      const projection = this.projections.get(name);
+      const reactor = this.reactors.get(name);
+      try {
+        if (projection) prepared.push(this.prepareProjection(projection));
+        else if (reactor) this.startReactor(reactor);
+      } catch (error) {
+        this.fail(this.workers.get(name)!, error); // still the failed worker: retried again
+      }
+    }
+    this.runPrepared(prepared);
+  }
+
   private startReactor(r: Reactor): void {
-    this.workers.set(r.name, new ReactorWorker(r, this.store, this.checkpoints, (w, e) => this.fail(w, e)));
+    this.workers.set(
+      r.name,
+      new ReactorWorker(
+        r,
+        this.store,
+        this.checkpoints,
+        (w, e) => this.fail(w, e),
+        (w) => this.storageRetries.progressed(w),
+      ),
+    );
   }
 
   /** Lowest position every projection has reached (reactors excluded: they may lag by design). */
@@ -195,8 +246,11 @@ export class ProjectionRunner {
     return min === Number.MAX_SAFE_INTEGER ? 0 : min;
   }
 
-  private failedProjection(): ProjectionWorker | undefined {
-    for (const w of this.workers.values()) if (w.kind === 'projection' && w.status === 'failed') return w;
+  private failedProjection(excludeHealing = false): ProjectionWorker | undefined {
+    for (const w of this.workers.values()) {
+      if (w.kind !== 'projection' || w.status !== 'failed') continue;
+      if (!excludeHealing || !this.storageRetries.isRetrying(w.name)) return w;
+    }
     return undefined;
   }
 
@@ -204,10 +258,23 @@ export class ProjectionRunner {
    * Resolves once every projection has applied the event at `position`; rejects with a 503
    * HubSpotError when that takes longer than the deadline (a stuck or far-behind projection must
    * not hold requests open forever). `timeoutMs` null: no deadline, for background work that
-   * must outlast a long catch-up (a rebuild, the migration worker resuming on start).
+   * must outlast a long catch-up (a rebuild, the migration worker resuming on start); it also
+   * waits through a projection that retries a storage fault, instead of failing with it.
    */
   waitFor(position: number, timeoutMs?: number | null): Promise<void> {
     return this.waiters.waitFor(position, timeoutMs);
+  }
+
+  /**
+   * For a command whose events are committed: waits as waitFor does, but answers false instead of
+   * failing when the read models cannot hold `position` now (a projection failed or retries a
+   * storage fault, or the deadline passed). The caller then answers from what it decided.
+   */
+  readModelsReached(position: number): Promise<boolean> {
+    return this.waiters.waitFor(position).then(
+      () => true,
+      () => false,
+    );
   }
 
   /** Resolves once every projection applied everything the store held when called (see waitFor). */
@@ -238,6 +305,7 @@ export class ProjectionRunner {
     const p = this.projections.get(name);
     if (!p) throw new Error(`unknown projection ${name}; known: ${[...this.projections.keys()].join(', ')}`);
     await this.stopWorker(name);
+    this.storageRetries.forget(name);
     this.db.transaction(() => {
       p.reset(this.db);
       this.checkpoints.save(p.name, -1, 0); // forces a reset on start even if we crash mid-rebuild
@@ -269,6 +337,7 @@ export class ProjectionRunner {
   }
 
   async stop(): Promise<void> {
+    this.storageRetries.stop();
     for (const name of [...this.workers.keys()]) await this.stopWorker(name);
     this.waiters.rejectAll(new Error('projection runner stopped'));
   }

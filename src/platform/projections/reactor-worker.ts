@@ -32,6 +32,8 @@ export class ReactorWorker {
     private readonly store: EventStore,
     private readonly checkpoints: Checkpoints,
     private readonly onFail: (worker: ReactorWorker, error: unknown) => void,
+    /** Called after each checkpoint (caught up, or a batch handled). */
+    private readonly onProgress: (worker: ReactorWorker) => void = () => undefined,
   ) {
     let from = checkpoints.get(reactor.name, REACTOR_VERSION);
     if (from < 0) {
@@ -53,12 +55,14 @@ export class ReactorWorker {
     try {
       await this.catchUpByType();
       if (this.stopping) return;
+      this.onProgress(this);
       const subscription = this.store.subscribeToAll(this.position);
       this.subscription = subscription;
       for await (const batch of subscription) {
         for (const e of batch) if (wanted.has(e.type)) await this.reactor.handle(eventTypes.decode(e));
         this.position = batch[batch.length - 1]!.position;
         this.checkpoints.save(this.reactor.name, REACTOR_VERSION, this.position);
+        this.onProgress(this);
       }
       if (this.status === 'running') this.status = 'stopped';
     } catch (error) {

@@ -9,8 +9,20 @@ export function readModelsBehind(position: number, timeoutMs: number): HubSpotEr
   );
 }
 
+/** A request whose read models cannot catch up now (a projection failed, or retries a storage fault): 503. */
+export function readModelFailed(projection: string): HubSpotError {
+  return new HubSpotError(
+    503,
+    'SERVICE_UNAVAILABLE',
+    `The read models are not available now: projection ${projection} failed. Please retry.`,
+    { headers: { 'Retry-After': '5' } },
+  );
+}
+
 interface Waiter {
   position: number;
+  /** No deadline: background work, which waits through a projection that heals by itself. */
+  background: boolean;
   resolve: () => void;
   reject: (e: Error) => void;
   timer?: NodeJS.Timeout;
@@ -19,7 +31,8 @@ interface Waiter {
 /** Where the read models stand: the lowest position every projection reached, and a failed one if any. */
 export interface ReadModelProgress {
   minPosition(): number;
-  failedProjection(): string | undefined;
+  /** A failed projection; with `excludeHealing`, only one that will not recover by itself. */
+  failedProjection(excludeHealing?: boolean): string | undefined;
 }
 
 /**
@@ -37,11 +50,13 @@ export class ReadModelWaiters {
   /** `timeoutMs` null: no deadline, for background work that must outlast a long catch-up. */
   waitFor(position: number, timeoutMs: number | null = this.defaultTimeoutMs): Promise<void> {
     if (position <= 0 || this.progress.minPosition() >= position) return Promise.resolve();
-    const failed = this.progress.failedProjection();
-    if (failed) return Promise.reject(new Error(`projection ${failed} failed`));
+    const background = timeoutMs === null;
+    const failed = this.progress.failedProjection(background);
+    if (failed) return Promise.reject(readModelFailed(failed));
     return new Promise((resolve, reject) => {
       const waiter: Waiter = {
         position,
+        background,
         resolve: () => {
           clearTimeout(waiter.timer);
           resolve();
@@ -66,10 +81,12 @@ export class ReadModelWaiters {
     if (this.waiters.length === 0) return;
     const min = this.progress.minPosition();
     const failed = this.progress.failedProjection();
+    const failedForGood = failed && this.progress.failedProjection(true);
     const keep: Waiter[] = [];
     for (const w of this.waiters) {
+      const stop = w.background ? failedForGood : failed;
       if (min >= w.position) w.resolve();
-      else if (failed) w.reject(new Error(`projection ${failed} failed`));
+      else if (stop) w.reject(readModelFailed(stop));
       else keep.push(w);
     }
     this.waiters = keep;

@@ -2,6 +2,7 @@ import { Inject } from '@nestjs/common';
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { CLOCK, type Clock } from '../../../platform/clock';
 import type { CommandContext } from '../../../platform/events/envelope';
+import { answerAfterCommit } from '../../../platform/projections/answer-after-commit';
 import { ProjectionRunner } from '../../../platform/projections/projection-runner';
 import { appCardDecider } from '../../domain/app-card.decider';
 import type { CardObjectType } from '../../domain/card-views';
@@ -30,12 +31,18 @@ export class CreateAppCardHandler implements ICommandHandler<CreateAppCard> {
   ) {}
 
   async execute({ appId, title, objectTypes, context }: CreateAppCard): Promise<AppCardRecord> {
+    const createdAt = this.clock.now();
     const { cardId, position } = await this.ids.createCard(
       appCardDecider,
-      (appCardId) => ({ kind: 'CreateAppCard' as const, appCardId, appId, title, objectTypes, now: this.clock.now() }),
+      (appCardId) => ({ kind: 'CreateAppCard' as const, appCardId, appId, title, objectTypes, now: createdAt }),
       context,
     );
-    await this.runner.waitFor(position);
-    return this.queries.appCard(cardId)!;
+    return answerAfterCommit(
+      this.runner,
+      position,
+      () => this.queries.appCard(cardId),
+      // As decided (decideAppCard): each object type once.
+      () => ({ id: cardId, appId, title, objectTypes: [...new Set(objectTypes)], createdAt }),
+    );
   }
 }

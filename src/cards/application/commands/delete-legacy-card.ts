@@ -55,6 +55,7 @@ export class DeleteLegacyCardHandler implements ICommandHandler<DeleteLegacyCard
       },
       context,
     );
-    await this.runner.waitFor(position);
+    // Committed: answered even when the read models cannot catch up now (readiness reports it).
+    await this.runner.readModelsReached(position);
   }
 }

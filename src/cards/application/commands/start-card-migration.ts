@@ -4,12 +4,17 @@ import { CLOCK, type Clock } from '../../../platform/clock';
 import { EventStreams } from '../../../platform/commands/event-streams';
 import { HubSpotError } from '../../../platform/errors/hubspot-error';
 import type { CommandContext } from '../../../platform/events/envelope';
+import { answerAfterCommit } from '../../../platform/projections/answer-after-commit';
 import { ProjectionRunner } from '../../../platform/projections/projection-runner';
 import { AppCardTargetTaken, appCardTargetDecider } from '../../domain/app-card-target.decider';
 import { appCardTargetStream, cardStream, migrationStream } from '../../domain/card-events';
-import { cardMigrationDecider } from '../../domain/card-migration.decider';
+import { cardMigrationDecider, type CardMigrationState } from '../../domain/card-migration.decider';
 import { legacyCardDecider } from '../../domain/legacy-card.decider';
-import { migrationResponse, type CardMigrateViewsResponse } from '../../domain/migration-progress';
+import {
+  migrationResponse,
+  type CardMigrateViewsResponse,
+  type MigrationProgress,
+} from '../../domain/migration-progress';
 import { CardsQueries } from '../cards.queries';
 
 export interface CardMigrationRequest {
@@ -78,10 +83,35 @@ export class StartCardMigrationHandler implements ICommandHandler<StartCardMigra
       }
     }
     const started = await this.recordStart(request, context);
-    await this.runner.waitFor(started.position);
-    const migration = this.queries.migration(request.legacyCardId);
-    if (!migration) throw new Error(`migration of legacy card ${request.legacyCardId} missing from the read model`);
-    return migrationResponse(migration, started.events.length > 0);
+    const justStarted = started.events.length > 0;
+    return answerAfterCommit(
+      this.runner,
+      started.position,
+      () => {
+        const migration = this.queries.migration(request.legacyCardId);
+        return migration && migrationResponse(migration, justStarted);
+      },
+      () => migrationResponse(this.decidedProgress(request.legacyCardId, started.state), justStarted),
+    );
+  }
+
+  /**
+   * The answer while the read model lags behind the start: the accounts that hold the legacy card
+   * (the read model was at the head just before the start) are all still to migrate.
+   */
+  private decidedProgress(legacyCardId: string, state: CardMigrationState): MigrationProgress {
+    const recorded = this.queries.migration(legacyCardId);
+    if (recorded) return recorded;
+    const total = this.queries.portalsHoldingLegacyCard(legacyCardId);
+    return {
+      legacyCardId,
+      appCardId: state.appCardId!,
+      helpdeskAppCardId: state.helpdeskAppCardId,
+      startedAt: state.startedAt!,
+      endedAt: state.endedAt,
+      totalPortalCount: total,
+      remainingPortalCount: state.status === 'completed' ? 0 : total,
+    };
   }
 
   /** The legacy card and app cards are this app's; a card on tickets names its help-desk app card. */

@@ -3,10 +3,12 @@ import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { CLOCK, type Clock } from '../../../platform/clock';
 import { EventStreams } from '../../../platform/commands/event-streams';
 import type { CommandContext } from '../../../platform/events/envelope';
+import { answerAfterCommit } from '../../../platform/projections/answer-after-commit';
 import { ProjectionRunner } from '../../../platform/projections/projection-runner';
 import { cardStream, type LegacyCardPatch } from '../../domain/card-events';
 import { legacyCardDecider } from '../../domain/legacy-card.decider';
 import { CardsQueries, type LegacyCardRecord } from '../cards.queries';
+import { legacyCardFromStream } from '../legacy-card-record';
 
 /** A developer patches a legacy CRM card; the answer is the whole card after the patch. */
 export class UpdateLegacyCard extends Command<LegacyCardRecord> {
@@ -41,7 +43,11 @@ export class UpdateLegacyCardHandler implements ICommandHandler<UpdateLegacyCard
       { kind: 'UpdateLegacyCard', cardId, appId, patch, userId, now: this.clock.now() },
       context,
     );
-    await this.runner.waitFor(position);
-    return this.queries.legacyCard(cardId)!;
+    return answerAfterCommit(
+      this.runner,
+      position,
+      () => this.queries.legacyCard(cardId),
+      () => legacyCardFromStream(this.streams, cardId),
+    );
   }
 }

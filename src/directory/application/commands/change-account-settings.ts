@@ -3,6 +3,7 @@ import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { CLOCK, Clock } from '../../../platform/clock';
 import { EventStreams } from '../../../platform/commands/event-streams';
 import type { CommandContext } from '../../../platform/events/envelope';
+import { answerAfterCommit } from '../../../platform/projections/answer-after-commit';
 import { ProjectionRunner } from '../../../platform/projections/projection-runner';
 import { type AccountWithSettings, DirectoryQueries } from '../../directory.queries';
 import type { AccountSettingsPatch } from '../../domain/account-settings';
@@ -35,12 +36,16 @@ export class ChangeAccountSettingsHandler implements ICommandHandler<ChangeAccou
   }
 
   async execute({ hubId, patch, context }: ChangeAccountSettings): Promise<AccountWithSettings> {
-    const { position } = await this.accounts.handle(
+    const { position, state } = await this.accounts.handle(
       accountStream(hubId),
       { kind: 'ChangeAccountSettings', hubId, patch, now: this.clock.now() },
       context,
     );
-    await this.runner.waitFor(position);
-    return this.queries.getAccountWithSettings(hubId)!;
+    return answerAfterCommit(
+      this.runner,
+      position,
+      () => this.queries.getAccountWithSettings(hubId),
+      () => ({ ...state.created!, ...state.settings! }),
+    );
   }
 }

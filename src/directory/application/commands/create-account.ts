@@ -4,8 +4,9 @@ import { CLOCK, Clock } from '../../../platform/clock';
 import { EventStreams } from '../../../platform/commands/event-streams';
 import type { CommandContext } from '../../../platform/events/envelope';
 import { HubSpotError } from '../../../platform/errors/hubspot-error';
+import { answerAfterCommit } from '../../../platform/projections/answer-after-commit';
 import { ProjectionRunner } from '../../../platform/projections/projection-runner';
-import { AccountView, DirectoryQueries } from '../../directory.queries';
+import { AccountWithSettings, DirectoryQueries } from '../../directory.queries';
 import { accountDecider, domainClaimDecider, IdTaken, NewAccount } from '../../domain/directory-deciders';
 import { accountStream, domainStream } from '../../domain/directory-events';
 import { withFreshId } from '../fresh-id';
@@ -13,7 +14,7 @@ import { type AccountSettingsPatch, applySettingsPatch, defaultAccountSettings }
 import type { Tier } from '../../../platform/tiers';
 
 /** An account (hub) on its own domain; the domain is unique. */
-export class CreateAccount extends Command<AccountView> {
+export class CreateAccount extends Command<AccountWithSettings> {
   constructor(
     readonly domain: string,
     readonly tier: Tier,
@@ -47,7 +48,7 @@ export class CreateAccountHandler implements ICommandHandler<CreateAccount> {
     this.accounts = streams.forDecider(accountDecider);
   }
 
-  async execute({ domain, tier, hublet, context, settings }: CreateAccount): Promise<AccountView> {
+  async execute({ domain, tier, hublet, context, settings }: CreateAccount): Promise<AccountWithSettings> {
     const normalized = domain.trim().toLowerCase();
     // Checked before the domain is claimed, so bad settings leave nothing behind.
     if (settings) {
@@ -56,7 +57,7 @@ export class CreateAccountHandler implements ICommandHandler<CreateAccount> {
     }
     const hubId = await this.pickUnusedAccountId();
     await this.claimDomain(normalized, hubId, context);
-    const { position } = await this.createAccount(
+    const { position, state } = await this.createAccount(
       {
         kind: 'CreateAccount',
         hubId,
@@ -68,8 +69,12 @@ export class CreateAccountHandler implements ICommandHandler<CreateAccount> {
       },
       context,
     );
-    await this.runner.waitFor(position);
-    return this.queries.getAccount(hubId)!;
+    return answerAfterCommit(
+      this.runner,
+      position,
+      () => this.queries.getAccountWithSettings(hubId),
+      () => ({ ...state.created!, ...state.settings! }),
+    );
   }
 
   /** Step 1: a random id whose account stream does not exist yet. */

@@ -4,6 +4,7 @@ import { CLOCK, Clock } from '../../../platform/clock';
 import { EventStreams } from '../../../platform/commands/event-streams';
 import type { CommandContext } from '../../../platform/events/envelope';
 import { HubSpotError } from '../../../platform/errors/hubspot-error';
+import { answerAfterCommit } from '../../../platform/projections/answer-after-commit';
 import { ProjectionRunner } from '../../../platform/projections/projection-runner';
 import { hashPassword } from '../../../platform/security/password-hash';
 import { DirectoryQueries, UserView } from '../../directory.queries';
@@ -54,13 +55,20 @@ export class CreateUserHandler implements ICommandHandler<CreateUser> {
     }
     const passwordHash = await hashPassword(password);
     const userId = await this.reserveUserId(normalized, context);
-    const { position } = await this.users.handle(
+    const { position, events } = await this.users.handle(
       userStream(normalized),
       { userId, email: normalized, passwordHash, hubIds, now: this.clock.now() },
       context,
     );
-    await this.runner.waitFor(position);
-    return this.queries.getUser(userId)!;
+    return answerAfterCommit(
+      this.runner,
+      position,
+      () => this.queries.getUser(userId),
+      () => {
+        const { passwordHash: _hash, ...user } = events[0]!.data;
+        return user;
+      },
+    );
   }
 
   /** Step 1: a random user id nobody holds, reserved for this e-mail. */

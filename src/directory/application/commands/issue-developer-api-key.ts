@@ -53,7 +53,8 @@ export class IssueDeveloperApiKeyHandler implements ICommandHandler<IssueDevelop
       { kind: 'IssueDeveloperApiKey', hubId, keyId, keyHash: sha256Hex(developerApiKey), now: issuedAt },
       context,
     );
-    await this.runner.waitFor(position);
+    // Committed: answered even when the read models cannot catch up now (readiness reports it).
+    await this.runner.readModelsReached(position);
     return { hubId, keyId, developerApiKey, issuedAt };
   }
 }

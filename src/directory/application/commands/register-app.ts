@@ -4,6 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { CLOCK, Clock } from '../../../platform/clock';
 import { EventStreams } from '../../../platform/commands/event-streams';
 import { HubSpotError } from '../../../platform/errors/hubspot-error';
+import { answerAfterCommit } from '../../../platform/projections/answer-after-commit';
 import { ProjectionRunner } from '../../../platform/projections/projection-runner';
 import { sha256Hex } from '../../../platform/security/constant-time';
 import { AppView, DirectoryQueries } from '../../directory.queries';
@@ -57,8 +58,8 @@ export class RegisterAppHandler implements ICommandHandler<RegisterApp> {
     }
     const clientId = settings.fixedCredentials?.clientId ?? randomUUID();
     const clientSecret = settings.fixedCredentials?.clientSecret ?? randomUUID();
-    const { appId, position } = await withFreshId('directory.app', async (appId) => {
-      const { position } = await this.apps.handle(
+    const { appId, position, registered } = await withFreshId('directory.app', async (appId) => {
+      const { position, events } = await this.apps.handle(
         appStream(appId),
         {
           appId,
@@ -73,9 +74,17 @@ export class RegisterAppHandler implements ICommandHandler<RegisterApp> {
         },
         context,
       );
-      return { appId, position };
+      return { appId, position, registered: events[0]!.data };
     });
-    await this.runner.waitFor(position);
-    return { app: this.queries.getApp(appId)!, clientSecret };
+    const app = await answerAfterCommit(
+      this.runner,
+      position,
+      () => this.queries.getApp(appId),
+      () => {
+        const { clientSecretHash: _hash, ...settings } = registered;
+        return this.queries.appView(settings);
+      },
+    );
+    return { app, clientSecret };
   }
 }

@@ -122,7 +122,8 @@ export class ApproveInstallHandler implements ICommandHandler<ApproveInstall> {
         context,
       ),
     );
-    await this.runner.waitFor(Math.max(install.position, issued.position));
+    // Committed: answered even when the read models cannot catch up now (readiness reports it).
+    await this.runner.readModelsReached(Math.max(install.position, issued.position));
     return { code: issued.code, grantedScopes: scopes };
   }
 }

@@ -48,7 +48,8 @@ export class ExpireInstallAccessTokensHandler implements ICommandHandler<ExpireI
       { kind: 'ExpireAccessTokens', appId, hubId, now },
       context,
     );
-    await this.runner.waitFor(position);
+    // Committed: answered even when the read models cannot catch up now (readiness reports it).
+    await this.runner.readModelsReached(position);
     return { appId, hubId, expiredAt: now };
   }
 }

@@ -214,6 +214,7 @@ export class RedeemAuthorizationCodeProcess implements ICommandHandler<RedeemAut
     const { position } = await this.commandBus.execute(
       new RevokeRefreshToken(replay.refreshTokenHash, 'authorization_code_replayed', context),
     );
-    await this.runner.waitFor(position);
+    // Committed: answered even when the read models cannot catch up now (readiness reports it).
+    await this.runner.readModelsReached(position);
   }
 }

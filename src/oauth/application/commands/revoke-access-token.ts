@@ -41,6 +41,7 @@ export class RevokeAccessTokenHandler implements ICommandHandler<RevokeAccessTok
       { kind: 'RevokeAccessToken', now: this.clock.now() },
       context,
     );
-    if (position > 0) await this.runner.waitFor(position);
+    // Committed: answered even when the read models cannot catch up now (readiness reports it).
+    if (position > 0) await this.runner.readModelsReached(position);
   }
 }

@@ -53,6 +53,7 @@ export class RevokeTokenProcess implements ICommandHandler<RevokeToken> {
     const { state } = await this.streams.load(refreshTokenStream(hash), refreshTokenDecider);
     if (state.status !== 'active' || state.grant.clientId !== client.clientId) return;
     const { position } = await this.commandBus.execute(new RevokeRefreshToken(hash, 'deleted_by_client', context));
-    if (position > 0) await this.runner.waitFor(position);
+    // Committed: answered even when the read models cannot catch up now (readiness reports it).
+    if (position > 0) await this.runner.readModelsReached(position);
   }
 }

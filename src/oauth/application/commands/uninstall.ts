@@ -37,6 +37,7 @@ export class UninstallHandler implements ICommandHandler<Uninstall> {
       { kind: 'Uninstall', appId, hubId, now: this.clock.now() },
       context,
     );
-    await this.runner.waitFor(position);
+    // Committed: answered even when the read models cannot catch up now (readiness reports it).
+    await this.runner.readModelsReached(position);
   }
 }
