@@ -113,8 +113,7 @@ describe('SlidingWindowLog (rolling window, injected clock)', () => {
     const iterate = Map.prototype[Symbol.iterator];
     const keys = Map.prototype.keys;
     const values = Map.prototype.values;
-    const counting =
-      <T>(original: (this: Map<unknown, unknown>) => IterableIterator<T>) =>
+    const counting = <T>(original: (this: Map<unknown, unknown>) => IterableIterator<T>) =>
       function (this: Map<unknown, unknown>): IterableIterator<T> {
         const it = original.call(this);
         const next = it.next.bind(it);

@@ -6,7 +6,9 @@ import type { EventRow } from './sqlite-event-store';
  * cost as much room as many small ones.
  */
 export function rowBytes(row: Pick<EventRow, 'stream_id' | 'event_id' | 'type' | 'data' | 'metadata'>): number {
-  return 2 * (row.stream_id.length + row.event_id.length + row.type.length + row.data.length + row.metadata.length) + 96;
+  return (
+    2 * (row.stream_id.length + row.event_id.length + row.type.length + row.data.length + row.metadata.length) + 96
+  );
 }
 
 /**

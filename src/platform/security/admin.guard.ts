@@ -38,5 +38,4 @@ export class AdminGuard implements CanActivate, OnModuleInit {
 }
 
 /** Marks a controller or route as part of the admin API. */
-export const AdminOnly = () =>
-  applyDecorators(AuthenticateBeforeBody('admin'), UseGuards(AdminGuard), ApiBearerAuth());
+export const AdminOnly = () => applyDecorators(AuthenticateBeforeBody('admin'), UseGuards(AdminGuard), ApiBearerAuth());
