@@ -23,16 +23,11 @@ export function checkJsonBounds(body: Buffer | string, maxDepth = MAX_JSON_DEPTH
   const bytes = typeof body === 'string' ? Buffer.from(body) : body;
   let depth = 0;
   let keys = 0;
-  let inString = false;
   for (let i = 0; i < bytes.length; i++) {
     const c = bytes[i]!;
-    if (inString) {
-      if (c === BACKSLASH) i++;
-      else if (c === QUOTE) inString = false;
-      continue;
-    }
-    if (c === QUOTE) inString = true;
-    else if (c === OPEN_BRACE || c === OPEN_BRACKET) {
+    if (c === QUOTE) {
+      i = endOfString(bytes, i);
+    } else if (c === OPEN_BRACE || c === OPEN_BRACKET) {
       if (++depth > maxDepth) {
         throw HubSpotError.validation(`The JSON body is nested deeper than ${maxDepth} levels.`, [
           { message: `nested deeper than ${maxDepth} levels`, in: 'body', code: 'TOO_DEEP' },
@@ -44,5 +39,17 @@ export function checkJsonBounds(body: Buffer | string, maxDepth = MAX_JSON_DEPTH
         { message: `more than ${maxKeys} keys`, in: 'body', code: 'TOO_MANY_KEYS' },
       ]);
     }
+  }
+}
+
+/** The index of the quote that closes the string opened at `open` (native search; escapes counted back). */
+function endOfString(bytes: Buffer, open: number): number {
+  let at = open;
+  for (;;) {
+    at = bytes.indexOf(QUOTE, at + 1);
+    if (at < 0) return bytes.length; // unterminated: the parser will say so
+    let backslashes = 0;
+    while (bytes[at - 1 - backslashes] === BACKSLASH) backslashes++;
+    if (backslashes % 2 === 0) return at;
   }
 }
