@@ -22,7 +22,10 @@ import { OpsModule } from './ops';
 import type { Clock } from './platform/clock';
 import type { EventStore } from './platform/event-store/event-store.port';
 import { HubSpotExceptionFilter, sendHubSpotError } from './platform/errors/hubspot-exception.filter';
+import { routeBodyLimit } from './platform/http/body-limits';
 import { hubSpotClientErrorHandler } from './platform/http/client-error';
+import { EarlyAuthentication } from './platform/http/early-authentication';
+import { checkJsonBounds } from './platform/http/json-body-bounds';
 import { registerSecurityHeaders } from './platform/http/security-headers';
 import { HubSpotValidationPipe } from './platform/http/validation';
 import { installRateLimits, RateLimitModule } from './oauth';
@@ -101,10 +104,15 @@ export async function createApp(options: CreateAppOptions): Promise<NestFastifyA
   // when it was added, and Nest sets the instance's own (its exception layer, which reaches our
   // HubSpotExceptionFilter) only after adding its routes; a second instance-wide handler would
   // replace that one, which Fastify warns about (FSTWRN004).
-  const hubSpotErrorHandler = (error: FastifyError, request: FastifyRequest, reply: FastifyReply) =>
+  const hubSpotErrorHandler = (error: unknown, request: FastifyRequest, reply: FastifyReply) =>
     sendHubSpotError(error, request, reply, httpLogger);
+  const earlyAuthentication = app.get(EarlyAuthentication);
   fastify.addHook('onRoute', (route) => {
     route.errorHandler ??= hubSpotErrorHandler;
+    // Each route family gets the body limit its requests need (413 past it, before reading on).
+    route.bodyLimit ??= routeBodyLimit(route.url, config);
+    // Admin and bearer routes refuse bad credentials in onRequest, before the body is read.
+    earlyAuthentication.addTo(route, hubSpotErrorHandler);
     // On DELETE routes only: a hook on every route costs every request a function call.
     if ([route.method].flat().includes('DELETE')) {
       route.onRequest = [...[route.onRequest ?? []].flat(), ignoreContentTypeOfEmptyDelete];
@@ -114,6 +122,17 @@ export async function createApp(options: CreateAppOptions): Promise<NestFastifyA
   // Only JSON and form bodies (Nest registers both parsers at init) exist in this API;
   // anything else is 415 rather than a string body.
   fastify.removeContentTypeParser('text/plain');
+  // JSON bodies nested too deep or with too many keys are refused before JSON.parse sees them;
+  // the rest goes to Fastify's own parser (prototype-poisoning checks), as Nest's default does.
+  const parseJson = fastify.getDefaultJsonParser('error', 'error');
+  app.useBodyParser('application/json', { bodyLimit: config.bodyLimitBytes }, (request, body, done) => {
+    try {
+      checkJsonBounds(body);
+    } catch (error) {
+      return done(error as Error, undefined);
+    }
+    parseJson(request as FastifyRequest, body as unknown as string, done); // it takes a Buffer too
+  });
   await app.register(fastifyCookie as never);
   // helmet's headers, computed once (helmet itself rebuilds its middleware on every request).
   registerSecurityHeaders(fastify);

@@ -1,5 +1,6 @@
 import { Global, Module } from '@nestjs/common';
 import { AccessTokenRevocations } from './application/access-token-revocations';
+import { BearerTokenGuard } from './http/bearer-token.guard';
 
 /**
  * The in-memory revocations are read by the bearer guard, which runs in every module that has
@@ -7,5 +8,9 @@ import { AccessTokenRevocations } from './application/access-token-revocations';
  * module is loaded.
  */
 @Global()
-@Module({ providers: [AccessTokenRevocations], exports: [AccessTokenRevocations] })
+@Module({
+  // The guard as a provider too: its instance registers the early (onRequest) token check.
+  providers: [AccessTokenRevocations, BearerTokenGuard],
+  exports: [AccessTokenRevocations, BearerTokenGuard],
+})
 export class AccessTokenRevocationsModule {}

@@ -125,3 +125,69 @@ describe('SqliteEventStore stream cache', () => {
     }
   });
 });
+
+describe('SqliteEventStore caches are bounded by bytes (issue 14, finding 1)', () => {
+  const MiB = 1024 * 1024;
+  const big = (n: number) => newEvent('t.Big', { n, options: 'o'.repeat(60_000) });
+
+  it('the stream cache keeps at most its bytes: big streams push the least recently used out', async () => {
+    const t = tempSqliteStore({ streamCacheSize: 1000, streamCacheBytes: MiB });
+    try {
+      for (let i = 0; i < 20; i++) {
+        await t.store.append(`big-${i}`, [big(i)], 'no_stream');
+        await t.store.readStream(`big-${i}`);
+      }
+      expect(t.store.cacheBytes().streamCache).toBeGreaterThan(0);
+      expect(t.store.cacheBytes().streamCache).toBeLessThanOrEqual(MiB);
+      // 'big-0' is no longer in memory (20 streams of ~120 KB do not fit in 1 MiB, whatever the
+      // count capacity): an append it misses is seen on the next read.
+      const other = new SqliteEventStore(t.file);
+      try {
+        await other.append('big-0', [newEvent('by-other')], 0);
+      } finally {
+        await other.close();
+      }
+      expect((await t.store.readStream('big-0')).map((e) => e.type)).toEqual(['t.Big', 'by-other']);
+      // The most recent one still is: its reads are served from memory.
+      expect((await t.store.readStream('big-19')).map((e) => e.type)).toEqual(['t.Big']);
+    } finally {
+      await t.cleanup();
+    }
+  });
+
+  it('a stream larger than a quarter of the bytes is not kept, and appends that outgrow it drop it', async () => {
+    const t = tempSqliteStore({ streamCacheSize: 1000, streamCacheBytes: 400_000 });
+    try {
+      await t.store.append('huge', [big(0)], 'no_stream');
+      await t.store.readStream('huge');
+      expect(t.store.cacheBytes().streamCache).toBe(0);
+      await t.store.append('grows', [newEvent('small')], 'no_stream');
+      await t.store.readStream('grows');
+      expect(t.store.cacheBytes().streamCache).toBeGreaterThan(0);
+      await t.store.append('grows', [big(1)], 0);
+      expect(t.store.cacheBytes().streamCache).toBe(0);
+      expect((await t.store.readStream('grows')).map((e) => e.type)).toEqual(['small', 't.Big']);
+    } finally {
+      await t.cleanup();
+    }
+  });
+
+  it('the live tail keeps at most its bytes and still answers the feed exactly as the file does', async () => {
+    const t = tempSqliteStore({ liveTailSize: 4096, liveTailBytes: MiB });
+    const file = new SqliteEventStore(t.file);
+    try {
+      for (let i = 0; i < 30; i++) {
+        await t.store.append(`tail-${i}`, [big(i), newEvent('t.Small', { i })], 'no_stream');
+        expect(t.store.cacheBytes().liveTail).toBeLessThanOrEqual(MiB);
+      }
+      expect(t.store.cacheBytes().liveTail).toBeGreaterThan(0);
+      const head = await file.headPosition();
+      for (let after = 0; after <= head; after += 7) {
+        expect(await t.store.readAll({ after, limit: 5 })).toEqual(await file.readAll({ after, limit: 5 }));
+      }
+    } finally {
+      await file.close();
+      await t.cleanup();
+    }
+  });
+});

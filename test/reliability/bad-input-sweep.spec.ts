@@ -27,6 +27,12 @@ import { startTestApp, TEST_ADMIN_KEY } from '../support/test-app';
  * id (the HTML install page: an HTML page with the correlation id header); no stack trace and no
  * secret in any error; no bug logged; no memory that keeps growing (a leak).
  *
+ * Issue 14's shapes are part of it: routes spelled with percent-encoded letters and as absolute-form
+ * targets, JSON nested 500,000 deep or with 45,000 keys, control characters in paths, queries and
+ * registered redirect URLs, secrets in query parameters under encoded names. The whole log of the
+ * run must hold no token, code or secret, and a dedicated pass over those shapes must leave the
+ * event loop responsive (the service's own event-loop delay metric, bounded generously).
+ *
  * Deterministic: the requests come from a fixed fast-check seed (RELIABILITY_SEED to change it);
  * RELIABILITY_SWEEP_REQUESTS sets how many after the 2,000 of warm-up (default 6,000).
  */
@@ -123,8 +129,12 @@ interface Context {
   appCardId: string;
 }
 
-/** The service's BODY_LIMIT_BYTES default (the sweep runs it unchanged). */
-const DEFAULT_BODY_LIMIT = 1024 * 1024;
+/** The smallest body limit of a route family (OAuth forms, 16 KiB; see src/platform/http/body-limits.ts). */
+const SMALLEST_BODY_LIMIT = 16 * 1024;
+/** Generous: a 1 MB body held up the loop about a second before issue 14; now no request should come near. */
+const MAX_EVENT_LOOP_DELAY_SECONDS = 1.5;
+
+type Spelling = 'plain' | 'encoded' | 'absolute' | 'both';
 
 interface Generated {
   route: Route;
@@ -206,6 +216,8 @@ describe('reliability: bad-input sweep over every route', () => {
   };
   const failures: string[] = [];
   const statuses = new Map<number, number>();
+  /** Lines of the service's whole log (stdout and stderr, from the start) that hold a token or secret. */
+  const logLeaks: string[] = [];
 
   interface Schema {
     $ref?: string;
@@ -258,6 +270,7 @@ describe('reliability: bad-input sweep over every route', () => {
       objectTypes: ['contacts'],
     });
     expect(appCard.status).toBe(201);
+    watchLogForSecrets(service, () => [ctx.clientSecret, TEST_ADMIN_KEY, ctx.refreshToken, ctx.accessToken, ctx.code]);
     ctx = {
       port: service.port,
       hubId: dev.hubId,
@@ -289,6 +302,35 @@ describe('reliability: bad-input sweep over every route', () => {
     }
     routes = [...documented, ...UNDOCUMENTED];
   }, 180_000);
+
+  /**
+   * Scans everything the service writes from now on (output() keeps only the last megabyte) for the
+   * secrets, with an overlap between chunks so that a secret split across two is still seen.
+   */
+  function watchLogForSecrets(s: RunningService, secrets: () => string[]): void {
+    for (const stream of [s.child.stdout!, s.child.stderr!]) {
+      let carry = '';
+      stream.on('data', (chunk: Buffer) => {
+        const text = carry + chunk.toString();
+        for (const secret of ctx ? secrets() : []) {
+          const at = text.indexOf(secret, Math.max(0, carry.length - secret.length + 1));
+          if (at >= 0 && logLeaks.length < 20) {
+            const start = text.lastIndexOf('\n', at) + 1;
+            logLeaks.push(text.slice(start, at + secret.length + 40).replaceAll(secret, '<SECRET>'));
+          }
+        }
+        carry = text.slice(-1000);
+      });
+    }
+  }
+
+  /** The service's own metric: the longest event-loop delay since the previous scrape (prom-client resets it). */
+  async function eventLoopMaxDelaySeconds(): Promise<number> {
+    const r = await rawRequest(ctx.port, Buffer.from('GET /metrics HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n'));
+    const m = /^nodejs_eventloop_lag_max_seconds (\S+)$/m.exec(r.body.toString('utf8'));
+    if (!m) throw new Error(`no event-loop delay in /metrics (${r.status})`);
+    return Number(m[1]);
+  }
 
   afterAll(async () => {
     if (service) await stopService(service, 'SIGKILL');
@@ -331,6 +373,9 @@ describe('reliability: bad-input sweep over every route', () => {
       '../../etc/passwd',
       '%00',
       '\r\nX-Injected: 1',
+      '\t',
+      'a\u2028b',
+      '\u0085',
       'x'.repeat(5000),
       hugeString,
     );
@@ -355,6 +400,10 @@ describe('reliability: bad-input sweep over every route', () => {
       'companies',
       'project',
       'https://app.example.com/oauth/callback',
+      // Control characters in redirect URLs (refused at registration, issue 14).
+      'https://app.example.com/oauth/callback\t',
+      'https://app.example.com/oauth/cal\r\nlback',
+      'https://app.example.com/oauth/callback\u2028',
       'oauth',
       'developers-read',
       'crm.schemas.custom.write',
@@ -498,6 +547,9 @@ describe('reliability: bad-input sweep over every route', () => {
           '~',
           "'",
           '%0d%0a',
+          '%09',
+          '%E2%80%A8',
+          '%7F',
         ),
         weight: 2,
       },
@@ -545,16 +597,47 @@ describe('reliability: bad-input sweep over every route', () => {
       fc.constantFrom(
         ctx.clientId,
         encodeURIComponent('https://app.example.com/oauth/callback'),
-        ctx.refreshToken,
-        ctx.clientSecret,
+        encodeURIComponent('https://app.example.com/oauth/callback\t'),
+        '%E2%80%A8',
       ),
+    );
+  /**
+   * Secrets where a client may put them (the token endpoint reads client_secret and refresh_token
+   * from the query), under names spelled as the query parser decodes them: they must be redacted
+   * in the log however the name is written. (A secret under a name that is not a secret's, such as
+   * `?limit=<secret>`, is the client's own leak and cannot be recognised, so none is sent.)
+   */
+  const secretQueryPair = () =>
+    fc.tuple(
+      fc.constantFrom(
+        'refresh_token',
+        'refresh%5Ftoken',
+        'refresh%5ftoken',
+        '%72efresh_token',
+        'client_secret',
+        'client%5Fsecret',
+        'Client_Secret',
+        'code',
+        '%63ode',
+        'access_token',
+        'access%5Ftoken',
+        'hapikey',
+        'h%61pikey',
+      ),
+      fc.constantFrom(ctx.refreshToken, ctx.clientSecret, ctx.code, ctx.accessToken),
     );
   const query = () =>
     fc
       .array(
-        fc.tuple(
-          fc.oneof(fc.constantFrom(...queryNames), fc.string({ maxLength: 6 }).map(encodeURIComponent)),
-          queryValue(),
+        fc.oneof(
+          {
+            arbitrary: fc.tuple(
+              fc.oneof(fc.constantFrom(...queryNames), fc.string({ maxLength: 6 }).map(encodeURIComponent)),
+              queryValue(),
+            ),
+            weight: 5,
+          },
+          { arbitrary: secretQueryPair(), weight: 1 },
         ),
         {
           maxLength: 5,
@@ -617,6 +700,9 @@ describe('reliability: bad-input sweep over every route', () => {
           ),
       );
 
+  // Issue 14's bodies: about 1 MB each, to stall the parser (or the validators) if they got that far.
+  const deepArrays = '['.repeat(500_000) + ']'.repeat(500_000);
+  const manyKeys = `{${Array.from({ length: 45_000 }, (_, i) => `"constructor":${i}`).join(',')}}`;
   const brokenJson = () =>
     fc.constantFrom(
       '{',
@@ -635,6 +721,8 @@ describe('reliability: bad-input sweep over every route', () => {
       '['.repeat(20_000) + ']'.repeat(20_000),
       '{"a":'.repeat(5000) + '1' + '}'.repeat(5000),
       '{"a":1,"a":2}',
+      deepArrays,
+      manyKeys,
     );
 
   function body(route: Route): fc.Arbitrary<{ type: string | null; bytes: Buffer | null }> {
@@ -687,6 +775,7 @@ describe('reliability: bad-input sweep over every route', () => {
         auth: authorization(),
         body: body(route),
         otherType: fc.option(contentType(), { freq: 4 }),
+        spelling: fc.constantFrom<Spelling>('plain', 'plain', 'plain', 'plain', 'plain', 'encoded', 'absolute', 'both'),
         extra: fc.subarray([
           ['Cookie', 'hs_install=garbage; other=%zz'] as [string, string],
           ['X-Forwarded-For', '1.2.3.4, <script>'] as [string, string],
@@ -696,9 +785,9 @@ describe('reliability: bad-input sweep over every route', () => {
           ['Origin', 'https://evil.example.com'] as [string, string],
         ]),
       })
-      .map(({ method, params, query: q, auth, body: b, otherType, extra }) => {
+      .map(({ method, params, query: q, auth, body: b, otherType, spelling, extra }) => {
         let i = 0;
-        const path = route.path.replace(/\{(\w+)\}/g, () => params[i++]!);
+        const path = spelled(route.path, spelling).replace(/\{(\w+)\}/g, () => params[i++]!);
         const headers: Array<[string, string]> = [];
         if (auth !== null) headers.push(['Authorization', auth]);
         const type = otherType ?? b.type;
@@ -710,6 +799,26 @@ describe('reliability: bad-input sweep over every route', () => {
 
   const anyRequest = () => fc.constantFrom(...routes).chain((r) => request(r));
 
+  /**
+   * The route's path as another client may spell it, all reaching the same route: letters of its
+   * fixed segments percent-encoded (`/%6Fauth/v1/refresh%2Dtokens/...`), or an absolute-form request
+   * target (`GET http://host:port/oauth/...`), or both.
+   */
+  function spelled(template: string, how: Spelling): string {
+    let path = template;
+    if (how === 'encoded' || how === 'both') {
+      let n = 0;
+      path = template.replace(/\{\w+\}|[a-z-]/g, (part) => {
+        if (part.length > 1) return part; // a {param}: filled in later, as generated
+        n++;
+        if (n % 3 !== 1) return part;
+        const hex = part.charCodeAt(0).toString(16);
+        return `%${n % 2 === 0 ? hex : hex.toUpperCase()}`;
+      });
+    }
+    return how === 'absolute' || how === 'both' ? `http://127.0.0.1:${ctx.port}${path}` : path;
+  }
+
   async function send(g: Generated): Promise<void> {
     let r: RawResponse;
     try {
@@ -719,7 +828,7 @@ describe('reliability: bad-input sweep over every route', () => {
       // writing it: the TCP reset can then reach the client before the 413 it was sent. That is
       // the server refusing the body, not a failure; anything else (a timeout above all) is.
       const code = (error as NodeJS.ErrnoException).code;
-      if ((code === 'EPIPE' || code === 'ECONNRESET') && (g.body?.length ?? 0) > DEFAULT_BODY_LIMIT) {
+      if ((code === 'EPIPE' || code === 'ECONNRESET') && (g.body?.length ?? 0) > SMALLEST_BODY_LIMIT) {
         statuses.set(0, (statuses.get(0) ?? 0) + 1);
         return;
       }
@@ -792,6 +901,107 @@ describe('reliability: bad-input sweep over every route', () => {
     }
     // Memory: no series grows in every window (growth that does not level off).
     expect(checked.filter((c) => c.leaks)).toEqual([]);
+  });
+
+  it("issue 14's shapes on every route: no 5xx, HubSpot errors, credentials before bodies, event loop responsive", async () => {
+    const right: Record<string, string> = {
+      hubId: String(ctx.hubId),
+      portalId: String(ctx.hubId),
+      userId: String(ctx.userId),
+      appId: String(ctx.appId),
+      cardId: ctx.cardId,
+      token: ctx.refreshToken,
+      objectType: 'contacts',
+      propertyName: 'score_x2',
+      asset: 'swagger-ui.css',
+      unknown: 'nope',
+    };
+    const fill = (path: string) => path.replace(/\{(\w+)\}/g, (_, name: string) => right[name] ?? 'x');
+    const json = (text: string) => Buffer.from(text);
+    const shapes: Array<{ g: Generated; expect?: { status: number; message?: RegExp } }> = [];
+    for (const route of routes) {
+      const admin = route.path.startsWith('/admin/');
+      const auth = admin ? `Bearer ${TEST_ADMIN_KEY}` : `Bearer ${ctx.accessToken}`;
+      // The route as other clients spell it (only reads: a spelled DELETE would still delete).
+      if (route.method === 'GET') {
+        for (const how of ['encoded', 'absolute', 'both'] as const) {
+          shapes.push({
+            g: {
+              route,
+              method: 'GET',
+              path: fill(spelled(route.path, how)),
+              query: '',
+              headers: [['Authorization', auth]],
+              body: null,
+            },
+          });
+        }
+      }
+      if (!['POST', 'PUT', 'PATCH'].includes(route.method)) continue;
+      for (const body of [deepArrays, manyKeys]) {
+        for (const credentials of [null, 'Bearer wrong-credentials', auth]) {
+          const headers: Array<[string, string]> = [['Content-Type', 'application/json']];
+          if (credentials !== null) headers.push(['Authorization', credentials]);
+          const g: Generated = {
+            route,
+            method: route.method,
+            path: fill(route.path),
+            query: '',
+            headers,
+            body: json(body),
+          };
+          // The admin API: refused before the body without the key, the body refused unparsed with it.
+          const expected = !admin
+            ? undefined
+            : credentials === auth
+              ? { status: 400, message: /nested deeper than|more than \d+ keys/ }
+              : { status: 401 };
+          shapes.push({ g, ...(expected ? { expect: expected } : {}) });
+        }
+      }
+    }
+    const register = routes.find((r) => r.method === 'POST' && r.path === '/admin/v1/apps')!;
+    for (const control of ['\t', '\r\n', '\n', '\u2028', '\u2029', '\u0000', '\u007f', '\u0085', '\u00a0', ' ']) {
+      const body = {
+        developerHubId: ctx.hubId,
+        name: 'control characters',
+        redirectUrls: [`https://app.example.com/oauth/call${control}back`],
+        requiredScopes: ['oauth'],
+      };
+      shapes.push({
+        g: {
+          route: register,
+          method: 'POST',
+          path: '/admin/v1/apps',
+          query: '',
+          headers: [
+            ['Authorization', `Bearer ${TEST_ADMIN_KEY}`],
+            ['Content-Type', 'application/json'],
+          ],
+          body: json(JSON.stringify(body)),
+        },
+        expect: { status: 400, message: /redirect URL cannot contain control characters/ },
+      });
+    }
+
+    const failuresBefore = failures.length;
+    const wrong: string[] = [];
+    await eventLoopMaxDelaySeconds(); // starts a new measuring period
+    await inPool(shapes, 4, async ({ g, expect: expected }) => {
+      await send(g);
+      if (!expected) return;
+      const r = await rawRequest(ctx.port, encode(g, ctx.port), 20_000);
+      const text = r.body.toString('utf8');
+      if (r.status !== expected.status || (expected.message && !expected.message.test(text)))
+        wrong.push(`${describeRequest(g).slice(0, 160)} → ${r.status} ${text.slice(0, 200)}`);
+    });
+    const delay = await eventLoopMaxDelaySeconds();
+    process.stdout.write(
+      `issue 14 shapes: ${shapes.length} requests; longest event-loop delay ${(delay * 1000).toFixed(0)} ms\n`,
+    );
+    expect(failures.slice(failuresBefore).slice(0, 20)).toEqual([]);
+    expect(wrong.slice(0, 20)).toEqual([]);
+    expect(delay).toBeLessThan(MAX_EVENT_LOOP_DELAY_SECONDS);
   });
 
   it('tokens of other kinds: only an access token opens the CRM API, only the admin key the admin API', async () => {
@@ -875,5 +1085,7 @@ describe('reliability: bad-input sweep over every route', () => {
     );
     expect(ready.status).toBe(200);
     expect(service!.output()).not.toContain('unhandled error');
+    // However the request spelled a route or a secret's name, the log never holds a secret.
+    expect(logLeaks).toEqual([]);
   });
 });

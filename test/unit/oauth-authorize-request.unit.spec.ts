@@ -136,6 +136,10 @@ describe('token endpoint content type', () => {
     expect(isNonFormTokenRequest(req('multipart/form-data; boundary=x'))).toBe(true);
     expect(isNonFormTokenRequest(req('application/json', '/oauth/v1/tokens'))).toBe(false);
     expect(isNonFormTokenRequest(req('application/json', '/oauth/v1/token', 'GET'))).toBe(false);
+    // The routed path decides (issue 14, finding 7): encoded and absolute-form targets route here too.
+    const routed = (url: string) => ({ ...req('application/json', url), routeOptions: { url: '/oauth/v1/token' } });
+    expect(isNonFormTokenRequest(routed('/oauth/v1/%74oken'))).toBe(true);
+    expect(isNonFormTokenRequest(routed('http://host/oauth/v1/token'))).toBe(true);
   });
 });
 
@@ -145,6 +149,36 @@ describe('token material in URLs is redacted in logs', () => {
     expect(redactUrl('/oauth/v1/refresh-tokens/na1-secret?x=1')).toBe('/oauth/v1/refresh-tokens/[REDACTED]?x=1');
     expect(redactUrl('/oauth/v1/token?refresh_token=na1-s&client_secret=c')).toBe(
       '/oauth/v1/token?refresh_token=[REDACTED]&client_secret=[REDACTED]',
+    );
+  });
+
+  it('redacts by the routed path, and by the decoded path when nothing routed (issue 14, finding 7)', () => {
+    const rt = 'na1-abcdef-0123';
+    // Routed: Fastify names the route, whatever the raw spelling.
+    for (const url of [
+      `/oauth/v1/refresh%2Dtokens/${rt}`,
+      `/%6Fauth/v1/refresh-tokens/${rt}`,
+      `http://h/oauth/v1/refresh-tokens/${rt}`,
+    ]) {
+      expect(redactUrl(url, '/oauth/v1/refresh-tokens/:token')).toBe('/oauth/v1/refresh-tokens/[REDACTED]');
+    }
+    // Not routed (no route name): the decoded path without its origin, everything after the prefix.
+    for (const url of [
+      `/oauth/v1/refresh%2Dtokens/${rt}`,
+      `/%6F%61uth/v1/access-tokens/${rt}`,
+      `http://h:1/oauth/v1/refresh-tokens/${rt}/more`,
+      `//oauth//v1/refresh-tokens/${rt.slice(0, 5)}%2F${rt.slice(5)}`,
+      `/OAUTH/v1/Refresh-Tokens/${rt}`,
+    ]) {
+      const redacted = redactUrl(url);
+      expect(redacted).not.toContain(rt.slice(5));
+      expect(redacted).toContain('[REDACTED]');
+    }
+    expect(redactUrl(`http://h/oauth/v1/token?client%5Fsecret=s3cr3t&refresh%5ftoken=${rt}`)).toBe(
+      'http://h/oauth/v1/token?client%5Fsecret=[REDACTED]&refresh%5ftoken=[REDACTED]',
+    );
+    expect(redactUrl('/crm/v3/properties/contacts?limit=5', '/crm/v3/properties/:objectType')).toBe(
+      '/crm/v3/properties/contacts?limit=5',
     );
   });
 

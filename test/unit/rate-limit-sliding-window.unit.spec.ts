@@ -103,6 +103,56 @@ describe('SlidingWindowLog (rolling window, injected clock)', () => {
     expect(log.check('many0').remaining).toBe(2);
   });
 
+  it('finding 10: with 100k live keys, one more key visits O(1) entries (no sweep) and the key count stays bounded', () => {
+    const { clock, log } = make(10, 60_000);
+    for (let i = 0; i < 100_000; i++) log.record(`address:${i}`);
+    expect(log.size).toBe(100_000);
+    clock.advance(1000); // every key still has an occurrence in the window: nothing to expire
+    // Count the Map entries any iterator hands out while one more key arrives.
+    let visited = 0;
+    const iterate = Map.prototype[Symbol.iterator];
+    const keys = Map.prototype.keys;
+    const values = Map.prototype.values;
+    const counting = <T>(original: (this: Map<unknown, unknown>) => IterableIterator<T>) =>
+      function (this: Map<unknown, unknown>): IterableIterator<T> {
+        const it = original.call(this);
+        const next = it.next.bind(it);
+        it.next = () => {
+          visited++;
+          return next();
+        };
+        return it;
+      };
+    Map.prototype[Symbol.iterator] = counting(iterate) as never;
+    Map.prototype.entries = Map.prototype[Symbol.iterator];
+    Map.prototype.keys = counting(keys) as never;
+    Map.prototype.values = counting(values) as never;
+    try {
+      log.record('address:attacker-100001');
+      log.check('client:attacker-100002');
+    } finally {
+      Map.prototype[Symbol.iterator] = iterate;
+      Map.prototype.entries = iterate as never;
+      Map.prototype.keys = keys;
+      Map.prototype.values = values;
+    }
+    expect(visited).toBeLessThanOrEqual(4);
+    expect(log.size).toBe(100_000); // the least recently used key made room
+    expect(log.check('address:0').remaining).toBe(10); // ...and it was the oldest one
+    expect(log.check('address:1').remaining).toBe(9);
+  });
+
+  it('drops the keys whose occurrences all left the window from the front, a few per operation', () => {
+    const { clock, log } = make(2, 1000);
+    for (let i = 0; i < 500; i++) log.record(`old${i}`);
+    clock.advance(500);
+    for (let i = 0; i < 10; i++) log.record(`new${i}`);
+    clock.advance(600); // old* are out of the window, new* are not
+    log.check('anything');
+    expect(log.size).toBe(10);
+    expect(log.check('new0').remaining).toBe(1);
+  });
+
   it('never promises a wait longer than one window, even when the clock was set back', () => {
     const { clock, log } = make(1, 1000);
     log.tryAcquire('a');

@@ -261,8 +261,17 @@ export const appDecider: Decider<Existence, NewApp, AppRegistered> = {
   },
 };
 
+/** C0 and C1 controls, DEL, spaces and Unicode whitespace, line/paragraph separators, BOM. */
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
+const CONTROL_OR_SEPARATOR = /[\u0000-\u0020\u007f-\u00a0\u1680\u2000-\u200f\u2028-\u202f\u205f-\u206f\u3000\ufeff]/;
+
 /** HubSpot requires https redirect URLs, except http on localhost for development. */
 export function redirectUrlProblem(url: string): string | null {
+  // The URL parser drops TAB/CR/LF and trims controls, but the registered text is what goes into
+  // the Location header, which cannot carry them (Node refuses the header: a 500).
+  if (CONTROL_OR_SEPARATOR.test(url)) {
+    return 'A redirect URL cannot contain control characters, whitespace or line separators (percent-encode them)';
+  }
   let parsed: URL;
   try {
     parsed = new URL(url);

@@ -5,6 +5,7 @@ import {
   ExecutionContext,
   Inject,
   Injectable,
+  OnModuleInit,
   SetMetadata,
   UseGuards,
 } from '@nestjs/common';
@@ -14,6 +15,7 @@ import { SigningKeyring } from '../../platform/security/signing-keys';
 import { AccessTokenClaims, verifyAccessToken } from '../domain/access-token';
 import { CLOCK, Clock } from '../../platform/clock';
 import { HubSpotError } from '../../platform/errors/hubspot-error';
+import { AuthenticateBeforeBody, EarlyAuthentication } from '../../platform/http/early-authentication';
 import type { RequestWithActor } from '../../platform/http/request-context';
 import { AccessTokenRevocations } from '../application/access-token-revocations';
 
@@ -46,18 +48,33 @@ export interface RequestWithToken extends RequestWithActor {
  * (the OAuth module's projection keeps it; in a test app without that module it stays empty).
  */
 @Injectable()
-export class BearerTokenGuard implements CanActivate {
+export class BearerTokenGuard implements CanActivate, OnModuleInit {
   constructor(
     private readonly reflector: Reflector,
     private readonly keys: SigningKeyring,
     @Inject(CLOCK) private readonly clock: Clock,
     private readonly revocations: AccessTokenRevocations,
+    private readonly earlyAuthentication: EarlyAuthentication,
   ) {}
+
+  /** The token is checked in onRequest too, so a request without a valid one is refused before its body is read. */
+  onModuleInit(): void {
+    this.earlyAuthentication.register('bearer', (request) => void this.authenticate(request));
+  }
 
   canActivate(context: ExecutionContext): boolean {
     const request = context.switchToHttp().getRequest<RequestWithToken>();
     const accepted =
       this.reflector.getAllAndOverride<string[]>(ACCEPTED_SCOPES, [context.getHandler(), context.getClass()]) ?? [];
+    const claims = this.authenticate(request);
+    if (accepted.length > 0 && !accepted.some((s) => claims.scopes.includes(s))) throw missingAnyScopeError(accepted);
+    request.token = claims;
+    request.actor = `app:${claims.appId}/hub:${claims.hubId}/user:${claims.userId}`;
+    return true;
+  }
+
+  /** The token's claims: signed, unexpired, not an app token, not revoked; else the 401. */
+  private authenticate(request: Pick<RequestWithToken, 'headers'>): AccessTokenClaims {
     const header = request.headers.authorization;
     const match = typeof header === 'string' ? /^Bearer ([^\s]+)$/i.exec(header.trim()) : null;
     if (!match) throw HubSpotError.invalidAuthentication(NOT_FOUND_MESSAGE);
@@ -75,11 +92,7 @@ export class BearerTokenGuard implements CanActivate {
     const verdict = this.revocations.verdict(result.claims);
     if (verdict?.status === 'revoked') throw HubSpotError.invalidAuthentication(NOT_FOUND_MESSAGE);
     if (verdict?.status === 'expired') throw expiredError(verdict.expiredAt, now);
-    const claims = result.claims;
-    if (accepted.length > 0 && !accepted.some((s) => claims.scopes.includes(s))) throw missingAnyScopeError(accepted);
-    request.token = claims;
-    request.actor = `app:${claims.appId}/hub:${claims.hubId}/user:${claims.userId}`;
-    return true;
+    return result.claims;
   }
 }
 
@@ -93,7 +106,12 @@ export function missingAnyScopeError(anyOf: readonly string[]): HubSpotError {
 
 /** `@RequireScopes('developers-read', 'private-apps-read')`: bearer token with any of these scopes. */
 export const RequireScopes = (...anyOf: string[]) =>
-  applyDecorators(SetMetadata(ACCEPTED_SCOPES, anyOf), UseGuards(BearerTokenGuard), ApiBearerAuth());
+  applyDecorators(
+    AuthenticateBeforeBody('bearer'),
+    SetMetadata(ACCEPTED_SCOPES, anyOf),
+    UseGuards(BearerTokenGuard),
+    ApiBearerAuth(),
+  );
 
 /** `@Token() token: AccessTokenClaims` — the verified claims (hub, user, app, scopes). */
 export const Token = createParamDecorator((_: unknown, ctx: ExecutionContext): AccessTokenClaims => {

@@ -39,14 +39,19 @@ export const nonFormRequest = () =>
 
 /**
  * The path of a POST to a form-only OAuth endpoint that carries a body that is not a form (JSON,
- * multipart, text...), or undefined when the request is fine or goes elsewhere.
+ * multipart, text...), or undefined when the request is fine or goes elsewhere. The routed path
+ * decides (`/oauth/v1/%74oken` and `http://host/oauth/v1/token` reach the token route too); the
+ * raw path only when nothing routed.
  */
 export function nonFormOAuthRequestPath(
-  request: Pick<FastifyRequest, 'method' | 'url' | 'headers'>,
+  request: Pick<FastifyRequest, 'method' | 'url' | 'headers'> & { routeOptions?: { url?: string } },
 ): string | undefined {
   if (request.method !== 'POST') return undefined;
-  const q = request.url.indexOf('?');
-  const path = q < 0 ? request.url : request.url.slice(0, q);
+  let path = request.routeOptions?.url;
+  if (path === undefined) {
+    const q = request.url.indexOf('?');
+    path = q < 0 ? request.url : request.url.slice(0, q);
+  }
   if (path !== TOKEN_PATH && !CURRENT_TOKEN_PATHS.has(path)) return undefined;
   const type = request.headers['content-type'];
   if (type === undefined) return undefined;
@@ -54,7 +59,9 @@ export function nonFormOAuthRequestPath(
 }
 
 /** True when a POST to the v1 token endpoint carries a body that is not a form (JSON, multipart, text...). */
-export function isNonFormTokenRequest(request: Pick<FastifyRequest, 'method' | 'url' | 'headers'>): boolean {
+export function isNonFormTokenRequest(
+  request: Pick<FastifyRequest, 'method' | 'url' | 'headers'> & { routeOptions?: { url?: string } },
+): boolean {
   return nonFormOAuthRequestPath(request) === TOKEN_PATH;
 }
 

@@ -25,6 +25,13 @@ export interface AppConfig {
   /** Public base URL used in install URLs and redirects printed for people. */
   publicUrl: string;
   bodyLimitBytes: number;
+  /** Body limit of the CRM routes (properties, schemas, cards); see platform/http/body-limits.ts. */
+  crmBodyLimitBytes: number;
+  /**
+   * The embedded store's in-memory caches, bounded by (approximate) bytes whatever the events'
+   * sizes: the stream cache of recently read aggregates and the live tail the projections read.
+   */
+  eventCache: { streamCacheBytes: number; liveTailBytes: number };
   authCodeTtlSeconds: number;
   accessTokenTtlSeconds: number;
   /**
@@ -131,6 +138,11 @@ export function loadConfig(env: Env): AppConfig {
     signingKeys,
     publicUrl: str('PUBLIC_URL', `http://${host.includes(':') ? `[${host}]` : host}:${port}`).replace(/\/+$/, ''),
     bodyLimitBytes: int('BODY_LIMIT_BYTES', 1024 * 1024, 1024, 64 * 1024 * 1024),
+    crmBodyLimitBytes: int('CRM_BODY_LIMIT_BYTES', 256 * 1024, 1024, 64 * 1024 * 1024),
+    eventCache: {
+      streamCacheBytes: int('STREAM_CACHE_MAX_BYTES', 64 * 1024 * 1024, 0, 4 * 1024 * 1024 * 1024),
+      liveTailBytes: int('LIVE_TAIL_MAX_BYTES', 16 * 1024 * 1024, 0, 1024 * 1024 * 1024),
+    },
     authCodeTtlSeconds: int('AUTH_CODE_TTL_SECONDS', 300, 60, 600),
     // At most a day: the revocations kept in memory are bounded by it (AccessTokenRevocations).
     accessTokenTtlSeconds: int('ACCESS_TOKEN_TTL_SECONDS', 1800, 1, 86_400),

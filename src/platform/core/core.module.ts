@@ -22,6 +22,7 @@ import { ProjectionRunner } from '../projections/projection-runner';
 import { closeReadModelDatabase, openReadModelDatabase, READ_MODEL_DB } from '../projections/read-model-database';
 import { flushLogAtShutdown } from './shutdown-log-flush';
 import { SigningKeyring } from '../security/signing-keys';
+import { EarlyAuthentication } from '../http/early-authentication';
 
 export interface CoreOptions {
   config: AppConfig;
@@ -89,9 +90,20 @@ export class CoreModule {
           },
         },
         { provide: SigningKeyring, useFactory: () => SigningKeyring.fromConfig(config) },
+        EarlyAuthentication,
         CoreLifecycle,
       ],
-      exports: [APP_CONFIG, CLOCK, Metrics, EVENT_STORE, READ_MODEL_DB, ProjectionRunner, EventStreams, SigningKeyring],
+      exports: [
+        APP_CONFIG,
+        CLOCK,
+        Metrics,
+        EVENT_STORE,
+        READ_MODEL_DB,
+        ProjectionRunner,
+        EventStreams,
+        SigningKeyring,
+        EarlyAuthentication,
+      ],
     };
   }
 }

@@ -13,8 +13,10 @@ export function createEventStore(config: AppConfig, metrics?: Metrics): EventSto
   return new SqliteEventStore(join(config.dataDir, 'events.sqlite'), {
     // The service is the file's one writer, so streams it has read can be served from memory.
     streamCacheSize: 20_000,
+    streamCacheBytes: config.eventCache.streamCacheBytes,
     // ...and the projections read what was just committed from memory.
     liveTailSize: 4096,
+    liveTailBytes: config.eventCache.liveTailBytes,
     onCommit: (_appends, events) => {
       metrics?.commits.inc();
       metrics?.appendedEvents.inc(events);

@@ -1,33 +1,73 @@
 import type { EventRow } from './sqlite-event-store';
 
 /**
+ * Approximate heap bytes of one stored row: its strings (two bytes a character, V8's worst case)
+ * and a fixed allowance for the row object. Caches are bounded by this sum, so a few huge events
+ * cost as much room as many small ones.
+ */
+export function rowBytes(row: Pick<EventRow, 'stream_id' | 'event_id' | 'type' | 'data' | 'metadata'>): number {
+  return (
+    2 * (row.stream_id.length + row.event_id.length + row.type.length + row.data.length + row.metadata.length) + 96
+  );
+}
+
+/**
  * The newest committed events, as stored rows, in position order. Every event committed after
  * `floor` is here (the owner adds each one after its commit), so a read of the whole feed after a
  * position at or past `floor` is answered from memory exactly as the file would answer it.
- * Holds between `capacity` and twice that many events; 0 turns it off.
+ * Holds between `capacity` and twice that many events, and at most `maxBytes` of them (see
+ * rowBytes): past either bound the oldest go, down to half the bytes, so trimming is amortised
+ * O(1) per event. A capacity or byte bound of 0 turns it off.
  */
 export class LiveTail {
   private rows: EventRow[] = [];
+  private sizes: number[] = [];
+  private total = 0;
   private floor = Number.POSITIVE_INFINITY;
 
-  constructor(private readonly capacity: number) {}
+  constructor(
+    private readonly capacity: number,
+    private readonly maxBytes = Number.POSITIVE_INFINITY,
+  ) {}
+
+  private get off(): boolean {
+    return this.capacity <= 0 || this.maxBytes <= 0;
+  }
+
+  /** Approximate bytes held (tests, metrics). */
+  get bytes(): number {
+    return this.total;
+  }
 
   /** Everything up to `head` is in the file only; from here on every commit is added. */
   startAfter(head: number): void {
-    if (this.capacity <= 0) return;
+    if (this.off) return;
     this.rows = [];
+    this.sizes = [];
+    this.total = 0;
     this.floor = head;
   }
 
   /** A committed event; events arrive in position order. */
   committed(row: EventRow): void {
-    if (this.capacity <= 0) return;
+    if (this.off) return;
+    const size = rowBytes(row);
     this.rows.push(row);
-    if (this.rows.length >= 2 * this.capacity) {
-      const drop = this.rows.length - this.capacity;
-      this.floor = this.rows[drop - 1]!.position;
-      this.rows = this.rows.slice(drop);
-    }
+    this.sizes.push(size);
+    this.total += size;
+    if (this.rows.length >= 2 * this.capacity || this.total > this.maxBytes) this.trim();
+  }
+
+  private trim(): void {
+    let drop = Math.max(0, this.rows.length - this.capacity);
+    let kept = this.total;
+    for (let i = 0; i < drop; i++) kept -= this.sizes[i]!;
+    while (drop < this.rows.length && kept > this.maxBytes / 2) kept -= this.sizes[drop++]!;
+    if (drop === 0) return;
+    this.floor = this.rows[drop - 1]!.position;
+    this.rows = this.rows.slice(drop);
+    this.sizes = this.sizes.slice(drop);
+    this.total = kept;
   }
 
   /** Up to `limit` events after `position`, or undefined when memory does not reach back that far. */

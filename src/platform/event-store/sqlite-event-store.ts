@@ -3,7 +3,7 @@ import { EventEmitter } from 'node:events';
 import { Worker } from 'node:worker_threads';
 import type { NewEvent, RecordedEvent } from '../events/envelope';
 import { ConcurrencyError } from './concurrency-error';
-import { LiveTail } from './live-tail';
+import { LiveTail, rowBytes } from './live-tail';
 import { StreamCache } from './stream-cache';
 import { sqliteWriter, WireAppend, WireGroupResult } from './sqlite-writer';
 import { storageFaultOf } from './storage-fault';
@@ -41,12 +41,16 @@ export interface SqliteEventStoreOptions {
    * this object, which updates a cached stream after the commit.
    */
   streamCacheSize?: number;
+  /** Approximate bytes the stream cache may hold (see rowBytes); unbounded when not given. */
+  streamCacheBytes?: number;
   /**
    * Committed events kept in memory for readers of the whole feed (the projections), so they are
    * not read back from the file right after being written (0 turns it off). Sound under the same
    * condition as the stream cache: this instance is the file's one writer.
    */
   liveTailSize?: number;
+  /** Approximate bytes the live tail may hold (see rowBytes); unbounded when not given. */
+  liveTailBytes?: number;
 }
 
 const toRecorded = (row: EventRow): RecordedEvent => ({
@@ -128,8 +132,8 @@ export class SqliteEventStore implements EventStore {
     private readonly options: SqliteEventStoreOptions = {},
   ) {
     this.maxBatch = options.maxBatch ?? 512;
-    this.cache = new StreamCache(options.streamCacheSize ?? 0);
-    this.liveTail = new LiveTail(options.liveTailSize ?? 0);
+    this.cache = new StreamCache(options.streamCacheSize ?? 0, options.streamCacheBytes);
+    this.liveTail = new LiveTail(options.liveTailSize ?? 0, options.liveTailBytes);
     this.appended.setMaxListeners(0);
     this.db = new Database(file);
     this.db.pragma('journal_mode = WAL');
@@ -256,7 +260,7 @@ export class SqliteEventStore implements EventStore {
           metadata: e.metadata,
         };
         this.liveTail.committed(row);
-        if (cached) this.cache.appended(toRecorded(row));
+        if (cached) this.cache.appended(toRecorded(row), rowBytes(row));
       });
     });
     this.options.onCommit?.(group.length, written);
@@ -281,11 +285,21 @@ export class SqliteEventStore implements EventStore {
     this.writerClosed?.();
   }
 
+  /** Approximate bytes held by the in-memory caches (tests, metrics). */
+  cacheBytes(): { streamCache: number; liveTail: number } {
+    return { streamCache: this.cache.bytes, liveTail: this.liveTail.bytes };
+  }
+
   readStream(streamId: string, fromRevision = 0): Promise<RecordedEvent[]> {
     const cached = this.cache.get(streamId);
     if (cached) return Promise.resolve(fromRevision <= 0 ? cached : cached.filter((e) => e.revision >= fromRevision));
-    const events = (this.stmts.readStream.all(streamId, 0) as EventRow[]).map(toRecorded);
-    this.cache.remember(streamId, events);
+    const rows = this.stmts.readStream.all(streamId, 0) as EventRow[];
+    const events = rows.map(toRecorded);
+    this.cache.remember(
+      streamId,
+      events,
+      rows.reduce((sum, row) => sum + rowBytes(row), 0),
+    );
     return Promise.resolve(fromRevision <= 0 ? events.slice() : events.filter((e) => e.revision >= fromRevision));
   }
 

@@ -23,6 +23,8 @@ export interface RateLimitDecision {
 interface Log {
   times: number[];
   head: number;
+  /** When the key was last counted or refused: no occurrence of it is newer. */
+  touchedAt: number;
 }
 
 /**
@@ -30,11 +32,15 @@ interface Log {
  * `windowMs`-long span that ends now. Exact, unlike a sliding-window counter, and small at
  * HubSpot's sizes (110 timestamps per app and account at most). Time comes from the injected
  * clock only, so tests move a ManualClock instead of sleeping. State is in memory, per instance.
+ *
+ * Keys are kept in the order they were last touched (a Map re-inserted on each touch), so the
+ * keys whose occurrences all left the window are at the front: each operation drops those from
+ * the front, and past `maxKeys` the least recently touched key goes. Amortised O(1) per operation
+ * whatever the number of keys (attacker-chosen client ids and addresses): nothing ever walks them all.
  */
 export class SlidingWindowLog {
   private readonly logs = new Map<string, Log>();
   private readonly maxKeys: number;
-  private nextSweepAt: number;
 
   constructor(
     readonly options: SlidingWindowOptions,
@@ -43,7 +49,6 @@ export class SlidingWindowLog {
     if (!Number.isInteger(options.max) || options.max < 1) throw new Error('max must be a positive integer');
     if (!(options.windowMs > 0)) throw new Error('windowMs must be positive');
     this.maxKeys = options.maxKeys ?? 100_000;
-    this.nextSweepAt = clock.now() + options.windowMs;
   }
 
   /** Counts one occurrence if the key still has room; refused attempts are not counted. */
@@ -106,17 +111,15 @@ export class SlidingWindowLog {
     if (log) {
       this.expire(log, now);
       if (create) {
+        log.touchedAt = now;
         this.logs.delete(key);
         this.logs.set(key, log);
       }
       return log;
     }
     if (!create) return undefined;
-    if (this.logs.size >= this.maxKeys) {
-      this.sweep(now);
-      if (this.logs.size >= this.maxKeys) this.logs.delete(this.logs.keys().next().value!);
-    }
-    log = { times: [], head: 0 };
+    if (this.logs.size >= this.maxKeys) this.logs.delete(this.logs.keys().next().value!);
+    log = { times: [], head: 0, touchedAt: now };
     this.logs.set(key, log);
     return log;
   }
@@ -127,21 +130,15 @@ export class SlidingWindowLog {
     compact(log);
   }
 
-  /** Once per window, forget keys with nothing left in it, so idle apps and addresses cost nothing. */
+  /** Forgets the least recently touched keys while nothing of theirs is left in the window. */
   private tick(): number {
     const now = this.clock.now();
-    if (now >= this.nextSweepAt) {
-      this.sweep(now);
-      this.nextSweepAt = now + this.options.windowMs;
+    const horizon = now - this.options.windowMs;
+    for (const [key, log] of this.logs) {
+      if (log.touchedAt > horizon) break;
+      this.logs.delete(key);
     }
     return now;
-  }
-
-  private sweep(now: number): void {
-    for (const [key, log] of this.logs) {
-      this.expire(log, now);
-      if (log.head === log.times.length) this.logs.delete(key);
-    }
   }
 }
 

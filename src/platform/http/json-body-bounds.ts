@@ -1,0 +1,55 @@
+import { HubSpotError } from '../errors/hubspot-error';
+
+/** Deeper than any HubSpot request body (they nest a handful of levels). */
+export const MAX_JSON_DEPTH = 32;
+/** Object keys in one body: a property with a thousand options has about five thousand. */
+export const MAX_JSON_KEYS = 10_000;
+
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const COLON = 0x3a;
+const OPEN_BRACE = 0x7b;
+const OPEN_BRACKET = 0x5b;
+const CLOSE_BRACE = 0x7d;
+const CLOSE_BRACKET = 0x5d;
+
+/**
+ * Refuses a JSON body nested too deep or with too many keys before it is parsed: one linear pass
+ * over the bytes (strings skipped, a key is a colon outside strings), so a body built to make the
+ * parser or the validators work hard (500k levels of `[`, 55k `"constructor"` keys) costs no more
+ * than reading it. Whether it is valid JSON is the parser's business, after this.
+ */
+export function checkJsonBounds(body: Buffer | string, maxDepth = MAX_JSON_DEPTH, maxKeys = MAX_JSON_KEYS): void {
+  const bytes = typeof body === 'string' ? Buffer.from(body) : body;
+  let depth = 0;
+  let keys = 0;
+  for (let i = 0; i < bytes.length; i++) {
+    const c = bytes[i]!;
+    if (c === QUOTE) {
+      i = endOfString(bytes, i);
+    } else if (c === OPEN_BRACE || c === OPEN_BRACKET) {
+      if (++depth > maxDepth) {
+        throw HubSpotError.validation(`The JSON body is nested deeper than ${maxDepth} levels.`, [
+          { message: `nested deeper than ${maxDepth} levels`, in: 'body', code: 'TOO_DEEP' },
+        ]);
+      }
+    } else if (c === CLOSE_BRACE || c === CLOSE_BRACKET) depth--;
+    else if (c === COLON && ++keys > maxKeys) {
+      throw HubSpotError.validation(`The JSON body has more than ${maxKeys} keys.`, [
+        { message: `more than ${maxKeys} keys`, in: 'body', code: 'TOO_MANY_KEYS' },
+      ]);
+    }
+  }
+}
+
+/** The index of the quote that closes the string opened at `open` (native search; escapes counted back). */
+function endOfString(bytes: Buffer, open: number): number {
+  let at = open;
+  for (;;) {
+    at = bytes.indexOf(QUOTE, at + 1);
+    if (at < 0) return bytes.length; // unterminated: the parser will say so
+    let backslashes = 0;
+    while (bytes[at - 1 - backslashes] === BACKSLASH) backslashes++;
+    if (backslashes % 2 === 0) return at;
+  }
+}
