@@ -3,7 +3,10 @@ import { EventStreams } from '../../platform/commands/event-streams';
 import type { CommandContext } from '../../platform/events/envelope';
 import { ProjectionRunner } from '../../platform/projections/projection-runner';
 import { accountLimitsDecider, type AccountLimitsCommand } from '../domain/account-limits.decider';
+import type { AccountLimitsState } from '../domain/account-limits.state';
 import { limitsAccountStream, type LimitsEvent } from '../domain/limits-events';
+import { type BatchCreatePlan, planBatchCreate } from '../domain/property-decisions';
+import type { PropertyInput } from '../domain/property-rules';
 import { AccountFacts } from './account-facts';
 import { ACCOUNT_LIMITS_RETRY_POLICY } from './account-limits-retry';
 
@@ -24,7 +27,7 @@ export class AccountLimitsStream {
   private readonly accountLimits;
 
   constructor(
-    streams: EventStreams,
+    private readonly streams: EventStreams,
     private readonly facts: AccountFacts,
     private readonly runner: ProjectionRunner,
   ) {
@@ -41,5 +44,40 @@ export class AccountLimitsStream {
     const { events, position } = await this.accountLimits.handle(limitsAccountStream(hubId), command, context);
     await this.runner.waitFor(position);
     return events;
+  }
+
+  /**
+   * A batch create: one command, one append of the inputs that passed. The refusals come from the
+   * decision that was appended (a retry after a conflict decides again and reports afresh).
+   */
+  async decideBatchCreate(
+    hubId: number,
+    userId: number | null,
+    objectType: string,
+    inputs: PropertyInput[],
+    context: CommandContext,
+  ): Promise<{ events: LimitsEvent[]; rejected: BatchCreatePlan['rejected'] }> {
+    let rejected: BatchCreatePlan['rejected'] = [];
+    const reporting = this.streams.forDecider<AccountLimitsState, AccountLimitsCommand, LimitsEvent>(
+      {
+        ...accountLimitsDecider,
+        decide: (command, state) => {
+          if (command.type !== 'BatchCreateProperties') return accountLimitsDecider.decide(command, state);
+          const plan = planBatchCreate(command, state);
+          rejected = plan.rejected;
+          return plan.events;
+        },
+      },
+      ACCOUNT_LIMITS_RETRY_POLICY,
+    );
+    const command: AccountLimitsCommand = {
+      type: 'BatchCreateProperties',
+      objectType,
+      inputs,
+      facts: this.facts.of(hubId, userId),
+    };
+    const { events, position } = await reporting.handle(limitsAccountStream(hubId), command, context);
+    if (position > 0) await this.runner.waitFor(position);
+    return { events, rejected };
   }
 }
