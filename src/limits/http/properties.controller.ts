@@ -145,7 +145,10 @@ export class PropertiesController {
   }
 
   @Post('batch/create')
-  @ApiOperation({ summary: 'Create a batch of properties: 201 when all are created, 207 with `errors` otherwise' })
+  @ApiOperation({
+    summary:
+      'Create a batch of properties: 201 when all are created, 207 with `errors` otherwise (2026-09: 200 either way)',
+  })
   @ApiBody({
     type: BatchPropertyCreateDto,
     description: 'At most 100 inputs; from 2026-03 options need `displayOrder`.',
@@ -165,7 +168,7 @@ export class PropertiesController {
     const { status, body: answer } = await this.commandBus.execute(
       new BatchCreateProperties(token.hubId, token.userId, objectType, inputs, ctx),
     );
-    void reply.status(status);
+    void reply.status(multiStatus(status, version));
     return answer;
   }
 
@@ -205,7 +208,7 @@ export class PropertiesController {
       standardError(HubSpotError.notFound(`Property ${name} does not exist`), { propertyName: [name] }),
     );
     answer.numErrors = missing.length;
-    void reply.status(207);
+    void reply.status(multiStatus(207, version));
     return answer;
   }
 
@@ -241,6 +244,11 @@ export class PropertiesController {
     requireAnyScope(token, propertyScopes(scopeFamilyOf(objectType), 'write', version));
     await this.commandBus.execute(new ArchiveProperty(token.hubId, token.userId, objectType, propertyName, ctx));
   }
+}
+
+/** 2026-09's spec answers every batch with 200 (BatchResponseProperty carries the errors); earlier ones 201/207. */
+function multiStatus(status: 200 | 201 | 207, version: PropertiesVersion): number {
+  return version === '2026-09' ? 200 : status;
 }
 
 /** `archived`, `dataSensitivity` and `locale` of the list and read routes. */
