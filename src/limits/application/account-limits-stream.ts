@@ -18,6 +18,12 @@ export type AccountLimitsRequest = AccountLimitsCommand extends infer C
   : never;
 
 /**
+ * Accounts whose folded limits state stays in memory between commands (least recently used
+ * dropped first): an account with thousands of properties is then not replayed per write.
+ */
+const ACCOUNT_SNAPSHOTS = 128;
+
+/**
  * The account's limits stream, with the account decider bound once (and the retry policy its
  * contention needs). Every limits command handler decides through it: the account's facts (tier,
  * ceilings, the time) are added, and the answer comes once the read model holds the new events.
@@ -27,11 +33,15 @@ export class AccountLimitsStream {
   private readonly accountLimits;
 
   constructor(
-    private readonly streams: EventStreams,
+    streams: EventStreams,
     private readonly facts: AccountFacts,
     private readonly runner: ProjectionRunner,
   ) {
-    this.accountLimits = streams.forDecider(accountLimitsDecider, ACCOUNT_LIMITS_RETRY_POLICY);
+    this.accountLimits = streams.forSnapshottedDecider(
+      accountLimitsDecider,
+      ACCOUNT_LIMITS_RETRY_POLICY,
+      ACCOUNT_SNAPSHOTS,
+    );
   }
 
   async decide(
@@ -58,25 +68,19 @@ export class AccountLimitsStream {
     context: CommandContext,
   ): Promise<{ events: LimitsEvent[]; rejected: BatchCreatePlan['rejected'] }> {
     let rejected: BatchCreatePlan['rejected'] = [];
-    const reporting = this.streams.forDecider<AccountLimitsState, AccountLimitsCommand, LimitsEvent>(
-      {
-        ...accountLimitsDecider,
-        decide: (command, state) => {
-          if (command.type !== 'BatchCreateProperties') return accountLimitsDecider.decide(command, state);
-          const plan = planBatchCreate(command, state);
-          rejected = plan.rejected;
-          return plan.events;
-        },
-      },
-      ACCOUNT_LIMITS_RETRY_POLICY,
-    );
+    const decide = (command: AccountLimitsCommand, state: AccountLimitsState) => {
+      if (command.type !== 'BatchCreateProperties') return accountLimitsDecider.decide(command, state);
+      const plan = planBatchCreate(command, state);
+      rejected = plan.rejected;
+      return plan.events;
+    };
     const command: AccountLimitsCommand = {
       type: 'BatchCreateProperties',
       objectType,
       inputs,
       facts: this.facts.of(hubId, userId),
     };
-    const { events, position } = await reporting.handle(limitsAccountStream(hubId), command, context);
+    const { events, position } = await this.accountLimits.handle(limitsAccountStream(hubId), command, context, decide);
     if (position > 0) await this.runner.waitFor(position);
     return { events, rejected };
   }
