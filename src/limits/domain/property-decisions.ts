@@ -190,7 +190,10 @@ function decideUpdateProperty(cmd: CommandOf<'UpdateProperty'>, state: AccountLi
   };
   const { definition, errors } = normalizeProperty(merged, old.groupName);
   if (errors.length > 0) throw invalidInput(errors);
-  if (!activeGroup(state, resolved, definition.groupName)) throw unknownGroup(definition.groupName);
+  // Only a group the patch names is checked: a property keeps the group it was created in.
+  if (patch.groupName !== undefined && !activeGroup(state, resolved, definition.groupName)) {
+    throw unknownGroup(definition.groupName);
+  }
   if (JSON.stringify(definition) === JSON.stringify(old)) return [];
   if (calculatedAfter && !slot.calculated) {
     checkCeiling('calculatedProperties', usageOf(state).calculatedProperties, 1, state, facts);
