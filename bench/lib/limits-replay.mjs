@@ -195,7 +195,7 @@ export function limitsReplaySection(r) {
     row('replay of the 10,000 decoded events and the decision, in memory (no store)', r.fold),
     row('first command after a start: the whole stream read from SQLite, decoded, replayed, decided, appended', r.cold),
     '',
-    "The fold is linear (`evolve` folds in place, archived properties leave the state); the handler keeps each account's folded state (SnapshottingDeciderHandler, 128 accounts), so only the first command after a start, or after the account was evicted, pays for reading the stream. Before, \`evolve\` copied the whole property map per event: the same 10,000-event replay took 61 s (a replica of that fold, measured once on this machine on 2026-11-22).",
+    "The fold is linear (`evolve` folds in place, archived properties leave the state); the handler keeps each account's folded state (SnapshottingDeciderHandler, 128 accounts), so only the first command after a start, or after the account was evicted, pays for reading the stream. Before, `evolve` copied the whole property map per event: the same 10,000-event replay took 61 s (a replica of that fold, measured once on this machine on 2026-11-22).",
     '',
   ].join('\n');
 }
