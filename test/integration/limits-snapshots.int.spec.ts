@@ -86,6 +86,15 @@ describe('limits snapshots on a real SQLite event store', () => {
     expect(usageOf(fresh.state).customPropertiesByType).toEqual({ '0-1': 6 });
   });
 
+  it('the SQLite store reads a stream from a revision: the tail only, nothing past the end', async () => {
+    const handler = streams.forSnapshottedDecider(accountLimitsDecider, ACCOUNT_LIMITS_RETRY_POLICY, 8);
+    for (const n of ['a', 'b', 'c', 'd']) await handler.handle(stream, create(n), ctx);
+    expect((await store.readStream(stream, 2)).map((e) => e.revision)).toEqual([2, 3]);
+    expect(await store.readStream(stream, 4)).toEqual([]);
+    expect((await store.readStream(stream)).map((e) => e.revision)).toEqual([0, 1, 2, 3]);
+    expect((await store.readStream(stream, 1)).map((e) => e.revision)).toEqual([1, 2, 3]);
+  });
+
   it('a refused command leaves the kept state as it was', async () => {
     const handler = streams.forSnapshottedDecider(accountLimitsDecider, ACCOUNT_LIMITS_RETRY_POLICY, 8);
     await handler.handle(stream, create('a', 1), ctx);
