@@ -11,6 +11,7 @@ import { migration } from './lib/migration.mjs';
 import { evaluate, machine, markdown, printSummary } from './lib/report.mjs';
 import { Service } from './lib/service.mjs';
 import { startup } from './lib/startup.mjs';
+import { limitsReplay } from './lib/limits-replay.mjs';
 import {
   accessTokenMetadata,
   BENCH_SCOPES,
@@ -164,6 +165,7 @@ console.log('service (dist/main.js, SQLite store)');
 if (wants('http')) Object.assign(results, await serviceEndpoints());
 if (wants('migration')) Object.assign(results, await migrationScenario());
 if (wants('startup')) Object.assign(results, await startupScenario());
+if (wants('limits-replay')) results.limitsReplay = await limitsReplay();
 const evaluation = evaluate(results);
 printSummary(evaluation);
 if (only.size === 0 || process.env.BENCH_WRITE_DOC) {

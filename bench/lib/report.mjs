@@ -1,4 +1,5 @@
 // Ratios, targets and docs/benchmarks.md from one run's figures.
+import { limitsReplaySection } from './limits-replay.mjs';
 import { execSync } from 'node:child_process';
 import { cpus, totalmem } from 'node:os';
 
@@ -91,6 +92,13 @@ export function evaluate(r) {
       target: 'read models ready < 10 s with 1,000,000 events (at checkpoints)',
       figure: `${s.withCheckpoints.seconds.toFixed(2)} s`,
       met: s.withCheckpoints.seconds < 10,
+    });
+  }
+  if (r.limitsReplay) {
+    targets.push({
+      target: 'one more limits command on an account with 10,000 property events < 5 ms (median)',
+      figure: `${r.limitsReplay.warm.median.toFixed(2)} ms`,
+      met: r.limitsReplay.warm.median < 5,
     });
   }
   return { ratios, targets };
@@ -186,6 +194,7 @@ export function markdown(results, evaluation, m) {
       '',
     );
   }
+  if (results.limitsReplay) lines.push(limitsReplaySection(results.limitsReplay));
   lines.push(NOTES);
   return `${lines.join('\n')}\n`;
 }
@@ -204,7 +213,7 @@ const NOTES = `## How to read these figures
   install (\`POST /admin/v1/apps/{appId}/installs\`) and \`/oauth/v1/token\`.
 - Profiling: \`BENCH_PROFILE_DIR=/tmp/prof npm run bench\` writes a V8 CPU profile of every measured
   service run (bench/profile-preload.cjs); \`node bench/summarize-profile.mjs <file>\` prints self time
-  by package and function (\`BENCH_CALLERS=<function>\` adds its call stacks). \`BENCH_ONLY=refs,http,migration,startup\`
+  by package and function (\`BENCH_CALLERS=<function>\` adds its call stacks). \`BENCH_ONLY=refs,http,migration,startup,limits-replay\`
   runs a subset.
 
 ## What the profiles showed, and what changed

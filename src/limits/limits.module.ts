@@ -6,6 +6,14 @@ import { AccountFacts } from './application/account-facts';
 import { AccountLimitsStream } from './application/account-limits-stream';
 import { ArchiveCustomObjectSchemaHandler } from './application/commands/archive-custom-object-schema';
 import { ArchivePropertyHandler } from './application/commands/archive-property';
+import { ArchivePropertyGroupHandler } from './application/commands/archive-property-group';
+import { BatchArchivePropertiesHandler } from './application/commands/batch-archive-properties';
+import { BatchCreatePropertiesHandler } from './application/commands/batch-create-properties';
+import { CreatePropertyGroupHandler } from './application/commands/create-property-group';
+import { UpdatePropertyHandler } from './application/commands/update-property';
+import { UpdatePropertyGroupHandler } from './application/commands/update-property-group';
+import { PropertiesQueries } from './application/properties.queries';
+import { PropertyGroupsController } from './http/property-groups.controller';
 import { CreateCustomObjectSchemaHandler } from './application/commands/create-custom-object-schema';
 import { CreatePropertyHandler } from './application/commands/create-property';
 import { OverrideAccountLimitsHandler } from './application/commands/override-account-limits';
@@ -39,10 +47,22 @@ import { LimitsProjection } from './projections/limits.projection';
       UpdateCustomObjectSchemaHandler,
       CreateAssociationDefinitionHandler,
       DeleteAssociationDefinitionHandler,
+      UpdatePropertyHandler,
+      BatchCreatePropertiesHandler,
+      BatchArchivePropertiesHandler,
+      CreatePropertyGroupHandler,
+      UpdatePropertyGroupHandler,
+      ArchivePropertyGroupHandler,
     ],
     imports: [DirectoryModule, AccessTokenRevocationsModule],
-    controllers: [PropertiesController, SchemasController, LimitsController, AdminLimitsController],
-    providers: [LimitsQueries, AccountFacts, AccountLimitsStream],
+    controllers: [
+      PropertyGroupsController,
+      PropertiesController,
+      SchemasController,
+      LimitsController,
+      AdminLimitsController,
+    ],
+    providers: [LimitsQueries, PropertiesQueries, AccountFacts, AccountLimitsStream],
     exports: [LimitsQueries],
   }),
 )

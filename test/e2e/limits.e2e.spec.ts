@@ -33,20 +33,20 @@ function call(token: string, method: 'GET' | 'POST' | 'DELETE' | 'PUT', url: str
   });
 }
 
-const calcProperty = (name: string, formula = 'amount * 2') => ({
+const calcProperty = (name: string, formula = 'amount * 2', groupName = 'dealinformation') => ({
   name,
   label: `Calc ${name}`,
   type: 'number',
   fieldType: 'calculation_equation',
-  groupName: 'dealinformation',
+  groupName,
   calculationFormula: formula,
 });
-const textProperty = (name: string) => ({
+const textProperty = (name: string, groupName = 'contactinformation') => ({
   name,
   label: `Text ${name}`,
   type: 'string',
   fieldType: 'text',
-  groupName: 'contactinformation',
+  groupName,
 });
 const schemaBody = (name: string, extra: Record<string, unknown> = {}) => ({
   name,
@@ -111,7 +111,12 @@ describe('limits: acceptance walk-through on the enterprise account', () => {
   });
 
   it('calculated properties on contacts and deals and two custom object types move the counts', async () => {
-    const contacts = await call(entToken, 'POST', '/crm/v3/properties/contacts', calcProperty('score_x2', 'score * 2'));
+    const contacts = await call(
+      entToken,
+      'POST',
+      '/crm/v3/properties/contacts',
+      calcProperty('score_x2', 'score * 2', 'contactinformation'),
+    );
     expect(contacts.statusCode).toBe(201);
     expect(contacts.headers['content-type']).toMatch(/^application\/json/);
     expect(contacts.json()).toMatchObject({
@@ -152,7 +157,7 @@ describe('limits: acceptance walk-through on the enterprise account', () => {
       entToken,
       'POST',
       `/crm/v3/properties/p${enterprise}_cars`,
-      calcProperty('price_x2', 'price * 2'),
+      calcProperty('price_x2', 'price * 2', 'cars_information'),
     );
     expect(onCars.statusCode).toBe(201);
 
@@ -271,9 +276,12 @@ describe('limits: ceilings, overrides and races', () => {
       effectiveLimits: { calculatedProperties: 2, customObjectTypes: 1, customProperties: 1000 },
     });
     for (const n of ['c1', 'c2'])
-      expect((await call(token, 'POST', '/crm/v3/properties/contacts', calcProperty(n))).statusCode).toBe(201);
+      expect(
+        (await call(token, 'POST', '/crm/v3/properties/contacts', calcProperty(n, undefined, 'contactinformation')))
+          .statusCode,
+      ).toBe(201);
     const over = expectError(
-      await call(token, 'POST', '/crm/v3/properties/contacts', calcProperty('c3')),
+      await call(token, 'POST', '/crm/v3/properties/contacts', calcProperty('c3', undefined, 'contactinformation')),
       400,
       'VALIDATION_ERROR',
     );
@@ -289,7 +297,10 @@ describe('limits: ceilings, overrides and races', () => {
     });
 
     expect((await call(token, 'DELETE', '/crm/v3/properties/contacts/c1')).statusCode).toBe(204);
-    expect((await call(token, 'POST', '/crm/v3/properties/contacts', calcProperty('c3'))).statusCode).toBe(201);
+    expect(
+      (await call(token, 'POST', '/crm/v3/properties/contacts', calcProperty('c3', undefined, 'contactinformation')))
+        .statusCode,
+    ).toBe(201);
 
     // a lower override leaves usage above the limit: reads say so, creates are refused
     await t.admin('PUT', `/admin/v1/accounts/${hub}/limits`, { calculatedProperties: 1 });
@@ -344,8 +355,8 @@ describe('limits: ceilings, overrides and races', () => {
 
   it('the same name created twice at once: one 201, one 409', async () => {
     const [a, b] = await Promise.all([
-      call(token, 'POST', '/crm/v3/properties/companies', textProperty('twin')),
-      call(token, 'POST', '/crm/v3/properties/companies', textProperty('twin')),
+      call(token, 'POST', '/crm/v3/properties/companies', textProperty('twin', 'companyinformation')),
+      call(token, 'POST', '/crm/v3/properties/companies', textProperty('twin', 'companyinformation')),
     ]);
     expect([a.statusCode, b.statusCode].sort()).toEqual([201, 409]);
   });
@@ -353,9 +364,10 @@ describe('limits: ceilings, overrides and races', () => {
 
 describe('limits: properties API', () => {
   it('lists HubSpot-defined and custom properties and reads one by name', async () => {
-    expect((await call(entToken, 'POST', '/crm/v3/properties/tickets', textProperty('ticket_note'))).statusCode).toBe(
-      201,
-    );
+    expect(
+      (await call(entToken, 'POST', '/crm/v3/properties/tickets', textProperty('ticket_note', 'ticketinformation')))
+        .statusCode,
+    ).toBe(201);
     const list = await call(entToken, 'GET', '/crm/v3/properties/0-5');
     expect(list.statusCode).toBe(200);
     const names = list.json().results.map((p: { name: string }) => p.name);
@@ -373,14 +385,21 @@ describe('limits: properties API', () => {
   });
 
   it('duplicate names are 409 CONFLICT, also against HubSpot-defined ones', async () => {
-    expect((await call(entToken, 'POST', '/crm/v3/properties/companies', textProperty('dup_me'))).statusCode).toBe(201);
+    expect(
+      (await call(entToken, 'POST', '/crm/v3/properties/companies', textProperty('dup_me', 'companyinformation')))
+        .statusCode,
+    ).toBe(201);
     const dup = expectError(
-      await call(entToken, 'POST', '/crm/v3/properties/companies', textProperty('dup_me')),
+      await call(entToken, 'POST', '/crm/v3/properties/companies', textProperty('dup_me', 'companyinformation')),
       409,
       'CONFLICT',
     );
     expect(dup.message).toBe("Property named 'dup_me' already exists.");
-    expectError(await call(entToken, 'POST', '/crm/v3/properties/companies', textProperty('domain')), 409, 'CONFLICT');
+    expectError(
+      await call(entToken, 'POST', '/crm/v3/properties/companies', textProperty('domain', 'companyinformation')),
+      409,
+      'CONFLICT',
+    );
     expectError(await call(entToken, 'POST', '/crm/v3/schemas', schemaBody('boats')), 409, 'CONFLICT');
   });
 
@@ -392,8 +411,8 @@ describe('limits: properties API', () => {
     expectError(await call(entToken, 'GET', '/crm/v3/properties/2-1'), 400, 'VALIDATION_ERROR'); // archived type
     expectError(await call(entToken, 'GET', '/crm/v3/schemas/2-1'), 404, 'OBJECT_NOT_FOUND');
     expectError(await call(entToken, 'DELETE', '/crm/v3/schemas/2-99'), 404, 'OBJECT_NOT_FOUND');
-    // archiving twice is harmless
-    expect((await call(entToken, 'DELETE', '/crm/v3/properties/contacts/score_x2')).statusCode).toBe(204);
+    // an archived property is gone for DELETE, as for GET without ?archived=true (batch archive is the idempotent one)
+    expectError(await call(entToken, 'DELETE', '/crm/v3/properties/contacts/score_x2'), 404, 'OBJECT_NOT_FOUND');
   });
 });
 
@@ -429,7 +448,7 @@ describe('limits: authentication and scopes', () => {
       (await call(contactsWrite, 'POST', '/crm/v3/properties/contacts', textProperty('scoped_ok'))).statusCode,
     ).toBe(201);
     const denied = expectError(
-      await call(contactsWrite, 'POST', '/crm/v3/properties/deals', textProperty('scoped_no')),
+      await call(contactsWrite, 'POST', '/crm/v3/properties/deals', textProperty('scoped_no', 'dealinformation')),
       403,
       'MISSING_SCOPES',
     );

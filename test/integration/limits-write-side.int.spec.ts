@@ -76,7 +76,7 @@ describe('limits write side on a real SQLite event store', () => {
       label: name,
       type: 'number',
       fieldType: 'calculation_equation',
-      groupName: 'g',
+      groupName: 'dealinformation',
       calculationFormula: 'amount',
     },
   });

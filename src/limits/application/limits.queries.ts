@@ -25,7 +25,7 @@ import {
 } from './limits.views';
 import { cachedStatement } from '../../platform/projections/statement-cache';
 
-interface PropertyRow {
+export interface PropertyRow {
   hub_id: number;
   object_type_id: string;
   name: string;
@@ -433,7 +433,7 @@ function byTypeId(a: { object_type_id: string }, b: { object_type_id: string }):
   return ak - bk || an - bn;
 }
 
-function rowToProperty(row: PropertyRow): PropertyView {
+export function rowToProperty(row: PropertyRow): PropertyView {
   return toPropertyView(JSON.parse(row.definition) as PropertyDefinition, {
     hubspotDefined: false,
     createdAt: row.created_at,

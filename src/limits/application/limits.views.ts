@@ -32,6 +32,41 @@ export interface PropertyView {
   updatedUserId?: string;
 }
 
+/** HubSpot's PropertyGroup. */
+export interface PropertyGroupView {
+  name: string;
+  label: string;
+  displayOrder: number;
+  archived: boolean;
+}
+
+/** HubSpot's BatchResponseProperty (201, 200) and BatchResponsePropertyWithErrors (207). */
+export interface PropertyBatchView {
+  status: 'COMPLETE';
+  results: PropertyView[];
+  errors?: StandardErrorView[];
+  numErrors?: number;
+  requestedAt?: string;
+  startedAt: string;
+  completedAt: string;
+}
+
+/** HubSpot's StandardError: one refused input of a batch. */
+export interface StandardErrorView {
+  status: string;
+  category: string;
+  message: string;
+  context: Record<string, string[]>;
+  errors: Array<{
+    message: string;
+    in?: string;
+    code?: string;
+    subCategory?: string;
+    context?: Record<string, string[]>;
+  }>;
+  links: Record<string, string>;
+}
+
 export interface ObjectSchemaView {
   id: string;
   objectTypeId: string;

@@ -1,4 +1,3 @@
-import type { Tier, TierLimits } from '../../platform/tiers';
 import type { Decider } from '../../platform/commands/decider';
 import { HubSpotError } from '../../platform/errors/hubspot-error';
 import {
@@ -6,28 +5,22 @@ import {
   evolveAccountLimits,
   findSchema,
   initialAccountLimitsState,
-  propertyKey,
+  propertyOf,
   SchemaSlot,
-  takenNames,
   usageOf,
 } from './account-limits.state';
-import { effectiveLimits, LimitName, mergeOverrides } from './ceilings';
-import { invalidInput, limitExceeded, unknownObjectType } from './limit-errors';
+import { checkCeiling, CommandFacts, resolveActive } from './ceiling-check';
+import { mergeOverrides } from './ceilings';
+import { invalidInput } from './limit-errors';
 import { AssociationDefinition, LimitOverrides, LimitsEvent, LimitsEventType } from './limits-events';
-import { fullyQualifiedNameOf, ResolvedObjectType, resolveObjectType } from './object-types';
-import { isCalculated, normalizeProperty, PropertyInput } from './property-rules';
+import { fullyQualifiedNameOf } from './object-types';
+import { decidePropertyCommand, decidePropertyCreation, emptyBatch, PropertyCommand } from './property-decisions';
+import type { PropertyInput } from './property-rules';
 import { normalizeSchema, SchemaInput } from './schema-rules';
 import { AssociationInput, decideCreateAssociation, decideDeleteAssociation } from './association-definitions';
 import { decideUpdateSchema, SchemaPatchInput } from './schema-patch';
 
-/** Facts a command brings along: who asks, when, and the account's tier (from the directory). */
-export interface CommandFacts {
-  hubId: number;
-  tier: Tier;
-  tierLimits: TierLimits;
-  userId: number | null;
-  now: number;
-}
+export type { CommandFacts } from './ceiling-check';
 
 export type AccountLimitsCommand =
   | { type: 'CreateProperty'; facts: CommandFacts; objectType: string; property: PropertyInput }
@@ -38,66 +31,14 @@ export type AccountLimitsCommand =
   | { type: 'OverrideAccountLimits'; facts: CommandFacts; overrides: LimitOverrides }
   | { type: 'UpdateCustomObjectSchema'; facts: CommandFacts; objectType: string; patch: SchemaPatchInput }
   | { type: 'CreateAssociationDefinition'; facts: CommandFacts; objectType: string; association: AssociationInput }
-  | { type: 'DeleteAssociationDefinition'; facts: CommandFacts; objectType: string; associationIdentifier: string };
+  | { type: 'DeleteAssociationDefinition'; facts: CommandFacts; objectType: string; associationIdentifier: string }
+  | PropertyCommand;
 
 type CommandOf<T extends AccountLimitsCommand['type']> = Extract<AccountLimitsCommand, { type: T }>;
 
-function resolveActive(state: AccountLimitsState, raw: string, hubId: number): ResolvedObjectType {
-  const resolved = resolveObjectType(raw, hubId, Object.values(state.schemas));
-  if (!resolved) throw unknownObjectType(raw);
-  return resolved;
-}
-
-/** Refuses `adding` more of a limit when usage would pass the ceiling in force (override, else tier). */
-function checkCeiling(
-  name: LimitName,
-  usage: number,
-  adding: number,
-  state: AccountLimitsState,
-  facts: CommandFacts,
-  scope = '',
-): void {
-  const limit = effectiveLimits(facts.tierLimits, state.overrides)[name];
-  if (usage + adding > limit) {
-    const overridden = state.overrides[name] !== undefined && state.overrides[name] !== null;
-    throw limitExceeded(name, limit, usage, facts.tier, overridden, adding, scope);
-  }
-}
-
 function decideCreateProperty(cmd: CommandOf<'CreateProperty'>, state: AccountLimitsState): LimitsEvent[] {
-  const { facts } = cmd;
-  const resolved = resolveActive(state, cmd.objectType, facts.hubId);
-  const defaultGroup =
-    resolved.kind === 'standard' ? resolved.type.defaultGroupName : `${resolved.name.toLowerCase()}_information`;
-  const { definition, errors } = normalizeProperty(cmd.property, defaultGroup);
-  if (errors.length > 0) throw invalidInput(errors);
-  if (takenNames(state, resolved).has(definition.name)) {
-    throw HubSpotError.conflict(`Property named '${definition.name}' already exists.`, 'PROPERTY_ALREADY_EXISTS');
-  }
-  const usage = usageOf(state);
-  const calculated = isCalculated(definition.fieldType);
-  if (calculated) checkCeiling('calculatedProperties', usage.calculatedProperties, 1, state, facts);
-  checkCeiling(
-    'customProperties',
-    usage.customPropertiesByType[resolved.objectTypeId] ?? 0,
-    1,
-    state,
-    facts,
-    ` on object type ${resolved.objectTypeId}`,
-  );
-  return [
-    {
-      type: LimitsEventType.PropertyCreated,
-      data: {
-        hubId: facts.hubId,
-        objectTypeId: resolved.objectTypeId,
-        property: definition,
-        calculated,
-        createdUserId: facts.userId,
-        createdAt: facts.now,
-      },
-    },
-  ];
+  const resolved = resolveActive(state, cmd.objectType, cmd.facts.hubId);
+  return [decidePropertyCreation(state, resolved, cmd.property, cmd.facts, emptyBatch())];
 }
 
 function decideArchiveProperty(cmd: CommandOf<'ArchiveProperty'>, state: AccountLimitsState): LimitsEvent[] {
@@ -110,9 +51,9 @@ function decideArchiveProperty(cmd: CommandOf<'ArchiveProperty'>, state: Account
       'PROPERTY_NOT_ARCHIVABLE',
     );
   }
-  const slot = state.properties[propertyKey(resolved.objectTypeId, cmd.name)];
-  if (!slot) throw HubSpotError.notFound(`Property ${cmd.name} does not exist`);
-  if (slot.archived) return []; // archiving twice changes nothing
+  // An archived property is not in the state any more: archiving it again is a 404, as reading it is.
+  if (!propertyOf(state, resolved.objectTypeId, cmd.name))
+    throw HubSpotError.notFound(`Property ${cmd.name} does not exist`);
   return [
     {
       type: LimitsEventType.PropertyArchived,
@@ -253,6 +194,8 @@ export function decideAccountLimits(command: AccountLimitsCommand, state: Accoun
       return decideCreateAssociation(command.association, command.objectType, state, command.facts);
     case 'DeleteAssociationDefinition':
       return decideDeleteAssociation(command.associationIdentifier, command.objectType, state, command.facts);
+    default:
+      return decidePropertyCommand(command, state);
   }
 }
 

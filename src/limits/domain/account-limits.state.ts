@@ -1,4 +1,10 @@
-import { AssociationDefinition, LimitOverrides, LimitsEvent, LimitsEventType } from './limits-events';
+import {
+  AssociationDefinition,
+  LimitOverrides,
+  LimitsEvent,
+  LimitsEventType,
+  PropertyDefinition,
+} from './limits-events';
 import {
   CUSTOM_OBJECT_TYPE_ID,
   CustomTypeRef,
@@ -6,18 +12,34 @@ import {
   ResolvedObjectType,
   standardObjectTypeById,
 } from './object-types';
+import type { PropertyGroupDefinition } from './property-groups';
 
 /**
- * One account's calculated properties, custom properties and custom object schemas, folded from
- * its own stream. The ceilings are checked against this state, so two concurrent creates for the
- * last slot cannot both pass: the second append fails on the expected revision and is decided
- * again with the first one counted.
+ * One account's properties, property groups and custom object schemas, folded from its own
+ * stream. The ceilings are checked against this state, so two concurrent creates for the last
+ * slot cannot both pass: the second append fails on the expected revision and is decided again
+ * with the first one counted.
+ *
+ * Only what a decision needs is kept: active properties (an archived one is dropped, its name is
+ * free again) and the counters the ceilings compare, kept up to date by `evolve` so no decision
+ * walks every property.
  */
 export interface PropertySlot {
   objectTypeId: string;
-  name: string;
+  /** The definition as its last event carried it (shared with that event, never copied). */
+  definition: PropertyDefinition;
   calculated: boolean;
-  archived: boolean;
+}
+
+/** The active properties and the account's own groups of one object type. */
+export interface ObjectTypeProperties {
+  byName: Map<string, PropertySlot>;
+  /** How many of `byName` are calculated. */
+  calculated: number;
+  /** Active properties per group name (a group holding any cannot be archived). */
+  perGroup: Map<string, number>;
+  /** Groups the account created, active ones only (HubSpot-defined groups are in property-groups.ts). */
+  groups: Map<string, PropertyGroupDefinition>;
 }
 
 export interface SchemaSlot extends CustomTypeRef {
@@ -25,8 +47,8 @@ export interface SchemaSlot extends CustomTypeRef {
 }
 
 export interface AccountLimitsState {
-  /** Keyed `${objectTypeId}/${name}` (propertyKey). */
-  properties: Record<string, PropertySlot>;
+  /** Keyed by objectTypeId; a purged schema's entry is gone. */
+  propertiesByType: Map<string, ObjectTypeProperties>;
   /** Keyed by objectTypeId; purged schemas are gone. */
   schemas: Record<string, SchemaSlot>;
   lastSchemaSeq: number;
@@ -36,10 +58,8 @@ export interface AccountLimitsState {
   overrides: LimitOverrides;
 }
 
-export const propertyKey = (objectTypeId: string, name: string) => `${objectTypeId}/${name}`;
-
 export const initialAccountLimitsState = (): AccountLimitsState => ({
-  properties: {},
+  propertiesByType: new Map(),
   schemas: {},
   lastSchemaSeq: 0,
   lastAssociationId: 0,
@@ -47,71 +67,111 @@ export const initialAccountLimitsState = (): AccountLimitsState => ({
   overrides: {},
 });
 
+const emptyType = (): ObjectTypeProperties => ({
+  byName: new Map(),
+  calculated: 0,
+  perGroup: new Map(),
+  groups: new Map(),
+});
+
+/** The object type's entry, made on first use. */
+export function typeEntry(state: AccountLimitsState, objectTypeId: string): ObjectTypeProperties {
+  let entry = state.propertiesByType.get(objectTypeId);
+  if (!entry) {
+    entry = emptyType();
+    state.propertiesByType.set(objectTypeId, entry);
+  }
+  return entry;
+}
+
+function addToGroup(entry: ObjectTypeProperties, groupName: string, delta: number): void {
+  const n = (entry.perGroup.get(groupName) ?? 0) + delta;
+  if (n <= 0) entry.perGroup.delete(groupName);
+  else entry.perGroup.set(groupName, n);
+}
+
+function putProperty(
+  state: AccountLimitsState,
+  objectTypeId: string,
+  definition: PropertyDefinition,
+  calculated: boolean,
+) {
+  const entry = typeEntry(state, objectTypeId);
+  const previous = entry.byName.get(definition.name);
+  if (previous) removeProperty(entry, previous);
+  entry.byName.set(definition.name, { objectTypeId, definition, calculated });
+  if (calculated) entry.calculated++;
+  addToGroup(entry, definition.groupName, 1);
+}
+
+function removeProperty(entry: ObjectTypeProperties, slot: PropertySlot): void {
+  entry.byName.delete(slot.definition.name);
+  if (slot.calculated) entry.calculated--;
+  addToGroup(entry, slot.definition.groupName, -1);
+}
+
+/**
+ * Folds one event into the state **in place** and returns it. The state belongs to the one fold
+ * that built it (load, decide, fold the appended events), so nothing else sees it change; copying
+ * the whole map per event, as before, made replaying an account quadratic in its property count.
+ */
 export function evolveAccountLimits(state: AccountLimitsState, event: LimitsEvent): AccountLimitsState {
   switch (event.type) {
-    case LimitsEventType.PropertyCreated: {
-      const { objectTypeId, property, calculated } = event.data;
-      return {
-        ...state,
-        properties: {
-          ...state.properties,
-          [propertyKey(objectTypeId, property.name)]: {
-            objectTypeId,
-            name: property.name,
-            calculated,
-            archived: false,
-          },
-        },
-      };
-    }
+    case LimitsEventType.PropertyCreated:
+      putProperty(state, event.data.objectTypeId, event.data.property, event.data.calculated);
+      return state;
+    case LimitsEventType.PropertyUpdated:
+      putProperty(state, event.data.objectTypeId, event.data.property, event.data.calculated);
+      return state;
     case LimitsEventType.PropertyArchived: {
-      const k = propertyKey(event.data.objectTypeId, event.data.name);
-      const slot = state.properties[k];
-      if (!slot) return state;
-      return { ...state, properties: { ...state.properties, [k]: { ...slot, archived: true } } };
+      const entry = state.propertiesByType.get(event.data.objectTypeId);
+      const slot = entry?.byName.get(event.data.name);
+      if (entry && slot) removeProperty(entry, slot);
+      return state;
     }
+    case LimitsEventType.PropertyGroupCreated:
+    case LimitsEventType.PropertyGroupUpdated:
+      typeEntry(state, event.data.objectTypeId).groups.set(event.data.group.name, event.data.group);
+      return state;
+    case LimitsEventType.PropertyGroupArchived:
+      state.propertiesByType.get(event.data.objectTypeId)?.groups.delete(event.data.name);
+      return state;
     case LimitsEventType.CustomObjectSchemaCreated: {
       const { objectTypeId, id, name, associations } = event.data;
       const seq = Number(CUSTOM_OBJECT_TYPE_ID.exec(objectTypeId)?.[1] ?? 0);
-      return {
-        ...state,
-        schemas: { ...state.schemas, [objectTypeId]: { objectTypeId, id, name, archived: false } },
-        lastSchemaSeq: Math.max(state.lastSchemaSeq, seq),
-        lastAssociationId: Math.max(state.lastAssociationId, ...associations.map((a) => Number(a.id))),
-        associations: { ...state.associations, ...Object.fromEntries(associations.map((a) => [a.id, a])) },
-      };
+      state.schemas[objectTypeId] = { objectTypeId, id, name, archived: false };
+      state.lastSchemaSeq = Math.max(state.lastSchemaSeq, seq);
+      for (const a of associations) {
+        state.lastAssociationId = Math.max(state.lastAssociationId, Number(a.id));
+        state.associations[a.id] = a;
+      }
+      return state;
     }
     case LimitsEventType.CustomObjectSchemaArchived: {
       const slot = state.schemas[event.data.objectTypeId];
-      if (!slot) return state;
-      return { ...state, schemas: { ...state.schemas, [slot.objectTypeId]: { ...slot, archived: true } } };
+      if (slot) state.schemas[slot.objectTypeId] = { ...slot, archived: true };
+      return state;
     }
     case LimitsEventType.CustomObjectSchemaPurged: {
       const { objectTypeId } = event.data;
-      const schemas = { ...state.schemas };
-      delete schemas[objectTypeId];
-      const properties: Record<string, PropertySlot> = {};
-      for (const [k, p] of Object.entries(state.properties)) if (p.objectTypeId !== objectTypeId) properties[k] = p;
-      const associations: Record<string, AssociationDefinition> = {};
+      delete state.schemas[objectTypeId];
+      state.propertiesByType.delete(objectTypeId);
       for (const [id, a] of Object.entries(state.associations))
-        if (a.fromObjectTypeId !== objectTypeId) associations[id] = a;
-      return { ...state, schemas, properties, associations };
+        if (a.fromObjectTypeId === objectTypeId) delete state.associations[id];
+      return state;
     }
     case LimitsEventType.AccountLimitsOverridden:
-      return { ...state, overrides: { ...event.data.overrides } };
+      state.overrides = { ...event.data.overrides };
+      return state;
     case LimitsEventType.AssociationDefinitionCreated: {
       const { association } = event.data;
-      return {
-        ...state,
-        associations: { ...state.associations, [association.id]: association },
-        lastAssociationId: Math.max(state.lastAssociationId, Number(association.id)),
-      };
+      state.associations[association.id] = association;
+      state.lastAssociationId = Math.max(state.lastAssociationId, Number(association.id));
+      return state;
     }
-    case LimitsEventType.AssociationDefinitionDeleted: {
-      const associations = { ...state.associations };
-      delete associations[event.data.associationId];
-      return { ...state, associations };
-    }
+    case LimitsEventType.AssociationDefinitionDeleted:
+      delete state.associations[event.data.associationId];
+      return state;
     default:
       return state;
   }
@@ -125,20 +185,21 @@ export function isActiveType(state: AccountLimitsState, objectTypeId: string): b
   return s !== undefined && !s.archived;
 }
 
-function activeProperties(state: AccountLimitsState): PropertySlot[] {
-  return Object.values(state.properties).filter((p) => !p.archived && isActiveType(state, p.objectTypeId));
-}
-
+/** Usage per ceiling; properties of an archived custom object type count for nothing. */
 export function usageOf(state: AccountLimitsState): {
   calculatedProperties: number;
   customObjectTypes: number;
   customPropertiesByType: Record<string, number>;
 } {
-  const active = activeProperties(state);
   const customPropertiesByType: Record<string, number> = {};
-  for (const p of active) customPropertiesByType[p.objectTypeId] = (customPropertiesByType[p.objectTypeId] ?? 0) + 1;
+  let calculatedProperties = 0;
+  for (const [objectTypeId, entry] of state.propertiesByType) {
+    if (!isActiveType(state, objectTypeId)) continue;
+    if (entry.byName.size > 0) customPropertiesByType[objectTypeId] = entry.byName.size;
+    calculatedProperties += entry.calculated;
+  }
   return {
-    calculatedProperties: active.filter((p) => p.calculated).length,
+    calculatedProperties,
     customObjectTypes: Object.values(state.schemas).filter((s) => !s.archived).length,
     customPropertiesByType,
   };
@@ -146,14 +207,15 @@ export function usageOf(state: AccountLimitsState): {
 
 /* ---------- lookups the decisions need ---------- */
 
-/** Property names in use on one object type: HubSpot-defined ones and the account's active ones. */
-export function takenNames(state: AccountLimitsState, resolved: ResolvedObjectType): Set<string> {
-  const names = new Set<string>();
-  if (resolved.kind === 'standard') for (const p of resolved.type.defaultProperties) names.add(p.name);
-  for (const p of Object.values(state.properties)) {
-    if (p.objectTypeId === resolved.objectTypeId && !p.archived) names.add(p.name);
-  }
-  return names;
+/** An active property of an object type, or undefined. */
+export function propertyOf(state: AccountLimitsState, objectTypeId: string, name: string): PropertySlot | undefined {
+  return state.propertiesByType.get(objectTypeId)?.byName.get(name);
+}
+
+/** Whether a name is in use on one object type: a HubSpot-defined property or an active one of the account. */
+export function isNameTaken(state: AccountLimitsState, resolved: ResolvedObjectType, name: string): boolean {
+  if (resolved.kind === 'standard' && resolved.type.defaultProperties.some((p) => p.name === name)) return true;
+  return propertyOf(state, resolved.objectTypeId, name) !== undefined;
 }
 
 /** DELETE /crm/v3/schemas/{objectType} finds archived schemas too (to purge them); an active one wins. */

@@ -1,4 +1,5 @@
 import type { EventDecoder, EventDefinitions } from '../../platform/events/event-type-registry';
+import type { PropertyGroupDefinition } from './property-groups';
 
 /**
  * Event types of the limits module. Stable strings: they are what storage holds.
@@ -15,6 +16,10 @@ export const LimitsEventType = {
   CustomObjectSchemaUpdated: 'limits.CustomObjectSchemaUpdated',
   AssociationDefinitionCreated: 'limits.AssociationDefinitionCreated',
   AssociationDefinitionDeleted: 'limits.AssociationDefinitionDeleted',
+  PropertyUpdated: 'limits.PropertyUpdated',
+  PropertyGroupCreated: 'limits.PropertyGroupCreated',
+  PropertyGroupUpdated: 'limits.PropertyGroupUpdated',
+  PropertyGroupArchived: 'limits.PropertyGroupArchived',
 } as const;
 
 export const limitsAccountStream = (hubId: number) => `limits.account-${hubId}`;
@@ -61,6 +66,36 @@ export interface PropertyCreated {
 
 export interface PropertyArchived {
   type: typeof LimitsEventType.PropertyArchived;
+  data: { hubId: number; objectTypeId: string; name: string; archivedAt: number };
+}
+
+/** PATCH of one property: the whole new definition of that property (not of the account). */
+export interface PropertyUpdated {
+  type: typeof LimitsEventType.PropertyUpdated;
+  data: {
+    hubId: number;
+    objectTypeId: string;
+    property: PropertyDefinition;
+    /** Whether it counts against the calculated-properties ceiling after the change. */
+    calculated: boolean;
+    updatedUserId: number | null;
+    updatedAt: number;
+  };
+}
+
+export interface PropertyGroupCreated {
+  type: typeof LimitsEventType.PropertyGroupCreated;
+  data: { hubId: number; objectTypeId: string; group: PropertyGroupDefinition; createdAt: number };
+}
+
+/** The group's label and display order after a PATCH (its name never changes). */
+export interface PropertyGroupUpdated {
+  type: typeof LimitsEventType.PropertyGroupUpdated;
+  data: { hubId: number; objectTypeId: string; group: PropertyGroupDefinition; updatedAt: number };
+}
+
+export interface PropertyGroupArchived {
+  type: typeof LimitsEventType.PropertyGroupArchived;
   data: { hubId: number; objectTypeId: string; name: string; archivedAt: number };
 }
 
@@ -160,7 +195,11 @@ export type LimitsEvent =
   | CustomObjectSchemaCreated
   | CustomObjectSchemaArchived
   | CustomObjectSchemaPurged
-  | AccountLimitsOverridden;
+  | AccountLimitsOverridden
+  | PropertyUpdated
+  | PropertyGroupCreated
+  | PropertyGroupUpdated
+  | PropertyGroupArchived;
 
 /**
  * The module's event types for the registry. Every type is still stored in the one shape it was
@@ -177,4 +216,8 @@ export const limitsEvents: EventDefinitions = {
   [LimitsEventType.CustomObjectSchemaUpdated]: null,
   [LimitsEventType.AssociationDefinitionCreated]: null,
   [LimitsEventType.AssociationDefinitionDeleted]: null,
+  [LimitsEventType.PropertyUpdated]: null,
+  [LimitsEventType.PropertyGroupCreated]: null,
+  [LimitsEventType.PropertyGroupUpdated]: null,
+  [LimitsEventType.PropertyGroupArchived]: null,
 } satisfies Record<LimitsEvent['type'], EventDecoder | null>;

@@ -30,11 +30,7 @@ export function decideUpdateSchema(
   const { objectTypeId } = activeCustomSchema(state, objectType, facts.hubId);
   const errors: ErrorDetail[] = [];
   const bad = (field: string, message: string, code = 'INVALID') => errors.push({ message, in: field, code });
-  const names = new Set(
-    Object.values(state.properties)
-      .filter((p) => p.objectTypeId === objectTypeId && !p.archived)
-      .map((p) => p.name),
-  );
+  const names = new Set(state.propertiesByType.get(objectTypeId)?.byName.keys());
   const changes: SchemaChanges = {};
 
   if (patch.labels !== undefined) {

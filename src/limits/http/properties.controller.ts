@@ -1,19 +1,42 @@
-import { Controller, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { Controller, Delete, Get, HttpCode, Param, Patch, Post, Query, Res } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
-import { ApiBody, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
+import type { FastifyReply } from 'fastify';
 import { type AccessTokenClaims, RequireScopes, Token } from '../../oauth';
 import type { CommandContext } from '../../platform/events/envelope';
 import { type ApiVersion, RouteVersion, versionedPaths } from '../../platform/http/api-versions';
+import { Inject } from '@nestjs/common';
 import { Ctx } from '../../platform/http/request-context';
 import { VersionedBody } from '../../platform/http/versioned-body';
 import { ArchiveProperty } from '../application/commands/archive-property';
+import { BatchArchiveProperties } from '../application/commands/batch-archive-properties';
+import { BatchCreateProperties, standardError } from '../application/commands/batch-create-properties';
 import { CreateProperty } from '../application/commands/create-property';
+import { UpdateProperty } from '../application/commands/update-property';
 import { LimitsQueries } from '../application/limits.queries';
-import type { PropertyView } from '../application/limits.views';
+import { iso, type PropertyBatchView, type PropertyView } from '../application/limits.views';
+import { PropertiesQueries } from '../application/properties.queries';
+import { CLOCK, type Clock } from '../../platform/clock';
+import { HubSpotError } from '../../platform/errors/hubspot-error';
 import { scopeFamilyOf } from '../domain/object-types';
 import { propertyScopes } from '../domain/scopes';
 import { PropertyCreateDatedDto, PropertyCreateDto } from './limits.dto';
-import { parseArchived, parseSegment, requireAnyScope } from './params';
+import {
+  parseArchived,
+  parseDataSensitivity,
+  parseLocale,
+  parsePropertyNames,
+  parseSegment,
+  requireAnyScope,
+} from './params';
+import {
+  BatchPropertyCreateDatedDto,
+  BatchPropertyCreateDto,
+  BatchPropertyNameDto,
+  BatchReadPropertyNameDto,
+  PropertyUpdateDatedDto,
+  PropertyUpdateDto,
+} from './properties.dto';
 
 const PROPERTIES_PATHS = {
   v3: 'crm/v3/properties/:objectType',
@@ -35,6 +58,8 @@ export class PropertiesController {
   constructor(
     private readonly commandBus: CommandBus,
     private readonly queries: LimitsQueries,
+    private readonly properties: PropertiesQueries,
+    @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
   @Post()
@@ -56,15 +81,25 @@ export class PropertiesController {
 
   @Get()
   @ApiOperation({ summary: 'Read all properties of an object type' })
+  @ApiQuery({ name: 'archived', required: false, type: Boolean })
+  @ApiQuery({ name: 'dataSensitivity', required: false, enum: ['non_sensitive', 'sensitive', 'highly_sensitive'] })
+  @ApiQuery({ name: 'properties', required: false, description: 'Comma-separated names to return' })
+  @ApiQuery({ name: 'locale', required: false })
   list(
     @Param('objectType') objectType: string,
-    @Query('archived') archived: string | undefined,
+    @Query() query: Record<string, string | string[] | undefined>,
     @Token() token: AccessTokenClaims,
     @RouteVersion() version: PropertiesVersion,
   ): { results: PropertyView[] } {
     parseSegment(objectType, 'objectType');
     requireAnyScope(token, propertyScopes(scopeFamilyOf(objectType), 'read', version));
-    return { results: this.queries.listProperties(token.hubId, objectType, parseArchived(archived)) };
+    const filter = listQuery(query);
+    return {
+      results: this.properties.list(token.hubId, objectType, {
+        ...filter,
+        names: parsePropertyNames(query.properties),
+      }),
+    };
   }
 
   @Get(':propertyName')
@@ -72,14 +107,126 @@ export class PropertiesController {
   get(
     @Param('objectType') objectType: string,
     @Param('propertyName') propertyName: string,
-    @Query('archived') archived: string | undefined,
+    @Query() query: Record<string, string | string[] | undefined>,
     @Token() token: AccessTokenClaims,
     @RouteVersion() version: PropertiesVersion,
   ): PropertyView {
     parseSegment(objectType, 'objectType');
     parseSegment(propertyName, 'propertyName');
     requireAnyScope(token, propertyScopes(scopeFamilyOf(objectType), 'read', version));
-    return this.queries.getProperty(token.hubId, objectType, propertyName, parseArchived(archived));
+    const { archived, dataSensitivity } = listQuery(query);
+    parsePropertyNames(query.properties);
+    const property = this.queries.getProperty(token.hubId, objectType, propertyName, archived);
+    if (property.dataSensitivity !== dataSensitivity)
+      throw HubSpotError.notFound(`Property ${propertyName} does not exist`);
+    return property;
+  }
+
+  @Patch(':propertyName')
+  @ApiOperation({
+    summary: 'Update a property (to or from calculation_equation moves it across the calculated ceiling)',
+  })
+  @ApiBody({ type: PropertyUpdateDto, description: 'From 2026-03 each option needs `displayOrder`.' })
+  update(
+    @Param('objectType') objectType: string,
+    @Param('propertyName') propertyName: string,
+    @VersionedBody({ default: PropertyUpdateDatedDto, v3: PropertyUpdateDto })
+    body: PropertyUpdateDto | PropertyUpdateDatedDto,
+    @Token() token: AccessTokenClaims,
+    @Ctx() ctx: CommandContext,
+    @RouteVersion() version: PropertiesVersion,
+  ): Promise<PropertyView> {
+    parseSegment(objectType, 'objectType');
+    parseSegment(propertyName, 'propertyName');
+    requireAnyScope(token, propertyScopes(scopeFamilyOf(objectType), 'write', version));
+    return this.commandBus.execute(
+      new UpdateProperty(token.hubId, token.userId, objectType, propertyName, { ...body }, ctx),
+    );
+  }
+
+  @Post('batch/create')
+  @ApiOperation({
+    summary:
+      'Create a batch of properties: 201 when all are created, 207 with `errors` otherwise (2026-09: 200 either way)',
+  })
+  @ApiBody({
+    type: BatchPropertyCreateDto,
+    description: 'At most 100 inputs; from 2026-03 options need `displayOrder`.',
+  })
+  async batchCreate(
+    @Param('objectType') objectType: string,
+    @VersionedBody({ default: BatchPropertyCreateDatedDto, v3: BatchPropertyCreateDto })
+    body: BatchPropertyCreateDto | BatchPropertyCreateDatedDto,
+    @Token() token: AccessTokenClaims,
+    @Ctx() ctx: CommandContext,
+    @RouteVersion() version: PropertiesVersion,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<PropertyBatchView> {
+    parseSegment(objectType, 'objectType');
+    requireAnyScope(token, propertyScopes(scopeFamilyOf(objectType), 'write', version));
+    const inputs = body.inputs.map((i) => ({ ...i }));
+    const { status, body: answer } = await this.commandBus.execute(
+      new BatchCreateProperties(token.hubId, token.userId, objectType, inputs, ctx),
+    );
+    void reply.status(multiStatus(status, version));
+    return answer;
+  }
+
+  @Post('batch/read')
+  @ApiOperation({ summary: 'Read a batch of properties: 200, or 207 with `errors` for the names not found' })
+  @ApiBody({ type: BatchReadPropertyNameDto })
+  @ApiQuery({ name: 'locale', required: false })
+  batchRead(
+    @Param('objectType') objectType: string,
+    @VersionedBody({ default: BatchReadPropertyNameDto }) body: BatchReadPropertyNameDto,
+    @Query('locale') locale: string | undefined,
+    @Token() token: AccessTokenClaims,
+    @RouteVersion() version: PropertiesVersion,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): PropertyBatchView {
+    parseSegment(objectType, 'objectType');
+    parseLocale(locale);
+    requireAnyScope(token, propertyScopes(scopeFamilyOf(objectType), 'read', version));
+    const startedAt = iso(this.clock.now());
+    const { found, missing } = this.properties.read(
+      token.hubId,
+      objectType,
+      body.inputs.map((i) => i.name),
+      { archived: body.archived ?? false, dataSensitivity: parseDataSensitivity(body.dataSensitivity) },
+    );
+    const answer: PropertyBatchView = {
+      status: 'COMPLETE',
+      results: found,
+      startedAt,
+      completedAt: iso(this.clock.now()),
+    };
+    if (missing.length === 0) {
+      void reply.status(200);
+      return answer;
+    }
+    answer.errors = missing.map((name) =>
+      standardError(HubSpotError.notFound(`Property ${name} does not exist`), { propertyName: [name] }),
+    );
+    answer.numErrors = missing.length;
+    void reply.status(multiStatus(207, version));
+    return answer;
+  }
+
+  @Post('batch/archive')
+  @HttpCode(204)
+  @ApiOperation({ summary: 'Archive a batch of properties (204 whatever their state)' })
+  @ApiBody({ type: BatchPropertyNameDto })
+  async batchArchive(
+    @Param('objectType') objectType: string,
+    @VersionedBody({ default: BatchPropertyNameDto }) body: BatchPropertyNameDto,
+    @Token() token: AccessTokenClaims,
+    @Ctx() ctx: CommandContext,
+    @RouteVersion() version: PropertiesVersion,
+  ): Promise<void> {
+    parseSegment(objectType, 'objectType');
+    requireAnyScope(token, propertyScopes(scopeFamilyOf(objectType), 'write', version));
+    const names = body.inputs.map((i) => i.name);
+    await this.commandBus.execute(new BatchArchiveProperties(token.hubId, token.userId, objectType, names, ctx));
   }
 
   @Delete(':propertyName')
@@ -97,4 +244,24 @@ export class PropertiesController {
     requireAnyScope(token, propertyScopes(scopeFamilyOf(objectType), 'write', version));
     await this.commandBus.execute(new ArchiveProperty(token.hubId, token.userId, objectType, propertyName, ctx));
   }
+}
+
+/** 2026-09's spec answers every batch with 200 (BatchResponseProperty carries the errors); earlier ones 201/207. */
+function multiStatus(status: 200 | 201 | 207, version: PropertiesVersion): number {
+  return version === '2026-09' ? 200 : status;
+}
+
+/** `archived`, `dataSensitivity` and `locale` of the list and read routes. */
+function listQuery(query: Record<string, string | string[] | undefined>) {
+  const one = (name: string) => {
+    const v = query[name];
+    if (Array.isArray(v)) {
+      throw HubSpotError.validation(`Invalid ${name}`, [
+        { message: `${name} is given more than once`, in: name, code: 'INVALID' },
+      ]);
+    }
+    return v;
+  };
+  parseLocale(one('locale'));
+  return { archived: parseArchived(one('archived')), dataSensitivity: parseDataSensitivity(one('dataSensitivity')) };
 }

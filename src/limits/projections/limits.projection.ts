@@ -15,6 +15,7 @@ export const LIMITS_TABLES = [
   'limits_overrides',
   'limits_usage',
   'limits_account_usage',
+  'limits_property_groups',
 ] as const;
 
 /**
@@ -35,6 +36,10 @@ export class LimitsProjection implements Projection<LimitsEvent> {
     LimitsEventType.CustomObjectSchemaUpdated,
     LimitsEventType.AssociationDefinitionCreated,
     LimitsEventType.AssociationDefinitionDeleted,
+    LimitsEventType.PropertyUpdated,
+    LimitsEventType.PropertyGroupCreated,
+    LimitsEventType.PropertyGroupUpdated,
+    LimitsEventType.PropertyGroupArchived,
   ];
   readonly name = LIMITS_PROJECTION;
   readonly version = 1;
@@ -88,6 +93,18 @@ export class LimitsProjection implements Projection<LimitsEvent> {
         hub_id INTEGER PRIMARY KEY,
         custom_object_types INTEGER NOT NULL
       );
+      CREATE TABLE IF NOT EXISTS limits_property_groups (
+        hub_id INTEGER NOT NULL,
+        object_type_id TEXT NOT NULL,
+        name TEXT NOT NULL,
+        label TEXT NOT NULL,
+        display_order INTEGER NOT NULL,
+        created_at INTEGER NOT NULL,
+        updated_at INTEGER NOT NULL,
+        archived INTEGER NOT NULL DEFAULT 0,
+        archived_at INTEGER,
+        PRIMARY KEY (hub_id, object_type_id, name)
+      ) WITHOUT ROWID;
     `);
   }
 
@@ -178,6 +195,10 @@ export class LimitsProjection implements Projection<LimitsEvent> {
           d.hubId,
           d.objectTypeId,
         );
+        cachedStatement(db, 'DELETE FROM limits_property_groups WHERE hub_id = ? AND object_type_id = ?').run(
+          d.hubId,
+          d.objectTypeId,
+        );
         refreshUsage(db, d.hubId, d.objectTypeId);
         return;
       }
@@ -219,6 +240,8 @@ export class LimitsProjection implements Projection<LimitsEvent> {
         }));
         return;
       }
+      default:
+        applyPropertyChange(event, db);
     }
   }
 }
@@ -284,4 +307,50 @@ function refreshUsage(db: Database.Database, hubId: number, objectTypeId: string
     `INSERT INTO limits_account_usage (hub_id, custom_object_types) VALUES (?, ?)
      ON CONFLICT(hub_id) DO UPDATE SET custom_object_types = excluded.custom_object_types`,
   ).run(hubId, types.n);
+}
+
+/** PATCH of a property and the property groups (the events added with them). */
+function applyPropertyChange(event: Recorded<LimitsEvent>, db: Database.Database): void {
+  switch (event.type) {
+    case LimitsEventType.PropertyUpdated: {
+      const d = event.data;
+      cachedStatement(
+        db,
+        `UPDATE limits_properties SET definition = ?, calculated = ?, updated_at = ?
+         WHERE hub_id = ? AND object_type_id = ? AND name = ? AND archived = 0`,
+      ).run(JSON.stringify(d.property), d.calculated ? 1 : 0, d.updatedAt, d.hubId, d.objectTypeId, d.property.name);
+      refreshUsage(db, d.hubId, d.objectTypeId);
+      return;
+    }
+    case LimitsEventType.PropertyGroupCreated: {
+      const d = event.data;
+      cachedStatement(
+        db,
+        `INSERT OR REPLACE INTO limits_property_groups
+           (hub_id, object_type_id, name, label, display_order, created_at, updated_at, archived, archived_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, 0, NULL)`,
+      ).run(d.hubId, d.objectTypeId, d.group.name, d.group.label, d.group.displayOrder, d.createdAt, d.createdAt);
+      return;
+    }
+    case LimitsEventType.PropertyGroupUpdated: {
+      const d = event.data;
+      cachedStatement(
+        db,
+        `UPDATE limits_property_groups SET label = ?, display_order = ?, updated_at = ?
+         WHERE hub_id = ? AND object_type_id = ? AND name = ? AND archived = 0`,
+      ).run(d.group.label, d.group.displayOrder, d.updatedAt, d.hubId, d.objectTypeId, d.group.name);
+      return;
+    }
+    case LimitsEventType.PropertyGroupArchived: {
+      const d = event.data;
+      cachedStatement(
+        db,
+        `UPDATE limits_property_groups SET archived = 1, archived_at = ?, updated_at = ?
+         WHERE hub_id = ? AND object_type_id = ? AND name = ? AND archived = 0`,
+      ).run(d.archivedAt, d.archivedAt, d.hubId, d.objectTypeId, d.name);
+      return;
+    }
+    default:
+      return;
+  }
 }

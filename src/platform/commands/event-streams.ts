@@ -7,6 +7,7 @@ import { eventTypes } from '../events/event-type-registry';
 import { EVENT_STORE, type EventStore, type ExpectedRevision } from '../event-store/event-store.port';
 import { fold, type Decider } from './decider';
 import { DeciderCommandHandler } from './decider-command-handler';
+import { SnapshottingDeciderHandler } from './snapshotting-decider-handler';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './retry-policy';
 
 export interface LoadedStream<S> {
@@ -51,6 +52,18 @@ export class EventStreams {
     return new DeciderCommandHandler(this, decider, policy);
   }
 
+  /**
+   * As forDecider, for long streams: each stream's folded state is kept in memory (at most
+   * `capacity` streams) and only the events after it are read (see SnapshottingDeciderHandler).
+   */
+  forSnapshottedDecider<S, C, E extends DomainEvent>(
+    decider: Decider<S, C, E>,
+    policy: RetryPolicy,
+    capacity: number,
+  ): SnapshottingDeciderHandler<S, C, E> {
+    return new SnapshottingDeciderHandler(this, decider, policy, capacity);
+  }
+
   async load<S, E extends DomainEvent>(
     streamId: string,
     decider: Pick<Decider<S, never, E>, 'initialState' | 'evolve'>,
@@ -62,6 +75,16 @@ export class EventStreams {
       expected: last ? last.revision : 'no_stream',
       position: last ? last.position : 0,
     };
+  }
+
+  /** The stream's events from `fromRevision` on, decoded: what a snapshot taken before them lacks. */
+  async readFrom<E extends DomainEvent>(
+    streamId: string,
+    fromRevision: number,
+  ): Promise<{ events: E[]; lastRevision: number | null }> {
+    const recorded = await this.store.readStream(streamId, fromRevision);
+    const last = recorded[recorded.length - 1];
+    return { events: eventTypes.decodeStream<E>(recorded), lastRevision: last ? last.revision : null };
   }
 
   /** Appends; throws ConcurrencyError when `expected` no longer holds. */

@@ -293,6 +293,9 @@ export class SqliteEventStore implements EventStore {
   readStream(streamId: string, fromRevision = 0): Promise<RecordedEvent[]> {
     const cached = this.cache.get(streamId);
     if (cached) return Promise.resolve(fromRevision <= 0 ? cached : cached.filter((e) => e.revision >= fromRevision));
+    // A tail read (a snapshot catching up) reads only the tail; the cache keeps whole streams.
+    if (fromRevision > 0)
+      return Promise.resolve((this.stmts.readStream.all(streamId, fromRevision) as EventRow[]).map(toRecorded));
     const rows = this.stmts.readStream.all(streamId, 0) as EventRow[];
     const events = rows.map(toRecorded);
     this.cache.remember(
@@ -300,7 +303,7 @@ export class SqliteEventStore implements EventStore {
       events,
       rows.reduce((sum, row) => sum + rowBytes(row), 0),
     );
-    return Promise.resolve(fromRevision <= 0 ? events.slice() : events.filter((e) => e.revision >= fromRevision));
+    return Promise.resolve(events.slice());
   }
 
   readAll(options: ReadAllOptions): Promise<RecordedEvent[]> {

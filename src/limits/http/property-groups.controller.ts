@@ -1,0 +1,121 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
+import { ApiBody, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
+import { type AccessTokenClaims, RequireScopes, Token } from '../../oauth';
+import type { CommandContext } from '../../platform/events/envelope';
+import { type ApiVersion, RouteVersion, versionedPaths } from '../../platform/http/api-versions';
+import { Ctx } from '../../platform/http/request-context';
+import { ArchivePropertyGroup } from '../application/commands/archive-property-group';
+import { CreatePropertyGroup } from '../application/commands/create-property-group';
+import { UpdatePropertyGroup } from '../application/commands/update-property-group';
+import type { PropertyGroupView } from '../application/limits.views';
+import { PropertiesQueries } from '../application/properties.queries';
+import { scopeFamilyOf } from '../domain/object-types';
+import { propertyScopes } from '../domain/scopes';
+import { parseLocale, parseSegment, requireAnyScope } from './params';
+import { PropertyGroupCreateDto, PropertyGroupUpdateDto } from './properties.dto';
+
+const GROUPS_PATHS = {
+  v3: 'crm/v3/properties/:objectType/groups',
+  '2026-03': 'crm/properties/2026-03/:objectType/groups',
+  '2026-09': 'crm/properties/2026-09/:objectType/groups',
+} as const satisfies Partial<Record<ApiVersion, string>>;
+type GroupsVersion = keyof typeof GROUPS_PATHS;
+
+/**
+ * Property groups of an object type (properties.json of each version). HubSpot's default groups
+ * of the standard types (and `<name>_information` of a custom type) are always there and cannot
+ * be changed; the account's own groups can, and can be archived once they hold no property.
+ */
+@ApiTags('CRM properties')
+@RequireScopes()
+@Controller(versionedPaths(GROUPS_PATHS))
+export class PropertyGroupsController {
+  constructor(
+    private readonly commandBus: CommandBus,
+    private readonly queries: PropertiesQueries,
+  ) {}
+
+  @Get()
+  @ApiOperation({ summary: 'Read all property groups' })
+  @ApiQuery({ name: 'locale', required: false })
+  list(
+    @Param('objectType') objectType: string,
+    @Query('locale') locale: string | undefined,
+    @Token() token: AccessTokenClaims,
+    @RouteVersion() version: GroupsVersion,
+  ): { results: PropertyGroupView[] } {
+    this.check(token, objectType, 'read', version);
+    parseLocale(locale);
+    return { results: this.queries.listGroups(token.hubId, objectType) };
+  }
+
+  @Post()
+  @HttpCode(201)
+  @ApiOperation({ summary: 'Create a property group' })
+  @ApiBody({ type: PropertyGroupCreateDto })
+  create(
+    @Param('objectType') objectType: string,
+    @Body() body: PropertyGroupCreateDto,
+    @Token() token: AccessTokenClaims,
+    @Ctx() ctx: CommandContext,
+    @RouteVersion() version: GroupsVersion,
+  ): Promise<PropertyGroupView> {
+    this.check(token, objectType, 'write', version);
+    return this.commandBus.execute(new CreatePropertyGroup(token.hubId, token.userId, objectType, { ...body }, ctx));
+  }
+
+  @Get(':groupName')
+  @ApiOperation({ summary: 'Read a property group' })
+  @ApiQuery({ name: 'locale', required: false })
+  get(
+    @Param('objectType') objectType: string,
+    @Param('groupName') groupName: string,
+    @Query('locale') locale: string | undefined,
+    @Token() token: AccessTokenClaims,
+    @RouteVersion() version: GroupsVersion,
+  ): PropertyGroupView {
+    this.check(token, objectType, 'read', version);
+    parseSegment(groupName, 'groupName');
+    parseLocale(locale);
+    return this.queries.getGroup(token.hubId, objectType, groupName);
+  }
+
+  @Patch(':groupName')
+  @ApiOperation({ summary: 'Update a property group (label, display order)' })
+  @ApiBody({ type: PropertyGroupUpdateDto })
+  update(
+    @Param('objectType') objectType: string,
+    @Param('groupName') groupName: string,
+    @Body() body: PropertyGroupUpdateDto,
+    @Token() token: AccessTokenClaims,
+    @Ctx() ctx: CommandContext,
+    @RouteVersion() version: GroupsVersion,
+  ): Promise<PropertyGroupView> {
+    this.check(token, objectType, 'write', version);
+    parseSegment(groupName, 'groupName');
+    return this.commandBus.execute(
+      new UpdatePropertyGroup(token.hubId, token.userId, objectType, groupName, { ...body }, ctx),
+    );
+  }
+
+  @Delete(':groupName')
+  @HttpCode(204)
+  @ApiOperation({ summary: 'Archive a property group (only an empty one of the account)' })
+  async archive(
+    @Param('objectType') objectType: string,
+    @Param('groupName') groupName: string,
+    @Token() token: AccessTokenClaims,
+    @Ctx() ctx: CommandContext,
+    @RouteVersion() version: GroupsVersion,
+  ): Promise<void> {
+    this.check(token, objectType, 'write', version);
+    parseSegment(groupName, 'groupName');
+    await this.commandBus.execute(new ArchivePropertyGroup(token.hubId, token.userId, objectType, groupName, ctx));
+  }
+
+  private check(token: AccessTokenClaims, objectType: string, access: 'read' | 'write', version: GroupsVersion) {
+    parseSegment(objectType, 'objectType');
+    requireAnyScope(token, propertyScopes(scopeFamilyOf(objectType), access, version));
+  }
+}
