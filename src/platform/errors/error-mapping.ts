@@ -1,5 +1,6 @@
 import { HttpException } from '@nestjs/common';
 import { ConcurrencyError } from '../event-store/concurrency-error';
+import { InvalidPositionError, StoreUnavailableError } from '../event-store/store-errors';
 import { HubSpotError } from './hubspot-error';
 
 interface FastifyLikeError {
@@ -32,6 +33,23 @@ export function toHubSpotError(error: unknown): { error: HubSpotError; isBug: bo
   if (error instanceof ConcurrencyError) {
     return {
       error: HubSpotError.conflict('The resource was changed by another request at the same time; retry.'),
+      isBug: false,
+    };
+  }
+  if (error instanceof StoreUnavailableError) {
+    // The request may be retried as is: appends are idempotent, and its outcome is not known.
+    const retryAfter = String(error.retryAfterSeconds);
+    const message = 'The event store did not answer in time; retry the request.';
+    return {
+      error: new HubSpotError(503, 'SERVICE_UNAVAILABLE', message, { headers: { 'retry-after': retryAfter } }),
+      isBug: false,
+    };
+  }
+  if (error instanceof InvalidPositionError) {
+    return {
+      error: HubSpotError.validation('after is not a position of this event store', [
+        { message: 'use a position returned by this endpoint', in: 'after', code: 'INVALID' },
+      ]),
       isBug: false,
     };
   }

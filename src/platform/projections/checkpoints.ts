@@ -16,6 +16,34 @@ export class Checkpoints {
     return row && row.version === version ? row.position : -1;
   }
 
+  /**
+   * Ties the checkpoints to the store whose positions they are (`identity`: its kind and first
+   * event's id). Checkpoints of another store, or of an unknown one (kept before identities were
+   * recorded), or any at all while the store is empty, are dropped: every projection then
+   * rebuilds and every reactor replays from the start (its commands are idempotent).
+   * Returns whether they were dropped.
+   */
+  bindToStore(identity: string | null): boolean {
+    this.db.exec(`CREATE TABLE IF NOT EXISTS projection_store (
+      only INTEGER PRIMARY KEY CHECK (only = 1),
+      identity TEXT NOT NULL
+    )`);
+    const row = this.db.prepare('SELECT identity FROM projection_store').get() as { identity: string } | undefined;
+    const anyPosition = this.db.prepare('SELECT 1 FROM projection_checkpoints WHERE position > 0 LIMIT 1').get();
+    const foreign = identity === null ? anyPosition !== undefined : row ? row.identity !== identity : !!anyPosition;
+    this.db.transaction(() => {
+      if (foreign) this.db.exec('DELETE FROM projection_checkpoints');
+      if (identity === null) this.db.exec('DELETE FROM projection_store');
+      else
+        this.db
+          .prepare(
+            'INSERT INTO projection_store (only, identity) VALUES (1, ?) ON CONFLICT(only) DO UPDATE SET identity = excluded.identity',
+          )
+          .run(identity);
+    })();
+    return foreign;
+  }
+
   save(name: string, version: number, position: number): void {
     cachedStatement(
       this.db,
