@@ -59,6 +59,8 @@ export class ScriptedEsdbClient implements EsdbClient {
   readonly subscribeCalls: Array<{ fromPosition: ReadPosition; filter?: Filter; highWaterMark?: number }> = [];
   /** Steps for the next append calls, in order; then every call is 'ok'. */
   readonly appendScript: AppendStep[] = [];
+  /** Steps for the next append to a stream that matches, ahead of appendScript. */
+  readonly streamFaults: Array<{ match: (streamId: string) => boolean; step: AppendStep }> = [];
   /** Errors the next subscriptions fail with right after they open. */
   readonly subscribeFailures: Error[] = [];
   /** The next this-many reads never answer. */
@@ -70,6 +72,7 @@ export class ScriptedEsdbClient implements EsdbClient {
   /** Appends that fail while disrupted: each alternately commits first or not. */
   private disruptedAppends = 0;
   private disruptCounter = 0;
+  private pendingAppends = 0;
   private nextPosition = 1000;
   private readonly streams = new Map<string, LogRecord[]>();
   private readonly open = new Set<Readable>();
@@ -79,9 +82,12 @@ export class ScriptedEsdbClient implements EsdbClient {
   private readonly paused: Array<() => void> = [];
   disposed = false;
 
-  /** Drops every open subscription with UNAVAILABLE and makes the next `appends` appends end unknown. */
+  /**
+   * Drops every open subscription with UNAVAILABLE and makes the replies of the appends in flight
+   * and of the next `appends` ones fail, every other one after committing.
+   */
   disrupt(appends = 0): void {
-    this.disruptedAppends += appends;
+    this.disruptedAppends += this.pendingAppends + appends;
     for (const sub of [...this.subscriptions]) sub.stream.destroy(unavailable('stream reset by the disruption'));
   }
 
@@ -110,15 +116,20 @@ export class ScriptedEsdbClient implements EsdbClient {
     options: { expectedRevision: AppendExpectedRevision; credentials?: Credentials },
   ): Promise<AppendResult> {
     this.appendCalls.push({ streamId, ...(options.credentials ? { credentials: options.credentials } : {}) });
-    let step = this.appendScript.shift() ?? { kind: 'ok' };
-    if (step.kind === 'ok' && this.disruptedAppends > 0) {
-      this.disruptedAppends -= 1;
-      const error = unavailable('connection reset during the append');
-      step = this.disruptCounter++ % 2 === 0 ? { kind: 'commit-then-fail', error } : { kind: 'fail', error };
-    }
+    const targeted = this.streamFaults.findIndex((f) => f.match(streamId));
+    const scripted =
+      targeted >= 0 ? this.streamFaults.splice(targeted, 1)[0]!.step : (this.appendScript.shift() ?? { kind: 'ok' });
+    this.pendingAppends += 1;
     return new Promise((resolve, reject) => {
-      // Replies arrive on a later turn, as they do over the network.
+      // Replies arrive on a later turn, as they do over the network; a disruption meanwhile hits them.
       setImmediate(() => {
+        this.pendingAppends -= 1;
+        let step = scripted;
+        if (step.kind === 'ok' && this.disruptedAppends > 0) {
+          this.disruptedAppends -= 1;
+          const error = unavailable('connection reset during the append');
+          step = this.disruptCounter++ % 2 === 0 ? { kind: 'commit-then-fail', error } : { kind: 'fail', error };
+        }
         if (step.kind === 'fail') return reject(step.error);
         let result: AppendResult;
         try {

@@ -13,6 +13,7 @@ import {
   StoreUnavailableError,
 } from '../../src/platform/event-store/store-errors';
 import { toHubSpotError } from '../../src/platform/errors/error-mapping';
+import { describeFaultContract, type StoreUnderTest } from '../contract/event-store.contract';
 import { newEvent } from '../support/event-store-fixtures';
 import {
   accessDenied,
@@ -129,6 +130,20 @@ describe('EventStoreDB adapter over a scripted client', () => {
       expect(mapped.error.httpStatus).toBe(503);
       expect(mapped.error.category).toBe('SERVICE_UNAVAILABLE');
       expect(mapped.error.extras.headers).toEqual({ 'retry-after': '5' });
+      await store.close();
+    });
+
+    it('settles every one of concurrent appends whose replies a disruption cut off, each stored once', async () => {
+      const { client, store } = adapter();
+      const events = Array.from({ length: 20 }, (_, i) => newEvent('t.N', { i }));
+      const results = Promise.all(events.map((e, i) => store.append(`burst-${i}`, [e], 'no_stream')));
+      client.disrupt();
+      const settled = await results;
+      expect(client.appendCalls.length).toBeGreaterThan(20); // the disruption did cut replies off
+      expect(client.log).toHaveLength(20);
+      for (const [i, result] of settled.entries()) {
+        expect(result.position).toBe((await store.readStream(`burst-${i}`))[0]!.position);
+      }
       await store.close();
     });
 
@@ -318,4 +333,21 @@ describe('EventStoreDB adapter over a scripted client', () => {
       await expect(store.append('s-18', [newEvent('t.A')], 'any')).rejects.toThrow(/closed/);
     });
   });
+});
+
+// Only the fault part of the contract, and named for what it is: the EventStoreDB contract itself
+// runs against a real server (test/integration/eventstoredb-event-store.int.spec.ts).
+describe('fault contract: EventStoreDB adapter over the scripted client stand-in (not a server)', () => {
+  let current: StoreUnderTest;
+  beforeEach(() => {
+    const { client, store } = adapter();
+    current = {
+      store,
+      cleanup: () => store.close(),
+      disrupt: () => client.disrupt(2),
+      failNextSubscription: () => client.subscribeFailures.push(accessDenied()),
+    };
+  });
+  afterEach(() => current.cleanup());
+  describeFaultContract(() => current);
 });

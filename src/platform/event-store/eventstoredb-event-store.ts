@@ -117,6 +117,7 @@ export class EventStoreDbEventStore implements EventStore {
   }
 
   append(streamId: string, events: NewEvent[], expected: ExpectedRevision): Promise<AppendResult> {
+    if (this.closed) return Promise.reject(new Error('event store is closed'));
     if (events.length === 0) return Promise.reject(new Error('append needs at least one event'));
     return this.track(() => this.appendSettled(streamId, events, expected));
   }
