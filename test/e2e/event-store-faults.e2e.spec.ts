@@ -1,9 +1,11 @@
+import type Database from 'better-sqlite3';
 import { EventEmitter } from 'node:events';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { installProcessFaultHandlers, processFaults } from '../../src/platform/core/process-faults';
 import { EventStoreDbEventStore } from '../../src/platform/event-store/eventstoredb-event-store';
+import { READ_MODEL_DB } from '../../src/platform/projections/read-model-database';
 import { exchangeCode, installCode, oauthFixture, refresh } from '../support/oauth-fixtures';
 import { expectOAuthSchema } from '../support/oauth-schema';
 import { accessDenied, deadlineExceeded, ScriptedEsdbClient } from '../support/scripted-esdb-client';
@@ -84,19 +86,41 @@ describe('the service on EventStoreDB under faults', () => {
     expect(foreign.json()).toMatchObject({ category: 'VALIDATION_ERROR' });
   });
 
+  it('3. read models first built on an empty store are kept on the next start', async () => {
+    const first = await start();
+    await createAccount(first);
+    await first.close({ keepData: true });
+    apps.length = 0;
+    const second = await start();
+    // Rebuilding would have set every projection's checkpoint back to 0 at start.
+    const positions = second.app
+      .get<Database.Database>(READ_MODEL_DB)
+      .prepare("SELECT position FROM projection_checkpoints WHERE name NOT LIKE '%reactor%'")
+      .all() as Array<{ position: number }>;
+    expect(positions.length).toBeGreaterThan(0);
+    for (const { position } of positions) expect(position).toBeGreaterThan(0);
+  });
+
   it('3. read models of a recreated SQLite store are rebuilt too', async () => {
     const first = await start();
     const { hubId } = await createAccount(first);
     await first.close({ keepData: true });
     apps.length = 0;
-    rmSync(join(dir, 'events.sqlite'));
-    expect(existsSync(join(dir, 'readmodels.sqlite'))).toBe(true);
+    // Another store with events of its own replaces the events file.
+    const other = mkdtempSync(join(tmpdir(), 'hs-esdb-faults-other-'));
+    try {
+      const elsewhere = await startTestApp({ dataDir: other });
+      await createAccount(elsewhere);
+      await elsewhere.close({ keepData: true });
+      for (const file of readdirSync(dir).filter((f) => f.startsWith('events.sqlite'))) rmSync(join(dir, file));
+      for (const file of readdirSync(other).filter((f) => f.startsWith('events.sqlite'))) {
+        copyFileSync(join(other, file), join(dir, file));
+      }
+    } finally {
+      rmSync(other, { recursive: true, force: true });
+    }
     const second = await start();
-    await createAccount(second); // a new first event: another store
-    await second.close({ keepData: true });
-    apps.length = 0;
-    const third = await start();
-    expect((await third.admin('GET', `/admin/v1/accounts/${hubId}`)).statusCode).toBe(404);
+    expect((await second.admin('GET', `/admin/v1/accounts/${hubId}`)).statusCode).toBe(404);
   });
 
   it('4. a subscription the server refuses stops the read models and fails readiness with the reason', async () => {

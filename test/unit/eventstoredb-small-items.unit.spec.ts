@@ -43,23 +43,35 @@ describe('3. checkpoints bound to a store', () => {
   afterEach(() => db.close());
 
   it('keeps them for the same store and drops them for another one, an empty one, or an unknown one', () => {
-    expect(checkpoints.bindToStore('sqlite:first')).toBe(false);
+    expect(checkpoints.bindToStore('sqlite', 'sqlite:first')).toBe(false);
     checkpoints.save('p', 1, 42);
-    expect(checkpoints.bindToStore('sqlite:first')).toBe(false);
+    expect(checkpoints.bindToStore('sqlite', 'sqlite:first')).toBe(false);
     expect(checkpoints.get('p', 1)).toBe(42);
 
-    expect(checkpoints.bindToStore('eventstoredb:first')).toBe(true);
+    expect(checkpoints.bindToStore('eventstoredb', 'eventstoredb:first')).toBe(true);
     expect(checkpoints.get('p', 1)).toBe(-1);
 
     checkpoints.save('p', 1, 42);
-    expect(checkpoints.bindToStore(null)).toBe(true); // an empty store has no position 42
+    expect(checkpoints.bindToStore('eventstoredb', null)).toBe(true); // an empty store has no position 42
     expect(checkpoints.get('p', 1)).toBe(-1);
 
     // Kept before identities were recorded: which store they belong to is unknown.
     checkpoints.save('p', 1, 7);
     db.exec('DELETE FROM projection_store');
-    expect(checkpoints.bindToStore('sqlite:first')).toBe(true);
+    expect(checkpoints.bindToStore('sqlite', 'sqlite:first')).toBe(true);
     expect(checkpoints.get('p', 1)).toBe(-1);
+  });
+
+  it('bound while the store was empty, keeps them once its first event names it', () => {
+    expect(checkpoints.bindToStore('sqlite', null)).toBe(false);
+    checkpoints.save('p', 1, 3);
+    expect(checkpoints.bindToStore('sqlite', 'sqlite:first')).toBe(false);
+    expect(checkpoints.get('p', 1)).toBe(3);
+    expect(checkpoints.bindToStore('sqlite', 'sqlite:other')).toBe(true);
+    // ...but not for a store of another kind.
+    checkpoints.save('p', 1, 3);
+    db.exec("UPDATE projection_store SET identity = 'sqlite:'");
+    expect(checkpoints.bindToStore('eventstoredb', 'eventstoredb:x')).toBe(true);
   });
 });
 

@@ -43,10 +43,19 @@ class CoreLifecycle implements OnApplicationBootstrap, OnApplicationShutdown {
 
   async onApplicationBootstrap(): Promise<void> {
     // Positions mean something only to the store that issued them.
-    if (new Checkpoints(this.db).bindToStore(await this.store.identity())) {
+    const checkpoints = new Checkpoints(this.db);
+    const identity = await this.store.identity();
+    if (checkpoints.bindToStore(this.store.kind, identity)) {
       this.logger.warn('read-model checkpoints were kept for another event store: rebuilding every read model');
     }
     this.runner.start();
+    if (identity === null) {
+      // An empty store is known by its first event: recorded once the read models applied one.
+      void this.runner
+        .waitFor(1, null)
+        .then(async () => checkpoints.bindToStore(this.store.kind, await this.store.identity()))
+        .catch(() => undefined); // stopped first: bound on the next start
+    }
   }
 
   async onApplicationShutdown(): Promise<void> {

@@ -17,29 +17,32 @@ export class Checkpoints {
   }
 
   /**
-   * Ties the checkpoints to the store whose positions they are (`identity`: its kind and first
-   * event's id). Checkpoints of another store, or of an unknown one (kept before identities were
-   * recorded), or any at all while the store is empty, are dropped: every projection then
-   * rebuilds and every reactor replays from the start (its commands are idempotent).
+   * Ties the checkpoints to the store whose positions they are: `identity` is its kind and first
+   * event's id, null while it is empty (then the kind alone is recorded, and the caller binds again
+   * once the first event exists). Checkpoints of another store, of an unknown one (kept before
+   * identities were recorded), or any past 0 while the store is empty, are dropped: every projection
+   * then rebuilds and every reactor replays from the start (its commands are idempotent).
    * Returns whether they were dropped.
    */
-  bindToStore(identity: string | null): boolean {
+  bindToStore(kind: string, identity: string | null): boolean {
     this.db.exec(`CREATE TABLE IF NOT EXISTS projection_store (
       only INTEGER PRIMARY KEY CHECK (only = 1),
       identity TEXT NOT NULL
     )`);
-    const row = this.db.prepare('SELECT identity FROM projection_store').get() as { identity: string } | undefined;
-    const anyPosition = this.db.prepare('SELECT 1 FROM projection_checkpoints WHERE position > 0 LIMIT 1').get();
-    const foreign = identity === null ? anyPosition !== undefined : row ? row.identity !== identity : !!anyPosition;
+    const stored = (this.db.prepare('SELECT identity FROM projection_store').get() as { identity: string } | undefined)
+      ?.identity;
+    const anyPosition =
+      this.db.prepare('SELECT 1 FROM projection_checkpoints WHERE position > 0 LIMIT 1').get() !== undefined;
+    const kindOnly = `${kind}:`;
+    const foreign =
+      identity === null ? anyPosition : stored === undefined ? anyPosition : stored !== identity && stored !== kindOnly; // bound while this store was still empty
     this.db.transaction(() => {
       if (foreign) this.db.exec('DELETE FROM projection_checkpoints');
-      if (identity === null) this.db.exec('DELETE FROM projection_store');
-      else
-        this.db
-          .prepare(
-            'INSERT INTO projection_store (only, identity) VALUES (1, ?) ON CONFLICT(only) DO UPDATE SET identity = excluded.identity',
-          )
-          .run(identity);
+      this.db
+        .prepare(
+          'INSERT INTO projection_store (only, identity) VALUES (1, ?) ON CONFLICT(only) DO UPDATE SET identity = excluded.identity',
+        )
+        .run(identity ?? kindOnly);
     })();
     return foreign;
   }
