@@ -4,6 +4,7 @@ import { createApp } from './app.factory';
 import { AppConfig, ConfigError, loadConfig } from './platform/config/config';
 import { DemoSeeder } from './directory';
 import { featureModules } from './feature-modules';
+import { installProcessFaultHandlers } from './platform/core/process-faults';
 import { flushLogOnShutdown } from './platform/core/shutdown-log-flush';
 import { EVENT_STORE, EventStore } from './platform/event-store/event-store.port';
 import { systemClock } from './platform/clock';
@@ -25,6 +26,8 @@ async function main(): Promise<void> {
     config.logLevel,
     resolveLogFormat(config.logFormat, process.stdout),
   );
+  // A fault nothing caught is logged and fails readiness instead of ending the process silently.
+  installProcessFaultHandlers(process, (line) => logger.error(line));
 
   let app: NestFastifyApplication | undefined;
   let banner: string | undefined;

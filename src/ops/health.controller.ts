@@ -2,6 +2,7 @@ import { Controller, Get, Inject, Res, ServiceUnavailableException } from '@nest
 import { ApiExcludeController } from '@nestjs/swagger';
 import { HealthCheckService, HealthIndicatorService } from '@nestjs/terminus';
 import type { FastifyReply } from 'fastify';
+import { processFaults } from '../platform/core/process-faults';
 import { EVENT_STORE, EventStore } from '../platform/event-store/event-store.port';
 import { ProjectionRunner } from '../platform/projections/projection-runner';
 
@@ -33,6 +34,11 @@ export class HealthController {
               return { kind: this.store.kind };
             })
             .withTimeout(2000),
+        () => {
+          const fault = processFaults.reason();
+          const session = this.indicators.check('process');
+          return fault === null ? session.up() : session.down({ reason: fault });
+        },
         async () => {
           const lag = await this.runner.lag();
           const status = this.runner.status();
@@ -43,7 +49,13 @@ export class HealthController {
           const session = this.indicators.check('projections');
           return failed.length === 0 && behind.length === 0
             ? session.up({ lag })
-            : session.down({ lag, failed: failed.map((f) => f.name) });
+            : session.down({
+                lag,
+                failed: failed.map((f) => f.name),
+                ...(failed.length > 0
+                  ? { reasons: Object.fromEntries(failed.map((f) => [f.name, f.error ?? ''])) }
+                  : {}),
+              });
         },
       ]);
       await reply.status(200).send(result);

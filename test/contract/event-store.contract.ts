@@ -7,6 +7,13 @@ import type { EventStore } from '../../src/platform/event-store/event-store.port
 export interface StoreUnderTest {
   store: EventStore;
   cleanup: () => Promise<void>;
+  /**
+   * Drops the store's connection once (open subscriptions fail, the next appends may lose their
+   * replies). A no-op for an embedded store; the scripted client stand-in implements it in unit tests.
+   */
+  disrupt?: () => void;
+  /** Makes the next subscription fail with an error resubscribing cannot cure (when the harness can). */
+  failNextSubscription?: () => void;
 }
 
 /*
@@ -50,9 +57,11 @@ export function describeEventStoreContract(name: string, makeStore: () => Promis
   describe(`EventStore contract: ${name}`, () => {
     let store: EventStore;
     let cleanup: () => Promise<void>;
+    let current: StoreUnderTest;
 
     beforeEach(async () => {
-      ({ store, cleanup } = await makeStore());
+      current = await makeStore();
+      ({ store, cleanup } = current);
     });
 
     afterEach(async () => {
@@ -265,6 +274,8 @@ export function describeEventStoreContract(name: string, makeStore: () => Promis
       });
     });
 
+    describeFaultContract(() => current);
+
     describe('concurrency', () => {
       it('lets exactly one of 50 racing appenders win each revision, leaving no gaps', async () => {
         const stream = unique('race');
@@ -294,4 +305,155 @@ export function describeEventStoreContract(name: string, makeStore: () => Promis
       }, 60_000);
     });
   });
+}
+
+/**
+ * Positions as resume cursors, a feed that survives a dropped connection exactly once, and appends
+ * whose outcome is always definite. Part of the contract above; also run on its own against the
+ * EventStoreDB adapter over the scripted client stand-in, whose `disrupt()` really drops things.
+ */
+export function describeFaultContract(harness: () => StoreUnderTest): void {
+  describe('positions are resume cursors', () => {
+    it('returns the stored position of the last event, and reads and subscriptions from any issued position yield exactly the later events', async () => {
+      const { store } = harness();
+      const stream = unique('cursor');
+      const batches = [[newEvent('t.A')], [newEvent('t.B'), newEvent('t.C'), newEvent('t.D')], [newEvent('t.E')]];
+      const start = await store.headPosition();
+      const issued: number[] = [start];
+      let expected: number | 'no_stream' = 'no_stream';
+      for (const batch of batches) {
+        const result = await store.append(stream, batch, expected);
+        expected = result.nextExpectedRevision;
+        issued.push(result.position);
+      }
+      const stored = await store.readStream(stream);
+      const all = batches.flat();
+      // The returned position is the stored position of each append's last event.
+      expect(issued.slice(1)).toEqual([stored[0]!.position, stored[3]!.position, stored[4]!.position]);
+      // Every stored position is a cursor too, not only the returned ones.
+      const cursors = [...issued, ...stored.map((e) => e.position)];
+      for (const p of cursors) {
+        const later = ids(all.filter((_e, i) => stored[i]!.position > p));
+        const read = await store.readAll({ after: p, limit: 1000 });
+        expect(ids(read.filter((e) => e.streamId === stream))).toEqual(later);
+        expect(ids(await subscribeUntil(store, p, stream, later.length))).toEqual(later);
+      }
+    });
+  });
+
+  describe('a subscription across a dropped connection', () => {
+    it('delivers the appends made before, during and after the drop exactly once, in order', async () => {
+      const { store, disrupt } = harness();
+      const stream = unique('drop');
+      const subscription = store.subscribeToAll(await store.headPosition());
+      const iterator = subscription[Symbol.asyncIterator]();
+      const appended: NewEvent[] = [];
+      let revision: number | 'no_stream' = 'no_stream';
+      const appendOne = async (label: string) => {
+        const event = newEvent(`t.${label}`);
+        revision = (await store.append(stream, [event], revision)).nextExpectedRevision;
+        appended.push(event);
+      };
+      const received: RecordedEvent[] = [];
+      const receive = async (count: number) => {
+        while (received.length < count) {
+          const next = await iterator.next();
+          expect(next.done).toBeFalsy();
+          received.push(...(next.value as RecordedEvent[]).filter((e) => e.streamId === stream));
+        }
+      };
+      await appendOne('Before1');
+      await appendOne('Before2');
+      await receive(1);
+      disrupt?.();
+      await appendOne('During1');
+      await appendOne('During2');
+      await receive(3);
+      disrupt?.();
+      await appendOne('After1');
+      await appendOne('After2');
+      await receive(6);
+      subscription.close();
+      expect((await iterator.next()).done).toBe(true);
+      expect(ids(received)).toEqual(ids(appended));
+      expect(received.map((e) => e.revision)).toEqual([0, 1, 2, 3, 4, 5]);
+    });
+
+    it('makes the iteration throw on an error resubscribing cannot cure', async () => {
+      const { store, failNextSubscription } = harness();
+      // An embedded store has no such error to cause.
+      if (!failNextSubscription) return;
+      failNextSubscription();
+      const iterator = store.subscribeToAll(0)[Symbol.asyncIterator]();
+      await expect(iterator.next()).rejects.toThrow();
+    });
+  });
+
+  describe('an append has a definite outcome', () => {
+    it('resolves each of 200 concurrent appends under a disruption with its stored position, or rejects it with its event absent', async () => {
+      const { store, disrupt } = harness();
+      const unhandled: unknown[] = [];
+      const onUnhandled = (reason: unknown) => unhandled.push(reason);
+      process.on('unhandledRejection', onUnhandled);
+      try {
+        const prefix = unique('burst');
+        const events = Array.from({ length: 200 }, (_, i) => newEvent('t.Burst', { i }));
+        const outcomes = Promise.allSettled(events.map((e, i) => store.append(`${prefix}-${i}`, [e], 'no_stream')));
+        disrupt?.();
+        const settled = await outcomes;
+        for (const [i, outcome] of settled.entries()) {
+          const stored = await store.readStream(`${prefix}-${i}`);
+          if (outcome.status === 'fulfilled') {
+            expect(ids(stored)).toEqual(ids([events[i]!]));
+            expect(outcome.value).toEqual({ nextExpectedRevision: 0, position: stored[0]!.position });
+          } else {
+            expect(stored).toEqual([]);
+          }
+        }
+        // The process survived: nothing rejected where no one listened.
+        await new Promise((resolve) => setImmediate(resolve));
+        expect(unhandled).toEqual([]);
+      } finally {
+        process.off('unhandledRejection', onUnhandled);
+      }
+    }, 60_000);
+
+    it('returns the original result when an old batch is replayed, and refuses a partly overlapping one', async () => {
+      const { store } = harness();
+      const stream = unique('replay');
+      const first = [newEvent('t.A'), newEvent('t.B')];
+      const original = await store.append(stream, first, 'no_stream');
+      await store.append(stream, [newEvent('t.C')], 1);
+      await store.append(stream, [newEvent('t.D')], 2);
+      // The stream moved on since; the old batch at its old place is still the same append.
+      expect(await store.append(stream, first, 'no_stream')).toEqual(original);
+      const error = await rejection(store.append(stream, [first[0]!, newEvent('t.X')], 'no_stream'));
+      expect(error).toBeInstanceOf(ConcurrencyError);
+      expect((await store.readStream(stream)).map((e) => e.type)).toEqual(['t.A', 't.B', 't.C', 't.D']);
+    });
+  });
+}
+
+/** The events of `stream` a subscription from `after` delivers, until `count` arrived (then it is closed). */
+async function subscribeUntil(
+  store: EventStore,
+  after: number,
+  stream: string,
+  count: number,
+): Promise<RecordedEvent[]> {
+  // A marker appended last bounds the wait when nothing (more) of `stream` is expected.
+  const marker = unique('marker');
+  await store.append(marker, [newEvent('t.Marker')], 'no_stream');
+  const subscription = store.subscribeToAll(after);
+  const out: RecordedEvent[] = [];
+  try {
+    for await (const batch of subscription) {
+      out.push(...batch.filter((e) => e.streamId === stream));
+      if (batch.some((e) => e.streamId === marker)) break;
+    }
+  } finally {
+    subscription.close();
+  }
+  expect(out.length).toBe(count);
+  return out;
 }

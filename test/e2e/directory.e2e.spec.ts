@@ -254,7 +254,8 @@ describe('bad input never yields a 5xx', () => {
     expect(ready.json().info.eventStore.status).toBe('up');
     const metrics = await t.inject({ method: 'GET', url: '/metrics' });
     expect(metrics.body).toContain('http_request_duration_seconds');
-    expect(metrics.body).toContain('projection_lag_events');
+    expect(metrics.body).toContain('projection_lag_positions');
+    expect(metrics.body).not.toContain('projection_lag_events');
     const docs = await t.inject({ method: 'GET', url: '/docs/json' });
     expect(docs.statusCode).toBe(200);
     expect(docs.json().paths).toHaveProperty(['/admin/v1/accounts']);

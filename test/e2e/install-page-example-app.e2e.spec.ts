@@ -5,6 +5,7 @@ import { LimitsModule } from '../../src/limits/limits.module';
 import { InstallPageModule } from '../../src/oauth/install-page/install-page.module';
 import { InstallPageBrowser } from '../support/install-page-browser';
 import { createAccount, createApp, createUser, startTestApp, TestApp } from '../support/test-app';
+import { childEnv } from '../support/child-env';
 
 const EXAMPLE = resolve(__dirname, '../../examples/public-app/app.js');
 
@@ -22,7 +23,7 @@ function freePort(): Promise<number> {
 function startExample(env: Record<string, string>): Promise<ChildProcess> {
   return new Promise((ok, fail) => {
     const child = spawn(process.execPath, [EXAMPLE], {
-      env: { ...process.env, ...env },
+      env: childEnv(env),
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let output = '';

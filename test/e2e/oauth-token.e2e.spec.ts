@@ -431,6 +431,7 @@ function reorderingStore(inner: EventStore): EventStore {
     readAll: (options) => inner.readAll(options),
     subscribeToAll: (after) => inner.subscribeToAll(after),
     headPosition: () => inner.headPosition(),
+    identity: () => inner.identity(),
     ping: () => inner.ping(),
     close: () => inner.close(),
   };

@@ -17,6 +17,7 @@ import {
 import { httpSender, injectSender, runMixedWorkload } from '../support/reliability-workload';
 import { waitForEvent } from '../support/cards-fixtures';
 import { startTestApp, TEST_ADMIN_KEY } from '../support/test-app';
+import { childEnv } from '../support/child-env';
 
 const ROOT = join(__dirname, '..', '..');
 const MODULE_PREFIXES = ['dir_', 'oauth_', 'cards_', 'limits_'];
@@ -82,7 +83,7 @@ describe('reliability: projections rebuilt from zero equal the live ones', () =>
       expectEveryModuleFilled(live);
       const r = spawnSync('npm', ['run', '--silent', 'projections:rebuild'], {
         cwd: ROOT,
-        env: { ...process.env, DATA_DIR: dataDir, SEED: 'none', ADMIN_API_KEY: TEST_ADMIN_KEY },
+        env: childEnv({ DATA_DIR: dataDir, SEED: 'none', ADMIN_API_KEY: TEST_ADMIN_KEY }),
         encoding: 'utf8',
         timeout: 120_000,
       });

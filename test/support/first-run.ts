@@ -1,5 +1,6 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
+import { childEnv } from './child-env';
 
 export const ROOT = join(__dirname, '..', '..');
 
@@ -21,7 +22,7 @@ export interface Run {
  */
 export function personEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
-  for (const [k, v] of Object.entries(process.env)) {
+  for (const [k, v] of Object.entries(childEnv())) {
     if (/^(LOG_LEVEL|LOG_FORMAT|JEST_|NODE_OPTIONS|FORCE_COLOR|NO_COLOR)/.test(k)) continue;
     env[k] = v;
   }

@@ -2,6 +2,7 @@ import { ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { request } from 'node:http';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
+import { childEnv } from './child-env';
 
 const ROOT = join(__dirname, '..', '..');
 
@@ -39,6 +40,11 @@ export interface ServiceProcess {
   output: () => string;
 }
 
+/** The service's environment: never the test run's EVENTSTORE_CONNECTION_STRING unless `env` sets it. */
+export function serviceEnv(port: number, env: Record<string, string>): NodeJS.ProcessEnv {
+  return childEnv({ HOST: '127.0.0.1', PORT: String(port), LOG_LEVEL: 'info', LOG_FORMAT: 'json', ...env });
+}
+
 /**
  * Starts `node dist/main.js` on 127.0.0.1 and resolves once it logged (at info) that it listens.
  * The start-up timer is cleared then, so a test may run for minutes; output is kept bounded
@@ -49,7 +55,7 @@ export async function startService(env: Record<string, string>, launcher: string
   // `launcher`: a command that runs node in another context (e.g. nsenter into a mount namespace).
   const [command, ...args] = [...launcher, process.execPath, join(ROOT, 'dist', 'main.js')];
   const child = spawn(command!, args, {
-    env: { ...process.env, HOST: '127.0.0.1', PORT: String(port), LOG_LEVEL: 'info', LOG_FORMAT: 'json', ...env },
+    env: serviceEnv(port, env),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';

@@ -4,7 +4,10 @@ import type { NewEvent } from '../../src/platform/events/envelope';
 import { ConcurrencyError } from '../../src/platform/event-store/concurrency-error';
 import {
   backoffDelay,
+  classifySubscriptionError,
   DEFAULT_BACKOFF,
+  EventDecodingError,
+  isUnknownAppendOutcome,
   inBatches,
   isSystemEvent,
   reportedAppendPosition,
@@ -239,5 +242,36 @@ describe('inBatches', () => {
     const pending = iterator.next();
     source.destroy(new Error('disconnected'));
     await expect(pending).rejects.toThrow('disconnected');
+  });
+});
+
+describe('error classification', () => {
+  it('resends appends only after errors that may follow a commit', () => {
+    for (const type of ['deadline-exceeded', 'unavailable', 'timeout', 'cancelled', 'not-leader', 'unknown']) {
+      expect(isUnknownAppendOutcome(Object.assign(new Error(type), { type }))).toBe(true);
+    }
+    expect(isUnknownAppendOutcome(new TypeError('undefined is not iterable'))).toBe(true);
+    expect(isUnknownAppendOutcome(Object.assign(new Error('x'), { code: 14 }))).toBe(true);
+    for (const type of ['access-denied', 'maximum-append-size-exceeded', 'stream-deleted', 'invalid-argument']) {
+      expect(isUnknownAppendOutcome(Object.assign(new Error(type), { type }))).toBe(false);
+    }
+    expect(isUnknownAppendOutcome(Object.assign(new Error('x'), { code: 3 }))).toBe(false);
+  });
+
+  it('stops a subscription for good only on errors resubscribing cannot cure', () => {
+    const fatal = [
+      Object.assign(new Error('denied'), { type: 'access-denied' }),
+      Object.assign(new Error('Invalid position.'), { code: 11 }),
+      new EventDecodingError('no position'),
+      new SyntaxError('Unexpected token'),
+    ];
+    for (const error of fatal) expect(classifySubscriptionError(error)).toBe('fatal');
+    const transient = [
+      Object.assign(new Error('down'), { type: 'unavailable' }),
+      Object.assign(new Error('slow'), { type: 'deadline-exceeded' }),
+      Object.assign(new Error('leader moved'), { type: 'not-leader' }),
+      new Error('socket hang up'),
+    ];
+    for (const error of transient) expect(classifySubscriptionError(error)).toBe('transient');
   });
 });

@@ -18,6 +18,7 @@ import { CLOCK, Clock } from '../clock';
 import { EventStreams } from '../commands/event-streams';
 import { createEventStore } from '../event-store/create-event-store';
 import { EVENT_STORE, EventStore } from '../event-store/event-store.port';
+import { Checkpoints } from '../projections/checkpoints';
 import { ProjectionRunner } from '../projections/projection-runner';
 import { closeReadModelDatabase, openReadModelDatabase, READ_MODEL_DB } from '../projections/read-model-database';
 import { flushLogAtShutdown } from './shutdown-log-flush';
@@ -41,8 +42,21 @@ class CoreLifecycle implements OnApplicationBootstrap, OnApplicationShutdown {
     @Inject(READ_MODEL_DB) private readonly db: Database.Database,
   ) {}
 
-  onApplicationBootstrap(): void {
+  async onApplicationBootstrap(): Promise<void> {
+    // Positions mean something only to the store that issued them.
+    const checkpoints = new Checkpoints(this.db);
+    const identity = await this.store.identity();
+    if (checkpoints.bindToStore(this.store.kind, identity)) {
+      this.logger.warn('read-model checkpoints were kept for another event store: rebuilding every read model');
+    }
     this.runner.start();
+    if (identity === null) {
+      // An empty store is known by its first event: recorded once the read models applied one.
+      void this.runner
+        .waitFor(1, null)
+        .then(async () => checkpoints.bindToStore(this.store.kind, await this.store.identity()))
+        .catch(() => undefined); // stopped first: bound on the next start
+    }
   }
 
   async onApplicationShutdown(): Promise<void> {
@@ -71,7 +85,7 @@ export class CoreModule {
         { provide: Metrics, useValue: metrics },
         {
           provide: EVENT_STORE,
-          useFactory: () => options.eventStore ?? createEventStore(config, metrics),
+          useFactory: () => options.eventStore ?? createEventStore(config, metrics, new Logger('EventStore')),
         },
         {
           provide: READ_MODEL_DB,

@@ -1,6 +1,7 @@
 import { HttpException } from '@nestjs/common';
 import { ConcurrencyError } from '../event-store/concurrency-error';
 import { storageFaultOf } from '../event-store/storage-fault';
+import { InvalidPositionError, StoreUnavailableError } from '../event-store/store-errors';
 import { HubSpotError } from './hubspot-error';
 
 interface FastifyLikeError {
@@ -38,6 +39,23 @@ export function toHubSpotError(error: unknown): { error: HubSpotError; isBug: bo
   }
   const storageFault = storageFaultOf(error);
   if (storageFault) return { error: storageRefused(storageFault.reason), isBug: false };
+  if (error instanceof StoreUnavailableError) {
+    // The request may be retried as is: appends are idempotent, and its outcome is not known.
+    const retryAfter = String(error.retryAfterSeconds);
+    const message = 'The event store did not answer in time; retry the request.';
+    return {
+      error: new HubSpotError(503, 'SERVICE_UNAVAILABLE', message, { headers: { 'retry-after': retryAfter } }),
+      isBug: false,
+    };
+  }
+  if (error instanceof InvalidPositionError) {
+    return {
+      error: HubSpotError.validation('after is not a position of this event store', [
+        { message: 'use a position returned by this endpoint', in: 'after', code: 'INVALID' },
+      ]),
+      isBug: false,
+    };
+  }
   if (error instanceof HttpException) {
     // Nest's own exception layer (unknown routes) wraps Fastify's 4xx errors in an HttpException.
     if (isFastifyClientError(error.cause) && error.cause.code?.startsWith('FST_'))

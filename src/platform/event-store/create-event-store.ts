@@ -7,8 +7,20 @@ import { EventStoreDbEventStore } from './eventstoredb-event-store';
 import { SqliteEventStore } from './sqlite-event-store';
 
 /** The one place that picks the store: EventStoreDB when a connection string is set, else SQLite in DATA_DIR. */
-export function createEventStore(config: AppConfig, metrics?: Metrics): EventStore {
-  if (config.eventStoreConnectionString) return new EventStoreDbEventStore(config.eventStoreConnectionString);
+export function createEventStore(
+  config: AppConfig,
+  metrics?: Metrics,
+  logger?: { warn(message: string): void; error(message: string): void },
+): EventStore {
+  if (config.eventStoreConnectionString) {
+    return new EventStoreDbEventStore(config.eventStoreConnectionString, {
+      onSubscriptionError: (error, retryInMs) => {
+        const reason = error instanceof Error ? error.message : String(error);
+        if (retryInMs === null) logger?.error(`subscription to $all failed for good: ${reason}`);
+        else logger?.warn(`subscription to $all dropped (${reason}); resubscribing in ${retryInMs} ms`);
+      },
+    });
+  }
   mkdirSync(config.dataDir, { recursive: true });
   return new SqliteEventStore(join(config.dataDir, 'events.sqlite'), {
     // The service is the file's one writer, so streams it has read can be served from memory.

@@ -47,6 +47,11 @@ export interface EventStore {
   subscribeToAll(after: number): Subscription;
   /** Position of the newest event (0 when empty). */
   headPosition(): Promise<number>;
+  /**
+   * Which store this is: kind and the id of its first event (null while empty). Positions are only
+   * meaningful to the store that issued them; checkpoints record this to notice another store.
+   */
+  identity(): Promise<string | null>;
   /** Throws when the store cannot be reached. */
   ping(): Promise<void>;
   /** Finishes pending appends, then closes. */

@@ -1,18 +1,19 @@
-import {
-  BACKWARDS,
-  END,
-  EventStoreDBClient,
-  StreamNotFoundError,
-  excludeSystemEvents,
-  type AllStreamSubscription,
-  type AppendResult as EsdbAppendResult,
-  type ReadPosition,
-} from '@eventstore/db-client';
+import { BACKWARDS, END, StreamNotFoundError, excludeSystemEvents, type Credentials } from '@eventstore/db-client';
 import type { NewEvent, RecordedEvent } from '../events/envelope';
 import type { AppendResult, EventStore, ExpectedRevision, ReadAllOptions, Subscription } from './event-store.port';
 import {
+  appendCredentials,
+  connectEsdb,
+  type EsdbClient,
+  type EsdbReadable,
+  type EsdbSubscription,
+} from './eventstoredb-client';
+import {
   backoffDelay,
+  classifySubscriptionError,
   inBatches,
+  isInvalidPosition,
+  isUnknownAppendOutcome,
   rawPosition,
   reportedAppendPosition,
   toConcurrencyError,
@@ -24,100 +25,194 @@ import {
   type EsdbResolvedEvent,
 } from './eventstoredb-mapping';
 import { toEsdbStorageFault } from './eventstoredb-storage-errors';
+import { FeedFailedError, InvalidPositionError, StoreUnavailableError } from './store-errors';
 
 const noop = (): void => undefined;
-
-/** Reads a finite client stream to the end. */
-async function collect<T>(
-  read: AsyncIterable<T> & { on(event: 'error', listener: (error: Error) => void): unknown },
-): Promise<T[]> {
-  // A late 'error' after the iterator detached would otherwise be an uncaught exception.
-  read.on('error', noop);
-  const out: T[] = [];
-  for await (const item of read) out.push(item);
-  return out;
-}
 
 const isStreamNotFound = (error: unknown): boolean =>
   error instanceof StreamNotFoundError ||
   (typeof error === 'object' && error !== null && (error as { type?: unknown }).type === 'stream-not-found');
 
+/** Our own deadline on a read: 6.2.1 sets `deadline: Infinity` on every read and subscription. */
+export class ReadDeadlineError extends Error {
+  constructor(what: string, ms: number) {
+    super(`EventStoreDB ${what} did not finish within ${ms} ms`);
+    this.name = 'ReadDeadlineError';
+  }
+}
+
 export interface EventStoreDbEventStoreOptions {
-  /** Resubscribe schedule of subscribeToAll after a disconnect or error. */
+  /** Resubscribe schedule of subscribeToAll after a transient error. */
   backoff?: BackoffOptions;
-  /** Told about every subscription failure before the retry (for logs and metrics). */
-  onSubscriptionError?: (error: unknown, retryInMs: number) => void;
+  /**
+   * Told about every subscription failure: `retryInMs` is the delay before resubscribing, or null
+   * when the error is not transient and the feed stops (for logs and metrics).
+   */
+  onSubscriptionError?: (error: unknown, retryInMs: number | null) => void;
+  /** Sends of one append whose outcome stays unknown before giving up with a 503 (default 4). */
+  appendAttempts?: number;
+  /** Pause between those sends (default 250 ms, doubled each time). */
+  appendRetryDelayMs?: number;
+  /** Longest a read (a page, a stream, a head lookup) may take (default 10 s; ping: 5 s). */
+  readDeadlineMs?: number;
+  /** Longest a subscription may take to be confirmed by the server before it is retried (default 10 s). */
+  subscribeDeadlineMs?: number;
+  /** How long a head position read is reused (default 1 s): readiness probes must not each walk $all. */
+  headCacheMs?: number;
+  /** Clock of the head cache. */
+  now?: () => number;
+  /** Credentials every append carries (required with an injected client; see appendCredentials). */
+  credentials?: Credentials;
 }
 
 interface FeedState {
   closed: boolean;
-  current: AllStreamSubscription | null;
+  current: EsdbSubscription | null;
   wake: (() => void) | null;
 }
 
 const PAGE = 512;
 const MAX_BATCH = 1000;
 
-/** EventStoreDB adapter of the store-neutral port (@eventstore/db-client 6.x, gRPC). */
+/** EventStoreDB adapter of the store-neutral port (@eventstore/db-client 6.2.1, gRPC). */
 export class EventStoreDbEventStore implements EventStore {
   readonly kind = 'eventstoredb' as const;
   /** Concurrent gRPC calls may reach the server in any order. */
   readonly appendsInCallOrder = false;
-  private readonly client: EventStoreDBClient;
+  private readonly client: EsdbClient;
+  private readonly credentials: Credentials;
   private readonly inFlight = new Set<Promise<unknown>>();
   private readonly feeds = new Set<() => void>();
   private closed = false;
+  private disposed = false;
+  private head: { position: number; at: number } | null = null;
+  private headRead: Promise<number> | null = null;
+  private firstEventId: string | null = null;
 
   constructor(
-    connection: string | EventStoreDBClient,
+    connection: string | EsdbClient,
     private readonly options: EventStoreDbEventStoreOptions = {},
   ) {
-    this.client = typeof connection === 'string' ? EventStoreDBClient.connectionString(connection) : connection;
+    if (typeof connection === 'string') {
+      this.credentials = options.credentials ?? appendCredentials(connection);
+      this.client = connectEsdb(connection);
+    } else {
+      if (!options.credentials) throw new Error('an injected EventStoreDB client needs options.credentials');
+      this.credentials = options.credentials;
+      this.client = connection;
+    }
   }
 
-  append(streamId: string, events: NewEvent[], expected: ExpectedRevision): Promise<AppendResult> {
+  private get now(): number {
+    return (this.options.now ?? Date.now)();
+  }
+
+  /** Tracks a call so close() waits for it instead of cutting it short. */
+  private track<T>(work: () => Promise<T>): Promise<T> {
     if (this.closed) return Promise.reject(new Error('event store is closed'));
-    if (events.length === 0) return Promise.reject(new Error('append needs at least one event'));
-    const pending = this.appendNow(streamId, events, expected);
+    const pending = work();
     this.inFlight.add(pending);
     const settle = () => this.inFlight.delete(pending);
     pending.then(settle, settle);
     return pending;
   }
 
-  private async appendNow(streamId: string, events: NewEvent[], expected: ExpectedRevision): Promise<AppendResult> {
-    let result: EsdbAppendResult;
-    try {
-      // The server checks idempotency by event id natively, so a replay returns success.
-      result = await this.client.appendToStream(streamId, events.map(toEventData), {
-        expectedRevision: toEsdbExpectedRevision(expected),
-      });
-    } catch (error) {
-      throw toConcurrencyError(error, streamId, expected) ?? toEsdbStorageFault(error) ?? error;
+  append(streamId: string, events: NewEvent[], expected: ExpectedRevision): Promise<AppendResult> {
+    if (this.closed) return Promise.reject(new Error('event store is closed'));
+    if (events.length === 0) return Promise.reject(new Error('append needs at least one event'));
+    return this.track(() => this.appendSettled(streamId, events, expected));
+  }
+
+  /**
+   * One append, sent again while its outcome is unknown (a timeout or a dropped connection can
+   * follow a write that committed). Event ids are deterministic and the expected revision exact,
+   * so a resend of a committed append answers with its original result, and of one that did not
+   * commit either writes it or meets a definite conflict. Still unknown after the last send: 503.
+   */
+  private async appendSettled(streamId: string, events: NewEvent[], expected: ExpectedRevision): Promise<AppendResult> {
+    const data = events.map(toEventData);
+    const expectedRevision = toEsdbExpectedRevision(expected);
+    const attempts = Math.max(1, this.options.appendAttempts ?? 4);
+    const delay = this.options.appendRetryDelayMs ?? 250;
+    let lastError: unknown;
+    for (let attempt = 0; attempt < attempts; attempt++) {
+      if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, delay * 2 ** (attempt - 1)));
+      try {
+        const result = await this.client.appendToStream(streamId, data, {
+          expectedRevision,
+          credentials: this.credentials,
+        });
+        const nextExpectedRevision = Number(result.nextExpectedRevision);
+        const position =
+          reportedAppendPosition(result, events.length) ??
+          (await this.positionOfRevision(streamId, nextExpectedRevision));
+        this.sawPosition(position);
+        return { nextExpectedRevision, position };
+      } catch (error) {
+        const conflict = toConcurrencyError(error, streamId, expected);
+        if (conflict) throw conflict;
+        const storageFault = toEsdbStorageFault(error); // refused for its disk: definite, nothing written
+        if (storageFault) throw storageFault;
+        if (!isUnknownAppendOutcome(error)) throw error;
+        lastError = error;
+      }
     }
-    const nextExpectedRevision = Number(result.nextExpectedRevision);
-    const position =
-      reportedAppendPosition(result, events.length) ?? (await this.positionOfRevision(streamId, nextExpectedRevision));
-    return { nextExpectedRevision, position };
+    throw new StoreUnavailableError(
+      `append to ${streamId}: outcome unknown after ${attempts} attempts (${errorText(lastError)})`,
+      5,
+      lastError,
+    );
   }
 
   private async positionOfRevision(streamId: string, revision: number): Promise<number> {
-    const [last] = await collect(this.client.readStream(streamId, { fromRevision: BigInt(revision), maxCount: 1 }));
+    const [last] = await this.collect(
+      this.client.readStream(streamId, { fromRevision: BigInt(revision), maxCount: 1 }),
+      `read of ${streamId}@${revision}`,
+    );
     const position = last ? rawPosition(last) : undefined;
     if (position === undefined) throw new Error(`cannot find the position of ${streamId}@${revision}`);
     return position;
   }
 
-  async readStream(streamId: string, fromRevision = 0): Promise<RecordedEvent[]> {
-    const raw = await this.readStreamRaw(streamId, fromRevision, undefined);
-    return raw.map(toRecordedEvent).filter((e): e is RecordedEvent => e !== null);
+  /**
+   * Reads a finite client stream to the end, within our deadline. A stream that ends because the
+   * client was disposed under it would look complete: that is an error, never a short list.
+   */
+  private async collect(
+    read: EsdbReadable,
+    what: string,
+    deadlineMs = this.readDeadline(),
+  ): Promise<EsdbResolvedEvent[]> {
+    // A late 'error' after the iterator detached would otherwise be an uncaught exception.
+    read.on('error', noop);
+    const timer = setTimeout(() => read.destroy(new ReadDeadlineError(what, deadlineMs)), deadlineMs);
+    try {
+      const out: EsdbResolvedEvent[] = [];
+      for await (const item of read) out.push(item);
+      if (this.disposed) throw new Error(`event store closed during the ${what}`);
+      return out;
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
-  private async readStreamRaw(streamId: string, fromRevision: number, maxCount: number | undefined) {
+  private readDeadline(): number {
+    return this.options.readDeadlineMs ?? 10_000;
+  }
+
+  readStream(streamId: string, fromRevision = 0): Promise<RecordedEvent[]> {
+    return this.track(async () => {
+      const raw = await this.readStreamRaw(streamId, { fromRevision: BigInt(fromRevision) });
+      return raw.map(toRecordedEvent).filter((e): e is RecordedEvent => e !== null);
+    });
+  }
+
+  private async readStreamRaw(
+    streamId: string,
+    options: Parameters<EsdbClient['readStream']>[1],
+  ): Promise<EsdbResolvedEvent[]> {
     try {
-      return await collect(
-        this.client.readStream(streamId, { fromRevision: BigInt(fromRevision), ...(maxCount ? { maxCount } : {}) }),
-      );
+      return await this.collect(this.client.readStream(streamId, options), `read of ${streamId}`);
     } catch (error) {
       if (isStreamNotFound(error)) return [];
       throw error;
@@ -128,14 +223,29 @@ export class EventStoreDbEventStore implements EventStore {
    * 6.2.1's readAll takes no server-side filter (only subscriptions do), so: a streamId filter
    * reads that stream itself (exact, server-side), otherwise $all is paged and post-filtered.
    */
-  async readAll(o: ReadAllOptions): Promise<RecordedEvent[]> {
-    if (o.limit <= 0) return [];
-    if (o.streamId !== undefined) return this.readAllOfStream({ ...o, streamId: o.streamId });
+  readAll(o: ReadAllOptions): Promise<RecordedEvent[]> {
+    return this.track(async () => {
+      if (o.limit <= 0) return [];
+      try {
+        if (o.streamId !== undefined) return await this.readAllOfStream({ ...o, streamId: o.streamId });
+        return await this.readAllPages(o);
+      } catch (error) {
+        // An `after` that is no record's position (from another store, or made up).
+        if (isInvalidPosition(error)) throw new InvalidPositionError(o.after);
+        throw error;
+      }
+    });
+  }
+
+  private async readAllPages(o: ReadAllOptions): Promise<RecordedEvent[]> {
     const out: RecordedEvent[] = [];
     let cursor = o.after;
     const pageSize = Math.min(Math.max(o.limit, PAGE), 4096);
     for (;;) {
-      const page = await collect(this.client.readAll({ fromPosition: toReadPosition(cursor), maxCount: pageSize }));
+      const page = await this.collect(
+        this.client.readAll({ fromPosition: toReadPosition(cursor), maxCount: pageSize }),
+        'read of $all',
+      );
       let progressed = false;
       for (const raw of page) {
         const position = rawPosition(raw);
@@ -153,11 +263,12 @@ export class EventStoreDbEventStore implements EventStore {
     }
   }
 
+  /** The stream's events after `o.after`, read from the first revision past it (not from 0). */
   private async readAllOfStream(o: ReadAllOptions & { streamId: string }): Promise<RecordedEvent[]> {
     const out: RecordedEvent[] = [];
-    let from = 0;
-    for (;;) {
-      const page = await this.readStreamRaw(o.streamId, from, PAGE);
+    let from = await this.firstRevisionAfter(o.streamId, o.after);
+    while (from !== null) {
+      const page = await this.readStreamRaw(o.streamId, { fromRevision: BigInt(from), maxCount: PAGE });
       for (const raw of page) {
         const event = toRecordedEvent(raw);
         if (!event || event.position <= o.after || (o.type !== undefined && event.type !== o.type)) continue;
@@ -165,9 +276,29 @@ export class EventStoreDbEventStore implements EventStore {
         if (out.length >= o.limit) return out;
       }
       const last = page[page.length - 1]?.event;
-      if (page.length < PAGE || !last) return out;
-      from = Number(last.revision) + 1;
+      from = page.length < PAGE || !last ? null : Number(last.revision) + 1;
     }
+    return out;
+  }
+
+  /**
+   * Positions grow with revisions inside a stream, so the first revision past a position is found
+   * by bisection over one-event reads: a few round trips instead of reading the stream from 0.
+   */
+  private async firstRevisionAfter(streamId: string, after: number): Promise<number | null> {
+    const [newest] = await this.readStreamRaw(streamId, { fromRevision: END, direction: BACKWARDS, maxCount: 1 });
+    if (!newest?.event || (rawPosition(newest) ?? 0) <= after) return null;
+    let low = 0;
+    let high = Number(newest.event.revision);
+    if (after <= 0) return low;
+    while (low < high) {
+      const mid = Math.floor((low + high) / 2);
+      const [at] = await this.readStreamRaw(streamId, { fromRevision: BigInt(mid), maxCount: 1 });
+      const position = at ? rawPosition(at) : undefined;
+      if (position !== undefined && position > after) high = mid;
+      else low = mid + 1;
+    }
+    return low;
   }
 
   subscribeToAll(after: number): Subscription {
@@ -189,19 +320,31 @@ export class EventStoreDbEventStore implements EventStore {
     return { [Symbol.asyncIterator]: () => iterator, close };
   }
 
+  /**
+   * Catch-up then live from `after`, resubscribing after transient errors (with backoff and a
+   * report); an error that resubscribing cannot cure ends the iteration with FeedFailedError.
+   */
   private async *feed(after: number, state: FeedState, close: () => void): AsyncGenerator<RecordedEvent[]> {
     let position = after;
     let attempt = 0;
     try {
       while (!state.closed) {
-        const sub = this.client.subscribeToAll({
-          fromPosition: toReadPosition(position),
-          filter: excludeSystemEvents(),
-        });
+        const sub = this.client.subscribeToAll(
+          { fromPosition: toReadPosition(position), filter: excludeSystemEvents() },
+          // The client's default buffer of 16 objects would cap every batch at 16 events.
+          { highWaterMark: MAX_BATCH },
+        );
         sub.on('error', noop); // errors are seen through the iterator; this only stops late ones crashing us
         state.current = sub;
+        const deadlineMs = this.options.subscribeDeadlineMs ?? 10_000;
+        const unconfirmed = setTimeout(
+          () => sub.destroy(new ReadDeadlineError('subscription', deadlineMs)),
+          deadlineMs,
+        );
+        sub.once('confirmation', () => clearTimeout(unconfirmed));
         try {
           for await (const raw of inBatches<EsdbResolvedEvent>(sub, MAX_BATCH)) {
+            clearTimeout(unconfirmed); // events count as confirmation
             attempt = 0;
             const batch: RecordedEvent[] = [];
             for (const r of raw) {
@@ -213,14 +356,20 @@ export class EventStoreDbEventStore implements EventStore {
               }
             }
             if (batch.length === 0) continue;
+            this.sawPosition(position);
             yield batch;
             if (state.closed) return;
           }
           // Ended without an error: the server closed the call; resubscribe.
         } catch (error) {
           if (state.closed) return;
+          if (classifySubscriptionError(error) === 'fatal') {
+            this.options.onSubscriptionError?.(error, null);
+            throw new FeedFailedError(error);
+          }
           this.options.onSubscriptionError?.(error, backoffDelay(attempt, this.options.backoff));
         } finally {
+          clearTimeout(unconfirmed);
           if (state.current === sub) state.current = null;
           this.dropSubscription(sub);
         }
@@ -233,7 +382,7 @@ export class EventStoreDbEventStore implements EventStore {
     }
   }
 
-  private dropSubscription(sub: AllStreamSubscription): void {
+  private dropSubscription(sub: EsdbSubscription): void {
     sub.unsubscribe().catch(noop);
     sub.destroy();
   }
@@ -250,34 +399,73 @@ export class EventStoreDbEventStore implements EventStore {
     });
   }
 
-  async headPosition(): Promise<number> {
-    let from: ReadPosition = END;
+  /** A position this instance wrote or read: the head is at least there. */
+  private sawPosition(position: number): void {
+    if (this.head && position > this.head.position) this.head = { position, at: this.head.at };
+  }
+
+  /** The newest of our events; reused for headCacheMs and shared by concurrent callers. */
+  headPosition(): Promise<number> {
+    if (this.closed) return Promise.reject(new Error('event store is closed'));
+    const ttl = this.options.headCacheMs ?? 1000;
+    if (this.head && this.now - this.head.at < ttl) return Promise.resolve(this.head.position);
+    this.headRead ??= this.track(() => this.readHead()).finally(() => (this.headRead = null));
+    return this.headRead;
+  }
+
+  private async readHead(): Promise<number> {
+    const at = this.now;
+    let from: Parameters<EsdbClient['readAll']>[0]['fromPosition'] = END;
+    let head = 0;
     for (;;) {
-      const page: EsdbResolvedEvent[] = await collect(
+      const page = await this.collect(
         this.client.readAll({ direction: BACKWARDS, fromPosition: from, maxCount: PAGE }),
+        'head lookup',
       );
-      for (const raw of page) {
-        const event = toRecordedEvent(raw);
-        if (event) return event.position;
+      const ours = page.map(toRecordedEvent).find((e) => e !== null);
+      if (ours) {
+        head = ours.position;
+        break;
       }
       const last = page[page.length - 1];
       const lastPosition = last ? rawPosition(last) : undefined;
-      if (page.length < PAGE || lastPosition === undefined) return 0;
+      if (page.length < PAGE || lastPosition === undefined) break;
       // Backward reads exclude the event at the starting position.
       from = { commit: BigInt(lastPosition), prepare: BigInt(lastPosition) };
     }
+    this.head = { position: Math.max(head, this.head?.position ?? 0), at };
+    return this.head.position;
+  }
+
+  /** `eventstoredb:` and the id of the first of our events in $all (null while there is none). */
+  identity(): Promise<string | null> {
+    return this.track(async () => {
+      if (this.firstEventId !== null) return `eventstoredb:${this.firstEventId}`;
+      const [first] = await this.readAllPages({ after: 0, limit: 1 });
+      if (!first) return null;
+      this.firstEventId = first.metadata.eventId;
+      return `eventstoredb:${this.firstEventId}`;
+    });
   }
 
   async ping(): Promise<void> {
     if (this.closed) throw new Error('event store is closed');
-    await collect(this.client.readAll({ direction: BACKWARDS, fromPosition: END, maxCount: 1, deadline: 5000 }));
+    await this.collect(
+      this.client.readAll({ direction: BACKWARDS, fromPosition: END, maxCount: 1 }),
+      'ping',
+      Math.min(5000, this.readDeadline()),
+    );
   }
 
+  /** Refuses new calls, ends the feeds, lets appends and reads in flight finish, then disconnects. */
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
     for (const close of [...this.feeds]) close();
     await Promise.allSettled([...this.inFlight]);
+    this.disposed = true;
     await this.client.dispose();
   }
 }
+
+const errorText = (error: unknown): string => (error instanceof Error ? error.message : String(error));

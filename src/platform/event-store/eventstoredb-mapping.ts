@@ -143,7 +143,7 @@ export const toRecordedEvent = (resolved: EsdbResolvedEvent): RecordedEvent | nu
   if (!e || isSystemEvent(e.streamId, e.type) || !e.isJson || !isEnvelopeMetadata(e.metadata)) return null;
   const position = rawPosition(resolved);
   if (position === undefined) {
-    throw new Error(
+    throw new EventDecodingError(
       `EventStoreDB did not report the log position of ${e.streamId}@${e.revision} (server 22.6 or later required)`,
     );
   }
@@ -201,3 +201,80 @@ export async function* inBatches<T>(source: BatchSource, maxBatch: number): Asyn
     yield batch;
   }
 }
+
+/** The client's error type (`error.type`) or gRPC status (`error.code`), whichever it carries. */
+const errorType = (error: unknown): string | undefined => {
+  if (typeof error !== 'object' || error === null) return undefined;
+  const type = (error as { type?: unknown }).type;
+  return typeof type === 'string' ? type : undefined;
+};
+
+const errorCode = (error: unknown): number | undefined => {
+  if (typeof error !== 'object' || error === null) return undefined;
+  const code = (error as { code?: unknown }).code;
+  return typeof code === 'number' ? code : undefined;
+};
+
+const errorText = (error: unknown): string => (error instanceof Error ? error.message : String(error));
+
+/** gRPC OUT_OF_RANGE: how the server answers a read or subscription from a position that is no record's. */
+const GRPC_OUT_OF_RANGE = 11;
+
+/** A read or subscription from a position that is not a record of this store's log. */
+export const isInvalidPosition = (error: unknown): boolean =>
+  errorCode(error) === GRPC_OUT_OF_RANGE || /invalid position/i.test(errorText(error));
+
+/** Raised by the adapter when an event of ours cannot be decoded: retrying cannot help. */
+export class EventDecodingError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'EventDecodingError';
+  }
+}
+
+/**
+ * Errors after which an append may or may not have been written: the call timed out, the
+ * connection dropped, or the client's own machinery broke mid-call. Event ids are deterministic
+ * and expected revisions exact, so the same append is sent again to learn which.
+ */
+export const isUnknownAppendOutcome = (error: unknown): boolean => {
+  switch (errorType(error)) {
+    case 'deadline-exceeded':
+    case 'unavailable':
+    case 'timeout':
+    case 'cancelled':
+    case 'not-leader':
+    case 'unknown':
+      return true;
+    case undefined:
+      break;
+    default:
+      return false; // the server's definite refusals (access denied, too large, ...)
+  }
+  // Raw gRPC statuses (DEADLINE_EXCEEDED 4, UNAVAILABLE 14, CANCELLED 1, ABORTED 10, UNKNOWN 2, INTERNAL 13)
+  const code = errorCode(error);
+  if (code !== undefined) return [1, 2, 4, 10, 13, 14].includes(code);
+  // No type, no code: a socket error or a TypeError from the client's internals.
+  return !(error instanceof RangeError);
+};
+
+export type SubscriptionFailure = 'transient' | 'fatal';
+
+/**
+ * Whether resubscribing can help. Not when the server refuses us ($all needs admin rights by
+ * default), the position is not one of this log's, or an event cannot be decoded: those would
+ * fail the same way forever, so the feed stops and readiness says why.
+ */
+export const classifySubscriptionError = (error: unknown): SubscriptionFailure => {
+  if (error instanceof EventDecodingError || error instanceof SyntaxError) return 'fatal';
+  if (isInvalidPosition(error)) return 'fatal';
+  switch (errorType(error)) {
+    case 'access-denied':
+    case 'invalid-argument':
+    case 'stream-deleted':
+    case 'unsupported':
+      return 'fatal';
+    default:
+      return errorCode(error) === 16 || errorCode(error) === 7 ? 'fatal' : 'transient'; // UNAUTHENTICATED, PERMISSION_DENIED
+  }
+};

@@ -372,6 +372,13 @@ export class SqliteEventStore implements EventStore {
     return Promise.resolve((this.stmts.head.get() as { p: number }).p);
   }
 
+  /** `sqlite:` and the id of the file's first event: a recreated file has another. */
+  identity(): Promise<string | null> {
+    const row = this.db.prepare('SELECT event_id FROM events ORDER BY position LIMIT 1').get() as
+      { event_id: string } | undefined;
+    return Promise.resolve(row ? `sqlite:${row.event_id}` : null);
+  }
+
   ping(): Promise<void> {
     if (this.closed) return Promise.reject(new Error('event store is closed'));
     if (this.writerFailure) return Promise.reject(this.writerFailure);

@@ -21,8 +21,9 @@ export class Metrics {
     registers: [this.registry],
   });
   readonly projectionLag = new Gauge({
-    name: 'projection_lag_events',
-    help: 'Events in the store not yet applied by a projection',
+    // Positions, not events: SQLite's are event numbers, EventStoreDB's byte offsets in its log.
+    name: 'projection_lag_positions',
+    help: "Store positions between the newest event and a projection's checkpoint (0: caught up)",
     labelNames: ['projection'] as const,
     registers: [this.registry],
   });

@@ -292,7 +292,10 @@ export class ProjectionRunner {
     }));
   }
 
-  /** Events in the store not yet applied, per projection. */
+  /**
+   * How far each worker is behind the head, in store positions (0: caught up). Not an event count:
+   * EventStoreDB's positions are byte offsets with gaps.
+   */
   async lag(): Promise<Record<string, number>> {
     const head = await this.store.headPosition();
     const out: Record<string, number> = {};
