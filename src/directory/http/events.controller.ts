@@ -1,5 +1,7 @@
 import { Controller, Get, Inject, Query } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
+import { ArchiveFiles } from '../../platform/archive/archive-files';
+import { segmentsBetween } from '../../platform/archive/archive-manifest';
 import { EVENT_STORE, EventStore } from '../../platform/event-store/event-store.port';
 import { HubSpotError } from '../../platform/errors/hubspot-error';
 import { IntParamPipe } from '../../platform/http/int-param.pipe';
@@ -10,7 +12,10 @@ import { AdminOnly } from '../../platform/security/admin.guard';
 @AdminOnly()
 @Controller('admin/v1/events')
 export class EventsController {
-  constructor(@Inject(EVENT_STORE) private readonly store: EventStore) {}
+  constructor(
+    @Inject(EVENT_STORE) private readonly store: EventStore,
+    private readonly archive: ArchiveFiles,
+  ) {}
 
   @Get()
   async list(
@@ -37,9 +42,29 @@ export class EventsController {
       ...(type ? { type } : {}),
     });
     const last = results.at(-1);
+    const full = results.length === size && last !== undefined;
+    // The positions this page spans: archived events among them are not in `results`.
+    const to = full ? last.position : await this.store.headPosition();
+    const archived = segmentsBetween(this.archive.manifest(), (after ?? 0) + 1, to);
     return {
       results,
-      ...(results.length === size && last ? { paging: { next: { after: String(last.position) } } } : {}),
+      ...(full ? { paging: { next: { after: String(last.position) } } } : {}),
+      ...(archived.length > 0
+        ? {
+            archived: {
+              message:
+                'Some events in this range were moved to the audit archive (AUDIT_RETENTION_DAYS); ' +
+                '`npm run audit:export` reads them together with the live ones.',
+              segments: archived.slice(0, 20).map(({ file, segment }) => ({
+                file,
+                firstPosition: segment.firstPosition,
+                lastPosition: segment.lastPosition,
+                count: segment.count,
+              })),
+              ...(archived.length > 20 ? { moreSegments: archived.length - 20 } : {}),
+            },
+          }
+        : {}),
     };
   }
 }

@@ -12,6 +12,7 @@ import { CqrsModule } from '@nestjs/cqrs';
 import type Database from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { ArchiveFiles } from '../archive/archive-files';
 import { APP_CONFIG, AppConfig } from '../config/config';
 import { Metrics } from '../metrics/metrics';
 import { CLOCK, Clock } from '../clock';
@@ -89,9 +90,20 @@ export class CoreModule {
           },
         },
         { provide: SigningKeyring, useFactory: () => SigningKeyring.fromConfig(config) },
+        { provide: ArchiveFiles, useFactory: () => new ArchiveFiles(config.dataDir) },
         CoreLifecycle,
       ],
-      exports: [APP_CONFIG, CLOCK, Metrics, EVENT_STORE, READ_MODEL_DB, ProjectionRunner, EventStreams, SigningKeyring],
+      exports: [
+        APP_CONFIG,
+        CLOCK,
+        Metrics,
+        EVENT_STORE,
+        READ_MODEL_DB,
+        ProjectionRunner,
+        EventStreams,
+        SigningKeyring,
+        ArchiveFiles,
+      ],
     };
   }
 }

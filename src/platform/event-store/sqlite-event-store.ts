@@ -14,6 +14,15 @@ interface PendingAppend {
   wire: WireAppend;
   resolve: (r: AppendResult) => void;
   reject: (e: unknown) => void;
+  /** Streams whose archived events this append deletes (see appendAndPurge). */
+  purgedStreams?: string[];
+}
+
+/** One archived event to delete from the live store. */
+export interface ArchivedEventRef {
+  position: number;
+  eventId: string;
+  streamId: string;
 }
 
 export interface EventRow {
@@ -48,7 +57,8 @@ export interface SqliteEventStoreOptions {
   liveTailSize?: number;
 }
 
-const toRecorded = (row: EventRow): RecordedEvent => ({
+/** A stored row as the event it holds (also what the audit export reads). */
+export const toRecorded = (row: EventRow): RecordedEvent => ({
   streamId: row.stream_id,
   revision: row.revision,
   position: row.position,
@@ -170,6 +180,20 @@ export class SqliteEventStore implements EventStore {
   }
 
   append(streamId: string, events: NewEvent[], expected: ExpectedRevision): Promise<AppendResult> {
+    return this.appendAndPurge(streamId, events, expected, []);
+  }
+
+  /**
+   * Appends like `append` and, in the same transaction, deletes archived events (each named by
+   * position and event id, so nothing else can be deleted). Streams purged leave the stream cache
+   * and the live tail restarts from the file.
+   */
+  appendAndPurge(
+    streamId: string,
+    events: NewEvent[],
+    expected: ExpectedRevision,
+    purge: readonly ArchivedEventRef[],
+  ): Promise<AppendResult> {
     if (this.closed) return Promise.reject(new Error('event store is closed'));
     if (this.writerFailure) return Promise.reject(this.writerFailure);
     if (events.length === 0) return Promise.reject(new Error('append needs at least one event'));
@@ -184,12 +208,14 @@ export class SqliteEventStore implements EventStore {
           data: JSON.stringify(e.data),
           metadata: JSON.stringify(e.metadata),
         })),
+        ...(purge.length > 0 ? { purge: purge.map((r): [number, string] => [r.position, r.eventId]) } : {}),
       };
     } catch (error) {
       return Promise.reject(error instanceof Error ? error : new Error(String(error))); // e.g. a BigInt in the data
     }
+    const purgedStreams = purge.length > 0 ? [...new Set(purge.map((r) => r.streamId))] : undefined;
     return new Promise<AppendResult>((resolve, reject) => {
-      this.pending.push({ streamId, expected, wire, resolve, reject });
+      this.pending.push({ streamId, expected, wire, resolve, reject, ...(purgedStreams ? { purgedStreams } : {}) });
       if (!this.flushScheduled && !this.inFlight) {
         this.flushScheduled = true;
         setImmediate(() => this.flush());
@@ -250,6 +276,11 @@ export class SqliteEventStore implements EventStore {
         if (cached) this.cache.appended(toRecorded(row));
       });
     });
+    if (group.some((a) => a.wire.purge)) {
+      for (const a of group) for (const s of a.purgedStreams ?? []) this.cache.forget(s);
+      // Memory may hold purged rows: from here on, whole-feed reads before the head go to the file.
+      this.liveTail.startAfter((this.stmts.head.get() as { p: number }).p);
+    }
     this.options.onCommit?.(group.length, written);
     group.forEach((a, i) => {
       const o = outcomes[i]!;

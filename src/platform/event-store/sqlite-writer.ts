@@ -12,6 +12,11 @@ export interface WireAppend {
   streamId: string;
   expected: ExpectedRevision;
   events: WireEvent[];
+  /**
+   * Archived events (position, event id) deleted in this append's transaction, so the record of
+   * an archive batch and the removal of its events commit together or not at all.
+   */
+  purge?: Array<[number, string]>;
 }
 
 export type WireOutcome =
@@ -52,6 +57,7 @@ export function sqliteWriter(file: string, driverPath: string): SqliteWriter {
   );
   const streamRevision = db.prepare('SELECT MAX(revision) AS r FROM events WHERE stream_id = ?');
   const byEventId = db.prepare('SELECT position, stream_id, revision FROM events WHERE event_id = ?');
+  const purgeOne = db.prepare('DELETE FROM events WHERE position = ? AND event_id = ?');
 
   /** Thrown inside an append's savepoint (so its partial inserts roll back) when an event id is stored already. */
   class Replayed extends Error {}
@@ -90,6 +96,7 @@ export function sqliteWriter(file: string, driverPath: string): SqliteWriter {
       }
     }
     revisions.set(a.streamId, revision);
+    for (const [position, eventId] of a.purge ?? []) purgeOne.run(position, eventId);
     return { ok: true, nextExpectedRevision: revision, position: positions[positions.length - 1]!, positions };
   }
 
@@ -118,7 +125,10 @@ export function sqliteWriter(file: string, driverPath: string): SqliteWriter {
         try {
           // A nested transaction is a SAVEPOINT: an append failing part-way leaves nothing behind.
           // One event is one INSERT, atomic by itself: no savepoint needed (two statements saved).
-          outcome = a.events.length === 1 ? appendOne(a, revisions) : db.transaction(() => appendOne(a, revisions))();
+          outcome =
+            a.events.length === 1 && !a.purge
+              ? appendOne(a, revisions)
+              : db.transaction(() => appendOne(a, revisions))();
         } catch (error) {
           if (!(error instanceof Replayed)) throw error;
           outcome = replayOf(a, storedRevision(a.streamId, revisions));

@@ -52,4 +52,9 @@ export class StreamCache {
     }
     events.push(deepFreeze(event));
   }
+
+  /** A stream whose events left the store (archived): the next read goes to the file. */
+  forget(streamId: string): void {
+    this.streams.delete(streamId);
+  }
 }
