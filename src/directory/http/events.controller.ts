@@ -3,6 +3,7 @@ import { ApiTags } from '@nestjs/swagger';
 import { ArchiveFiles } from '../../platform/archive/archive-files';
 import { segmentsBetween } from '../../platform/archive/archive-manifest';
 import { EVENT_STORE, EventStore } from '../../platform/event-store/event-store.port';
+import { eventTypes } from '../../platform/events/event-type-registry';
 import { HubSpotError } from '../../platform/errors/hubspot-error';
 import { IntParamPipe } from '../../platform/http/int-param.pipe';
 import { AdminOnly } from '../../platform/security/admin.guard';
@@ -35,12 +36,14 @@ export class EventsController {
       }
     }
     const size = limit ?? 100;
-    const results = await this.store.readAll({
+    const stored = await this.store.readAll({
       after: after ?? 0,
       limit: size,
       ...(stream ? { streamId: stream } : {}),
       ...(type ? { type } : {}),
     });
+    // Hot types are stored compactly: the audit trail shows every event in its domain shape.
+    const results = stored.map((e) => (eventTypes.has(e.type) ? eventTypes.decode(e) : e));
     const last = results.at(-1);
     const full = results.length === size && last !== undefined;
     // The positions this page spans: archived events among them are not in `results`.

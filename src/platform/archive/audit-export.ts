@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { RecordedEvent } from '../events/envelope';
 import { eventTypes } from '../events/event-type-registry';
-import { toRecorded, type EventRow } from '../event-store/sqlite-event-store';
+import { toRecorded, type EventRow } from '../event-store/sqlite-row-format';
 import { ArchiveFiles } from './archive-files';
 import { segmentsBetween } from './archive-manifest';
 

@@ -1,4 +1,5 @@
 import type { RecordedEvent } from '../events/envelope';
+import { eventTypes } from '../events/event-type-registry';
 import type { EventStore } from '../event-store/event-store.port';
 import type { ArchivedEventRef } from '../event-store/sqlite-event-store';
 import { ArchiveFiles, type ArchiveCrashPoint } from './archive-files';
@@ -109,7 +110,8 @@ export class HistoryArchiver {
         const stream = await this.o.store.readAll({ after: 0, limit: 10_000, streamId: e.streamId });
         // A stream a read model applies stays live: a rebuild from the live store must equal the read model.
         if (stream.some((s) => handled.has(s.type))) continue;
-        const endedAt = rule.endedAt(stream);
+        // Rules read the domain shape; the archive keeps the stored one.
+        const endedAt = rule.endedAt(stream.map((s) => (eventTypes.has(s.type) ? eventTypes.decode(s) : s)));
         const ready =
           endedAt !== null &&
           endedAt < cutoff &&

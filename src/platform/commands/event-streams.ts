@@ -92,10 +92,12 @@ export class EventStreams {
     purge: readonly ArchivedEventRef[],
   ): Promise<Appended> {
     const envelopes = events.map((e) => this.envelope(e, context));
+    // Stored in the type's storage shape (hot types are stored smaller); published in the domain shape.
+    const stored = envelopes.map((e) => ({ ...e, data: eventTypes.encode(e.type, e.data, streamId) }));
     let result: AppendResult;
-    if (purge.length === 0) result = await this.store.append(streamId, envelopes, expected);
+    if (purge.length === 0) result = await this.store.append(streamId, stored, expected);
     else if (this.store instanceof SqliteEventStore)
-      result = await this.store.appendAndPurge(streamId, envelopes, expected, purge);
+      result = await this.store.appendAndPurge(streamId, stored, expected, purge);
     else throw new Error(`the ${this.store.kind} store does not delete archived events (see docs/retention.md)`);
     const first = envelopes.length - 1;
     this.eventBus.publishAll(

@@ -6,6 +6,9 @@ import { ConcurrencyError } from './concurrency-error';
 import { LiveTail } from './live-tail';
 import { StreamCache } from './stream-cache';
 import { sqliteWriter, WireAppend, WireGroupResult } from './sqlite-writer';
+import { openRowFormat, packMetadata, storedEventId, streamKey, toRecorded, type EventRow } from './sqlite-row-format';
+
+export { toRecorded, type EventRow } from './sqlite-row-format';
 import type { AppendResult, EventStore, ExpectedRevision, ReadAllOptions, Subscription } from './event-store.port';
 
 interface PendingAppend {
@@ -25,15 +28,8 @@ export interface ArchivedEventRef {
   streamId: string;
 }
 
-export interface EventRow {
-  position: number;
-  stream_id: string;
-  revision: number;
-  event_id: string;
-  type: string;
-  data: string;
-  metadata: string;
-}
+/** A row as selected: the type still its id. */
+type StoredRow = Omit<EventRow, 'type'> & { type_id: number };
 
 /** The writer answers each message in order: the group it wrote (or why not), or that it closed. */
 type WriterReply = { result: WireGroupResult } | { failed: string } | { closed: true };
@@ -57,21 +53,13 @@ export interface SqliteEventStoreOptions {
   liveTailSize?: number;
 }
 
-/** A stored row as the event it holds (also what the audit export reads). */
-export const toRecorded = (row: EventRow): RecordedEvent => ({
-  streamId: row.stream_id,
-  revision: row.revision,
-  position: row.position,
-  type: row.type,
-  data: JSON.parse(row.data) as unknown,
-  metadata: JSON.parse(row.metadata) as RecordedEvent['metadata'],
-});
-
 /** The writer thread: runs sqliteWriter from its source text (see sqlite-writer.ts). */
 const WRITER_THREAD_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
 const sqliteWriter = ${sqliteWriter.toString()};
-const writer = sqliteWriter(workerData.file, workerData.driverPath);
+const streamKey = ${streamKey.toString()};
+const storedEventId = ${storedEventId.toString()};
+const writer = sqliteWriter(workerData.file, workerData.driverPath, { streamKey, storedEventId });
 parentPort.on('message', (message) => {
   if (message.close) {
     writer.close();
@@ -123,7 +111,10 @@ export class SqliteEventStore implements EventStore {
     readAllByType: Database.Statement;
     readAllByStreamAndType: Database.Statement;
     head: Database.Statement;
+    types: Database.Statement;
   };
+  /** event_types, id -> name (the writer adds names; a miss reloads). */
+  private typeNames = new Map<number, string>();
 
   constructor(
     file: string,
@@ -137,33 +128,24 @@ export class SqliteEventStore implements EventStore {
     this.db.pragma('journal_mode = WAL');
     this.db.pragma('synchronous = FULL');
     this.db.pragma('busy_timeout = 5000');
-    this.db.exec(`
-      CREATE TABLE IF NOT EXISTS events (
-        position  INTEGER PRIMARY KEY AUTOINCREMENT,
-        stream_id TEXT    NOT NULL,
-        revision  INTEGER NOT NULL,
-        event_id  TEXT    NOT NULL UNIQUE,
-        type      TEXT    NOT NULL,
-        data      TEXT    NOT NULL,
-        metadata  TEXT    NOT NULL,
-        UNIQUE (stream_id, revision)
-      );
-      CREATE INDEX IF NOT EXISTS events_by_type ON events (type, position);
-    `);
-    const cols = 'position, stream_id, revision, event_id, type, data, metadata';
+    openRowFormat(this.db);
+    const cols = 'position, stream_id, revision, event_id, type_id, data, metadata';
     this.stmts = {
-      readStream: this.db.prepare(`SELECT ${cols} FROM events WHERE stream_id = ? AND revision >= ? ORDER BY revision`),
-      readAll: this.db.prepare(`SELECT ${cols} FROM events WHERE position > ? ORDER BY position LIMIT ?`),
+      readStream: this.db.prepare(
+        `SELECT ${cols} FROM event_log WHERE stream_key = ? AND stream_id = ? AND revision >= ? ORDER BY revision`,
+      ),
+      readAll: this.db.prepare(`SELECT ${cols} FROM event_log WHERE position > ? ORDER BY position LIMIT ?`),
       readAllByStream: this.db.prepare(
-        `SELECT ${cols} FROM events WHERE stream_id = ? AND position > ? ORDER BY position LIMIT ?`,
+        `SELECT ${cols} FROM event_log WHERE stream_key = ? AND stream_id = ? AND position > ? ORDER BY position LIMIT ?`,
       ),
       readAllByType: this.db.prepare(
-        `SELECT ${cols} FROM events WHERE type = ? AND position > ? ORDER BY position LIMIT ?`,
+        `SELECT ${cols} FROM event_log WHERE type_id = ? AND position > ? ORDER BY position LIMIT ?`,
       ),
       readAllByStreamAndType: this.db.prepare(
-        `SELECT ${cols} FROM events WHERE stream_id = ? AND type = ? AND position > ? ORDER BY position LIMIT ?`,
+        `SELECT ${cols} FROM event_log WHERE stream_key = ? AND stream_id = ? AND type_id = ? AND position > ? ORDER BY position LIMIT ?`,
       ),
-      head: this.db.prepare('SELECT COALESCE(MAX(position), 0) AS p FROM events'),
+      head: this.db.prepare('SELECT COALESCE(MAX(position), 0) AS p FROM event_log'),
+      types: this.db.prepare('SELECT id, name FROM event_types'),
     };
     this.liveTail.startAfter((this.stmts.head.get() as { p: number }).p);
     // The schema exists now; the writer only prepares its statements.
@@ -206,7 +188,7 @@ export class SqliteEventStore implements EventStore {
           type: e.type,
           eventId: e.metadata.eventId,
           data: JSON.stringify(e.data),
-          metadata: JSON.stringify(e.metadata),
+          metadata: packMetadata(e.metadata),
         })),
         ...(purge.length > 0 ? { purge: purge.map((r): [number, string] => [r.position, r.eventId]) } : {}),
       };
@@ -306,7 +288,9 @@ export class SqliteEventStore implements EventStore {
   readStream(streamId: string, fromRevision = 0): Promise<RecordedEvent[]> {
     const cached = this.cache.get(streamId);
     if (cached) return Promise.resolve(fromRevision <= 0 ? cached : cached.filter((e) => e.revision >= fromRevision));
-    const events = (this.stmts.readStream.all(streamId, 0) as EventRow[]).map(toRecorded);
+    const events = this.rows(this.stmts.readStream.all(streamKey(streamId), streamId, 0) as StoredRow[]).map(
+      toRecorded,
+    );
     this.cache.remember(streamId, events);
     return Promise.resolve(fromRevision <= 0 ? events.slice() : events.filter((e) => e.revision >= fromRevision));
   }
@@ -320,13 +304,48 @@ export class SqliteEventStore implements EventStore {
       const recent = this.liveTail.after(o.after, o.limit);
       if (recent) return recent.map(toRecorded);
     }
-    let rows: EventRow[];
-    if (o.streamId && o.type)
-      rows = this.stmts.readAllByStreamAndType.all(o.streamId, o.type, o.after, o.limit) as EventRow[];
-    else if (o.streamId) rows = this.stmts.readAllByStream.all(o.streamId, o.after, o.limit) as EventRow[];
-    else if (o.type) rows = this.stmts.readAllByType.all(o.type, o.after, o.limit) as EventRow[];
-    else rows = this.stmts.readAll.all(o.after, o.limit) as EventRow[];
-    return rows.map(toRecorded);
+    let rows: StoredRow[];
+    const typeId = o.type === undefined ? undefined : this.typeId(o.type);
+    if (typeId === null) return []; // a type never stored
+    if (o.streamId && typeId !== undefined)
+      rows = this.stmts.readAllByStreamAndType.all(
+        streamKey(o.streamId),
+        o.streamId,
+        typeId,
+        o.after,
+        o.limit,
+      ) as StoredRow[];
+    else if (o.streamId)
+      rows = this.stmts.readAllByStream.all(streamKey(o.streamId), o.streamId, o.after, o.limit) as StoredRow[];
+    else if (typeId !== undefined) rows = this.stmts.readAllByType.all(typeId, o.after, o.limit) as StoredRow[];
+    else rows = this.stmts.readAll.all(o.after, o.limit) as StoredRow[];
+    return this.rows(rows).map(toRecorded);
+  }
+
+  /** Rows with their type names (ids the writer added since the last look are loaded on a miss). */
+  private rows(rows: StoredRow[]): EventRow[] {
+    return rows.map(({ type_id, ...row }) => {
+      let type = this.typeNames.get(type_id);
+      if (type === undefined) {
+        this.loadTypes();
+        type = this.typeNames.get(type_id);
+        if (type === undefined) throw new Error(`events.sqlite: row ${row.position} has unknown type id ${type_id}`);
+      }
+      return { ...row, type };
+    });
+  }
+
+  private loadTypes(): void {
+    for (const t of this.stmts.types.all() as Array<{ id: number; name: string }>) this.typeNames.set(t.id, t.name);
+  }
+
+  /** The id of a type name, or null when no event of it was ever stored. */
+  private typeId(name: string): number | null {
+    for (let attempt = 0; attempt < 2; attempt++) {
+      for (const [id, n] of this.typeNames) if (n === name) return id;
+      if (attempt === 0) this.loadTypes();
+    }
+    return null;
   }
 
   subscribeToAll(after: number): Subscription {
