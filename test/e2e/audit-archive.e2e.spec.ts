@@ -17,7 +17,7 @@ describe('audit retention: archives of ended streams (AUDIT_RETENTION_DAYS=7)', 
   let t: TestApp;
   beforeEach(async () => {
     t = await startTestApp({ env: { AUDIT_RETENTION_DAYS: '7', ARCHIVE_BATCH_EVENTS: '3' } });
-  });
+  }, 60_000);
   afterEach(() => t.close());
 
   it('a refresh token issued before the window still works after its old access-token events are archived', async () => {
@@ -73,7 +73,7 @@ describe('audit retention: archives of ended streams (AUDIT_RETENTION_DAYS=7)', 
     expect(ranged.map((l) => (JSON.parse(l) as { position: number }).position)).toEqual(
       all.map((e) => e.position).filter((p) => p >= 3 && p <= 12),
     );
-  });
+  }, 60_000);
 
   it('GET /admin/v1/events says which part of the requested range was archived', async () => {
     const f = await oauthFixture(t);
@@ -95,7 +95,7 @@ describe('audit retention: archives of ended streams (AUDIT_RETENTION_DAYS=7)', 
     // A page entirely after the archived positions says nothing about the archive.
     const head = await t.app.get<EventStore>(EVENT_STORE).headPosition();
     expect((await t.admin('GET', `/admin/v1/events?after=${head - 1}`)).json()).not.toHaveProperty('archived');
-  });
+  }, 60_000);
 
   it('every read model rebuilt from the live store after an archive run equals the live one', async () => {
     const f = await oauthFixture(t);
@@ -126,7 +126,7 @@ describe('audit retention: archives of ended streams (AUDIT_RETENTION_DAYS=7)', 
       await runner.rebuild(name);
       expect({ rebuilt: name, tables: readModelDigests(db) }).toEqual({ rebuilt: name, tables: live });
     }
-  });
+  }, 60_000);
 
   it('audit verify finds a flipped byte in an archive file', async () => {
     const f = await oauthFixture(t);
@@ -149,5 +149,5 @@ describe('audit retention: archives of ended streams (AUDIT_RETENTION_DAYS=7)', 
         expect.stringMatching(/SHA-256 does not match the manifest/),
       ]),
     );
-  });
+  }, 60_000);
 });

@@ -8,15 +8,17 @@ import { ArchiveFiles, type ArchiveCrashPoint } from '../../platform/archive/arc
 import { HistoryArchiver, type BatchOutcome } from '../../platform/archive/history-archiver';
 import { retentionRules } from '../../platform/archive/retention-rules';
 import { EVENT_STORE, type EventStore } from '../../platform/event-store/event-store.port';
+import { EventStoreDbRetention } from '../../platform/event-store/eventstoredb-retention';
 import { ProjectionRunner } from '../../platform/projections/projection-runner';
 import { historyArchiveDecider } from '../domain/history-archive.decider';
 import { HISTORY_ARCHIVE_STREAM } from '../domain/ops-events';
 import { RecordArchivedHistory } from './commands/record-archived-history';
 
 /**
- * Runs the archiver in the background on the SQLite store: every ARCHIVE_INTERVAL_MS, batches
- * until caught up, each batch yielding to the event loop (requests go first). On EventStoreDB the
- * same policy is stream metadata, set by the operator (docs/retention.md).
+ * Runs the archiver in the background: every ARCHIVE_INTERVAL_MS, batches until caught up, each
+ * batch yielding to the event loop (requests go first). On SQLite a batch's events are deleted in
+ * the transaction that records it; on EventStoreDB the archived streams get `$tb` and the
+ * operator's scavenge frees the space (docs/retention.md).
  */
 @Injectable()
 export class HistoryArchiveService implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -38,18 +40,27 @@ export class HistoryArchiveService implements OnApplicationBootstrap, OnApplicat
     private readonly commandBus: CommandBus,
   ) {
     const context = () => ({ correlationId: randomUUID(), actor: 'system:archiver' });
+    const esdb =
+      store.kind === 'eventstoredb' && config.eventStoreConnectionString
+        ? EventStoreDbRetention.fromConnectionString(config.eventStoreConnectionString)
+        : null;
     this.archiver = new HistoryArchiver({
       store,
       files,
       rules: retentionRules,
-      retentionDays: store.kind === 'sqlite' ? config.archive.retentionDays : 0,
+      retentionDays: config.archive.retentionDays,
       batchEvents: config.archive.batchEvents,
       now: () => clock.now(),
       appliedPosition: () => Math.min(...runner.status().map((s) => s.position)),
       handledTypes: () => runner.handledTypes(),
       recordedSegments: async () => (await streams.load(HISTORY_ARCHIVE_STREAM, historyArchiveDecider)).state.recorded,
-      record: (batch) =>
-        this.commandBus.execute(new RecordArchivedHistory(batch, config.archive.retentionDays, context())),
+      record: async (batch) => {
+        // EventStoreDB: `$tb` on the archived streams first (idempotent), then the record; no rows to delete.
+        if (esdb) await esdb.truncateArchived(batch.streams);
+        await this.commandBus.execute(
+          new RecordArchivedHistory(esdb ? { ...batch, purge: [] } : batch, config.archive.retentionDays, context()),
+        );
+      },
       crashPoint: (step) => this.crashPoint?.(step),
     });
   }

@@ -15,6 +15,8 @@ export interface ArchivedBatch {
   segment: ArchiveSegment;
   /** The segment's events, to delete from the live store in the recording transaction. */
   purge: ArchivedEventRef[];
+  /** Each archived stream with its last archived revision (EventStoreDB truncates them there). */
+  streams: Array<{ streamId: string; lastRevision: number }>;
 }
 
 export interface HistoryArchiverOptions {
@@ -71,7 +73,7 @@ export class HistoryArchiver {
       for (const segment of entry.segments) {
         if (recorded.has(segmentKey(file, segment.offset))) continue;
         const events = this.o.files.readSegment(file, segment); // throws when the bytes are not what the manifest says
-        await this.o.record({ file, segment, purge: events.map(ref) });
+        await this.o.record(batchOf(file, segment, events));
         done.push(`recorded ${segmentKey(file, segment.offset)} (${segment.count} events)`);
       }
     }
@@ -108,6 +110,8 @@ export class HistoryArchiver {
         if (!rule || seen.has(e.streamId)) continue;
         seen.add(e.streamId);
         const stream = await this.o.store.readAll({ after: 0, limit: 10_000, streamId: e.streamId });
+        // Truncated already (EventStoreDB: `$all` shows archived events until the operator scavenges).
+        if (stream.length === 0) continue;
         // A stream a read model applies stays live: a rebuild from the live store must equal the read model.
         if (stream.some((s) => handled.has(s.type))) continue;
         // Rules read the domain shape; the archive keeps the stored one.
@@ -129,10 +133,21 @@ export class HistoryArchiver {
     chosen.sort((a, b) => a.position - b.position);
     const file = archiveFileName(chosen[0]!.metadata.occurredAt);
     const segment = this.o.files.appendSegment(file, chosen, this.o.crashPoint);
-    await this.o.record({ file, segment, purge: chosen.map(ref) });
+    await this.o.record(batchOf(file, segment, chosen));
     this.o.crashPoint?.('recorded');
     return { archived: chosen.length, caughtUp };
   }
+}
+
+function batchOf(file: string, segment: ArchiveSegment, events: readonly RecordedEvent[]): ArchivedBatch {
+  const last = new Map<string, number>();
+  for (const e of events) last.set(e.streamId, Math.max(last.get(e.streamId) ?? -1, e.revision));
+  return {
+    file,
+    segment,
+    purge: events.map(ref),
+    streams: [...last].map(([streamId, lastRevision]) => ({ streamId, lastRevision })),
+  };
 }
 
 const ref = (e: RecordedEvent): ArchivedEventRef => ({
