@@ -9,7 +9,6 @@ import { freePort, sampleRss, spawnJsonServer, stop, waitForStatus } from './pro
 
 const here = new URL('..', import.meta.url).pathname;
 const MINUTE = 60_000;
-const DAY = 24 * 60 * MINUTE;
 const REDIRECT_URI = 'https://example.com/oauth-callback';
 const START = Date.UTC(2026, 0, 1);
 
