@@ -11,7 +11,7 @@ import { EVENT_STORE, type EventStore } from '../../platform/event-store/event-s
 import { EventStoreDbRetention } from '../../platform/event-store/eventstoredb-retention';
 import { ProjectionRunner } from '../../platform/projections/projection-runner';
 import { historyArchiveDecider } from '../domain/history-archive.decider';
-import { HISTORY_ARCHIVE_STREAM } from '../domain/ops-events';
+import { historyArchiveStream } from '../domain/ops-events';
 import { RecordArchivedHistory } from './commands/record-archived-history';
 
 /**
@@ -53,7 +53,15 @@ export class HistoryArchiveService implements OnApplicationBootstrap, OnApplicat
       now: () => clock.now(),
       appliedPosition: () => Math.min(...runner.status().map((s) => s.position)),
       handledTypes: () => runner.handledTypes(),
-      recordedSegments: async () => (await streams.load(HISTORY_ARCHIVE_STREAM, historyArchiveDecider)).state.recorded,
+      recordedSegments: async () => {
+        const recorded = new Set<string>();
+        for (const file of Object.keys(files.manifest().files)) {
+          for (const key of (await streams.load(historyArchiveStream(file), historyArchiveDecider)).state.recorded) {
+            recorded.add(key);
+          }
+        }
+        return recorded;
+      },
       record: async (batch) => {
         // EventStoreDB: `$tb` on the archived streams first (idempotent), then the record; no rows to delete.
         if (esdb) await esdb.truncateArchived(batch.streams);

@@ -30,5 +30,5 @@ export const opsEvents: EventDefinitions = {
   [OpsEventType.HistoryArchived]: null,
 } satisfies Record<OpsEvent['type'], null>;
 
-/** Every archive batch of this store, in order. */
-export const HISTORY_ARCHIVE_STREAM = 'ops.history-archive';
+/** The archive batches written to one archive file (one file per day: the stream stays short). */
+export const historyArchiveStream = (file: string) => `ops.history-archive-${file}`;

@@ -95,6 +95,8 @@ export class HistoryArchiver {
     let blockedAt: number | null = null;
     let caughtUp = false;
     scan: while (chosen.length < this.o.batchEvents) {
+      // The reads are synchronous on SQLite: between pages, requests waiting for the loop go first.
+      if (after !== this.scanned) await new Promise((resolve) => setImmediate(resolve));
       const page = await this.o.store.readAll({ after, limit: PAGE });
       if (page.length === 0) {
         caughtUp = true;

@@ -5,7 +5,7 @@ import { EventStreams } from '../../../platform/commands/event-streams';
 import type { ArchivedBatch } from '../../../platform/archive/history-archiver';
 import type { CommandContext } from '../../../platform/events/envelope';
 import { historyArchiveDecider } from '../../domain/history-archive.decider';
-import { HISTORY_ARCHIVE_STREAM } from '../../domain/ops-events';
+import { historyArchiveStream } from '../../domain/ops-events';
 
 /** Records an archive batch (ops.HistoryArchived) and deletes its events from the live store, atomically. */
 export class RecordArchivedHistory extends Command<void> {
@@ -26,14 +26,15 @@ export class RecordArchivedHistoryHandler implements ICommandHandler<RecordArchi
   ) {}
 
   async execute({ batch, retentionDays, context }: RecordArchivedHistory): Promise<void> {
-    const { state, expected } = await this.streams.load(HISTORY_ARCHIVE_STREAM, historyArchiveDecider);
     const { file, segment } = batch;
+    const stream = historyArchiveStream(file);
+    const { state, expected } = await this.streams.load(stream, historyArchiveDecider);
     const events = historyArchiveDecider.decide(
       { kind: 'RecordArchivedHistory', batch: { file, ...segment }, retentionDays, now: this.clock.now() },
       state,
     );
     // Recorded already: its events were deleted in that same transaction.
     if (events.length === 0) return;
-    await this.streams.appendAndPurge(HISTORY_ARCHIVE_STREAM, events, expected, context, batch.purge);
+    await this.streams.appendAndPurge(stream, events, expected, context, batch.purge);
   }
 }
