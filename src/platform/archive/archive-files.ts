@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, type Hash } from 'node:crypto';
 import {
   closeSync,
   existsSync,
@@ -66,6 +66,8 @@ function readRange(path: string, offset: number, length: number): Buffer {
 export class ArchiveFiles {
   readonly dir: string;
   private cached: ArchiveManifest | null = null;
+  /** SHA-256 state of files appended to by this process, so a batch hashes its own bytes only. */
+  private readonly hashes = new Map<string, { bytes: number; hash: Hash }>();
 
   constructor(dataDir: string) {
     this.dir = join(dataDir, 'archive');
@@ -127,10 +129,16 @@ export class ArchiveFiles {
       firstPosition: events[0]!.position,
       lastPosition: events[events.length - 1]!.position,
     };
-    const whole = readRange(path, 0, offset + member.length);
+    let state = this.hashes.get(file);
+    if (!state || state.bytes !== offset) {
+      state = { bytes: offset, hash: createHash('sha256').update(readRange(path, 0, offset)) };
+      this.hashes.set(file, state);
+    }
+    state.hash.update(member);
+    state.bytes += member.length;
     const entry: ArchiveFileEntry = {
-      bytes: whole.length,
-      sha256: sha256(whole),
+      bytes: state.bytes,
+      sha256: state.hash.copy().digest('hex'),
       count: (previous?.count ?? 0) + segment.count,
       firstPosition: Math.min(previous?.firstPosition ?? segment.firstPosition, segment.firstPosition),
       lastPosition: Math.max(previous?.lastPosition ?? segment.lastPosition, segment.lastPosition),

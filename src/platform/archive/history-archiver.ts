@@ -7,7 +7,8 @@ import { archiveFileName, segmentKey, type ArchiveSegment } from './archive-mani
 import type { RetentionRules } from './retention-rules';
 
 const DAY_MS = 86_400_000;
-const PAGE = 1000;
+/** Events read per page of the scan: small, since the reads block the event loop until the next yield. */
+const PAGE = 200;
 
 /** A segment as recorded by ops.HistoryArchived. */
 export interface ArchivedBatch {

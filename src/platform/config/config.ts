@@ -154,7 +154,7 @@ export function loadConfig(env: Env): AppConfig {
     archive: {
       retentionDays: int('AUDIT_RETENTION_DAYS', 90, 0, 36_500),
       intervalMs: int('ARCHIVE_INTERVAL_MS', 60_000, 0, 86_400_000),
-      batchEvents: int('ARCHIVE_BATCH_EVENTS', 5000, 1, 1_000_000),
+      batchEvents: int('ARCHIVE_BATCH_EVENTS', 1000, 1, 1_000_000),
     },
   };
   if (problems.length > 0) throw new ConfigError(problems);
