@@ -2,12 +2,13 @@
 // in its own process; prints req/s, p50/p99, peak RSS and ratios, and rewrites docs/benchmarks.md.
 import { get } from 'node:http';
 import { performance } from 'node:perf_hooks';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { measure } from './lib/load.mjs';
 import { spawnJsonServer, stop } from './lib/processes.mjs';
 import { migration } from './lib/migration.mjs';
+import { oneMonth } from './lib/one-month.mjs';
 import { evaluate, machine, markdown, printSummary } from './lib/report.mjs';
 import { Service } from './lib/service.mjs';
 import { startup } from './lib/startup.mjs';
@@ -158,6 +159,15 @@ async function startupScenario() {
   }
 }
 
+async function oneMonthScenario() {
+  const dataDir = mkdtempSync(join(tmpdir(), 'hs-bench-month-'));
+  try {
+    return { oneMonth: await oneMonth(dataDir) };
+  } finally {
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
 const results = {};
 console.log('references');
 if (wants('refs')) Object.assign(results, await references());
@@ -166,10 +176,16 @@ if (wants('http')) Object.assign(results, await serviceEndpoints());
 if (wants('migration')) Object.assign(results, await migrationScenario());
 if (wants('startup')) Object.assign(results, await startupScenario());
 if (wants('limits-replay')) results.limitsReplay = await limitsReplay();
+// A month of refreshes takes long at full scale: only when asked for (BENCH_ONLY=month).
+if (only.has('month')) Object.assign(results, await oneMonthScenario());
+if (results.oneMonth) console.log(JSON.stringify(results.oneMonth, null, 1));
 const evaluation = evaluate(results);
 printSummary(evaluation);
 if (only.size === 0 || process.env.BENCH_WRITE_DOC) {
   const doc = new URL('../docs/benchmarks.md', import.meta.url);
-  writeFileSync(doc, markdown(results, evaluation, machine()));
+  // The "one month" section is written by hand from its own (long) run: kept across regenerations.
+  const previous = existsSync(doc) ? readFileSync(doc, 'utf8') : '';
+  const month = previous.indexOf('\n## One month');
+  writeFileSync(doc, markdown(results, evaluation, machine()) + (month >= 0 ? previous.slice(month) : ''));
   console.log(`\nwrote ${doc.pathname}`);
 }

@@ -17,6 +17,7 @@ export class HistoryWriter {
   constructor(dataDir) {
     const file = join(dataDir, 'events.sqlite');
     const { SqliteEventStore } = require(join(ROOT, 'dist/platform/event-store/sqlite-event-store.js'));
+    this.format = require(join(ROOT, 'dist/platform/event-store/sqlite-row-format.js'));
     const store = new SqliteEventStore(file);
     void store.close();
     this.db = new Database(file);
@@ -25,9 +26,13 @@ export class HistoryWriter {
     this.revisions = new Map();
     const last = this.db.prepare('SELECT stream_id, MAX(revision) AS r FROM events GROUP BY stream_id').all();
     for (const { stream_id, r } of last) this.revisions.set(stream_id, r);
+    // The store's own row format (sqlite-row-format.ts): stream key, 16-byte event id, type id, packed metadata.
     this.insert = this.db.prepare(
-      'INSERT INTO events (stream_id, revision, event_id, type, data, metadata) VALUES (?, ?, ?, ?, ?, ?)',
+      'INSERT INTO event_log (stream_key, stream_id, revision, event_id, type_id, data, metadata) VALUES (?, ?, ?, ?, ?, ?, ?)',
     );
+    this.addType = this.db.prepare('INSERT OR IGNORE INTO event_types (name) VALUES (?)');
+    this.typeIdOf = this.db.prepare('SELECT id FROM event_types WHERE name = ?');
+    this.typeIds = new Map();
     this.pending = [];
     this.count = 0;
   }
@@ -36,7 +41,22 @@ export class HistoryWriter {
     const revision = (this.revisions.get(streamId) ?? -1) + 1;
     this.revisions.set(streamId, revision);
     const metadata = { eventId: randomUUID(), correlationId, causationId: null, actor, occurredAt: at };
-    this.pending.push([streamId, revision, metadata.eventId, type, JSON.stringify(data), JSON.stringify(metadata)]);
+    let typeId = this.typeIds.get(type);
+    if (typeId === undefined) {
+      this.addType.run(type);
+      typeId = this.typeIdOf.get(type).id;
+      this.typeIds.set(type, typeId);
+    }
+    const f = this.format;
+    this.pending.push([
+      f.streamKey(streamId),
+      streamId,
+      revision,
+      f.storedEventId(metadata.eventId),
+      typeId,
+      JSON.stringify(data),
+      f.packMetadata(metadata),
+    ]);
     this.count += 1;
     if (this.pending.length >= 50_000) this.flush();
   }

@@ -20,6 +20,7 @@ import { OAuthTokensController } from './http/oauth-tokens.controller';
 import { AccessTokenRevocationsProjection } from './projections/access-token-revocations.projection';
 import { InstallQueries } from './application/install.queries';
 import { TokenMetadataService } from './application/token-metadata.service';
+import { oauthRetention } from './domain/oauth-retention';
 import { oauthEvents } from './domain/oauth-events';
 import { AccountInfoController, AppUninstallsController } from './http/app-lifecycle.controller';
 import { InstallsAdminController } from './http/installs-admin.controller';
@@ -37,6 +38,7 @@ import { OAuthProjection } from './projections/oauth.projection';
 @Module(
   EventSourcingModule.forFeature({
     events: oauthEvents,
+    retention: oauthRetention,
     projections: [OAuthProjection, AccessTokenRevocationsProjection],
     commandHandlers: [
       ApproveInstallHandler,

@@ -1,2 +1,3 @@
-/** Health, readiness and metrics endpoints. */
+/** Health, readiness and metrics endpoints; the audit archive's background work. */
 export { OpsModule } from './ops.module';
+export { HistoryArchiveService } from './application/history-archive.service';

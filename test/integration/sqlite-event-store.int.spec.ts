@@ -1,3 +1,4 @@
+import Database from 'better-sqlite3';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -98,20 +99,24 @@ describe('SqliteEventStore specifics', () => {
   });
 
   // Each multi-event append of a group runs in its own SAVEPOINT on the writer thread, so a
-  // failure part-way (here: the second event's id is stored already, in another stream) leaves
-  // nothing of it behind, and the rest of the group commits.
+  // failure part-way (here: a trigger refuses the second event's insert) leaves nothing of it
+  // behind, and the rest of the group commits.
   it('rolls back an append whose second event fails in the database, and only that append', async () => {
-    const { store, cleanup } = tempStore();
+    const { store, file, cleanup } = tempStore();
     try {
-      const taken = newEvent('t.Taken');
-      await store.append('savepoint-owner', [taken], 'no_stream');
+      await store.append('savepoint-owner', [newEvent('t.Taken')], 'no_stream');
+      const other = new Database(file);
+      other.exec(`CREATE TRIGGER refuse_second BEFORE INSERT ON event_log
+                  WHEN NEW.stream_id = 'savepoint-bad' AND NEW.revision = 1
+                  BEGIN SELECT RAISE(ABORT, 'refused by the test'); END`);
+      other.close();
       const outcomes = await Promise.allSettled([
         store.append('savepoint-ok', [newEvent('t.A')], 'no_stream'),
-        store.append('savepoint-bad', [newEvent('t.A'), taken], 'no_stream'),
+        store.append('savepoint-bad', [newEvent('t.A'), newEvent('t.B')], 'no_stream'),
         store.append('savepoint-ok-2', [newEvent('t.A'), newEvent('t.B')], 'no_stream'),
       ]);
       expect(outcomes.map((o) => o.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
-      expect((outcomes[1] as PromiseRejectedResult).reason).toBeInstanceOf(ConcurrencyError);
+      expect(String((outcomes[1] as PromiseRejectedResult).reason)).toMatch(/refused by the test/);
       expect(await store.readStream('savepoint-bad')).toEqual([]);
       expect(await store.readStream('savepoint-ok-2')).toHaveLength(2);
       const all = await store.readAll({ after: 0, limit: 100 });
@@ -148,6 +153,27 @@ describe('SqliteEventStore specifics', () => {
         store.append('atomic-bad', [newEvent('t.A'), newEvent('t.B', { n: 1n })], 'no_stream'),
       ).rejects.toBeDefined();
       expect(await store.readStream('atomic-bad')).toEqual([]);
+    } finally {
+      await cleanup();
+    }
+  });
+});
+
+describe('SqliteEventStore identity', () => {
+  it('stays the same store after its first event is archived out of the live store', async () => {
+    const { store, cleanup } = tempStore();
+    try {
+      expect(await store.identity()).toBeNull();
+      const first = newEvent('t.Old', { n: 1 });
+      const { position } = await store.append('old-stream', [first], 'no_stream');
+      await store.append('kept-stream', [newEvent('t.Kept', { n: 2 })], 'no_stream');
+      const identity = await store.identity();
+      expect(identity).toBe(`sqlite:${first.metadata.eventId}`);
+      await store.appendAndPurge('ops-archive', [newEvent('t.Archived', { n: 3 })], 'any', [
+        { position, eventId: first.metadata.eventId, streamId: 'old-stream' },
+      ]);
+      expect(await store.readStream('old-stream')).toEqual([]);
+      expect(await store.identity()).toBe(identity);
     } finally {
       await cleanup();
     }

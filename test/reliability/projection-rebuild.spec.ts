@@ -3,6 +3,8 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { HistoryArchiveService } from '../../src/ops';
+import { ArchiveFiles } from '../../src/platform/archive/archive-files';
 import { EVENT_STORE, type EventStore } from '../../src/platform/event-store/event-store.port';
 import { ProjectionRunner } from '../../src/platform/projections/projection-runner';
 import { READ_MODEL_DB } from '../../src/platform/projections/read-model-database';
@@ -63,6 +65,34 @@ describe('reliability: projections rebuilt from zero equal the live ones', () =>
       const column = (db.prepare(`PRAGMA table_info("${table}")`).all() as Array<{ name: string }>)[0]!.name;
       db.prepare(`DELETE FROM "${table}" WHERE "${column}" = (SELECT "${column}" FROM "${table}" LIMIT 1)`).run();
       expect(readModelDigests(db)[table]).not.toBe(live[table]);
+    } finally {
+      await t.close();
+    }
+  }, 120_000);
+
+  it('after an archive run (AUDIT_RETENTION_DAYS=7): rebuilt from the live store, every table is the same', async () => {
+    const t = await startTestApp({ env: { AUDIT_RETENTION_DAYS: '7', ARCHIVE_BATCH_EVENTS: '50' } });
+    try {
+      const summary = await runMixedWorkload(injectSender(t), t.adminKey, () =>
+        waitForEvent(t, (e) => e.type === 'cards.MigrationCompleted'),
+      );
+      expect(summary.migratedAccounts).toBe(3);
+      const store = t.app.get<EventStore>(EVENT_STORE);
+      const runner = t.app.get(ProjectionRunner);
+      const db = t.app.get<Database.Database>(READ_MODEL_DB);
+      t.clock.advance(8 * 86_400_000);
+      await runner.waitFor(await store.headPosition());
+      const archived = await t.app.get(HistoryArchiveService).runUntilCaughtUp();
+      expect(archived).toBeGreaterThan(0);
+      expect(new ArchiveFiles(t.dataDir).verify()).toMatchObject({ events: archived, problems: [] });
+      await runner.waitFor(await store.headPosition());
+      const live = readModelDigests(db);
+      expectEveryModuleFilled(live);
+      for (const name of runner.projectionNames()) {
+        await runner.rebuild(name);
+        expect({ rebuilt: name, tables: readModelDigests(db) }).toEqual({ rebuilt: name, tables: live });
+      }
+      expect(runner.status().filter((s) => s.status === 'failed')).toEqual([]);
     } finally {
       await t.close();
     }

@@ -55,6 +55,8 @@ export async function startTestApp(options: StartOptions = {}): Promise<TestApp>
     DATA_DIR: dataDir,
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     RATE_LIMIT_ENABLED: 'false',
+    // Archive batches run when a test asks (HistoryArchiveService.runOnce), never on a timer.
+    ARCHIVE_INTERVAL_MS: '0',
     ...options.env,
   });
   const app = await createService({

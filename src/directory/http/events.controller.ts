@@ -1,6 +1,9 @@
 import { Controller, Get, Inject, Query } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
+import { ArchiveFiles } from '../../platform/archive/archive-files';
+import { segmentsBetween } from '../../platform/archive/archive-manifest';
 import { EVENT_STORE, EventStore } from '../../platform/event-store/event-store.port';
+import { eventTypes } from '../../platform/events/event-type-registry';
 import { HubSpotError } from '../../platform/errors/hubspot-error';
 import { IntParamPipe } from '../../platform/http/int-param.pipe';
 import { AdminOnly } from '../../platform/security/admin.guard';
@@ -10,7 +13,10 @@ import { AdminOnly } from '../../platform/security/admin.guard';
 @AdminOnly()
 @Controller('admin/v1/events')
 export class EventsController {
-  constructor(@Inject(EVENT_STORE) private readonly store: EventStore) {}
+  constructor(
+    @Inject(EVENT_STORE) private readonly store: EventStore,
+    private readonly archive: ArchiveFiles,
+  ) {}
 
   @Get()
   async list(
@@ -30,16 +36,38 @@ export class EventsController {
       }
     }
     const size = limit ?? 100;
-    const results = await this.store.readAll({
+    const stored = await this.store.readAll({
       after: after ?? 0,
       limit: size,
       ...(stream ? { streamId: stream } : {}),
       ...(type ? { type } : {}),
     });
+    // Hot types are stored compactly: the audit trail shows every event in its domain shape.
+    const results = stored.map((e) => (eventTypes.has(e.type) ? eventTypes.decode(e) : e));
     const last = results.at(-1);
+    const full = results.length === size && last !== undefined;
+    // The positions this page spans: archived events among them are not in `results`.
+    const to = full ? last.position : await this.store.headPosition();
+    const archived = segmentsBetween(this.archive.manifest(), (after ?? 0) + 1, to);
     return {
       results,
-      ...(results.length === size && last ? { paging: { next: { after: String(last.position) } } } : {}),
+      ...(full ? { paging: { next: { after: String(last.position) } } } : {}),
+      ...(archived.length > 0
+        ? {
+            archived: {
+              message:
+                'Some events in this range were moved to the audit archive (AUDIT_RETENTION_DAYS); ' +
+                '`npm run audit:export` reads them together with the live ones.',
+              segments: archived.slice(0, 20).map(({ file, segment }) => ({
+                file,
+                firstPosition: segment.firstPosition,
+                lastPosition: segment.lastPosition,
+                count: segment.count,
+              })),
+              ...(archived.length > 20 ? { moreSegments: archived.length - 20 } : {}),
+            },
+          }
+        : {}),
     };
   }
 }

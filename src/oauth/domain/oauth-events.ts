@@ -1,4 +1,5 @@
 import type { EventDefinitions } from '../../platform/events/event-type-registry';
+import { accessTokenIssuedStorage } from './access-token-issued-storage';
 
 /**
  * Event types of the OAuth module. Stable strings: they are what storage holds, and the Cards
@@ -150,8 +151,9 @@ export type AccessTokenEvent = AccessTokenIssued | AppAccessTokenIssued | Access
 export type OAuthEvent = InstallEvent | AuthorizationCodeEvent | RefreshTokenEvent | AccessTokenEvent;
 
 /**
- * The module's event types for the registry. Every type is still stored in the shape it was first
- * written in, so none needs a decoder; the day one changes shape, its upcaster goes here.
+ * The module's event types for the registry. oauth.AccessTokenIssued (one per refresh grant) is
+ * stored compactly and read back through its codec (access-token-issued-storage.ts), which also
+ * reads the object shape it was first stored in; every other type is stored as it was first written.
  */
 export const oauthEvents: EventDefinitions = {
   [OAuthEventType.AppInstalled]: null,
@@ -160,12 +162,12 @@ export const oauthEvents: EventDefinitions = {
   [OAuthEventType.AuthorizationCodeIssued]: null,
   [OAuthEventType.AuthorizationCodeRedeemed]: null,
   [OAuthEventType.RefreshTokenIssued]: null,
-  [OAuthEventType.AccessTokenIssued]: null,
+  [OAuthEventType.AccessTokenIssued]: accessTokenIssuedStorage,
   [OAuthEventType.RefreshTokenDeleted]: null,
   [OAuthEventType.AppAccessTokenIssued]: null,
   [OAuthEventType.AccessTokenRevoked]: null,
   [OAuthEventType.InstallAccessTokensExpired]: null,
-} satisfies Record<OAuthEvent['type'], null>;
+} satisfies Record<OAuthEvent['type'], EventDefinitions[string]>;
 
 /** One stream per install of an app in an account; its state decides whether refresh tokens still work. */
 export const installStream = (appId: number, hubId: number) => `oauth.install-${appId}-${hubId}`;

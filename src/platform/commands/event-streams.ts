@@ -4,7 +4,13 @@ import { randomUUIDv7 } from 'node:crypto';
 import { CLOCK, type Clock } from '../clock';
 import type { CommandContext, DomainEvent, NewEvent, RecordedEvent } from '../events/envelope';
 import { eventTypes } from '../events/event-type-registry';
-import { EVENT_STORE, type EventStore, type ExpectedRevision } from '../event-store/event-store.port';
+import {
+  EVENT_STORE,
+  type AppendResult,
+  type EventStore,
+  type ExpectedRevision,
+} from '../event-store/event-store.port';
+import { SqliteEventStore, type ArchivedEventRef } from '../event-store/sqlite-event-store';
 import { fold, type Decider } from './decider';
 import { DeciderCommandHandler } from './decider-command-handler';
 import { SnapshottingDeciderHandler } from './snapshotting-decider-handler';
@@ -94,8 +100,28 @@ export class EventStreams {
     expected: ExpectedRevision,
     context: CommandContext,
   ): Promise<Appended> {
+    return this.appendAndPurge(streamId, events, expected, context, []);
+  }
+
+  /**
+   * Appends and, in the same store transaction, deletes archived events (the record of an archive
+   * batch and the removal of its events happen together). Only the SQLite store can purge.
+   */
+  async appendAndPurge(
+    streamId: string,
+    events: readonly DomainEvent[],
+    expected: ExpectedRevision,
+    context: CommandContext,
+    purge: readonly ArchivedEventRef[],
+  ): Promise<Appended> {
     const envelopes = events.map((e) => this.envelope(e, context));
-    const result = await this.store.append(streamId, envelopes, expected);
+    // Stored in the type's storage shape (hot types are stored smaller); published in the domain shape.
+    const stored = envelopes.map((e) => ({ ...e, data: eventTypes.encode(e.type, e.data, streamId) }));
+    let result: AppendResult;
+    if (purge.length === 0) result = await this.store.append(streamId, stored, expected);
+    else if (this.store instanceof SqliteEventStore)
+      result = await this.store.appendAndPurge(streamId, stored, expected, purge);
+    else throw new Error(`the ${this.store.kind} store does not delete archived events (see docs/retention.md)`);
     const first = envelopes.length - 1;
     this.eventBus.publishAll(
       envelopes.map((e, i): RecordedEvent => ({

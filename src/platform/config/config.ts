@@ -48,6 +48,12 @@ export interface AppConfig {
   tierLimits: Record<Tier, TierLimits>;
   /** Secret for the sign-in session cookie (32+ bytes); null: generated and kept in DATA_DIR. */
   sessionSecret: Buffer | null;
+  /**
+   * Audit retention: events of streams whose effect has ended move to DATA_DIR/archive once older
+   * than `retentionDays` (0 keeps everything live). Runs every `intervalMs` (0: never on its own),
+   * at most `batchEvents` events per batch.
+   */
+  archive: { retentionDays: number; intervalMs: number; batchEvents: number };
 }
 
 export class ConfigError extends Error {
@@ -157,6 +163,11 @@ export function loadConfig(env: Env): AppConfig {
     },
     tierLimits,
     sessionSecret,
+    archive: {
+      retentionDays: int('AUDIT_RETENTION_DAYS', 90, 0, 36_500),
+      intervalMs: int('ARCHIVE_INTERVAL_MS', 60_000, 0, 86_400_000),
+      batchEvents: int('ARCHIVE_BATCH_EVENTS', 1000, 1, 1_000_000),
+    },
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return config;

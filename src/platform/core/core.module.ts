@@ -12,6 +12,7 @@ import { CqrsModule } from '@nestjs/cqrs';
 import type Database from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { ArchiveFiles } from '../archive/archive-files';
 import { APP_CONFIG, AppConfig } from '../config/config';
 import { Metrics } from '../metrics/metrics';
 import { CLOCK, Clock } from '../clock';
@@ -105,6 +106,7 @@ export class CoreModule {
         },
         { provide: SigningKeyring, useFactory: () => SigningKeyring.fromConfig(config) },
         EarlyAuthentication,
+        { provide: ArchiveFiles, useFactory: () => new ArchiveFiles(config.dataDir) },
         CoreLifecycle,
       ],
       exports: [
@@ -117,6 +119,7 @@ export class CoreModule {
         EventStreams,
         SigningKeyring,
         EarlyAuthentication,
+        ArchiveFiles,
       ],
     };
   }

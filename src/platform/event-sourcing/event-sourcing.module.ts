@@ -1,6 +1,7 @@
 import { Injectable, Module, type ModuleMetadata, type OnModuleInit, type Provider, type Type } from '@nestjs/common';
 import { ModuleRef } from '@nestjs/core';
 import type { ICommandHandler } from '@nestjs/cqrs';
+import { retentionRules, type RetentionRule } from '../archive/retention-rules';
 import { eventTypes, type EventDefinitions } from '../events/event-type-registry';
 import type { Projection, Reactor } from '../projections/projection';
 import { ProjectionRunner } from '../projections/projection-runner';
@@ -14,6 +15,8 @@ export interface EventSourcedFeature extends ModuleMetadata {
   reactors?: Type<Reactor>[];
   /** One `@CommandHandler` per command the feature accepts on the CommandBus. */
   commandHandlers?: Type<ICommandHandler>[];
+  /** When the feature's streams stop mattering, so the archiver may move them (AUDIT_RETENTION_DAYS). */
+  retention?: RetentionRule[];
 }
 
 /**
@@ -26,8 +29,9 @@ export interface EventSourcedFeature extends ModuleMetadata {
 @Module({})
 export class EventSourcingModule {
   static forFeature(feature: EventSourcedFeature): ModuleMetadata {
-    const { events, projections = [], reactors = [], commandHandlers = [], ...metadata } = feature;
+    const { events, projections = [], reactors = [], commandHandlers = [], retention = [], ...metadata } = feature;
     eventTypes.register(events);
+    retentionRules.register(retention);
 
     @Injectable()
     class FeatureRegistration implements OnModuleInit {

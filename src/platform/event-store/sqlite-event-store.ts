@@ -7,6 +7,9 @@ import { LiveTail, rowBytes } from './live-tail';
 import { StreamCache } from './stream-cache';
 import { sqliteWriter, WireAppend, WireGroupResult } from './sqlite-writer';
 import { storageFaultOf } from './storage-fault';
+import { openRowFormat, packMetadata, storedEventId, streamKey, toRecorded, type EventRow } from './sqlite-row-format';
+
+export { toRecorded, type EventRow } from './sqlite-row-format';
 import type { AppendResult, EventStore, ExpectedRevision, ReadAllOptions, Subscription } from './event-store.port';
 
 interface PendingAppend {
@@ -15,17 +18,19 @@ interface PendingAppend {
   wire: WireAppend;
   resolve: (r: AppendResult) => void;
   reject: (e: unknown) => void;
+  /** Streams whose archived events this append deletes (see appendAndPurge). */
+  purgedStreams?: string[];
 }
 
-export interface EventRow {
+/** One archived event to delete from the live store. */
+export interface ArchivedEventRef {
   position: number;
-  stream_id: string;
-  revision: number;
-  event_id: string;
-  type: string;
-  data: string;
-  metadata: string;
+  eventId: string;
+  streamId: string;
 }
+
+/** A row as selected: the type still its id. */
+type StoredRow = Omit<EventRow, 'type'> & { type_id: number };
 
 /** The writer answers each message in order: the group it wrote (or why not), or that it closed. */
 type WriterReply = { result: WireGroupResult } | { failed: string; code?: string } | { closed: true };
@@ -53,15 +58,6 @@ export interface SqliteEventStoreOptions {
   liveTailBytes?: number;
 }
 
-const toRecorded = (row: EventRow): RecordedEvent => ({
-  streamId: row.stream_id,
-  revision: row.revision,
-  position: row.position,
-  type: row.type,
-  data: JSON.parse(row.data) as unknown,
-  metadata: JSON.parse(row.metadata) as RecordedEvent['metadata'],
-});
-
 /** A writer's failure as the port's error: a storage fault (full, read-only, I/O) keeps its type. */
 const writerError = (message: string, code: string | undefined): Error =>
   storageFaultOf({ code, message }) ?? new Error(message);
@@ -70,7 +66,9 @@ const writerError = (message: string, code: string | undefined): Error =>
 const WRITER_THREAD_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
 const sqliteWriter = ${sqliteWriter.toString()};
-const writer = sqliteWriter(workerData.file, workerData.driverPath);
+const streamKey = ${streamKey.toString()};
+const storedEventId = ${storedEventId.toString()};
+const writer = sqliteWriter(workerData.file, workerData.driverPath, { streamKey, storedEventId });
 parentPort.on('message', (message) => {
   if (message.close) {
     writer.close();
@@ -125,7 +123,10 @@ export class SqliteEventStore implements EventStore {
     readAllByType: Database.Statement;
     readAllByStreamAndType: Database.Statement;
     head: Database.Statement;
+    types: Database.Statement;
   };
+  /** event_types, id -> name (the writer adds names; a miss reloads). */
+  private typeNames = new Map<number, string>();
 
   constructor(
     file: string,
@@ -139,33 +140,24 @@ export class SqliteEventStore implements EventStore {
     this.db.pragma('journal_mode = WAL');
     this.db.pragma('synchronous = FULL');
     this.db.pragma('busy_timeout = 5000');
-    this.db.exec(`
-      CREATE TABLE IF NOT EXISTS events (
-        position  INTEGER PRIMARY KEY AUTOINCREMENT,
-        stream_id TEXT    NOT NULL,
-        revision  INTEGER NOT NULL,
-        event_id  TEXT    NOT NULL UNIQUE,
-        type      TEXT    NOT NULL,
-        data      TEXT    NOT NULL,
-        metadata  TEXT    NOT NULL,
-        UNIQUE (stream_id, revision)
-      );
-      CREATE INDEX IF NOT EXISTS events_by_type ON events (type, position);
-    `);
-    const cols = 'position, stream_id, revision, event_id, type, data, metadata';
+    openRowFormat(this.db);
+    const cols = 'position, stream_id, revision, event_id, type_id, data, metadata';
     this.stmts = {
-      readStream: this.db.prepare(`SELECT ${cols} FROM events WHERE stream_id = ? AND revision >= ? ORDER BY revision`),
-      readAll: this.db.prepare(`SELECT ${cols} FROM events WHERE position > ? ORDER BY position LIMIT ?`),
+      readStream: this.db.prepare(
+        `SELECT ${cols} FROM event_log WHERE stream_key = ? AND stream_id = ? AND revision >= ? ORDER BY revision`,
+      ),
+      readAll: this.db.prepare(`SELECT ${cols} FROM event_log WHERE position > ? ORDER BY position LIMIT ?`),
       readAllByStream: this.db.prepare(
-        `SELECT ${cols} FROM events WHERE stream_id = ? AND position > ? ORDER BY position LIMIT ?`,
+        `SELECT ${cols} FROM event_log WHERE stream_key = ? AND stream_id = ? AND position > ? ORDER BY position LIMIT ?`,
       ),
       readAllByType: this.db.prepare(
-        `SELECT ${cols} FROM events WHERE type = ? AND position > ? ORDER BY position LIMIT ?`,
+        `SELECT ${cols} FROM event_log WHERE type_id = ? AND position > ? ORDER BY position LIMIT ?`,
       ),
       readAllByStreamAndType: this.db.prepare(
-        `SELECT ${cols} FROM events WHERE stream_id = ? AND type = ? AND position > ? ORDER BY position LIMIT ?`,
+        `SELECT ${cols} FROM event_log WHERE stream_key = ? AND stream_id = ? AND type_id = ? AND position > ? ORDER BY position LIMIT ?`,
       ),
-      head: this.db.prepare('SELECT COALESCE(MAX(position), 0) AS p FROM events'),
+      head: this.db.prepare('SELECT COALESCE(MAX(position), 0) AS p FROM event_log'),
+      types: this.db.prepare('SELECT id, name FROM event_types'),
     };
     this.liveTail.startAfter((this.stmts.head.get() as { p: number }).p);
     // The schema exists now; the writer only prepares its statements.
@@ -182,6 +174,20 @@ export class SqliteEventStore implements EventStore {
   }
 
   append(streamId: string, events: NewEvent[], expected: ExpectedRevision): Promise<AppendResult> {
+    return this.appendAndPurge(streamId, events, expected, []);
+  }
+
+  /**
+   * Appends like `append` and, in the same transaction, deletes archived events (each named by
+   * position and event id, so nothing else can be deleted). Streams purged leave the stream cache
+   * and the live tail restarts from the file.
+   */
+  appendAndPurge(
+    streamId: string,
+    events: NewEvent[],
+    expected: ExpectedRevision,
+    purge: readonly ArchivedEventRef[],
+  ): Promise<AppendResult> {
     if (this.closed) return Promise.reject(new Error('event store is closed'));
     if (this.writerFailure) return Promise.reject(this.writerFailure);
     if (events.length === 0) return Promise.reject(new Error('append needs at least one event'));
@@ -194,14 +200,16 @@ export class SqliteEventStore implements EventStore {
           type: e.type,
           eventId: e.metadata.eventId,
           data: JSON.stringify(e.data),
-          metadata: JSON.stringify(e.metadata),
+          metadata: packMetadata(e.metadata),
         })),
+        ...(purge.length > 0 ? { purge: purge.map((r): [number, string] => [r.position, r.eventId]) } : {}),
       };
     } catch (error) {
       return Promise.reject(error instanceof Error ? error : new Error(String(error))); // e.g. a BigInt in the data
     }
+    const purgedStreams = purge.length > 0 ? [...new Set(purge.map((r) => r.streamId))] : undefined;
     return new Promise<AppendResult>((resolve, reject) => {
-      this.pending.push({ streamId, expected, wire, resolve, reject });
+      this.pending.push({ streamId, expected, wire, resolve, reject, ...(purgedStreams ? { purgedStreams } : {}) });
       if (!this.flushScheduled && !this.inFlight) {
         this.flushScheduled = true;
         setImmediate(() => this.flush());
@@ -263,6 +271,11 @@ export class SqliteEventStore implements EventStore {
         if (cached) this.cache.appended(toRecorded(row), rowBytes(row));
       });
     });
+    if (group.some((a) => a.wire.purge)) {
+      for (const a of group) for (const s of a.purgedStreams ?? []) this.cache.forget(s);
+      // Memory may hold purged rows: from here on, whole-feed reads before the head go to the file.
+      this.liveTail.startAfter((this.stmts.head.get() as { p: number }).p);
+    }
     this.options.onCommit?.(group.length, written);
     group.forEach((a, i) => {
       const o = outcomes[i]!;
@@ -294,9 +307,11 @@ export class SqliteEventStore implements EventStore {
     const cached = this.cache.get(streamId);
     if (cached) return Promise.resolve(fromRevision <= 0 ? cached : cached.filter((e) => e.revision >= fromRevision));
     // A tail read (a snapshot catching up) reads only the tail; the cache keeps whole streams.
-    if (fromRevision > 0)
-      return Promise.resolve((this.stmts.readStream.all(streamId, fromRevision) as EventRow[]).map(toRecorded));
-    const rows = this.stmts.readStream.all(streamId, 0) as EventRow[];
+    if (fromRevision > 0) {
+      const tail = this.stmts.readStream.all(streamKey(streamId), streamId, fromRevision) as StoredRow[];
+      return Promise.resolve(this.rows(tail).map(toRecorded));
+    }
+    const rows = this.rows(this.stmts.readStream.all(streamKey(streamId), streamId, 0) as StoredRow[]);
     const events = rows.map(toRecorded);
     this.cache.remember(
       streamId,
@@ -315,13 +330,48 @@ export class SqliteEventStore implements EventStore {
       const recent = this.liveTail.after(o.after, o.limit);
       if (recent) return recent.map(toRecorded);
     }
-    let rows: EventRow[];
-    if (o.streamId && o.type)
-      rows = this.stmts.readAllByStreamAndType.all(o.streamId, o.type, o.after, o.limit) as EventRow[];
-    else if (o.streamId) rows = this.stmts.readAllByStream.all(o.streamId, o.after, o.limit) as EventRow[];
-    else if (o.type) rows = this.stmts.readAllByType.all(o.type, o.after, o.limit) as EventRow[];
-    else rows = this.stmts.readAll.all(o.after, o.limit) as EventRow[];
-    return rows.map(toRecorded);
+    let rows: StoredRow[];
+    const typeId = o.type === undefined ? undefined : this.typeId(o.type);
+    if (typeId === null) return []; // a type never stored
+    if (o.streamId && typeId !== undefined)
+      rows = this.stmts.readAllByStreamAndType.all(
+        streamKey(o.streamId),
+        o.streamId,
+        typeId,
+        o.after,
+        o.limit,
+      ) as StoredRow[];
+    else if (o.streamId)
+      rows = this.stmts.readAllByStream.all(streamKey(o.streamId), o.streamId, o.after, o.limit) as StoredRow[];
+    else if (typeId !== undefined) rows = this.stmts.readAllByType.all(typeId, o.after, o.limit) as StoredRow[];
+    else rows = this.stmts.readAll.all(o.after, o.limit) as StoredRow[];
+    return this.rows(rows).map(toRecorded);
+  }
+
+  /** Rows with their type names (ids the writer added since the last look are loaded on a miss). */
+  private rows(rows: StoredRow[]): EventRow[] {
+    return rows.map(({ type_id, ...row }) => {
+      let type = this.typeNames.get(type_id);
+      if (type === undefined) {
+        this.loadTypes();
+        type = this.typeNames.get(type_id);
+        if (type === undefined) throw new Error(`events.sqlite: row ${row.position} has unknown type id ${type_id}`);
+      }
+      return { ...row, type };
+    });
+  }
+
+  private loadTypes(): void {
+    for (const t of this.stmts.types.all() as Array<{ id: number; name: string }>) this.typeNames.set(t.id, t.name);
+  }
+
+  /** The id of a type name, or null when no event of it was ever stored. */
+  private typeId(name: string): number | null {
+    for (let attempt = 0; attempt < 2; attempt++) {
+      for (const [id, n] of this.typeNames) if (n === name) return id;
+      if (attempt === 0) this.loadTypes();
+    }
+    return null;
   }
 
   subscribeToAll(after: number): Subscription {
@@ -373,10 +423,23 @@ export class SqliteEventStore implements EventStore {
   }
 
   /** `sqlite:` and the id of the file's first event: a recreated file has another. */
+  /**
+   * The first event's id, kept once known: archiving (see platform/archive) may later remove that
+   * event from the live store, and the store must stay the same store for the read models'
+   * checkpoints (a changed identity rebuilds every read model).
+   */
   identity(): Promise<string | null> {
-    const row = this.db.prepare('SELECT event_id FROM events ORDER BY position LIMIT 1').get() as
+    this.db.exec(
+      'CREATE TABLE IF NOT EXISTS store_identity (only INTEGER PRIMARY KEY CHECK (only = 1), identity TEXT NOT NULL)',
+    );
+    const kept = this.db.prepare('SELECT identity FROM store_identity').get() as { identity: string } | undefined;
+    if (kept) return Promise.resolve(kept.identity);
+    const first = this.db.prepare('SELECT event_id FROM events ORDER BY position LIMIT 1').get() as
       { event_id: string } | undefined;
-    return Promise.resolve(row ? `sqlite:${row.event_id}` : null);
+    if (!first) return Promise.resolve(null);
+    const identity = `sqlite:${first.event_id}`;
+    this.db.prepare('INSERT OR IGNORE INTO store_identity (only, identity) VALUES (1, ?)').run(identity);
+    return Promise.resolve(identity);
   }
 
   ping(): Promise<void> {

@@ -84,7 +84,8 @@ export class StreamCache {
     return bytes <= this.maxBytes / 4;
   }
 
-  private forget(streamId: string): void {
+  /** Drops a stream (also one whose events left the store, archived: the next read goes to the file). */
+  forget(streamId: string): void {
     const cached = this.streams.get(streamId);
     if (cached === undefined) return;
     this.streams.delete(streamId);

@@ -317,6 +317,13 @@ export class ProjectionRunner {
     await this.waitFor(await this.store.headPosition(), null);
   }
 
+  /** Every event type a projection or reactor applies (the archiver keeps streams holding one live). */
+  handledTypes(): Set<string> {
+    const types = new Set<string>();
+    for (const p of [...this.projections.values(), ...this.reactors.values()]) for (const t of p.handles) types.add(t);
+    return types;
+  }
+
   projectionNames(): string[] {
     return [...this.projections.keys()];
   }
