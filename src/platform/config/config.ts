@@ -2,6 +2,7 @@
  * Configuration from the environment, validated once at start-up. Pure: no framework imports,
  * so the validation is unit-tested directly and a bad value stops the process with a clear message.
  */
+import { isIP } from 'node:net';
 import { DEFAULT_TIER_LIMITS, TIERS, type Tier, type TierLimits } from '../tiers';
 
 export interface SigningKey {
@@ -41,7 +42,15 @@ export interface AppConfig {
   tierLimits: Record<Tier, TierLimits>;
   /** Secret for the sign-in session cookie (32+ bytes); null: generated and kept in DATA_DIR. */
   sessionSecret: Buffer | null;
+  /**
+   * Fastify's trustProxy: which X-Forwarded-For hops to believe for the client's address (the
+   * sign-in and client-authentication throttles key on it). false: the socket's peer.
+   */
+  trustProxy: TrustProxy;
 }
+
+/** `true` (every hop), a hop count, or the proxies' addresses and CIDR ranges. */
+export type TrustProxy = boolean | number | string[];
 
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
@@ -145,6 +154,7 @@ export function loadConfig(env: Env): AppConfig {
     },
     tierLimits,
     sessionSecret,
+    trustProxy: parseTrustProxy(env.TRUST_PROXY, problems),
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return config;
@@ -174,6 +184,29 @@ function parseSigningKeys(raw: string | undefined, problems: string[]): SigningK
     keys.push({ kid, secret });
   }
   return keys;
+}
+
+/** TRUST_PROXY: `true`/`false`, a hop count, or a comma-separated list of IPs and CIDR ranges. */
+function parseTrustProxy(raw: string | undefined, problems: string[]): TrustProxy {
+  const value = raw?.trim() ?? '';
+  if (value === '' || value === 'false' || value === '0') return false;
+  if (value === 'true') return true;
+  if (/^\d+$/.test(value)) {
+    const hops = Number(value);
+    if (hops >= 1 && hops <= 100) return hops;
+  }
+  const entries = value.split(',').map((e) => e.trim());
+  const valid = (entry: string) => {
+    const [address, bits, extra] = entry.split('/');
+    const family = isIP(address ?? '');
+    if (family === 0 || extra !== undefined) return false;
+    return bits === undefined || (/^\d+$/.test(bits) && Number(bits) <= (family === 4 ? 32 : 128));
+  };
+  if (entries.length > 0 && entries.every(valid)) return entries;
+  problems.push(
+    `TRUST_PROXY must be true, false, a hop count from 1 to 100, or a comma-separated list of IP addresses and CIDR ranges (got "${raw}")`,
+  );
+  return false;
 }
 
 /** JSON overriding some of the defaults, e.g. {"professional":{"calculatedProperties":50}}. */
