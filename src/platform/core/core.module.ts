@@ -10,7 +10,6 @@ import {
 } from '@nestjs/common';
 import { CqrsModule } from '@nestjs/cqrs';
 import type Database from 'better-sqlite3';
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { APP_CONFIG, AppConfig } from '../config/config';
 import { Metrics } from '../metrics/metrics';
@@ -21,6 +20,7 @@ import { EVENT_STORE, EventStore } from '../event-store/event-store.port';
 import { ProjectionRunner } from '../projections/projection-runner';
 import { closeReadModelDatabase, openReadModelDatabase, READ_MODEL_DB } from '../projections/read-model-database';
 import { flushLogAtShutdown } from './shutdown-log-flush';
+import { makePrivateDataDir } from '../security/private-files';
 import { SigningKeyring } from '../security/signing-keys';
 
 export interface CoreOptions {
@@ -75,7 +75,7 @@ export class CoreModule {
         {
           provide: READ_MODEL_DB,
           useFactory: () => {
-            mkdirSync(config.dataDir, { recursive: true });
+            makePrivateDataDir(config.dataDir);
             const logger = new Logger('Projections');
             return openReadModelDatabase(join(config.dataDir, 'readmodels.sqlite'), { warn: (m) => logger.warn(m) });
           },
