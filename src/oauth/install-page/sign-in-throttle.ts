@@ -20,9 +20,7 @@ const MAX_CONCURRENT_CHECKS = 4;
 const MAX_QUEUED_CHECKS = 64;
 
 export type SignInGate =
-  | { allowed: true; attempt: SignInAttempt }
-  | { allowed: false; retryAfterMs: number }
-  | { allowed: false; busy: true };
+  { allowed: true; attempt: SignInAttempt } | { allowed: false; retryAfterMs: number } | { allowed: false; busy: true };
 
 /** A reserved sign-in attempt: counted as a failure until it is settled. */
 export interface SignInAttempt {
