@@ -101,3 +101,13 @@ describe('loadConfig TRUST_PROXY', () => {
     }
   });
 });
+
+describe('loadConfig METRICS_TOKEN', () => {
+  it('is off by default and at least 16 characters without spaces when set', () => {
+    expect(loadConfig({}).metricsToken).toBeNull();
+    expect(loadConfig({ METRICS_TOKEN: 'm'.repeat(16) }).metricsToken).toBe('m'.repeat(16));
+    for (const bad of ['short', 'with space inside ok?']) {
+      expect(() => loadConfig({ METRICS_TOKEN: bad })).toThrow(/METRICS_TOKEN must be at least 16 characters/);
+    }
+  });
+});

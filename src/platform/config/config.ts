@@ -47,6 +47,8 @@ export interface AppConfig {
    * sign-in and client-authentication throttles key on it). false: the socket's peer.
    */
   trustProxy: TrustProxy;
+  /** Bearer token `/metrics` asks for; null: open (a scraper on a private network). */
+  metricsToken: string | null;
 }
 
 /** `true` (every hop), a hop count, or the proxies' addresses and CIDR ranges. */
@@ -126,6 +128,10 @@ export function loadConfig(env: Env): AppConfig {
     );
   }
 
+  if (env.METRICS_TOKEN && (env.METRICS_TOKEN.length < 16 || /\s/.test(env.METRICS_TOKEN))) {
+    problems.push('METRICS_TOKEN must be at least 16 characters, without spaces');
+  }
+
   const tierLimits = parseTierLimits(env.TIER_LIMITS, problems);
 
   const config: AppConfig = {
@@ -155,6 +161,7 @@ export function loadConfig(env: Env): AppConfig {
     tierLimits,
     sessionSecret,
     trustProxy: parseTrustProxy(env.TRUST_PROXY, problems),
+    metricsToken: env.METRICS_TOKEN ? env.METRICS_TOKEN : null,
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return config;
