@@ -81,7 +81,14 @@ export async function createApp(options: CreateAppOptions): Promise<NestFastifyA
     bodyLimit: config.bodyLimitBytes,
     routerOptions: { maxParamLength: 2048 }, // access tokens in the path are up to 512 characters
     // Who the client is behind a TLS proxy (throttles key on request.ip); off unless configured.
-    trustProxy: config.trustProxy,
+    // A hop count as Fastify reads one at run time (its types leave the number form out).
+    trustProxy:
+      typeof config.trustProxy === 'number'
+        ? (
+            (hops: number) => (_address: string, hop: number) =>
+              hop < hops
+          )(config.trustProxy)
+        : config.trustProxy,
     return503OnClosing: true,
     // Requests Node's HTTP parser refuses (bad request line, NUL in headers, huge headers).
     clientErrorHandler: hubSpotClientErrorHandler,

@@ -2,8 +2,6 @@ import { SIGN_IN_FAILURES } from '../../src/oauth/install-page/sign-in-throttle'
 import { InstallPageBrowser } from '../support/install-page-browser';
 import { createAccount, createApp, createUser, startTestApp, TestApp } from '../support/test-app';
 
-const minute = 60_000;
-
 /** Brute force against the install page's sign-in form: refused before the password is checked. */
 describe('install page sign-in throttle', () => {
   let t: TestApp;
@@ -93,8 +91,8 @@ describe('install page sign-in throttle', () => {
     });
   });
 
-  describe('behind a trusted proxy (TRUST_PROXY)', () => {
-    beforeAll(() => setUp({ TRUST_PROXY: '127.0.0.1' }));
+  describe.each(['127.0.0.1', '1', '127.0.0.0/8,::1'])('behind a trusted proxy (TRUST_PROXY=%s)', (trustProxy) => {
+    beforeAll(() => setUp({ TRUST_PROXY: trustProxy }));
     afterAll(() => t.close());
 
     it('locks the address that failed, not everyone behind the proxy', async () => {
@@ -106,7 +104,6 @@ describe('install page sign-in throttle', () => {
       expect((await signIn(user.email, user.password, attacker)).statusCode).toBe(429);
       // another client through the same proxy signs in
       expect((await signIn(user.email, user.password, { 'x-forwarded-for': '203.0.113.9' })).statusCode).toBe(303);
-      t.clock.advance(15 * minute);
     });
   });
 });

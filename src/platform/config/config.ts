@@ -38,6 +38,8 @@ export interface AppConfig {
     windowMs: number;
     max: number;
     clientAuthFailures: { windowMs: number; max: number };
+    /** Successful token requests per app and account (refresh grants) or per app (app tokens). */
+    tokenRequests: { windowMs: number; max: number };
   };
   tierLimits: Record<Tier, TierLimits>;
   /** Secret for the sign-in session cookie (32+ bytes); null: generated and kept in DATA_DIR. */
@@ -132,6 +134,8 @@ export function loadConfig(env: Env): AppConfig {
     problems.push('METRICS_TOKEN must be at least 16 characters, without spaces');
   }
 
+  const rateLimitWindowMs = int('RATE_LIMIT_WINDOW_MS', 10_000, 100, 3_600_000);
+  const rateLimitMax = int('RATE_LIMIT_MAX', 110, 1, 1_000_000);
   const tierLimits = parseTierLimits(env.TIER_LIMITS, problems);
 
   const config: AppConfig = {
@@ -151,11 +155,16 @@ export function loadConfig(env: Env): AppConfig {
     accessTokenTtlSeconds: int('ACCESS_TOKEN_TTL_SECONDS', 1800, 1, 86_400),
     rateLimit: {
       enabled: bool('RATE_LIMIT_ENABLED', true),
-      windowMs: int('RATE_LIMIT_WINDOW_MS', 10_000, 100, 3_600_000),
-      max: int('RATE_LIMIT_MAX', 110, 1, 1_000_000),
+      windowMs: rateLimitWindowMs,
+      max: rateLimitMax,
       clientAuthFailures: {
         windowMs: int('CLIENT_AUTH_FAILURE_WINDOW_MS', 60_000, 1000, 86_400_000),
         max: int('CLIENT_AUTH_FAILURE_MAX', 10, 1, 1_000_000),
+      },
+      // HubSpot's per-app limit by default, counted apart from the API calls' budget.
+      tokenRequests: {
+        windowMs: int('TOKEN_RATE_LIMIT_WINDOW_MS', rateLimitWindowMs, 100, 3_600_000),
+        max: int('TOKEN_RATE_LIMIT_MAX', rateLimitMax, 1, 1_000_000),
       },
     },
     tierLimits,
