@@ -2,7 +2,7 @@
 // in its own process; prints req/s, p50/p99, peak RSS and ratios, and rewrites docs/benchmarks.md.
 import { get } from 'node:http';
 import { performance } from 'node:perf_hooks';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { measure } from './lib/load.mjs';
@@ -10,6 +10,7 @@ import { spawnJsonServer, stop } from './lib/processes.mjs';
 import { migration } from './lib/migration.mjs';
 import { evaluate, machine, markdown, printSummary } from './lib/report.mjs';
 import { Service } from './lib/service.mjs';
+import { printSoak, soak, SOAK_METRICS_TOKEN, soakMarkdown, withSoakSection } from './lib/soak.mjs';
 import { startup } from './lib/startup.mjs';
 import {
   accessTokenMetadata,
@@ -157,6 +158,31 @@ async function startupScenario() {
   }
 }
 
+/** Minutes of mixed traffic: only when asked for by name (BENCH_ONLY=soak), never in the default run. */
+async function soakScenario() {
+  const dataDir = mkdtempSync(join(tmpdir(), 'hs-bench-soak-'));
+  const service = new Service({
+    dataDir,
+    env: { METRICS_TOKEN: SOAK_METRICS_TOKEN, ACCESS_TOKEN_TTL_SECONDS: '86400' },
+  });
+  try {
+    const fastify = await withReference('bare-fastify.mjs', (pid, base) =>
+      measure('bare Fastify: GET (the soak RSS reference)', { pid, url: `${base}/` }),
+    );
+    const result = await soak(service, {
+      seconds: Number(process.env.BENCH_SOAK_SECONDS ?? 600),
+      accounts: Number(process.env.BENCH_SOAK_ACCOUNTS ?? 20),
+      writesPerSecond: Number(process.env.BENCH_SOAK_WRITES_PER_SEC ?? 5),
+      bodyBytes: Number(process.env.BENCH_SOAK_BODY_BYTES ?? 48 * 1024),
+    });
+    printSoak(result);
+    return { result, fastifyRss: fastify.peakRss };
+  } finally {
+    await service.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
 const results = {};
 console.log('references');
 if (wants('refs')) Object.assign(results, await references());
@@ -166,8 +192,22 @@ if (wants('migration')) Object.assign(results, await migrationScenario());
 if (wants('startup')) Object.assign(results, await startupScenario());
 const evaluation = evaluate(results);
 printSummary(evaluation);
+const doc = new URL('../docs/benchmarks.md', import.meta.url);
+const previousDoc = existsSync(doc) ? readFileSync(doc, 'utf8') : '';
 if (only.size === 0 || process.env.BENCH_WRITE_DOC) {
-  const doc = new URL('../docs/benchmarks.md', import.meta.url);
-  writeFileSync(doc, markdown(results, evaluation, machine()));
+  // The soak runs only by name: a full run keeps the soak section of the last soak.
+  writeFileSync(doc, withSoakSection(markdown(results, evaluation, machine()), undefined, previousDoc));
   console.log(`\nwrote ${doc.pathname}`);
+}
+if (only.has('soak')) {
+  const { result, fastifyRss } = await soakScenario();
+  const current = readFileSync(doc, 'utf8');
+  const short = result.seconds < 300 && !process.env.BENCH_WRITE_DOC;
+  if (short) console.log(`\n(a ${result.seconds} s soak is a check of the scenario: docs/benchmarks.md left alone)`);
+  else {
+    writeFileSync(doc, withSoakSection(current, soakMarkdown(result, new Date().toISOString(), fastifyRss)));
+    console.log(`\nwrote the soak section of ${doc.pathname}`);
+  }
+  const failed = Object.entries(result.met).filter(([, met]) => !met);
+  if (failed.length > 0) console.log(`soak bounds NOT MET: ${failed.map(([k]) => k).join(', ')}`);
 }
