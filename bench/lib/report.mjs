@@ -206,6 +206,11 @@ const NOTES = `## How to read these figures
   service run (bench/profile-preload.cjs); \`node bench/summarize-profile.mjs <file>\` prints self time
   by package and function (\`BENCH_CALLERS=<function>\` adds its call stacks). \`BENCH_ONLY=refs,http,migration,startup\`
   runs a subset.
+- Soak: \`BENCH_ONLY=soak npm run bench\` (only by name; \`BENCH_SOAK_SECONDS\`, default 600;
+  \`BENCH_SOAK_ACCOUNTS\`, \`BENCH_SOAK_WRITES_PER_SEC\`, \`BENCH_SOAK_BODY_BYTES\`) rewrites only the Soak
+  section, and only for a run of 5 minutes or more (\`BENCH_SOAK_SECONDS=30\` checks the scenario). Its
+  bounds are in \`bench/lib/soak.mjs\`: peak RSS ≤ 768 MiB, RSS slope over the last half ≤ 2 MiB/min,
+  event-loop delay p99 of the worst 5-second window ≤ 100 ms.
 
 ## What the profiles showed, and what changed
 
