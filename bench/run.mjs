@@ -11,6 +11,7 @@ import { migration } from './lib/migration.mjs';
 import { oneMonth } from './lib/one-month.mjs';
 import { evaluate, machine, markdown, printSummary } from './lib/report.mjs';
 import { Service } from './lib/service.mjs';
+import { printSoak, soak, SOAK_METRICS_TOKEN, soakMarkdown, withSoakSection } from './lib/soak.mjs';
 import { startup } from './lib/startup.mjs';
 import { limitsReplay } from './lib/limits-replay.mjs';
 import {
@@ -168,6 +169,31 @@ async function oneMonthScenario() {
   }
 }
 
+/** Minutes of mixed traffic: only when asked for by name (BENCH_ONLY=soak), never in the default run. */
+async function soakScenario() {
+  const dataDir = mkdtempSync(join(tmpdir(), 'hs-bench-soak-'));
+  const service = new Service({
+    dataDir,
+    env: { METRICS_TOKEN: SOAK_METRICS_TOKEN, ACCESS_TOKEN_TTL_SECONDS: '86400' },
+  });
+  try {
+    const fastify = await withReference('bare-fastify.mjs', (pid, base) =>
+      measure('bare Fastify: GET (the soak RSS reference)', { pid, url: `${base}/` }),
+    );
+    const result = await soak(service, {
+      seconds: Number(process.env.BENCH_SOAK_SECONDS ?? 600),
+      accounts: Number(process.env.BENCH_SOAK_ACCOUNTS ?? 20),
+      writesPerSecond: Number(process.env.BENCH_SOAK_WRITES_PER_SEC ?? 5),
+      bodyBytes: Number(process.env.BENCH_SOAK_BODY_BYTES ?? 48 * 1024),
+    });
+    printSoak(result);
+    return { result, fastifyRss: fastify.peakRss };
+  } finally {
+    await service.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
 const results = {};
 console.log('references');
 if (wants('refs')) Object.assign(results, await references());
@@ -181,11 +207,32 @@ if (only.has('month')) Object.assign(results, await oneMonthScenario());
 if (results.oneMonth) console.log(JSON.stringify(results.oneMonth, null, 1));
 const evaluation = evaluate(results);
 printSummary(evaluation);
+const doc = new URL('../docs/benchmarks.md', import.meta.url);
+const previousDoc = existsSync(doc) ? readFileSync(doc, 'utf8') : '';
 if (only.size === 0 || process.env.BENCH_WRITE_DOC) {
-  const doc = new URL('../docs/benchmarks.md', import.meta.url);
-  // The "one month" section is written by hand from its own (long) run: kept across regenerations.
-  const previous = existsSync(doc) ? readFileSync(doc, 'utf8') : '';
-  const month = previous.indexOf('\n## One month');
-  writeFileSync(doc, markdown(results, evaluation, machine()) + (month >= 0 ? previous.slice(month) : ''));
+  // The soak runs only by name: a full run keeps the soak section of the last soak, and the
+  // "one month" section (written by hand from its own long run).
+  const month = previousDoc.indexOf('\n## One month');
+  const kept = month >= 0 ? previousDoc.slice(month) : '';
+  writeFileSync(
+    doc,
+    withSoakSection(
+      markdown(results, evaluation, machine()),
+      undefined,
+      previousDoc.slice(0, month >= 0 ? month : undefined),
+    ) + kept,
+  );
   console.log(`\nwrote ${doc.pathname}`);
+}
+if (only.has('soak')) {
+  const { result, fastifyRss } = await soakScenario();
+  const current = readFileSync(doc, 'utf8');
+  const short = result.seconds < 300 && !process.env.BENCH_WRITE_DOC;
+  if (short) console.log(`\n(a ${result.seconds} s soak is a check of the scenario: docs/benchmarks.md left alone)`);
+  else {
+    writeFileSync(doc, withSoakSection(current, soakMarkdown(result, new Date().toISOString(), fastifyRss)));
+    console.log(`\nwrote the soak section of ${doc.pathname}`);
+  }
+  const failed = Object.entries(result.met).filter(([, met]) => !met);
+  if (failed.length > 0) console.log(`soak bounds NOT MET: ${failed.map(([k]) => k).join(', ')}`);
 }

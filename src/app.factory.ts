@@ -83,7 +83,15 @@ export async function createApp(options: CreateAppOptions): Promise<NestFastifyA
     childLoggerFactory: lazyChildLoggerFactory as never,
     bodyLimit: config.bodyLimitBytes,
     routerOptions: { maxParamLength: 2048 }, // access tokens in the path are up to 512 characters
-    trustProxy: false,
+    // Who the client is behind a TLS proxy (throttles key on request.ip); off unless configured.
+    // A hop count as Fastify reads one at run time (its types leave the number form out).
+    trustProxy:
+      typeof config.trustProxy === 'number'
+        ? (
+            (hops: number) => (_address: string, hop: number) =>
+              hop < hops
+          )(config.trustProxy)
+        : config.trustProxy,
     return503OnClosing: true,
     // Requests Node's HTTP parser refuses (bad request line, NUL in headers, huge headers).
     clientErrorHandler: hubSpotClientErrorHandler,

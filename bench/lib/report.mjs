@@ -215,6 +215,11 @@ const NOTES = `## How to read these figures
   service run (bench/profile-preload.cjs); \`node bench/summarize-profile.mjs <file>\` prints self time
   by package and function (\`BENCH_CALLERS=<function>\` adds its call stacks). \`BENCH_ONLY=refs,http,migration,startup,limits-replay\`
   runs a subset.
+- Soak: \`BENCH_ONLY=soak npm run bench\` (only by name; \`BENCH_SOAK_SECONDS\`, default 600;
+  \`BENCH_SOAK_ACCOUNTS\`, \`BENCH_SOAK_WRITES_PER_SEC\`, \`BENCH_SOAK_BODY_BYTES\`) rewrites only the Soak
+  section, and only for a run of 5 minutes or more (\`BENCH_SOAK_SECONDS=30\` checks the scenario). Its
+  bounds are in \`bench/lib/soak.mjs\`: peak RSS ≤ 768 MiB, RSS slope over the last half ≤ 2 MiB/min,
+  event-loop delay p99 of the worst 5-second window ≤ 100 ms.
 
 ## What the profiles showed, and what changed
 
@@ -293,4 +298,13 @@ const NOTES = `## How to read these figures
   11,300–11,600 req/s (1.4–1.6×), so the framework is not what stands between 1.3× and 2.5×; the
   per-request work and one durable commit per group are. A one-route NestJS form POST reaches about
   48,000 req/s on this machine.
+- Where the soak stands (first 10-minute run, 2026-11-22, on the branch of issue 14's findings 3, 4,
+  6, 9 and 11, before the byte-bounded caches of finding 1 and the linear limits fold of finding 2
+  were merged, with other test suites loading the machine at a load average of 9–15): RSS did not
+  level off (12 MiB/min over the last five minutes) and the worst 5-second window's event-loop p99
+  was 233 ms (median window 20 ms). Both fit what those two findings describe (not profiled here):
+  the stream cache keeps up to 256 events per stream whatever their size, so each account's limits
+  stream keeps every 48 KiB property event written to it (20 accounts × ~150 events ≈ 140 MiB), and
+  each property create folds that whole stream again. Rerun
+  \`BENCH_ONLY=soak npm run bench\` once both are in; the bounds stay as they are.
 `;

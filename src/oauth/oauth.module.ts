@@ -28,6 +28,7 @@ import { TokenMetadataController } from './http/token-metadata.controller';
 import { TokenController } from './http/token.controller';
 import { OAuthBootstrap } from './oauth-bootstrap';
 import { OAuthProjection } from './projections/oauth.projection';
+import { RateLimitModule } from './rate-limit/rate-limit.module';
 
 /**
  * OAuth: installs, authorization codes, the token endpoint, token metadata, refresh-token
@@ -53,7 +54,7 @@ import { OAuthProjection } from './projections/oauth.projection';
       RevokeTokenProcess,
       ExpireInstallAccessTokensHandler,
     ],
-    imports: [DirectoryModule, AccessTokenRevocationsModule],
+    imports: [DirectoryModule, AccessTokenRevocationsModule, RateLimitModule],
     controllers: [
       TokenController,
       OAuthTokensController,

@@ -1,10 +1,12 @@
-import { Controller, Get, Header } from '@nestjs/common';
+import { Controller, Get, Header, UseGuards } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import { ProjectionRunner } from '../platform/projections/projection-runner';
 import { Metrics } from '../platform/metrics/metrics';
+import { MetricsTokenGuard } from './metrics-token.guard';
 
 @ApiExcludeController()
 @Controller('metrics')
+@UseGuards(MetricsTokenGuard)
 export class MetricsController {
   constructor(
     private readonly metrics: Metrics,

@@ -182,7 +182,13 @@ describe('cards: legacy CRM cards API over HTTP', () => {
 
     it('a card of another app of the same developer is 404 under this app', async () => {
       const otherApp = (await createApp(t, { developerHubId: devHubId })).appId;
-      const c = await call('POST', `${BASE}/${otherApp}`, validCard());
+      // created with a token of that app (a token manages only its own app's cards)
+      const c = await call(
+        'POST',
+        `${BASE}/${otherApp}`,
+        validCard(),
+        mintCardsToken(t, { hubId: devHubId, appId: otherApp }),
+      );
       expect(c.statusCode).toBe(201);
       expectError(await call('GET', `${BASE}/${appId}/${c.json().id}`), 404, 'OBJECT_NOT_FOUND');
       expectError(await call('DELETE', `${BASE}/${appId}/${c.json().id}`), 404, 'OBJECT_NOT_FOUND');

@@ -39,7 +39,10 @@ describe('cards: POST /views/migrate validation', () => {
       const r = await t.inject({
         method: 'POST',
         url: `${BASE}/${app}`,
-        headers: { authorization: `Bearer ${token}` },
+        // a token manages only the cards of the app it was issued to
+        headers: {
+          authorization: `Bearer ${app === appId ? token : mintCardsToken(t, { hubId: devHubId, appId: app })}`,
+        },
         payload: body as object,
       });
       expect(r.statusCode).toBe(201);

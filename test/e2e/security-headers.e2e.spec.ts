@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { API_SECURITY_HEADERS, DOCUMENT_SECURITY_HEADERS } from '../../src/platform/http/security-headers';
 import { startTestApp, TestApp } from '../support/test-app';
 
@@ -24,5 +26,13 @@ describe('security headers over HTTP', () => {
     expect(r.headers['content-type']).toMatch(/^text\/html/);
     for (const [name, value] of Object.entries(DOCUMENT_SECURITY_HEADERS))
       expect([name, r.headers[name]]).toEqual([name, value]);
+  });
+
+  it('HTML pages forbid framing with X-Frame-Options: DENY, as the README says', async () => {
+    const readme = readFileSync(join(__dirname, '../../README.md'), 'utf8');
+    expect(readme).toContain('`X-Frame-Options: DENY`');
+    const r = await t.inject({ method: 'GET', url: '/docs' });
+    expect(r.headers['content-type']).toMatch(/^text\/html/);
+    expect(r.headers['x-frame-options']).toBe('DENY');
   });
 });

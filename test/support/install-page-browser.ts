@@ -9,7 +9,11 @@ import type { TestApp } from './test-app';
 export class InstallPageBrowser {
   readonly cookies = new Map<string, string>();
 
-  constructor(private readonly t: TestApp) {}
+  /** `headers`: sent with every request (e.g. X-Forwarded-For, as a proxy would add it). */
+  constructor(
+    private readonly t: TestApp,
+    private readonly headers: Record<string, string> = {},
+  ) {}
 
   async get(url: string): Promise<LightMyRequestResponse> {
     return this.keepCookies(await this.t.inject({ method: 'GET', url, headers: this.cookieHeader() }));
@@ -36,8 +40,8 @@ export class InstallPageBrowser {
   }
 
   private cookieHeader(): Record<string, string> {
-    if (this.cookies.size === 0) return {};
-    return { cookie: [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ') };
+    if (this.cookies.size === 0) return { ...this.headers };
+    return { ...this.headers, cookie: [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ') };
   }
 
   private keepCookies(response: LightMyRequestResponse): LightMyRequestResponse {

@@ -99,3 +99,30 @@ describe('loadConfig with EventStoreDB', () => {
     expect(c.eventStoreConnectionString).toBe('esdb://127.0.0.1:2113?tls=false');
   });
 });
+
+describe('loadConfig TRUST_PROXY', () => {
+  it("takes Fastify's forms: off by default, true, a hop count, a list of addresses and CIDR ranges", () => {
+    expect(loadConfig({}).trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: 'false' }).trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: 'true' }).trustProxy).toBe(true);
+    expect(loadConfig({ TRUST_PROXY: '2' }).trustProxy).toBe(2);
+    expect(loadConfig({ TRUST_PROXY: '10.0.0.0/8, 127.0.0.1,::1' }).trustProxy).toEqual([
+      '10.0.0.0/8',
+      '127.0.0.1',
+      '::1',
+    ]);
+    for (const bad of ['yes', '10.0.0.0/33', '10.0.0.0/8/1', 'proxy.local', '101', '-1']) {
+      expect(() => loadConfig({ TRUST_PROXY: bad })).toThrow(/TRUST_PROXY must be true, false, a hop count/);
+    }
+  });
+});
+
+describe('loadConfig METRICS_TOKEN', () => {
+  it('is off by default and at least 16 characters without spaces when set', () => {
+    expect(loadConfig({}).metricsToken).toBeNull();
+    expect(loadConfig({ METRICS_TOKEN: 'm'.repeat(16) }).metricsToken).toBe('m'.repeat(16));
+    for (const bad of ['short', 'with space inside ok?']) {
+      expect(() => loadConfig({ METRICS_TOKEN: bad })).toThrow(/METRICS_TOKEN must be at least 16 characters/);
+    }
+  });
+});

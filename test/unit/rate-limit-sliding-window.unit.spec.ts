@@ -248,6 +248,7 @@ describe('rate-limit configuration', () => {
       windowMs: 10_000,
       max: 110,
       clientAuthFailures: { windowMs: 60_000, max: 10 },
+      tokenRequests: { windowMs: 10_000, max: 110 },
     });
   });
 
@@ -264,7 +265,16 @@ describe('rate-limit configuration', () => {
       windowMs: 200,
       max: 5,
       clientAuthFailures: { windowMs: 30_000, max: 3 },
+      // the token endpoint's limit follows the public-app limit unless set on its own
+      tokenRequests: { windowMs: 200, max: 5 },
     });
+    expect(
+      loadConfig({ TOKEN_RATE_LIMIT_WINDOW_MS: '1000', TOKEN_RATE_LIMIT_MAX: '7' }).rateLimit.tokenRequests,
+    ).toEqual({
+      windowMs: 1000,
+      max: 7,
+    });
+    expect(() => loadConfig({ TOKEN_RATE_LIMIT_MAX: '0' })).toThrow(/TOKEN_RATE_LIMIT_MAX must be an integer/);
     expect(() => loadConfig({ RATE_LIMIT_MAX: '0' })).toThrow(/RATE_LIMIT_MAX must be an integer/);
     expect(() => loadConfig({ CLIENT_AUTH_FAILURE_MAX: 'ten' })).toThrow(/CLIENT_AUTH_FAILURE_MAX must be an integer/);
     expect(() => loadConfig({ RATE_LIMIT_ENABLED: 'maybe' })).toThrow(/RATE_LIMIT_ENABLED must be true or false/);

@@ -20,6 +20,7 @@ const HELMET_OPTIONS = {
     },
   },
   referrerPolicy: { policy: 'no-referrer' },
+  frameguard: { action: 'deny' },
 };
 
 const VARYING = new Set(['content-type', 'content-length', 'date', 'connection']);
@@ -72,7 +73,8 @@ describe('security headers computed once', () => {
     expect(csp).not.toContain('upgrade-insecure-requests');
     expect(DOCUMENT_SECURITY_HEADERS['referrer-policy']).toBe('no-referrer');
     expect(DOCUMENT_SECURITY_HEADERS['x-content-type-options']).toBe('nosniff');
-    expect(DOCUMENT_SECURITY_HEADERS['x-frame-options']).toBe('SAMEORIGIN');
+    // What the README promises, for HTML pages too (issue 14, finding 11).
+    expect(DOCUMENT_SECURITY_HEADERS['x-frame-options']).toBe('DENY');
     // OWASP REST Security Cheat Sheet: APIs forbid framing and any content loading outright.
     expect(API_SECURITY_HEADERS['content-security-policy']).toBe("default-src 'none'; frame-ancestors 'none'");
     expect(API_SECURITY_HEADERS['x-frame-options']).toBe('DENY');

@@ -11,10 +11,20 @@ import { HubSpotError } from '../../platform/errors/hubspot-error';
 export class AppOwnership {
   constructor(private readonly directory: DirectoryQueries) {}
 
-  /** `caller`: the developer account of the token or developer API key. */
-  appOwnedBy(caller: { hubId: number }, appId: number): AppView {
+  /**
+   * `caller`: the developer account of the token or developer API key, and with a token the app it
+   * was issued to. A developer API key manages every app of its developer account (HubSpot's
+   * developer key is per developer account); a token manages only its own app, even when the
+   * account owns others.
+   */
+  appOwnedBy(caller: { hubId: number; appId?: number }, appId: number): AppView {
     const app = this.directory.getApp(appId);
     if (!app) throw HubSpotError.notFound(`App ${appId} was not found.`);
+    if (caller.appId !== undefined && caller.appId !== appId) {
+      throw HubSpotError.forbidden(
+        `This access token was issued to app ${caller.appId}; it manages that app's cards only. Use a token of app ${appId}, or the developer API key of its developer account.`,
+      );
+    }
     if (app.developerHubId !== caller.hubId) {
       throw HubSpotError.forbidden(
         `App ${appId} belongs to developer account ${app.developerHubId}; these credentials are for account ${caller.hubId}. Use a token or developer API key of the app's developer account.`,

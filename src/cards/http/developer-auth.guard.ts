@@ -25,6 +25,8 @@ export interface DeveloperCaller {
   hubId: number;
   userId: number;
   via: 'oauth' | 'developer_hapikey';
+  /** With an OAuth token: the one app it was issued to, the only app it manages (docs/cards.md). */
+  appId?: number;
 }
 
 /** A developer API key names no user; the cards audit history (`initiatingUserId`, an integer) records 0. */
@@ -47,8 +49,8 @@ const MAX_KEY_LENGTH = 200;
  * token of the developer account (checked by the shared BearerTokenGuard, exactly as elsewhere;
  * then one of the accepted scopes), or the developer account's API key as `?hapikey=` — what
  * `@hubspot/api-client` v14's `cardsApi` sends when the client has a `developerApiKey`. A key
- * grants every cards-dev operation on the apps of its account (app ownership is checked by the
- * controller, as for tokens). The key is looked up by its SHA-256, so no comparison ever sees
+ * grants every cards-dev operation on the apps of its account; a token only on the app it was
+ * issued to (both checked by AppOwnership; the reasons and sources are in docs/cards.md). The key is looked up by its SHA-256, so no comparison ever sees
  * the key itself. With an Authorization header the bearer token decides, hapikey or not.
  */
 @Injectable()
@@ -94,7 +96,7 @@ export class DeveloperAuthGuard implements CanActivate {
     const anyOf =
       this.reflector.getAllAndOverride<string[]>(DEVELOPER_SCOPES, [context.getHandler(), context.getClass()]) ?? [];
     if (anyOf.length > 0 && !anyOf.some((s) => token.scopes.includes(s))) throw missingAnyScopeError(anyOf);
-    request.developer = { hubId: token.hubId, userId: token.userId, via: 'oauth' };
+    request.developer = { hubId: token.hubId, userId: token.userId, via: 'oauth', appId: token.appId };
     return true;
   }
 }

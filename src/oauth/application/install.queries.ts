@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import type Database from 'better-sqlite3';
 import { READ_MODEL_DB } from '../../platform/projections/read-model-database';
 import { cachedStatement } from '../../platform/projections/statement-cache';
+import { scopesStillGranted } from '../domain/refresh-token.decider';
 
 export interface InstallView {
   appId: number;
@@ -40,6 +41,7 @@ interface RefreshRow {
   user_id: number;
   install_id: string;
   scopes: string;
+  install_scopes: string;
   issued_at: number;
 }
 
@@ -92,7 +94,8 @@ export class InstallQueries {
       ),
       refreshToken: cachedStatement(
         this.db,
-        `SELECT t.token_hash, t.app_id, t.client_id, t.hub_id, t.user_id, t.install_id, t.scopes, t.issued_at
+        `SELECT t.token_hash, t.app_id, t.client_id, t.hub_id, t.user_id, t.install_id, t.scopes, t.issued_at,
+         i.scopes AS install_scopes
          FROM oauth_refresh_tokens t
          JOIN oauth_installs i ON i.app_id = t.app_id AND i.hub_id = t.hub_id AND i.install_id = t.install_id
          WHERE t.token_hash = ? AND t.deleted_at IS NULL AND i.uninstalled_at IS NULL`,
@@ -133,7 +136,8 @@ export class InstallQueries {
       hubId: r.hub_id,
       userId: r.user_id,
       installId: r.install_id,
-      scopes: JSON.parse(r.scopes) as string[],
+      // A re-approval with fewer scopes narrowed the token (the refresh grant's rule).
+      scopes: scopesStillGranted(JSON.parse(r.scopes) as string[], JSON.parse(r.install_scopes) as string[]),
       issuedAt: r.issued_at,
     };
   }

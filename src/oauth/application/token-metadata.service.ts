@@ -11,7 +11,7 @@ import { AccessTokenClaims, verifyAccessToken } from '../domain/access-token';
 import { AccessTokenInfo, accessTokenInfo } from '../domain/access-token-info';
 import { installDecider, installIsActive } from '../domain/install.decider';
 import { installStream, refreshTokenStream } from '../domain/oauth-events';
-import { refreshTokenDecider, refreshTokenNotFound } from '../domain/refresh-token.decider';
+import { refreshTokenDecider, refreshTokenNotFound, scopesStillGranted } from '../domain/refresh-token.decider';
 import { AccessTokenRevocations } from './access-token-revocations';
 import type { AuthenticatedClient } from './client-authentication';
 import { InstallQueries } from './install.queries';
@@ -149,13 +149,13 @@ export class TokenMetadataService {
     if (state.status !== 'active' || state.grant.clientId !== client.clientId) return null;
     const { grant } = state;
     const install = await this.streams.load(installStream(grant.appId, grant.hubId), installDecider);
-    if (!installIsActive(install.state, grant.installId)) return null;
+    if (!installIsActive(install.state, grant.installId) || install.state.status !== 'installed') return null;
     return {
       active: true,
       token,
       user: this.emailOf(grant.userId),
       hub_domain: this.domainOf(grant.hubId),
-      scopes: grant.scopes,
+      scopes: scopesStillGranted(grant.scopes, install.state.scopes),
       hub_id: grant.hubId,
       app_id: grant.appId,
       client_id: grant.clientId,

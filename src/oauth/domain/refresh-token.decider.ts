@@ -64,11 +64,18 @@ const badRefreshToken = () => oauthError('BAD_REFRESH_TOKEN', 'invalid_grant', '
 /**
  * The refresh grant's rule: the token exists, is not deleted, belongs to the authenticated client,
  * and the install it was issued for is still the current one. Every refusal looks the same to the
- * caller, so a client learns nothing about tokens that are not its own.
+ * caller, so a client learns nothing about tokens that are not its own. The grant carries at most
+ * the install's current scopes: a re-approval with fewer scopes narrows the older refresh tokens.
  */
 export function usableRefreshGrant(token: RefreshTokenState, install: InstallState, clientId: string): RefreshGrant {
   if (token.status !== 'active') throw badRefreshToken();
   if (token.grant.clientId !== clientId) throw badRefreshToken();
-  if (!installIsActive(install, token.grant.installId)) throw badRefreshToken();
-  return token.grant;
+  if (!installIsActive(install, token.grant.installId) || install.status !== 'installed') throw badRefreshToken();
+  return { ...token.grant, scopes: scopesStillGranted(token.grant.scopes, install.scopes) };
+}
+
+/** The token's scopes the install still grants, in the token's order. */
+export function scopesStillGranted(tokenScopes: readonly string[], installScopes: readonly string[]): string[] {
+  const current = new Set(installScopes);
+  return tokenScopes.filter((s) => current.has(s));
 }

@@ -119,7 +119,7 @@ export class InstallPageFlow {
       view: { appName: validated.app.name, request: encodeAuthorizationRequest(pending), portalId, email, error },
       retryAfterSeconds,
     });
-    const gate = this.signInThrottle.check(email, address);
+    const gate = this.signInThrottle.reserve(email, address);
     if (!gate.allowed) {
       if ('busy' in gate) {
         return signInAgain(503, 'Too many sign-ins are being checked right now. Try again in a few seconds.', 5);
@@ -131,13 +131,20 @@ export class InstallPageFlow {
         Math.ceil(gate.retryAfterMs / 1000),
       );
     }
-    const credentials = email ? this.directory.findUserCredentialsByEmail(email) : null;
-    // Always one scrypt check, also for unknown e-mails: the time taken says nothing about who exists.
-    const passwordOk = await this.signInThrottle.limitConcurrency(() =>
-      verifyPassword(password, credentials?.passwordHash ?? DUMMY_PASSWORD_HASH),
-    );
+    let passwordOk = false;
+    let credentials: ReturnType<DirectoryQueries['findUserCredentialsByEmail']> = null;
+    try {
+      credentials = email ? this.directory.findUserCredentialsByEmail(email) : null;
+      // Always one scrypt check, also for unknown e-mails: the time taken says nothing about who exists.
+      passwordOk = await this.signInThrottle.limitConcurrency(() =>
+        verifyPassword(password, credentials?.passwordHash ?? DUMMY_PASSWORD_HASH),
+      );
+    } finally {
+      // Settled once, whatever happened: an error counts as a failure, never as a free attempt.
+      if (credentials && passwordOk && password.length > 0) gate.attempt.succeeded();
+      else gate.attempt.failed();
+    }
     if (!credentials || !passwordOk || password.length === 0) {
-      this.signInThrottle.recordFailure(email, address);
       return signInAgain(401, 'That e-mail address and password do not match a user. Check both and try again.');
     }
     // A fresh session (and CSRF secret) at sign-in: nothing chosen before it carries over.

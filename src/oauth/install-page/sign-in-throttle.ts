@@ -1,55 +1,85 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { APP_CONFIG, AppConfig } from '../../platform/config/config';
 import { CLOCK, Clock } from '../../platform/clock';
-import { SlidingWindowLog } from '../../platform/rate-limit/sliding-window-log';
+import { FailureBackoff } from './failure-backoff';
 
-/** Failed sign-ins allowed per e-mail and per address in the window, before the form refuses to check. */
-export const SIGN_IN_FAILURES = { perEmail: 5, perAddress: 20, windowMs: 15 * 60_000 };
+/**
+ * Failed sign-ins allowed per e-mail and per address before a lock, the first lock, and its bound:
+ * each further failure doubles the lock (1, 2, 4, 8 minutes, then 15 at most); a quiet hour forgets
+ * the failures, and the right password clears an e-mail's count.
+ */
+export const SIGN_IN_FAILURES = {
+  perEmail: 5,
+  perAddress: 20,
+  baseLockMs: 60_000,
+  maxLockMs: 15 * 60_000,
+  forgetAfterMs: 60 * 60_000,
+};
 /** scrypt runs on libuv's small thread pool: a few at a time, a bounded queue behind them. */
 const MAX_CONCURRENT_CHECKS = 4;
 const MAX_QUEUED_CHECKS = 64;
 
-export type SignInGate = { allowed: true } | { allowed: false; retryAfterMs: number } | { allowed: false; busy: true };
+export type SignInGate =
+  { allowed: true; attempt: SignInAttempt } | { allowed: false; retryAfterMs: number } | { allowed: false; busy: true };
+
+/** A reserved sign-in attempt: counted as a failure until it is settled. */
+export interface SignInAttempt {
+  succeeded(): void;
+  failed(): void;
+}
 
 /**
- * Brute-force protection of the install page's sign-in form: failed attempts are counted per
- * e-mail and per address (rolling window, injected clock); past either budget the password is not
- * even checked. Password checks run a few at a time, so a flood of posts cannot starve the
+ * Brute-force protection of the install page's sign-in form, per e-mail and per address (the
+ * client's, TRUST_PROXY decides which hop that is). The attempt is reserved before the password is
+ * checked, so a burst of parallel posts gets no more checks than the budget; past it the password is
+ * not even checked. Password checks run a few at a time, so a flood of posts cannot starve the
  * thread pool the rest of the service needs. Off with RATE_LIMIT_ENABLED=false, like the other limits.
  */
 @Injectable()
 export class SignInThrottle {
   private readonly enabled: boolean;
-  private readonly byEmail: SlidingWindowLog;
-  private readonly byAddress: SlidingWindowLog;
+  private readonly byEmail: FailureBackoff;
+  private readonly byAddress: FailureBackoff;
   private running = 0;
   private readonly queue: Array<() => void> = [];
 
   constructor(@Inject(APP_CONFIG) config: AppConfig, @Inject(CLOCK) clock: Clock) {
     this.enabled = config.rateLimit.enabled;
-    this.byEmail = new SlidingWindowLog({ windowMs: SIGN_IN_FAILURES.windowMs, max: SIGN_IN_FAILURES.perEmail }, clock);
-    this.byAddress = new SlidingWindowLog(
-      { windowMs: SIGN_IN_FAILURES.windowMs, max: SIGN_IN_FAILURES.perAddress },
+    const { baseLockMs, maxLockMs, forgetAfterMs } = SIGN_IN_FAILURES;
+    this.byEmail = new FailureBackoff(
+      { free: SIGN_IN_FAILURES.perEmail, baseLockMs, maxLockMs, forgetAfterMs, resetOnSuccess: true },
+      clock,
+    );
+    // One valid account must not reset an address's count: only failures settle it.
+    this.byAddress = new FailureBackoff(
+      { free: SIGN_IN_FAILURES.perAddress, baseLockMs, maxLockMs, forgetAfterMs, resetOnSuccess: false },
       clock,
     );
   }
 
-  /** Whether a password check may run for this e-mail from this address. */
-  check(email: string, address: string): SignInGate {
-    if (!this.enabled) return { allowed: true };
-    const decisions = [this.byEmail.check(emailKey(email)), this.byAddress.check(address)];
-    const refused = decisions.filter((d) => !d.allowed);
-    if (refused.length > 0) return { allowed: false, retryAfterMs: Math.max(...refused.map((d) => d.retryAfterMs)) };
+  /** Reserves a password check for this e-mail from this address, or says why not. */
+  reserve(email: string, address: string): SignInGate {
+    const none: SignInAttempt = { succeeded: () => {}, failed: () => {} };
+    if (!this.enabled) return { allowed: true, attempt: none };
     if (this.running >= MAX_CONCURRENT_CHECKS && this.queue.length >= MAX_QUEUED_CHECKS) {
       return { allowed: false, busy: true };
     }
-    return { allowed: true };
-  }
-
-  recordFailure(email: string, address: string): void {
-    if (!this.enabled) return;
-    this.byEmail.record(emailKey(email));
-    this.byAddress.record(address);
+    const emailKey = email.trim().toLowerCase();
+    const byEmail = this.byEmail.reserve(emailKey);
+    if (!byEmail.allowed) return byEmail;
+    const byAddress = this.byAddress.reserve(address);
+    if (!byAddress.allowed) {
+      this.byEmail.release(emailKey);
+      return byAddress;
+    }
+    let settled = false;
+    const settle = (outcome: 'succeeded' | 'failed') => {
+      if (settled) return;
+      settled = true;
+      this.byEmail[outcome](emailKey);
+      this.byAddress[outcome](address);
+    };
+    return { allowed: true, attempt: { succeeded: () => settle('succeeded'), failed: () => settle('failed') } };
   }
 
   /** Runs a password check when one of the few slots is free. */
@@ -64,5 +94,3 @@ export class SignInThrottle {
     }
   }
 }
-
-const emailKey = (email: string) => email.trim().toLowerCase();

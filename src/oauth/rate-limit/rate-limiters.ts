@@ -4,6 +4,7 @@ import { EventEmitter } from 'node:events';
 import { APP_CONFIG, AppConfig } from '../../platform/config/config';
 import { Metrics } from '../../platform/metrics/metrics';
 import { CLOCK, Clock } from '../../platform/clock';
+import { publicAppGroup, tokenRequestsExceeded } from '../../platform/rate-limit/rate-limit-responses';
 import { SlidingWindowLog } from '../../platform/rate-limit/sliding-window-log';
 
 export type RateLimitPolicy = 'TEN_SECONDLY_ROLLING' | 'CLIENT_AUTHENTICATION_FAILURES';
@@ -25,6 +26,7 @@ export class RateLimiters {
   readonly enabled: boolean;
   readonly publicApp: SlidingWindowLog;
   readonly clientAuthFailures: SlidingWindowLog;
+  readonly tokenRequests: SlidingWindowLog;
   /** 'limited' → RateLimitedEvent. */
   readonly events = new EventEmitter();
   private readonly limited: Counter<'policy'>;
@@ -37,12 +39,26 @@ export class RateLimiters {
       { windowMs: r.clientAuthFailures.windowMs, max: r.clientAuthFailures.max },
       clock,
     );
+    this.tokenRequests = new SlidingWindowLog({ windowMs: r.tokenRequests.windowMs, max: r.tokenRequests.max }, clock);
     this.limited = new Counter({
       name: 'http_rate_limited_total',
       help: 'Requests answered 429 by a rate limit, per policy',
       labelNames: ['policy'] as const,
       registers: [metrics.registry],
     });
+  }
+
+  /**
+   * Counts one successful token request of an app in an account (`hubId` 0: an app token) before
+   * anything is issued; past the limit, HubSpot's TEN_SECONDLY_ROLLING 429.
+   */
+  acquireTokenRequest(appId: number, hubId: number): void {
+    if (!this.enabled) return;
+    const group = hubId === 0 ? `publicapp:${appId}` : publicAppGroup(appId, hubId);
+    const decision = this.tokenRequests.tryAcquire(group);
+    if (decision.allowed) return;
+    this.noteLimited({ policy: 'TEN_SECONDLY_ROLLING', key: group, retryAfterMs: decision.retryAfterMs });
+    throw tokenRequestsExceeded(group, decision);
   }
 
   /** Called for each 429 sent. */

@@ -2,6 +2,7 @@
  * Configuration from the environment, validated once at start-up. Pure: no framework imports,
  * so the validation is unit-tested directly and a bad value stops the process with a clear message.
  */
+import { isIP } from 'node:net';
 import { DEFAULT_TIER_LIMITS, TIERS, type Tier, type TierLimits } from '../tiers';
 
 export interface SigningKey {
@@ -44,6 +45,8 @@ export interface AppConfig {
     windowMs: number;
     max: number;
     clientAuthFailures: { windowMs: number; max: number };
+    /** Successful token requests per app and account (refresh grants) or per app (app tokens). */
+    tokenRequests: { windowMs: number; max: number };
   };
   tierLimits: Record<Tier, TierLimits>;
   /** Secret for the sign-in session cookie (32+ bytes); null: generated and kept in DATA_DIR. */
@@ -54,7 +57,17 @@ export interface AppConfig {
    * at most `batchEvents` events per batch.
    */
   archive: { retentionDays: number; intervalMs: number; batchEvents: number };
+  /**
+   * Fastify's trustProxy: which X-Forwarded-For hops to believe for the client's address (the
+   * sign-in and client-authentication throttles key on it). false: the socket's peer.
+   */
+  trustProxy: TrustProxy;
+  /** Bearer token `/metrics` asks for; null: open (a scraper on a private network). */
+  metricsToken: string | null;
 }
+
+/** `true` (every hop), a hop count, or the proxies' addresses and CIDR ranges. */
+export type TrustProxy = boolean | number | string[];
 
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
@@ -130,6 +143,12 @@ export function loadConfig(env: Env): AppConfig {
     );
   }
 
+  if (env.METRICS_TOKEN && (env.METRICS_TOKEN.length < 16 || /\s/.test(env.METRICS_TOKEN))) {
+    problems.push('METRICS_TOKEN must be at least 16 characters, without spaces');
+  }
+
+  const rateLimitWindowMs = int('RATE_LIMIT_WINDOW_MS', 10_000, 100, 3_600_000);
+  const rateLimitMax = int('RATE_LIMIT_MAX', 110, 1, 1_000_000);
   const tierLimits = parseTierLimits(env.TIER_LIMITS, problems);
 
   const config: AppConfig = {
@@ -154,11 +173,16 @@ export function loadConfig(env: Env): AppConfig {
     accessTokenTtlSeconds: int('ACCESS_TOKEN_TTL_SECONDS', 1800, 1, 86_400),
     rateLimit: {
       enabled: bool('RATE_LIMIT_ENABLED', true),
-      windowMs: int('RATE_LIMIT_WINDOW_MS', 10_000, 100, 3_600_000),
-      max: int('RATE_LIMIT_MAX', 110, 1, 1_000_000),
+      windowMs: rateLimitWindowMs,
+      max: rateLimitMax,
       clientAuthFailures: {
         windowMs: int('CLIENT_AUTH_FAILURE_WINDOW_MS', 60_000, 1000, 86_400_000),
         max: int('CLIENT_AUTH_FAILURE_MAX', 10, 1, 1_000_000),
+      },
+      // HubSpot's per-app limit by default, counted apart from the API calls' budget.
+      tokenRequests: {
+        windowMs: int('TOKEN_RATE_LIMIT_WINDOW_MS', rateLimitWindowMs, 100, 3_600_000),
+        max: int('TOKEN_RATE_LIMIT_MAX', rateLimitMax, 1, 1_000_000),
       },
     },
     tierLimits,
@@ -168,6 +192,8 @@ export function loadConfig(env: Env): AppConfig {
       intervalMs: int('ARCHIVE_INTERVAL_MS', 60_000, 0, 86_400_000),
       batchEvents: int('ARCHIVE_BATCH_EVENTS', 1000, 1, 1_000_000),
     },
+    trustProxy: parseTrustProxy(env.TRUST_PROXY, problems),
+    metricsToken: env.METRICS_TOKEN ? env.METRICS_TOKEN : null,
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return config;
@@ -197,6 +223,29 @@ function parseSigningKeys(raw: string | undefined, problems: string[]): SigningK
     keys.push({ kid, secret });
   }
   return keys;
+}
+
+/** TRUST_PROXY: `true`/`false`, a hop count, or a comma-separated list of IPs and CIDR ranges. */
+function parseTrustProxy(raw: string | undefined, problems: string[]): TrustProxy {
+  const value = raw?.trim() ?? '';
+  if (value === '' || value === 'false' || value === '0') return false;
+  if (value === 'true') return true;
+  if (/^\d+$/.test(value)) {
+    const hops = Number(value);
+    if (hops >= 1 && hops <= 100) return hops;
+  }
+  const entries = value.split(',').map((e) => e.trim());
+  const valid = (entry: string) => {
+    const [address, bits, extra] = entry.split('/');
+    const family = isIP(address ?? '');
+    if (family === 0 || extra !== undefined) return false;
+    return bits === undefined || (/^\d+$/.test(bits) && Number(bits) <= (family === 4 ? 32 : 128));
+  };
+  if (entries.length > 0 && entries.every(valid)) return entries;
+  problems.push(
+    `TRUST_PROXY must be true, false, a hop count from 1 to 100, or a comma-separated list of IP addresses and CIDR ranges (got "${raw}")`,
+  );
+  return false;
 }
 
 /** JSON overriding some of the defaults, e.g. {"professional":{"calculatedProperties":50}}. */

@@ -10,7 +10,6 @@ import {
 } from '@nestjs/common';
 import { CqrsModule } from '@nestjs/cqrs';
 import type Database from 'better-sqlite3';
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { ArchiveFiles } from '../archive/archive-files';
 import { APP_CONFIG, AppConfig } from '../config/config';
@@ -23,6 +22,7 @@ import { Checkpoints } from '../projections/checkpoints';
 import { ProjectionRunner } from '../projections/projection-runner';
 import { closeReadModelDatabase, openReadModelDatabase, READ_MODEL_DB } from '../projections/read-model-database';
 import { flushLogAtShutdown } from './shutdown-log-flush';
+import { makePrivateDataDir } from '../security/private-files';
 import { SigningKeyring } from '../security/signing-keys';
 import { EarlyAuthentication } from '../http/early-authentication';
 
@@ -91,7 +91,7 @@ export class CoreModule {
         {
           provide: READ_MODEL_DB,
           useFactory: () => {
-            mkdirSync(config.dataDir, { recursive: true });
+            makePrivateDataDir(config.dataDir);
             const logger = new Logger('Projections');
             return openReadModelDatabase(join(config.dataDir, 'readmodels.sqlite'), { warn: (m) => logger.warn(m) });
           },

@@ -1,7 +1,7 @@
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AppConfig } from '../config/config';
 import type { Metrics } from '../metrics/metrics';
+import { makePrivateDatabaseFile, makePrivateDataDir } from '../security/private-files';
 import type { EventStore } from './event-store.port';
 import { EventStoreDbEventStore } from './eventstoredb-event-store';
 import { SqliteEventStore } from './sqlite-event-store';
@@ -21,8 +21,10 @@ export function createEventStore(
       },
     });
   }
-  mkdirSync(config.dataDir, { recursive: true });
-  return new SqliteEventStore(join(config.dataDir, 'events.sqlite'), {
+  makePrivateDataDir(config.dataDir);
+  const file = join(config.dataDir, 'events.sqlite');
+  makePrivateDatabaseFile(file);
+  return new SqliteEventStore(file, {
     // The service is the file's one writer, so streams it has read can be served from memory.
     streamCacheSize: 20_000,
     streamCacheBytes: config.eventCache.streamCacheBytes,

@@ -1,6 +1,7 @@
 import Database from 'better-sqlite3';
 import { closeSync, existsSync, fsyncSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { makePrivateDatabaseFile } from '../security/private-files';
 
 /** Linux's id of the running boot: it changes exactly when the system (and its page cache) restarted. */
 export function systemBootId(): string | undefined {
@@ -60,6 +61,7 @@ export function openReadModelDatabase(file: string, options: ReadModelDatabaseOp
     fsyncPath(mark);
     fsyncPath(dirname(file));
   }
+  makePrivateDatabaseFile(file);
   const db = new Database(file);
   db.pragma('journal_mode = WAL');
   db.pragma(bootId === undefined ? 'synchronous = NORMAL' : 'synchronous = OFF');

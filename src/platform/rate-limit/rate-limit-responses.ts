@@ -34,6 +34,16 @@ export function tenSecondlyRollingExceeded(group: string, d: RateLimitDecision):
 }
 
 /**
+ * The same 429 at the token endpoint (successful token requests past the per-app limit), with
+ * `Cache-Control: no-store` like every token-endpoint answer.
+ */
+export function tokenRequestsExceeded(group: string, d: RateLimitDecision): HubSpotError {
+  const error = tenSecondlyRollingExceeded(group, d);
+  Object.assign(error.extras.headers!, { 'cache-control': 'no-store', pragma: 'no-cache' });
+  return error;
+}
+
+/**
  * 429 for a client that keeps failing client authentication at the token endpoint. It keeps the
  * RFC 6749 fields (`error: invalid_client`), since the request did fail authentication, and
  * `Cache-Control: no-store` like every token-endpoint answer.

@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AppConfig, SigningKey } from '../config/config';
+import { makePrivateDataDir } from './private-files';
 
 /**
  * HMAC keys for access tokens, by key id. The first signs; all verify, so keys rotate by
@@ -35,7 +36,7 @@ export function loadOrCreateLocalKey(dataDir: string, file: string): SigningKey 
     const stored = JSON.parse(readFileSync(path, 'utf8')) as { kid: string; secret: string };
     return { kid: stored.kid, secret: Buffer.from(stored.secret, 'base64') };
   }
-  mkdirSync(dataDir, { recursive: true });
+  makePrivateDataDir(dataDir);
   const key = { kid: `k${randomBytes(3).toString('hex')}`, secret: randomBytes(32) };
   writeFileSync(path, JSON.stringify({ kid: key.kid, secret: key.secret.toString('base64') }), { mode: 0o600 });
   return key;

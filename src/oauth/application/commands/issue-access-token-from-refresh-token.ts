@@ -5,6 +5,7 @@ import { sha256Hex } from '../../../platform/security/constant-time';
 import { installDecider } from '../../domain/install.decider';
 import { installStream, refreshTokenStream } from '../../domain/oauth-events';
 import { refreshTokenDecider, usableRefreshGrant } from '../../domain/refresh-token.decider';
+import { RateLimiters } from '../../rate-limit/rate-limiters';
 import type { AuthenticatedClient } from '../client-authentication';
 import { IssueToken, type TokenResponse } from './issue-token';
 
@@ -21,13 +22,14 @@ export class IssueAccessTokenFromRefreshToken extends Command<TokenResponse> {
 
 /**
  * The hot path: one read of each small stream (both usually in the store's stream cache), the
- * usable-refresh-token rule, then IssueToken's one append. No projection is read or waited for.
+ * usable-refresh-token rule, the per-app limit, then IssueToken's one append. No projection is read or waited for.
  */
 @CommandHandler(IssueAccessTokenFromRefreshToken)
 export class IssueAccessTokenFromRefreshTokenHandler implements ICommandHandler<IssueAccessTokenFromRefreshToken> {
   constructor(
     private readonly streams: EventStreams,
     private readonly commandBus: CommandBus,
+    private readonly limiters: RateLimiters,
   ) {}
 
   async execute({ client, refreshToken, context }: IssueAccessTokenFromRefreshToken): Promise<TokenResponse> {
@@ -38,6 +40,8 @@ export class IssueAccessTokenFromRefreshTokenHandler implements ICommandHandler<
             .state
         : installDecider.initialState();
     const grant = usableRefreshGrant(token.state, install, client.clientId);
+    // HubSpot's per-app limit, per app and account, before anything is written.
+    this.limiters.acquireTokenRequest(grant.appId, grant.hubId);
     return this.commandBus.execute(new IssueToken(grant, refreshToken, 'refresh_token', context));
   }
 }

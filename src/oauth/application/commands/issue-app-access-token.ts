@@ -11,6 +11,7 @@ import { accessTokenDecider } from '../../domain/access-token.decider';
 import { accessTokenStream } from '../../domain/oauth-events';
 import type { AuthenticatedClient } from '../client-authentication';
 import { newAccessTokenId } from '../token-material';
+import { RateLimiters } from '../../rate-limit/rate-limiters';
 
 /** HubSpot's `ClientCredentialsTokenResponse` (OAuth 2026-03): no refresh token, no account. */
 export interface ClientCredentialsTokenResponse {
@@ -44,11 +45,13 @@ export class IssueAppAccessTokenHandler implements ICommandHandler<IssueAppAcces
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly directory: DirectoryQueries,
+    private readonly limiters: RateLimiters,
   ) {
     this.accessTokens = streams.forDecider(accessTokenDecider);
   }
 
   async execute({ client, context }: IssueAppAccessToken): Promise<ClientCredentialsTokenResponse> {
+    this.limiters.acquireTokenRequest(client.appId, 0);
     const ttl = this.config.accessTokenTtlSeconds;
     const issuedAt = Math.floor(this.clock.now() / 1000) * 1000;
     const expiresAt = issuedAt + ttl * 1000;
