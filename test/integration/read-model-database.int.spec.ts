@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
@@ -129,5 +129,23 @@ describe('read-model database: unsynced commits, guarded by the boot id', () => 
     const id = systemBootId();
     if (existsSync('/proc/sys/kernel/random/boot_id')) expect(id).toMatch(/^[0-9a-f-]{36}$/);
     else expect(id).toBeUndefined();
+  });
+});
+
+describe('read-model database in memory', () => {
+  it('creates no file named after it in the working directory', () => {
+    const cwd = process.cwd();
+    const dir = mkdtempSync(join(tmpdir(), 'hs-readmodels-mem-'));
+    try {
+      process.chdir(dir);
+      const db = openReadModelDatabase(':memory:', { bootId: () => BOOT_A });
+      writeRow(db, 'x');
+      expect(rows(db)).toEqual(['x']);
+      closeReadModelDatabase(db);
+      expect(readdirSync(dir)).toEqual([]);
+    } finally {
+      process.chdir(cwd);
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

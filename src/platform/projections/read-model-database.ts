@@ -46,6 +46,9 @@ function fsyncPath(path: string): void {
  * and removes the mark. Where no boot id can be read, commits are fsynced as before (NORMAL).
  */
 export function openReadModelDatabase(file: string, options: ReadModelDatabaseOptions = {}): Database.Database {
+  // An in-memory database (tests) has no file to mark or protect: the steps below would create
+  // files named ':memory:…' in the working directory.
+  if (file === ':memory:') return prepare(new Database(file), 'NORMAL');
   const bootId = (options.bootId ?? systemBootId)();
   const mark = unsyncedMark(file);
   // A mark from another boot — or one that cannot be compared — means possibly torn.
@@ -62,9 +65,12 @@ export function openReadModelDatabase(file: string, options: ReadModelDatabaseOp
     fsyncPath(dirname(file));
   }
   makePrivateDatabaseFile(file);
-  const db = new Database(file);
+  return prepare(new Database(file), bootId === undefined ? 'NORMAL' : 'OFF');
+}
+
+function prepare(db: Database.Database, synchronous: 'NORMAL' | 'OFF'): Database.Database {
   db.pragma('journal_mode = WAL');
-  db.pragma(bootId === undefined ? 'synchronous = NORMAL' : 'synchronous = OFF');
+  db.pragma(`synchronous = ${synchronous}`);
   db.pragma('busy_timeout = 5000');
   db.exec(`CREATE TABLE IF NOT EXISTS projection_checkpoints (
     name TEXT PRIMARY KEY,
