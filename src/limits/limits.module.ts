@@ -13,6 +13,7 @@ import { CreatePropertyGroupHandler } from './application/commands/create-proper
 import { UpdatePropertyHandler } from './application/commands/update-property';
 import { UpdatePropertyGroupHandler } from './application/commands/update-property-group';
 import { PropertiesQueries } from './application/properties.queries';
+import { DecidedLimitsReads } from './application/decided-limits-reads';
 import { PropertyGroupsController } from './http/property-groups.controller';
 import { CreateCustomObjectSchemaHandler } from './application/commands/create-custom-object-schema';
 import { CreatePropertyHandler } from './application/commands/create-property';
@@ -62,7 +63,7 @@ import { LimitsProjection } from './projections/limits.projection';
       LimitsController,
       AdminLimitsController,
     ],
-    providers: [LimitsQueries, PropertiesQueries, AccountFacts, AccountLimitsStream],
+    providers: [LimitsQueries, PropertiesQueries, AccountFacts, AccountLimitsStream, DecidedLimitsReads],
     exports: [LimitsQueries],
   }),
 )

@@ -127,6 +127,28 @@ describe('hardening (issue 14)', () => {
       expectHubSpotError(r, 401);
     });
 
+    it('refuses a cards developer request without a valid token or developer API key with 401 without reading its body', async () => {
+      const credentials: Array<{ query: string; authorization?: string }> = [
+        { query: '' },
+        { query: '', authorization: 'Bearer not-a-token' },
+        { query: '?hapikey=00000000-0000-4000-8000-000000000000' },
+        { query: '?hapikey=' },
+        // With an Authorization header the token decides, hapikey or not.
+        { query: '?hapikey=00000000-0000-4000-8000-000000000000', authorization: 'Bearer not-a-token' },
+      ];
+      for (const { query, authorization } of credentials) {
+        const body = watchedBody(`{"title":"${'['.repeat(1000)}`);
+        const r = await t.inject({
+          method: 'POST',
+          url: `/crm/v3/extensions/cards-dev/1${query}`,
+          headers: { 'content-type': 'application/json', ...(authorization ? { authorization } : {}) },
+          payload: body.stream,
+        });
+        expectHubSpotError(r, 401, 'INVALID_AUTHENTICATION');
+        expect(body.wasRead()).toBe(false);
+      }
+    });
+
     it('refuses deep nesting and too many keys with a 400 HubSpot error, before parsing', async () => {
       const nested = await t.inject({
         method: 'POST',

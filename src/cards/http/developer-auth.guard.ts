@@ -4,6 +4,7 @@ import {
   createParamDecorator,
   type ExecutionContext,
   Injectable,
+  type OnModuleInit,
   SetMetadata,
   UseGuards,
 } from '@nestjs/common';
@@ -12,6 +13,7 @@ import { ApiBearerAuth, ApiSecurity } from '@nestjs/swagger';
 import { DirectoryQueries } from '../../directory';
 import { type AccessTokenClaims, BearerTokenGuard, missingAnyScopeError } from '../../oauth';
 import { HubSpotError } from '../../platform/errors/hubspot-error';
+import { AuthenticateBeforeBody, EarlyAuthentication } from '../../platform/http/early-authentication';
 import type { RequestWithActor } from '../../platform/http/request-context';
 import { sha256Hex } from '../../platform/security/constant-time';
 
@@ -52,29 +54,39 @@ const MAX_KEY_LENGTH = 200;
  * grants every cards-dev operation on the apps of its account; a token only on the app it was
  * issued to (both checked by AppOwnership; the reasons and sources are in docs/cards.md). The key is looked up by its SHA-256, so no comparison ever sees
  * the key itself. With an Authorization header the bearer token decides, hapikey or not.
+ * The credential is checked in onRequest too (EarlyAuthentication), before the body is read.
  */
 @Injectable()
-export class DeveloperAuthGuard implements CanActivate {
+export class DeveloperAuthGuard implements CanActivate, OnModuleInit {
   private bearer: Promise<BearerTokenGuard> | undefined;
 
   constructor(
     private readonly reflector: Reflector,
     private readonly moduleRef: ModuleRef,
     private readonly directory: DirectoryQueries,
+    private readonly earlyAuthentication: EarlyAuthentication,
   ) {}
+
+  /** The credential alone (no scopes, no app) before the body: the key's lookup, or the bearer token's check. */
+  onModuleInit(): void {
+    this.earlyAuthentication.register('developer', (request) => {
+      const hapikey = hapikeyOf(request);
+      if (hapikey !== undefined) this.byDeveloperApiKey(hapikey, {});
+      else this.earlyAuthentication.authenticate('bearer', request);
+    });
+  }
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const request = context.switchToHttp().getRequest<RequestWithCaller>();
-    const query = request.query as Record<string, unknown> | undefined;
-    const hapikey = query?.hapikey;
-    if (hapikey !== undefined && request.headers.authorization === undefined) {
+    const hapikey = hapikeyOf(request);
+    if (hapikey !== undefined) {
       request.developer = this.byDeveloperApiKey(hapikey, request);
       return true;
     }
     return this.byBearerToken(context, request);
   }
 
-  private byDeveloperApiKey(hapikey: unknown, request: RequestWithCaller): DeveloperCaller {
+  private byDeveloperApiKey(hapikey: unknown, request: Pick<RequestWithCaller, 'actor'>): DeveloperCaller {
     if (typeof hapikey !== 'string' || hapikey.length === 0 || hapikey.length > MAX_KEY_LENGTH) {
       throw HubSpotError.invalidAuthentication(INVALID_API_KEY);
     }
@@ -101,12 +113,19 @@ export class DeveloperAuthGuard implements CanActivate {
   }
 }
 
+/** The `?hapikey=` that authenticates the request: only without an Authorization header. */
+function hapikeyOf(request: Pick<RequestWithCaller, 'query' | 'headers'>): unknown {
+  if (request.headers.authorization !== undefined) return undefined;
+  return (request.query as Record<string, unknown> | undefined)?.hapikey;
+}
+
 /**
  * `@DeveloperAuth('developers-read', 'private-apps-read')`: an OAuth token with any of these
  * scopes, or the developer API key (`?hapikey=`) of the app's developer account.
  */
 export const DeveloperAuth = (...anyOf: string[]) =>
   applyDecorators(
+    AuthenticateBeforeBody('developer'),
     SetMetadata(DEVELOPER_SCOPES, anyOf),
     UseGuards(DeveloperAuthGuard),
     ApiBearerAuth(),

@@ -2,8 +2,11 @@ import { Injectable } from '@nestjs/common';
 import { RouteConfig } from '@nestjs/platform-fastify';
 import type { FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 
-/** The credentials a route's guard checks: the admin key, or an OAuth access token. */
-export type RouteAuthentication = 'admin' | 'bearer';
+/**
+ * The credentials a route's guard checks: the admin key, an OAuth access token, or (the cards
+ * developer routes) an access token or a developer API key.
+ */
+export type RouteAuthentication = 'admin' | 'bearer' | 'developer';
 
 /** The key of a route's Fastify config that names its authentication. */
 const CONFIG_KEY = 'authentication';
@@ -42,6 +45,11 @@ export class EarlyAuthentication {
     this.authenticators.set(kind, authenticate);
   }
 
+  /** Runs the authenticator of `kind` (throws its 401); nothing when no module registered one. */
+  authenticate(kind: RouteAuthentication, request: FastifyRequest): void {
+    this.authenticators.get(kind)?.(request);
+  }
+
   /**
    * Adds the onRequest check to a route marked by AuthenticateBeforeBody (called from the onRoute
    * hook). The authenticator is looked up per request, so modules may register after the routes
@@ -51,10 +59,8 @@ export class EarlyAuthentication {
     const kind = (route.config as Record<string, unknown> | undefined)?.[CONFIG_KEY] as RouteAuthentication | undefined;
     if (kind === undefined) return;
     const check = (request: FastifyRequest, reply: FastifyReply, done: () => void): void => {
-      const authenticate = this.authenticators.get(kind);
-      if (authenticate === undefined) return done();
       try {
-        authenticate(request);
+        this.authenticate(kind, request);
       } catch (error) {
         return fail(error, request, reply);
       }

@@ -6,7 +6,6 @@ import type { HubSpotError } from '../../../platform/errors/hubspot-error';
 import { LimitsEventType, type PropertyCreated } from '../../domain/limits-events';
 import type { PropertyInput } from '../../domain/property-rules';
 import { AccountLimitsStream } from '../account-limits-stream';
-import { LimitsQueries } from '../limits.queries';
 import { iso, type PropertyBatchView, type StandardErrorView } from '../limits.views';
 
 /** POST /crm/v3/properties/{objectType}/batch/create: 201 when every input passed, else 207. */
@@ -47,16 +46,24 @@ export function standardError(error: HubSpotError, context: Record<string, strin
 export class BatchCreatePropertiesHandler implements ICommandHandler<BatchCreateProperties> {
   constructor(
     private readonly accountLimits: AccountLimitsStream,
-    private readonly queries: LimitsQueries,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
   async execute({ hubId, userId, objectType, inputs, context }: BatchCreateProperties) {
     const startedAt = iso(this.clock.now());
-    const { events, rejected } = await this.accountLimits.decideBatchCreate(hubId, userId, objectType, inputs, context);
-    const results = events
-      .filter((e): e is PropertyCreated => e.type === LimitsEventType.PropertyCreated)
-      .map((e) => this.queries.getProperty(hubId, e.data.objectTypeId, e.data.property.name, false));
+    const { results, rejected } = await this.accountLimits.decideBatchCreate(
+      hubId,
+      userId,
+      objectType,
+      inputs,
+      context,
+      ({ limits }, events, rejected) => ({
+        results: events
+          .filter((e): e is PropertyCreated => e.type === LimitsEventType.PropertyCreated)
+          .map((e) => limits.getProperty(hubId, e.data.objectTypeId, e.data.property.name, false)),
+        rejected,
+      }),
+    );
     const body: PropertyBatchView = { status: 'COMPLETE', results, startedAt, completedAt: iso(this.clock.now()) };
     if (rejected.length === 0) return { status: 201 as const, body };
     body.errors = rejected.map(({ index, error }) =>

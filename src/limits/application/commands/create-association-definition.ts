@@ -3,7 +3,6 @@ import type { CommandContext } from '../../../platform/events/envelope';
 import type { AssociationInput } from '../../domain/association-definitions';
 import { type AssociationDefinitionCreated, LimitsEventType } from '../../domain/limits-events';
 import { AccountLimitsStream } from '../account-limits-stream';
-import { LimitsQueries } from '../limits.queries';
 import type { AssociationView } from '../limits.views';
 
 /** POST /crm/v3/schemas/{objectType}/associations: a named one counts against the pair's label ceiling. */
@@ -22,10 +21,7 @@ export class CreateAssociationDefinition extends Command<AssociationView> {
 /** Decided on the account's stream, so concurrent creates at the last label slots cannot pass the ceiling. */
 @CommandHandler(CreateAssociationDefinition)
 export class CreateAssociationDefinitionHandler implements ICommandHandler<CreateAssociationDefinition> {
-  constructor(
-    private readonly accountLimits: AccountLimitsStream,
-    private readonly queries: LimitsQueries,
-  ) {}
+  constructor(private readonly accountLimits: AccountLimitsStream) {}
 
   async execute({
     hubId,
@@ -34,16 +30,19 @@ export class CreateAssociationDefinitionHandler implements ICommandHandler<Creat
     association,
     context,
   }: CreateAssociationDefinition): Promise<AssociationView> {
-    const events = await this.accountLimits.decide(
+    return this.accountLimits.decideAndRead(
       hubId,
       userId,
       { type: 'CreateAssociationDefinition', objectType, association },
       context,
+      ({ limits }, events) => {
+        const created = events.find(
+          (e): e is AssociationDefinitionCreated => e.type === LimitsEventType.AssociationDefinitionCreated,
+        );
+        if (!created) throw new Error('CreateAssociationDefinition appended no AssociationDefinitionCreated');
+        const { fromObjectTypeId, id } = created.data.association;
+        return limits.getAssociation(hubId, fromObjectTypeId, id);
+      },
     );
-    const created = events.find(
-      (e): e is AssociationDefinitionCreated => e.type === LimitsEventType.AssociationDefinitionCreated,
-    );
-    if (!created) throw new Error('CreateAssociationDefinition appended no AssociationDefinitionCreated');
-    return this.queries.getAssociation(hubId, created.data.association.fromObjectTypeId, created.data.association.id);
   }
 }

@@ -1,6 +1,5 @@
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { type CustomObjectSchemaCreated, LimitsEventType } from '../../domain/limits-events';
-import { LimitsQueries } from '../limits.queries';
 import type { ObjectSchemaView } from '../limits.views';
 import type { CommandContext } from '../../../platform/events/envelope';
 import type { SchemaInput } from '../../domain/schema-rules';
@@ -21,22 +20,21 @@ export class CreateCustomObjectSchema extends Command<ObjectSchemaView> {
 /** Creates a custom object type with its properties in one append, answers it as read back. */
 @CommandHandler(CreateCustomObjectSchema)
 export class CreateCustomObjectSchemaHandler implements ICommandHandler<CreateCustomObjectSchema> {
-  constructor(
-    private readonly accountLimits: AccountLimitsStream,
-    private readonly queries: LimitsQueries,
-  ) {}
+  constructor(private readonly accountLimits: AccountLimitsStream) {}
 
   async execute({ hubId, userId, schema, context }: CreateCustomObjectSchema): Promise<ObjectSchemaView> {
-    const events = await this.accountLimits.decide(
+    return this.accountLimits.decideAndRead(
       hubId,
       userId,
       { type: 'CreateCustomObjectSchema', schema },
       context,
+      ({ limits }, events) => {
+        const created = events.find(
+          (e): e is CustomObjectSchemaCreated => e.type === LimitsEventType.CustomObjectSchemaCreated,
+        );
+        if (!created) throw new Error('CreateCustomObjectSchema appended no CustomObjectSchemaCreated');
+        return limits.getSchema(hubId, created.data.objectTypeId);
+      },
     );
-    const created = events.find(
-      (e): e is CustomObjectSchemaCreated => e.type === LimitsEventType.CustomObjectSchemaCreated,
-    );
-    if (!created) throw new Error('CreateCustomObjectSchema appended no CustomObjectSchemaCreated');
-    return this.queries.getSchema(hubId, created.data.objectTypeId);
   }
 }

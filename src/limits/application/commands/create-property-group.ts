@@ -3,7 +3,6 @@ import type { CommandContext } from '../../../platform/events/envelope';
 import type { PropertyGroupInput } from '../../domain/property-decisions';
 import { AccountLimitsStream } from '../account-limits-stream';
 import type { PropertyGroupView } from '../limits.views';
-import { PropertiesQueries } from '../properties.queries';
 
 /** POST /crm/v3/properties/{objectType}/groups. */
 export class CreatePropertyGroup extends Command<PropertyGroupView> {
@@ -20,13 +19,15 @@ export class CreatePropertyGroup extends Command<PropertyGroupView> {
 
 @CommandHandler(CreatePropertyGroup)
 export class CreatePropertyGroupHandler implements ICommandHandler<CreatePropertyGroup> {
-  constructor(
-    private readonly accountLimits: AccountLimitsStream,
-    private readonly queries: PropertiesQueries,
-  ) {}
+  constructor(private readonly accountLimits: AccountLimitsStream) {}
 
   async execute({ hubId, userId, objectType, group, context }: CreatePropertyGroup): Promise<PropertyGroupView> {
-    await this.accountLimits.decide(hubId, userId, { type: 'CreatePropertyGroup', objectType, group }, context);
-    return this.queries.getGroup(hubId, objectType, group.name);
+    return this.accountLimits.decideAndRead(
+      hubId,
+      userId,
+      { type: 'CreatePropertyGroup', objectType, group },
+      context,
+      ({ properties }) => properties.getGroup(hubId, objectType, group.name),
+    );
   }
 }

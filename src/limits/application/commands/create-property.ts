@@ -1,6 +1,5 @@
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { LimitsEventType, type PropertyCreated } from '../../domain/limits-events';
-import { LimitsQueries } from '../limits.queries';
 import type { PropertyView } from '../limits.views';
 import type { CommandContext } from '../../../platform/events/envelope';
 import type { PropertyInput } from '../../domain/property-rules';
@@ -19,23 +18,22 @@ export class CreateProperty extends Command<PropertyView> {
   }
 }
 
-/** Creates a property in the account's limits stream (ceilings checked there), answers it as read back. */
+/** Creates a property in the account's limits stream (ceilings checked there), answers it as the read model shows it. */
 @CommandHandler(CreateProperty)
 export class CreatePropertyHandler implements ICommandHandler<CreateProperty> {
-  constructor(
-    private readonly accountLimits: AccountLimitsStream,
-    private readonly queries: LimitsQueries,
-  ) {}
+  constructor(private readonly accountLimits: AccountLimitsStream) {}
 
   async execute({ hubId, userId, objectType, property, context }: CreateProperty): Promise<PropertyView> {
-    const events = await this.accountLimits.decide(
+    return this.accountLimits.decideAndRead(
       hubId,
       userId,
       { type: 'CreateProperty', objectType, property },
       context,
+      ({ limits }, events) => {
+        const created = events.find((e): e is PropertyCreated => e.type === LimitsEventType.PropertyCreated);
+        if (!created) throw new Error('CreateProperty appended no PropertyCreated');
+        return limits.getProperty(hubId, created.data.objectTypeId, created.data.property.name, false);
+      },
     );
-    const created = events.find((e): e is PropertyCreated => e.type === LimitsEventType.PropertyCreated);
-    if (!created) throw new Error('CreateProperty appended no PropertyCreated');
-    return this.queries.getProperty(hubId, created.data.objectTypeId, created.data.property.name, false);
   }
 }

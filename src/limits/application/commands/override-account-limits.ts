@@ -1,5 +1,5 @@
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { AccountLimitsView, LimitsQueries } from '../limits.queries';
+import type { AccountLimitsView } from '../limits.queries';
 import type { CommandContext } from '../../../platform/events/envelope';
 import type { LimitOverrides } from '../../domain/limits-events';
 import { AccountLimitsStream } from '../account-limits-stream';
@@ -21,13 +21,15 @@ export class OverrideAccountLimits extends Command<AccountLimitsView> {
  */
 @CommandHandler(OverrideAccountLimits)
 export class OverrideAccountLimitsHandler implements ICommandHandler<OverrideAccountLimits> {
-  constructor(
-    private readonly accountLimits: AccountLimitsStream,
-    private readonly queries: LimitsQueries,
-  ) {}
+  constructor(private readonly accountLimits: AccountLimitsStream) {}
 
   async execute({ hubId, overrides, context }: OverrideAccountLimits): Promise<AccountLimitsView> {
-    await this.accountLimits.decide(hubId, null, { type: 'OverrideAccountLimits', overrides }, context);
-    return this.queries.accountLimits(hubId);
+    return this.accountLimits.decideAndRead(
+      hubId,
+      null,
+      { type: 'OverrideAccountLimits', overrides },
+      context,
+      ({ limits }) => limits.accountLimits(hubId),
+    );
   }
 }

@@ -2,7 +2,6 @@ import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import type { CommandContext } from '../../../platform/events/envelope';
 import type { SchemaPatchInput } from '../../domain/schema-patch';
 import { AccountLimitsStream } from '../account-limits-stream';
-import { LimitsQueries } from '../limits.queries';
 import type { ObjectTypeDefinitionView } from '../limits.views';
 
 /** PATCH /crm/v3/schemas/{objectType}: labels, display and required lists, description. */
@@ -21,10 +20,7 @@ export class UpdateCustomObjectSchema extends Command<ObjectTypeDefinitionView> 
 /** Records the changed fields of an active custom schema and answers its ObjectTypeDefinition as read back. */
 @CommandHandler(UpdateCustomObjectSchema)
 export class UpdateCustomObjectSchemaHandler implements ICommandHandler<UpdateCustomObjectSchema> {
-  constructor(
-    private readonly accountLimits: AccountLimitsStream,
-    private readonly queries: LimitsQueries,
-  ) {}
+  constructor(private readonly accountLimits: AccountLimitsStream) {}
 
   async execute({
     hubId,
@@ -33,7 +29,12 @@ export class UpdateCustomObjectSchemaHandler implements ICommandHandler<UpdateCu
     patch,
     context,
   }: UpdateCustomObjectSchema): Promise<ObjectTypeDefinitionView> {
-    await this.accountLimits.decide(hubId, userId, { type: 'UpdateCustomObjectSchema', objectType, patch }, context);
-    return this.queries.getObjectTypeDefinition(hubId, objectType);
+    return this.accountLimits.decideAndRead(
+      hubId,
+      userId,
+      { type: 'UpdateCustomObjectSchema', objectType, patch },
+      context,
+      ({ limits }) => limits.getObjectTypeDefinition(hubId, objectType),
+    );
   }
 }

@@ -2,7 +2,6 @@ import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import type { CommandContext } from '../../../platform/events/envelope';
 import type { PropertyPatch } from '../../domain/property-decisions';
 import { AccountLimitsStream } from '../account-limits-stream';
-import { LimitsQueries } from '../limits.queries';
 import type { PropertyView } from '../limits.views';
 
 /** PATCH /crm/v3/properties/{objectType}/{propertyName}. */
@@ -22,13 +21,15 @@ export class UpdateProperty extends Command<PropertyView> {
 /** Changes one property (a change to or from calculation_equation moves it across the calculated ceiling). */
 @CommandHandler(UpdateProperty)
 export class UpdatePropertyHandler implements ICommandHandler<UpdateProperty> {
-  constructor(
-    private readonly accountLimits: AccountLimitsStream,
-    private readonly queries: LimitsQueries,
-  ) {}
+  constructor(private readonly accountLimits: AccountLimitsStream) {}
 
   async execute({ hubId, userId, objectType, name, patch, context }: UpdateProperty): Promise<PropertyView> {
-    await this.accountLimits.decide(hubId, userId, { type: 'UpdateProperty', objectType, name, patch }, context);
-    return this.queries.getProperty(hubId, objectType, name, false);
+    return this.accountLimits.decideAndRead(
+      hubId,
+      userId,
+      { type: 'UpdateProperty', objectType, name, patch },
+      context,
+      ({ limits }) => limits.getProperty(hubId, objectType, name, false),
+    );
   }
 }
