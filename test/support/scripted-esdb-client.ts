@@ -56,6 +56,8 @@ type Readable = PassThrough & EsdbReadable;
 export class ScriptedEsdbClient implements EsdbClient {
   readonly log: LogRecord[] = [];
   readonly appendCalls: Array<{ streamId: string; credentials?: Credentials }> = [];
+  /** Every readAll call: its direction and how many records it served. */
+  readonly readAllCalls: Array<{ direction: 'forwards' | 'backwards'; served: number }> = [];
   readonly subscribeCalls: Array<{ fromPosition: ReadPosition; filter?: Filter; highWaterMark?: number }> = [];
   /** Steps for the next append calls, in order; then every call is 'ok'. */
   readonly appendScript: AppendStep[] = [];
@@ -286,12 +288,16 @@ export class ScriptedEsdbClient implements EsdbClient {
     if (options.direction === 'backwards') {
       const below =
         from === END ? this.log : from === START ? [] : this.log.filter((r) => r.position < Number(from.commit));
-      return this.serve([...below].reverse().slice(0, max));
+      const served = [...below].reverse().slice(0, max);
+      this.readAllCalls.push({ direction: 'backwards', served: served.length });
+      return this.serve(served);
     }
     // Forward reads include the record at the position.
     const rest =
       from === START ? this.log : from === END ? [] : this.log.filter((r) => r.position >= Number(from.commit));
-    return this.serve(rest.slice(0, max));
+    const served = rest.slice(0, max);
+    this.readAllCalls.push({ direction: 'forwards', served: served.length });
+    return this.serve(served);
   }
 
   subscribeToAll(

@@ -1,6 +1,13 @@
 import { BACKWARDS, END, StreamNotFoundError, excludeSystemEvents, type Credentials } from '@eventstore/db-client';
 import type { NewEvent, RecordedEvent } from '../events/envelope';
-import type { AppendResult, EventStore, ExpectedRevision, ReadAllOptions, Subscription } from './event-store.port';
+import {
+  typeFilter,
+  type AppendResult,
+  type EventStore,
+  type ExpectedRevision,
+  type ReadAllOptions,
+  type Subscription,
+} from './event-store.port';
 import {
   appendCredentials,
   connectEsdb,
@@ -221,7 +228,8 @@ export class EventStoreDbEventStore implements EventStore {
 
   /**
    * 6.2.1's readAll takes no server-side filter (only subscriptions do), so: a streamId filter
-   * reads that stream itself (exact, server-side), otherwise $all is paged and post-filtered.
+   * reads that stream itself (exact, server-side), otherwise $all is paged and post-filtered:
+   * one pass however many `types` are asked for.
    */
   readAll(o: ReadAllOptions): Promise<RecordedEvent[]> {
     return this.track(async () => {
@@ -239,6 +247,7 @@ export class EventStoreDbEventStore implements EventStore {
 
   private async readAllPages(o: ReadAllOptions): Promise<RecordedEvent[]> {
     const out: RecordedEvent[] = [];
+    const types = typeFilter(o);
     let cursor = o.after;
     const pageSize = Math.min(Math.max(o.limit, PAGE), 4096);
     for (;;) {
@@ -254,7 +263,7 @@ export class EventStoreDbEventStore implements EventStore {
         cursor = position;
         progressed = true;
         const event = toRecordedEvent(raw);
-        if (event && (o.type === undefined || event.type === o.type)) {
+        if (event && (types === undefined || types.has(event.type))) {
           out.push(event);
           if (out.length >= o.limit) return out;
         }
@@ -266,12 +275,13 @@ export class EventStoreDbEventStore implements EventStore {
   /** The stream's events after `o.after`, read from the first revision past it (not from 0). */
   private async readAllOfStream(o: ReadAllOptions & { streamId: string }): Promise<RecordedEvent[]> {
     const out: RecordedEvent[] = [];
+    const types = typeFilter(o);
     let from = await this.firstRevisionAfter(o.streamId, o.after);
     while (from !== null) {
       const page = await this.readStreamRaw(o.streamId, { fromRevision: BigInt(from), maxCount: PAGE });
       for (const raw of page) {
         const event = toRecordedEvent(raw);
-        if (!event || event.position <= o.after || (o.type !== undefined && event.type !== o.type)) continue;
+        if (!event || event.position <= o.after || (types !== undefined && !types.has(event.type))) continue;
         out.push(event);
         if (out.length >= o.limit) return out;
       }
