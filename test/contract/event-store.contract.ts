@@ -226,6 +226,51 @@ export function describeEventStoreContract(name: string, makeStore: () => Promis
         expect(ids(await store.readAll({ after: start, limit: 100, streamId: b, type: updated }))).toEqual(ids([e5]));
         expect(await store.readAll({ after: start, limit: 100, streamId: unique('none') })).toEqual([]);
       });
+
+      it('reads several types in one call: exactly the matching events, in position order, paged by after/limit', async () => {
+        const [x, y, z, other] = ['x', 'y', 'z', 'other'].map((t) => unique(`t.${t}`)) as [
+          string,
+          string,
+          string,
+          string,
+        ];
+        const a = unique('types-a');
+        const b = unique('types-b');
+        const start = await store.headPosition();
+        const e = [newEvent(x), newEvent(other), newEvent(y), newEvent(z), newEvent(other), newEvent(x), newEvent(y)];
+        await store.append(a, [e[0]!, e[1]!], 'no_stream');
+        await store.append(b, [e[2]!, e[3]!], 'no_stream');
+        await store.append(a, [e[4]!, e[5]!], 1);
+        await store.append(b, [e[6]!], 1);
+        const wanted = [e[0]!, e[2]!, e[3]!, e[5]!, e[6]!];
+        const types = [z, y, x, unique('t.never-stored')];
+
+        const all = await store.readAll({ after: start, limit: 100, types });
+        expect(ids(all)).toEqual(ids(wanted));
+        expectStrictlyIncreasing(all.map((r) => r.position));
+
+        const paged: RecordedEvent[] = [];
+        let after = start;
+        for (;;) {
+          const page = await store.readAll({ after, limit: 2, types });
+          expect(page.length).toBeLessThanOrEqual(2);
+          if (page.length === 0) break;
+          paged.push(...page);
+          after = page[page.length - 1]!.position;
+        }
+        expect(ids(paged)).toEqual(ids(wanted));
+
+        expect(ids(await store.readAll({ after: all[1]!.position, limit: 2, types: [x, y] }))).toEqual(
+          ids([e[5]!, e[6]!]),
+        );
+        expect(ids(await store.readAll({ after: start, limit: 100, types: [y, x], streamId: b }))).toEqual(
+          ids([e[2]!, e[6]!]),
+        );
+        expect(ids(await store.readAll({ after: start, limit: 100, types: [x], type: z }))).toEqual(
+          ids([e[0]!, e[3]!, e[5]!]),
+        );
+        expect(await store.readAll({ after: start, limit: 100, types: [] })).toEqual([]);
+      });
     });
 
     describe('subscribeToAll', () => {

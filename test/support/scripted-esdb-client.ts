@@ -13,7 +13,7 @@ import {
   type ReadPosition,
   type ReadRevision,
 } from '@eventstore/db-client';
-import { PassThrough } from 'node:stream';
+import { PassThrough, Transform } from 'node:stream';
 import type { EsdbClient, EsdbReadable, EsdbSubscription } from '../../src/platform/event-store/eventstoredb-client';
 import type { EsdbResolvedEvent } from '../../src/platform/event-store/eventstoredb-mapping';
 
@@ -53,9 +53,24 @@ export const invalidPosition = () => Object.assign(new Error('Invalid position.'
 
 type Readable = PassThrough & EsdbReadable;
 
+/** A checkpoint response on its way through a subscription stream. */
+class Checkpoint {
+  constructor(readonly position: number) {}
+}
+
+interface ScriptedSubscription {
+  stream: Readable;
+  after: number;
+  filter?: RegExp;
+  /** Records its filter left out so far. */
+  filteredOut: number;
+}
+
 export class ScriptedEsdbClient implements EsdbClient {
   readonly log: LogRecord[] = [];
   readonly appendCalls: Array<{ streamId: string; credentials?: Credentials }> = [];
+  /** Every readAll call: its direction and how many records it served. */
+  readonly readAllCalls: Array<{ direction: 'forwards' | 'backwards'; served: number }> = [];
   readonly subscribeCalls: Array<{ fromPosition: ReadPosition; filter?: Filter; highWaterMark?: number }> = [];
   /** Steps for the next append calls, in order; then every call is 'ok'. */
   readonly appendScript: AppendStep[] = [];
@@ -67,6 +82,18 @@ export class ScriptedEsdbClient implements EsdbClient {
   stallReads = 0;
   /** Subscriptions are confirmed by the "server" unless this is false. */
   confirmSubscriptions = true;
+  /**
+   * Filtered subscriptions report a checkpoint after every this-many records their filter left
+   * out (0: never), through the filter's checkpointReached, in stream order as 6.2.1 does.
+   */
+  checkpointEvery = 0;
+  /**
+   * Which position a checkpoint names (6.2.1 does not say): the last record scanned, or the next
+   * one to scan (at the end of the log: where the next record will be written).
+   */
+  checkpointNames: 'last-scanned' | 'next-to-scan' = 'last-scanned';
+  /** A subscription from p repeats the record at p (true) or starts after it (false). */
+  subscriptionsRepeatStart = true;
   /** Events are served without a log position (as servers before 22.6 did). */
   positionsUnreported = false;
   /** Appends that fail while disrupted: each alternately commits first or not. */
@@ -76,7 +103,7 @@ export class ScriptedEsdbClient implements EsdbClient {
   private nextPosition = 1000;
   private readonly streams = new Map<string, LogRecord[]>();
   private readonly open = new Set<Readable>();
-  private readonly subscriptions = new Set<{ stream: Readable; after: number; filter?: RegExp }>();
+  private readonly subscriptions = new Set<ScriptedSubscription>();
   /** Reads are paused after this many items each until resumeReads() (null: not paused). */
   private pauseAfter: number | null = null;
   private readonly paused: Array<() => void> = [];
@@ -224,8 +251,8 @@ export class ScriptedEsdbClient implements EsdbClient {
     };
   }
 
-  private readable(highWaterMark = 16): Readable {
-    const stream = new PassThrough({ objectMode: true, highWaterMark }) as Readable;
+  private readable(highWaterMark = 16, transform?: Transform): Readable {
+    const stream = (transform ?? new PassThrough({ objectMode: true, highWaterMark })) as Readable;
     this.open.add(stream);
     stream.on('close', () => this.open.delete(stream));
     return stream;
@@ -286,12 +313,16 @@ export class ScriptedEsdbClient implements EsdbClient {
     if (options.direction === 'backwards') {
       const below =
         from === END ? this.log : from === START ? [] : this.log.filter((r) => r.position < Number(from.commit));
-      return this.serve([...below].reverse().slice(0, max));
+      const served = [...below].reverse().slice(0, max);
+      this.readAllCalls.push({ direction: 'backwards', served: served.length });
+      return this.serve(served);
     }
     // Forward reads include the record at the position.
     const rest =
       from === START ? this.log : from === END ? [] : this.log.filter((r) => r.position >= Number(from.commit));
-    return this.serve(rest.slice(0, max));
+    const served = rest.slice(0, max);
+    this.readAllCalls.push({ direction: 'forwards', served: served.length });
+    return this.serve(served);
   }
 
   subscribeToAll(
@@ -299,14 +330,26 @@ export class ScriptedEsdbClient implements EsdbClient {
     readableOptions: { highWaterMark?: number } = {},
   ): EsdbSubscription {
     this.subscribeCalls.push({ ...options, ...readableOptions });
-    const stream = this.readable(readableOptions.highWaterMark) as Readable & EsdbSubscription;
+    const checkpointReached = options.filter?.checkpointReached;
+    // Like 6.2.1's Subscription: a Transform that awaits checkpointReached before the next response.
+    const transform = new Transform({
+      objectMode: true,
+      highWaterMark: readableOptions.highWaterMark ?? 16,
+      transform(item: unknown, _encoding, next) {
+        if (!(item instanceof Checkpoint)) return next(null, item);
+        const position = { commit: BigInt(item.position), prepare: BigInt(item.position) };
+        Promise.resolve(checkpointReached?.(this as never, position)).then(() => next(), next);
+      },
+    });
+    const stream = this.readable(undefined, transform) as Readable & EsdbSubscription;
     stream.unsubscribe = () => Promise.resolve();
     const from = options.fromPosition;
     const regex = options.filter && 'regex' in options.filter ? new RegExp(options.filter.regex) : undefined;
-    const sub = {
+    const sub: ScriptedSubscription = {
       stream,
       after: from === START ? 0 : from === END ? Number.MAX_SAFE_INTEGER : Number(from.commit),
       filter: regex,
+      filteredOut: 0,
     };
     const failure = this.subscribeFailures.shift();
     setImmediate(() => {
@@ -323,16 +366,22 @@ export class ScriptedEsdbClient implements EsdbClient {
       // Subscriptions start after the given position (the server may repeat it; the adapter skips it).
       this.pushTo(
         sub,
-        this.log.filter((r) => r.position >= sub.after),
+        this.log.filter((r) => (this.subscriptionsRepeatStart ? r.position >= sub.after : r.position > sub.after)),
       );
     });
     return stream;
   }
 
-  private pushTo(sub: { stream: Readable; filter?: RegExp }, records: LogRecord[]): void {
+  private pushTo(sub: ScriptedSubscription, records: LogRecord[]): void {
     for (const r of records) {
       if (sub.stream.destroyed) return;
-      if (sub.filter && !sub.filter.test(r.type)) continue;
+      if (sub.filter && !sub.filter.test(r.type)) {
+        if (this.checkpointEvery > 0 && ++sub.filteredOut % this.checkpointEvery === 0) {
+          const next = this.log[this.log.indexOf(r) + 1]?.position ?? this.nextPosition;
+          sub.stream.write(new Checkpoint(this.checkpointNames === 'last-scanned' ? r.position : next));
+        }
+        continue;
+      }
       sub.stream.write(this.resolved(r));
     }
   }

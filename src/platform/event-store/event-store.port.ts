@@ -18,7 +18,18 @@ export interface ReadAllOptions {
   streamId?: string;
   /** Only events of this exact type. */
   type?: string;
+  /**
+   * Only events of one of these types, in one pass over the feed (a reactor catching up on all
+   * its types). With `type` too: events of either. Empty: none.
+   */
+  types?: readonly string[];
 }
+
+/** The set of types a read keeps (undefined: every type). */
+export const typeFilter = (o: Pick<ReadAllOptions, 'type' | 'types'>): ReadonlySet<string> | undefined =>
+  o.type === undefined && o.types === undefined
+    ? undefined
+    : new Set([...(o.types ?? []), ...(o.type === undefined ? [] : [o.type])]);
 
 export interface Subscription extends AsyncIterable<RecordedEvent[]> {
   close(): void;

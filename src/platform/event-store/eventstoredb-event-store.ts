@@ -1,6 +1,13 @@
-import { BACKWARDS, END, StreamNotFoundError, excludeSystemEvents, type Credentials } from '@eventstore/db-client';
+import { BACKWARDS, END, StreamNotFoundError, type Credentials } from '@eventstore/db-client';
 import type { NewEvent, RecordedEvent } from '../events/envelope';
-import type { AppendResult, EventStore, ExpectedRevision, ReadAllOptions, Subscription } from './event-store.port';
+import {
+  typeFilter,
+  type AppendResult,
+  type EventStore,
+  type ExpectedRevision,
+  type ReadAllOptions,
+  type Subscription,
+} from './event-store.port';
 import {
   appendCredentials,
   connectEsdb,
@@ -24,6 +31,7 @@ import {
   type BackoffOptions,
   type EsdbResolvedEvent,
 } from './eventstoredb-mapping';
+import { FilterCheckpoint, safeResumePosition, subscriptionFilter } from './eventstoredb-filter-checkpoints';
 import { toEsdbStorageFault } from './eventstoredb-storage-errors';
 import { FeedFailedError, InvalidPositionError, StoreUnavailableError } from './store-errors';
 
@@ -221,7 +229,8 @@ export class EventStoreDbEventStore implements EventStore {
 
   /**
    * 6.2.1's readAll takes no server-side filter (only subscriptions do), so: a streamId filter
-   * reads that stream itself (exact, server-side), otherwise $all is paged and post-filtered.
+   * reads that stream itself (exact, server-side), otherwise $all is paged and post-filtered:
+   * one pass however many `types` are asked for.
    */
   readAll(o: ReadAllOptions): Promise<RecordedEvent[]> {
     return this.track(async () => {
@@ -239,6 +248,7 @@ export class EventStoreDbEventStore implements EventStore {
 
   private async readAllPages(o: ReadAllOptions): Promise<RecordedEvent[]> {
     const out: RecordedEvent[] = [];
+    const types = typeFilter(o);
     let cursor = o.after;
     const pageSize = Math.min(Math.max(o.limit, PAGE), 4096);
     for (;;) {
@@ -254,7 +264,7 @@ export class EventStoreDbEventStore implements EventStore {
         cursor = position;
         progressed = true;
         const event = toRecordedEvent(raw);
-        if (event && (o.type === undefined || event.type === o.type)) {
+        if (event && (types === undefined || types.has(event.type))) {
           out.push(event);
           if (out.length >= o.limit) return out;
         }
@@ -266,12 +276,13 @@ export class EventStoreDbEventStore implements EventStore {
   /** The stream's events after `o.after`, read from the first revision past it (not from 0). */
   private async readAllOfStream(o: ReadAllOptions & { streamId: string }): Promise<RecordedEvent[]> {
     const out: RecordedEvent[] = [];
+    const types = typeFilter(o);
     let from = await this.firstRevisionAfter(o.streamId, o.after);
     while (from !== null) {
       const page = await this.readStreamRaw(o.streamId, { fromRevision: BigInt(from), maxCount: PAGE });
       for (const raw of page) {
         const event = toRecordedEvent(raw);
-        if (!event || event.position <= o.after || (o.type !== undefined && event.type !== o.type)) continue;
+        if (!event || event.position <= o.after || (types !== undefined && !types.has(event.type))) continue;
         out.push(event);
         if (out.length >= o.limit) return out;
       }
@@ -326,11 +337,15 @@ export class EventStoreDbEventStore implements EventStore {
    */
   private async *feed(after: number, state: FeedState, close: () => void): AsyncGenerator<RecordedEvent[]> {
     let position = after;
+    /** A filter checkpoint past `position` whose earlier events were all yielded (see eventstoredb-filter-checkpoints). */
+    let checkpoint: number | null = null;
     let attempt = 0;
     try {
       while (!state.closed) {
+        const from = await safeResumePosition(position, checkpoint, (p) => this.recordAt(p));
+        if (state.closed) return;
         const sub = this.client.subscribeToAll(
-          { fromPosition: toReadPosition(position), filter: excludeSystemEvents() },
+          { fromPosition: toReadPosition(from), filter: subscriptionFilter() },
           // The client's default buffer of 16 objects would cap every batch at 16 events.
           { highWaterMark: MAX_BATCH },
         );
@@ -343,11 +358,16 @@ export class EventStoreDbEventStore implements EventStore {
         );
         sub.once('confirmation', () => clearTimeout(unconfirmed));
         try {
-          for await (const raw of inBatches<EsdbResolvedEvent>(sub, MAX_BATCH)) {
+          for await (const raw of inBatches<EsdbResolvedEvent | FilterCheckpoint>(sub, MAX_BATCH)) {
             clearTimeout(unconfirmed); // events count as confirmation
             attempt = 0;
             const batch: RecordedEvent[] = [];
+            let reached: number | null = null;
             for (const r of raw) {
+              if (r instanceof FilterCheckpoint) {
+                reached = Math.max(reached ?? 0, r.position);
+                continue;
+              }
               const event = toRecordedEvent(r);
               // After a resubscribe the server may repeat the event we resumed from.
               if (event && event.position > position) {
@@ -355,10 +375,13 @@ export class EventStoreDbEventStore implements EventStore {
                 position = event.position;
               }
             }
-            if (batch.length === 0) continue;
-            this.sawPosition(position);
-            yield batch;
-            if (state.closed) return;
+            if (batch.length > 0) {
+              this.sawPosition(position);
+              yield batch;
+              if (state.closed) return;
+            }
+            // Everything before the marker is yielded now; a checkpoint at or below our last event says nothing new.
+            if (reached !== null && reached > position) checkpoint = reached;
           }
           // Ended without an error: the server closed the call; resubscribe.
         } catch (error) {
@@ -379,6 +402,19 @@ export class EventStoreDbEventStore implements EventStore {
       }
     } finally {
       close();
+    }
+  }
+
+  /** Whether the feed would deliver the record at `position` (for safeResumePosition). */
+  private async recordAt(position: number): Promise<'ours' | 'not-ours' | 'unknown'> {
+    try {
+      const [record] = await this.track(() =>
+        this.collect(this.client.readAll({ fromPosition: toReadPosition(position), maxCount: 1 }), 'checkpoint lookup'),
+      );
+      if (!record || rawPosition(record) !== position) return 'unknown';
+      return toRecordedEvent(record) === null ? 'not-ours' : 'ours';
+    } catch {
+      return 'unknown'; // resume from the last event instead
     }
   }
 

@@ -10,7 +10,14 @@ import { storageFaultOf } from './storage-fault';
 import { openRowFormat, packMetadata, storedEventId, streamKey, toRecorded, type EventRow } from './sqlite-row-format';
 
 export { toRecorded, type EventRow } from './sqlite-row-format';
-import type { AppendResult, EventStore, ExpectedRevision, ReadAllOptions, Subscription } from './event-store.port';
+import {
+  typeFilter,
+  type AppendResult,
+  type EventStore,
+  type ExpectedRevision,
+  type ReadAllOptions,
+  type Subscription,
+} from './event-store.port';
 
 interface PendingAppend {
   streamId: string;
@@ -326,12 +333,14 @@ export class SqliteEventStore implements EventStore {
   }
 
   private readAllSync(o: ReadAllOptions): RecordedEvent[] {
-    if (!o.streamId && !o.type) {
+    if (!o.streamId && !o.type && !o.types) {
       const recent = this.liveTail.after(o.after, o.limit);
       if (recent) return recent.map(toRecorded);
     }
+    const types = typeFilter(o);
+    if (types !== undefined && types.size !== 1) return this.readAllOfTypes(o, types);
     let rows: StoredRow[];
-    const typeId = o.type === undefined ? undefined : this.typeId(o.type);
+    const typeId = types === undefined ? undefined : this.typeId([...types][0]!);
     if (typeId === null) return []; // a type never stored
     if (o.streamId && typeId !== undefined)
       rows = this.stmts.readAllByStreamAndType.all(
@@ -346,6 +355,25 @@ export class SqliteEventStore implements EventStore {
     else if (typeId !== undefined) rows = this.stmts.readAllByType.all(typeId, o.after, o.limit) as StoredRow[];
     else rows = this.stmts.readAll.all(o.after, o.limit) as StoredRow[];
     return this.rows(rows).map(toRecorded);
+  }
+
+  /**
+   * Several types: one index range per type (each at most `limit` rows), merged by position. An
+   * `IN (...)` over the (type_id, position) index would sort every later row of those types
+   * before applying the limit.
+   */
+  private readAllOfTypes(o: ReadAllOptions, types: ReadonlySet<string>): RecordedEvent[] {
+    const merged: StoredRow[] = [];
+    for (const type of types) {
+      const typeId = this.typeId(type);
+      if (typeId === null) continue; // a type never stored
+      const rows = o.streamId
+        ? this.stmts.readAllByStreamAndType.all(streamKey(o.streamId), o.streamId, typeId, o.after, o.limit)
+        : this.stmts.readAllByType.all(typeId, o.after, o.limit);
+      merged.push(...(rows as StoredRow[]));
+    }
+    merged.sort((a, b) => a.position - b.position);
+    return this.rows(merged.slice(0, o.limit)).map(toRecorded);
   }
 
   /** Rows with their type names (ids the writer added since the last look are loaded on a miss). */

@@ -1,4 +1,3 @@
-import type { RecordedEvent } from '../events/envelope';
 import { eventTypes } from '../events/event-type-registry';
 import type { EventStore, Subscription } from '../event-store/event-store.port';
 import type { Checkpoints } from './checkpoints';
@@ -70,36 +69,29 @@ export class ReactorWorker {
     }
   }
 
-  /** Hands the reactor the events of its types up to the current head, in feed order. */
+  /**
+   * Hands the reactor the events of its types up to the current head, in feed order: one read of
+   * all its types per page (one pass over the feed, not one per type: on EventStoreDB each typed
+   * read pages through $all client-side).
+   */
   private async catchUpByType(): Promise<void> {
     const head = await this.store.headPosition();
     if (head <= this.position) return;
-    const cursors = this.reactor.handles.map((type) => ({
-      type,
-      after: this.position,
-      page: [] as RecordedEvent[],
-      done: false,
-    }));
-    const fill = async (c: (typeof cursors)[number]) => {
-      if (c.page.length > 0 || c.done) return;
-      c.page = (await this.store.readAll({ after: c.after, limit: TYPE_PAGE, type: c.type })).filter(
-        (e) => e.position <= head,
-      );
-      if (c.page.length === 0) c.done = true;
-      else c.after = c.page[c.page.length - 1]!.position;
-    };
     let handled = 0;
     while (!this.stopping) {
-      await Promise.all(cursors.map(fill));
-      let next: (typeof cursors)[number] | null = null;
-      for (const c of cursors) {
-        if (c.page.length > 0 && (!next || c.page[0]!.position < next.page[0]!.position)) next = c;
+      const page = await this.store.readAll({ after: this.position, limit: TYPE_PAGE, types: this.reactor.handles });
+      let last = false;
+      for (const event of page) {
+        if (event.position > head) {
+          last = true;
+          break;
+        }
+        await this.reactor.handle(eventTypes.decode(event));
+        this.position = event.position;
+        if (++handled % TYPE_PAGE === 0) this.checkpoints.save(this.reactor.name, REACTOR_VERSION, this.position);
+        if (this.stopping) return;
       }
-      if (!next) break;
-      const event = next.page.shift()!;
-      await this.reactor.handle(eventTypes.decode(event));
-      this.position = event.position;
-      if (++handled % TYPE_PAGE === 0) this.checkpoints.save(this.reactor.name, REACTOR_VERSION, this.position);
+      if (last || page.length < TYPE_PAGE) break;
     }
     if (this.stopping) return;
     this.position = head;
