@@ -155,12 +155,18 @@ export async function limitsReplay({ events: count = 10_000, runs = 40 } = {}) {
     const ctx = { correlationId: randomUUID(), actor: 'bench' };
     const coldMs = [];
     for (let i = 0; i < Math.min(runs, 10); i++) {
-      const handler = streams.forSnapshottedDecider(accountLimitsDecider, ACCOUNT_LIMITS_RETRY_POLICY, 8);
+      const handler = streams.forSnapshottedDecider(accountLimitsDecider, ACCOUNT_LIMITS_RETRY_POLICY, {
+        capacity: 8,
+        maxBytes: 32 * 1024 * 1024,
+      });
       const began = performance.now();
       await handler.handle(STREAM, command(1000 + i), ctx);
       coldMs.push(performance.now() - began);
     }
-    const handler = streams.forSnapshottedDecider(accountLimitsDecider, ACCOUNT_LIMITS_RETRY_POLICY, 8);
+    const handler = streams.forSnapshottedDecider(accountLimitsDecider, ACCOUNT_LIMITS_RETRY_POLICY, {
+      capacity: 8,
+      maxBytes: 32 * 1024 * 1024,
+    });
     await handler.handle(STREAM, command(2000), ctx);
     const warmMs = [];
     for (let i = 0; i < runs + 5; i++) {
@@ -195,7 +201,7 @@ export function limitsReplaySection(r) {
     row('replay of the 10,000 decoded events and the decision, in memory (no store)', r.fold),
     row('first command after a start: the whole stream read from SQLite, decoded, replayed, decided, appended', r.cold),
     '',
-    "The fold is linear (`evolve` folds in place, archived properties leave the state); the handler keeps each account's folded state (SnapshottingDeciderHandler, 128 accounts), so only the first command after a start, or after the account was evicted, pays for reading the stream. Before, `evolve` copied the whole property map per event: the same 10,000-event replay took 61 s (a replica of that fold, measured once on this machine on 2026-11-22).",
+    "The fold is linear (`evolve` folds in place, archived properties leave the state); the handler keeps each account's folded state (SnapshottingDeciderHandler, 128 accounts and `SNAPSHOT_CACHE_MAX_BYTES`), so only the first command after a start, or after the account was evicted, pays for reading the stream. Before, `evolve` copied the whole property map per event: the same 10,000-event replay took 61 s (a replica of that fold, measured once on this machine on 2026-11-22).",
     '',
   ].join('\n');
 }

@@ -27,6 +27,7 @@ describe('limits snapshots on a real SQLite event store', () => {
   const ctx = { correlationId: '00000000-0000-4000-8000-000000000000', actor: 'test:limits' };
   const HUB = 78;
   const stream = limitsAccountStream(HUB);
+  const BOUNDS = { capacity: 8, maxBytes: 32 * 1024 * 1024 };
   eventTypes.register(limitsEvents); // as LimitsModule does: the store boundary decodes through it
 
   beforeEach(async () => {
@@ -57,7 +58,7 @@ describe('limits snapshots on a real SQLite event store', () => {
   });
 
   it('reads only the events after the kept state', async () => {
-    const handler = streams.forSnapshottedDecider(accountLimitsDecider, ACCOUNT_LIMITS_RETRY_POLICY, 8);
+    const handler = streams.forSnapshottedDecider(accountLimitsDecider, ACCOUNT_LIMITS_RETRY_POLICY, BOUNDS);
     const reads = jest.spyOn(store, 'readStream');
     await handler.handle(stream, create('a'), ctx);
     await handler.handle(stream, create('b'), ctx);
@@ -67,8 +68,8 @@ describe('limits snapshots on a real SQLite event store', () => {
   });
 
   it('catches up with another instance’s writes; concurrent creates on two instances stop exactly at the ceiling', async () => {
-    const one = streams.forSnapshottedDecider(accountLimitsDecider, ACCOUNT_LIMITS_RETRY_POLICY, 8);
-    const two = streams.forSnapshottedDecider(accountLimitsDecider, ACCOUNT_LIMITS_RETRY_POLICY, 8);
+    const one = streams.forSnapshottedDecider(accountLimitsDecider, ACCOUNT_LIMITS_RETRY_POLICY, BOUNDS);
+    const two = streams.forSnapshottedDecider(accountLimitsDecider, ACCOUNT_LIMITS_RETRY_POLICY, BOUNDS);
     await one.handle(stream, create('first', 6), ctx);
     await two.handle(stream, create('second', 6), ctx); // two has never seen "first": it reads it now
     await expect(one.handle(stream, create('second', 6), ctx)).rejects.toMatchObject({ httpStatus: 409 });
@@ -87,7 +88,7 @@ describe('limits snapshots on a real SQLite event store', () => {
   });
 
   it('the SQLite store reads a stream from a revision: the tail only, nothing past the end', async () => {
-    const handler = streams.forSnapshottedDecider(accountLimitsDecider, ACCOUNT_LIMITS_RETRY_POLICY, 8);
+    const handler = streams.forSnapshottedDecider(accountLimitsDecider, ACCOUNT_LIMITS_RETRY_POLICY, BOUNDS);
     for (const n of ['a', 'b', 'c', 'd']) await handler.handle(stream, create(n), ctx);
     expect((await store.readStream(stream, 2)).map((e) => e.revision)).toEqual([2, 3]);
     expect(await store.readStream(stream, 4)).toEqual([]);
@@ -96,7 +97,7 @@ describe('limits snapshots on a real SQLite event store', () => {
   });
 
   it('a refused command leaves the kept state as it was', async () => {
-    const handler = streams.forSnapshottedDecider(accountLimitsDecider, ACCOUNT_LIMITS_RETRY_POLICY, 8);
+    const handler = streams.forSnapshottedDecider(accountLimitsDecider, ACCOUNT_LIMITS_RETRY_POLICY, BOUNDS);
     await handler.handle(stream, create('a', 1), ctx);
     await expect(handler.handle(stream, create('b', 1), ctx)).rejects.toBeInstanceOf(HubSpotError);
     const { state } = await handler.handle(
@@ -105,5 +106,31 @@ describe('limits snapshots on a real SQLite event store', () => {
       ctx,
     );
     expect(usageOf(state).customPropertiesByType).toEqual({});
+  });
+
+  it('keeps states within a byte budget: a large account leaves, or is never kept, and replays whole next time', async () => {
+    // Property definitions with big options: what an account's state holds grows with them.
+    const big = (name: string): AccountLimitsCommand => {
+      const command = create(name) as Extract<AccountLimitsCommand, { type: 'CreateProperty' }>;
+      const options = Array.from({ length: 40 }, (_, i) => ({ label: `${'x'.repeat(200)}${i}`, value: `v${i}` }));
+      return { ...command, property: { ...command.property, type: 'enumeration', fieldType: 'select', options } };
+    };
+    const handler = streams.forSnapshottedDecider(accountLimitsDecider, ACCOUNT_LIMITS_RETRY_POLICY, {
+      capacity: 8,
+      maxBytes: 600_000,
+    });
+    const other = limitsAccountStream(HUB + 1);
+    for (let i = 0; i < 5; i++) await handler.handle(stream, big(`p${i}`), ctx);
+    const oneAccount = handler.keptBytes;
+    expect(oneAccount).toBeGreaterThan(5 * 16_000); // 40 options of ~200 characters, at two bytes each
+    expect(oneAccount).toBeLessThanOrEqual(150_000); // a quarter of the budget: still kept
+    await handler.handle(other, big('q0'), ctx);
+    expect(handler.keptBytes).toBeGreaterThan(oneAccount);
+    // The first account grows past a quarter of the budget: it is no longer kept.
+    for (let i = 5; i < 10; i++) await handler.handle(stream, big(`p${i}`), ctx);
+    expect(handler.keptBytes).toBeLessThan(oneAccount);
+    // ...and its next command still sees every property it has (replayed from the store).
+    const { state } = await handler.handle(stream, create('small'), ctx);
+    expect(usageOf(state).customPropertiesByType).toEqual({ '0-1': 11 });
   });
 });

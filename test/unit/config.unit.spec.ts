@@ -30,11 +30,23 @@ describe('loadConfig', () => {
   it('reads the byte bounds of the caches and the CRM body limit (issue 14)', () => {
     expect(loadConfig({})).toMatchObject({
       crmBodyLimitBytes: 256 * 1024,
-      eventCache: { streamCacheBytes: 64 * 1024 * 1024, liveTailBytes: 16 * 1024 * 1024 },
+      eventCache: {
+        streamCacheBytes: 64 * 1024 * 1024,
+        liveTailBytes: 16 * 1024 * 1024,
+        snapshotBytes: 32 * 1024 * 1024,
+      },
     });
     expect(
-      loadConfig({ STREAM_CACHE_MAX_BYTES: '0', LIVE_TAIL_MAX_BYTES: '1048576', CRM_BODY_LIMIT_BYTES: '65536' }),
-    ).toMatchObject({ crmBodyLimitBytes: 65536, eventCache: { streamCacheBytes: 0, liveTailBytes: 1048576 } });
+      loadConfig({
+        STREAM_CACHE_MAX_BYTES: '0',
+        LIVE_TAIL_MAX_BYTES: '1048576',
+        SNAPSHOT_CACHE_MAX_BYTES: '2048',
+        CRM_BODY_LIMIT_BYTES: '65536',
+      }),
+    ).toMatchObject({
+      crmBodyLimitBytes: 65536,
+      eventCache: { streamCacheBytes: 0, liveTailBytes: 1048576, snapshotBytes: 2048 },
+    });
     expect(() => loadConfig({ STREAM_CACHE_MAX_BYTES: 'lots' })).toThrow(/STREAM_CACHE_MAX_BYTES must be an integer/);
     expect(() => loadConfig({ CRM_BODY_LIMIT_BYTES: '10' })).toThrow(/CRM_BODY_LIMIT_BYTES must be an integer/);
   });

@@ -1,4 +1,5 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
+import { APP_CONFIG, type AppConfig } from '../../platform/config/config';
 import { EventStreams } from '../../platform/commands/event-streams';
 import type { CommandContext } from '../../platform/events/envelope';
 import { answerAfterCommit } from '../../platform/projections/answer-after-commit';
@@ -23,7 +24,8 @@ export type AccountLimitsRequest = AccountLimitsCommand extends infer C
 
 /**
  * Accounts whose folded limits state stays in memory between commands (least recently used
- * dropped first): an account with thousands of properties is then not replayed per write.
+ * dropped first, and no more than SNAPSHOT_CACHE_MAX_BYTES in all): an account with thousands of
+ * properties is then not replayed per write.
  */
 const ACCOUNT_SNAPSHOTS = 128;
 
@@ -41,6 +43,7 @@ export class AccountLimitsStream {
 
   constructor(
     streams: EventStreams,
+    @Inject(APP_CONFIG) config: AppConfig,
     private readonly facts: AccountFacts,
     private readonly runner: ProjectionRunner,
     private readonly decided: DecidedLimitsReads,
@@ -48,11 +51,10 @@ export class AccountLimitsStream {
     properties: PropertiesQueries,
   ) {
     this.shared = { limits, properties };
-    this.accountLimits = streams.forSnapshottedDecider(
-      accountLimitsDecider,
-      ACCOUNT_LIMITS_RETRY_POLICY,
-      ACCOUNT_SNAPSHOTS,
-    );
+    this.accountLimits = streams.forSnapshottedDecider(accountLimitsDecider, ACCOUNT_LIMITS_RETRY_POLICY, {
+      capacity: ACCOUNT_SNAPSHOTS,
+      maxBytes: config.eventCache.snapshotBytes,
+    });
   }
 
   async decide(

@@ -13,7 +13,7 @@ import {
 import { SqliteEventStore, type ArchivedEventRef } from '../event-store/sqlite-event-store';
 import { fold, type Decider } from './decider';
 import { DeciderCommandHandler } from './decider-command-handler';
-import { SnapshottingDeciderHandler } from './snapshotting-decider-handler';
+import { type SnapshotBounds, SnapshottingDeciderHandler } from './snapshotting-decider-handler';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './retry-policy';
 
 export interface LoadedStream<S> {
@@ -65,9 +65,9 @@ export class EventStreams {
   forSnapshottedDecider<S, C, E extends DomainEvent>(
     decider: Decider<S, C, E>,
     policy: RetryPolicy,
-    capacity: number,
+    bounds: SnapshotBounds,
   ): SnapshottingDeciderHandler<S, C, E> {
-    return new SnapshottingDeciderHandler(this, decider, policy, capacity);
+    return new SnapshottingDeciderHandler(this, decider, policy, bounds);
   }
 
   async load<S, E extends DomainEvent>(

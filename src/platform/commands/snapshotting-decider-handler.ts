@@ -8,7 +8,18 @@ interface Snapshot<S> {
   state: S;
   /** Revision of the last event folded into `state`; -1 before the first. */
   revision: number;
+  /** Approximate bytes: what the events folded into it weighed (an upper bound of the state's size). */
+  bytes: number;
 }
+
+/** Bounds of the kept states: how many streams, and how many approximate bytes in all. */
+export interface SnapshotBounds {
+  capacity: number;
+  maxBytes: number;
+}
+
+/** Two bytes per character of the event's JSON, as the store's caches weigh rows. */
+const weigh = (event: DomainEvent): number => 2 * (JSON.stringify(event.data)?.length ?? 0) + 64;
 
 /**
  * The load-decide-append loop of DeciderCommandHandler for streams too long to replay per
@@ -17,19 +28,27 @@ interface Snapshot<S> {
  * another instance, or not yet folded), decides, appends expecting that revision, and folds its own
  * events on. Commands of one stream run one after another in this process, so the kept state is
  * never folded by two at once (and may be folded in place by `evolve`); a conflict with another
- * process reads the new tail and decides again, as the retry policy allows. Bounded: the least
- * recently used stream is dropped past `capacity`, and is replayed whole on its next command.
+ * process reads the new tail and decides again, as the retry policy allows. Bounded by streams and
+ * by bytes (a state can hold every property definition of an account, options and all): the least
+ * recently used streams are dropped until both bounds hold, a state weighing more than a quarter
+ * of the bytes is not kept, and a dropped stream is replayed whole on its next command.
  */
 export class SnapshottingDeciderHandler<S, C, E extends DomainEvent> {
   private readonly snapshots = new Map<string, Snapshot<S>>();
   private readonly queues = new Map<string, Promise<unknown>>();
+  private total = 0;
 
   constructor(
     private readonly streams: EventStreams,
     private readonly decider: Decider<S, C, E>,
     private readonly policy: RetryPolicy,
-    private readonly capacity: number,
+    private readonly bounds: SnapshotBounds,
   ) {}
+
+  /** Approximate bytes of the kept states (tests, metrics). */
+  get keptBytes(): number {
+    return this.total;
+  }
 
   /** `decide` replaces the decider's own for this command (to report more than the events). */
   handle(
@@ -67,8 +86,12 @@ export class SnapshottingDeciderHandler<S, C, E extends DomainEvent> {
       const expected = snapshot.revision < 0 ? 'no_stream' : snapshot.revision;
       const { position } = await this.streams.append(streamId, events, expected, context);
       let state = snapshot.state;
-      for (const e of events) state = this.decider.evolve(state, e);
-      this.remember(streamId, { state, revision: snapshot.revision + events.length });
+      let bytes = snapshot.bytes;
+      for (const e of events) {
+        state = this.decider.evolve(state, e);
+        bytes += weigh(e);
+      }
+      this.remember(streamId, { state, revision: snapshot.revision + events.length, bytes });
       return { state, events, position };
     });
   }
@@ -76,14 +99,18 @@ export class SnapshottingDeciderHandler<S, C, E extends DomainEvent> {
   /** The kept state brought up to the stream's head (a fresh fold when none is kept). */
   private async catchUp(streamId: string): Promise<Snapshot<S>> {
     const kept = this.snapshots.get(streamId);
-    let snapshot = kept ?? { state: this.decider.initialState(), revision: -1 };
+    let snapshot = kept ?? { state: this.decider.initialState(), revision: -1, bytes: 0 };
     try {
       const { events, lastRevision } = await this.streams.readFrom<E>(streamId, snapshot.revision + 1);
       let state = snapshot.state;
-      for (const e of events) state = this.decider.evolve(state, e);
-      snapshot = { state, revision: lastRevision ?? snapshot.revision };
+      let bytes = snapshot.bytes;
+      for (const e of events) {
+        state = this.decider.evolve(state, e);
+        bytes += weigh(e);
+      }
+      snapshot = { state, revision: lastRevision ?? snapshot.revision, bytes };
     } catch (error) {
-      this.snapshots.delete(streamId); // half folded: start over next time
+      this.forget(streamId); // half folded: start over next time
       throw error;
     }
     this.remember(streamId, snapshot);
@@ -91,8 +118,19 @@ export class SnapshottingDeciderHandler<S, C, E extends DomainEvent> {
   }
 
   private remember(streamId: string, snapshot: Snapshot<S>): void {
-    this.snapshots.delete(streamId);
+    this.forget(streamId);
+    const { capacity, maxBytes } = this.bounds;
+    if (capacity <= 0 || snapshot.bytes > maxBytes / 4) return;
     this.snapshots.set(streamId, snapshot);
-    if (this.snapshots.size > this.capacity) this.snapshots.delete(this.snapshots.keys().next().value!);
+    this.total += snapshot.bytes;
+    // Least recently used first (the Map's order), until both bounds hold.
+    while (this.snapshots.size > capacity || this.total > maxBytes) this.forget(this.snapshots.keys().next().value!);
+  }
+
+  private forget(streamId: string): void {
+    const kept = this.snapshots.get(streamId);
+    if (kept === undefined) return;
+    this.snapshots.delete(streamId);
+    this.total -= kept.bytes;
   }
 }

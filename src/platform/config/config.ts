@@ -32,7 +32,7 @@ export interface AppConfig {
    * The embedded store's in-memory caches, bounded by (approximate) bytes whatever the events'
    * sizes: the stream cache of recently read aggregates and the live tail the projections read.
    */
-  eventCache: { streamCacheBytes: number; liveTailBytes: number };
+  eventCache: { streamCacheBytes: number; liveTailBytes: number; snapshotBytes: number };
   authCodeTtlSeconds: number;
   accessTokenTtlSeconds: number;
   /**
@@ -167,6 +167,7 @@ export function loadConfig(env: Env): AppConfig {
     eventCache: {
       streamCacheBytes: int('STREAM_CACHE_MAX_BYTES', 64 * 1024 * 1024, 0, 4 * 1024 * 1024 * 1024),
       liveTailBytes: int('LIVE_TAIL_MAX_BYTES', 16 * 1024 * 1024, 0, 1024 * 1024 * 1024),
+      snapshotBytes: int('SNAPSHOT_CACHE_MAX_BYTES', 32 * 1024 * 1024, 0, 4 * 1024 * 1024 * 1024),
     },
     authCodeTtlSeconds: int('AUTH_CODE_TTL_SECONDS', 300, 60, 600),
     // At most a day: the revocations kept in memory are bounded by it (AccessTokenRevocations).
