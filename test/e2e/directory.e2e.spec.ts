@@ -1,3 +1,6 @@
+import { accountStream, DirectoryEventType, domainStream } from '../../src/directory/domain/directory-events';
+import { EVENT_STORE, type EventStore } from '../../src/platform/event-store/event-store.port';
+import { newEvent } from '../support/event-store-fixtures';
 import { createAccount, createApp, createUser, startTestApp, TestApp } from '../support/test-app';
 
 describe('directory admin API', () => {
@@ -40,6 +43,34 @@ describe('directory admin API', () => {
       ),
     );
     expect(racers.map((x) => x.statusCode).sort()).toEqual([201, 409, 409, 409, 409, 409, 409, 409]);
+  });
+
+  it('takes over a domain claim whose account was never stored (a create that failed after the claim), never a live one', async () => {
+    // What a create leaves when its account append is refused (507) or the process dies after the claim.
+    const store = t.app.get<EventStore>(EVENT_STORE);
+    const orphan = 90_000_001;
+    await store.append(
+      domainStream('orphan.example.com'),
+      [newEvent(DirectoryEventType.DomainClaimed, { domain: 'orphan.example.com', hubId: orphan })],
+      'no_stream',
+    );
+    const r = await t.admin('POST', '/admin/v1/accounts', { domain: 'orphan.example.com', tier: 'free' });
+    expect(r.statusCode).toBe(201);
+    expect(r.json().hubId).not.toBe(orphan);
+    // The orphan's id is spent, so the create that left the claim can never complete now.
+    expect((await store.readStream(accountStream(orphan))).map((e) => e.type)).toEqual([
+      DirectoryEventType.AccountIdVoided,
+    ]);
+    expect((await t.admin('GET', `/admin/v1/accounts/${orphan}`)).statusCode).toBe(404);
+    // The claim now has a live account: it stays, concurrent creates included.
+    const again = await Promise.all(
+      Array.from({ length: 4 }, () =>
+        t.admin('POST', '/admin/v1/accounts', { domain: 'orphan.example.com', tier: 'free' }),
+      ),
+    );
+    expect(again.map((x) => x.statusCode)).toEqual([409, 409, 409, 409]);
+    const accounts = (await t.admin('GET', '/admin/v1/accounts')).json().results as Array<{ domain: string }>;
+    expect(accounts.filter((a) => a.domain === 'orphan.example.com')).toHaveLength(1);
   });
 
   it('gives concurrent users distinct ids and one user per e-mail', async () => {

@@ -26,6 +26,35 @@ describe('directory deciders', () => {
       expect(error).toMatchObject({ httpStatus: 409, category: 'CONFLICT' });
     });
 
+    it('a claim passes to a new id only from the orphaned holder the caller voided', () => {
+      const moved = { ...claimed, data: { ...claimed.data, hubId: 2 } };
+      domains.given([claimed]).when({ domain: 'acme.example.com', hubId: 2, orphanedHolder: 1 }).then([moved]);
+      // Named the wrong holder (another create moved the claim meanwhile): still 409.
+      domains
+        .given([claimed, moved])
+        .when({ domain: 'acme.example.com', hubId: 3, orphanedHolder: 1 })
+        .thenThrows(HubSpotError);
+    });
+
+    it('voids an id without an account once; never one with an account; a voided id is never created', () => {
+      const accounts = DeciderSpecification.for(accountDecider);
+      const voidIt = { kind: 'VoidAccountId', hubId: 1, domain: 'acme.example.com', now: NOW } as const;
+      const voided = accounts.given([]).when(voidIt).events();
+      expect(voided).toEqual([
+        { type: DirectoryEventType.AccountIdVoided, data: { hubId: 1, domain: 'acme.example.com', voidedAt: NOW } },
+      ]);
+      accounts.given(voided).when(voidIt).then([]);
+      accounts
+        .given(voided)
+        .when({ kind: 'CreateAccount', hubId: 1, domain: 'acme.example.com', hublet: 'na1', tier: 'free', now: NOW })
+        .thenThrows(IdTaken);
+      const created = accounts
+        .given([])
+        .when({ kind: 'CreateAccount', hubId: 1, domain: 'acme.example.com', hublet: 'na1', tier: 'free', now: NOW })
+        .events();
+      accounts.given(created).when(voidIt).thenThrows(IdTaken);
+    });
+
     it('a user id is reserved once; a taken one asks for another id', () => {
       const reserved = userIds.given([]).when({ userId: 10_000_001, email: 'ada@example.com' }).events();
       expect(reserved).toEqual([

@@ -70,7 +70,15 @@ export interface IssueDeveloperApiKey {
   now: number;
 }
 
-export type AccountCommand = NewAccount | ChangeAccountSettings | IssueDeveloperApiKey;
+/** Spends an id whose domain claim has no account (see AccountIdVoided); refused when the account exists. */
+export interface VoidAccountId {
+  kind: 'VoidAccountId';
+  hubId: number;
+  domain: string;
+  now: number;
+}
+
+export type AccountCommand = NewAccount | ChangeAccountSettings | IssueDeveloperApiKey | VoidAccountId;
 
 export interface AccountState {
   exists: boolean;
@@ -98,6 +106,8 @@ export const accountDecider: Decider<AccountState, AccountCommand, AccountEvent>
         return { ...state, activeDeveloperKeyId: event.data.keyId };
       case DirectoryEventType.DeveloperApiKeyRetired:
         return state.activeDeveloperKeyId === event.data.keyId ? { ...state, activeDeveloperKeyId: null } : state;
+      case DirectoryEventType.AccountIdVoided:
+        return { ...state, exists: true }; // the id is spent; there is no account (created stays null)
     }
   },
   decide: (c, s) => {
@@ -119,8 +129,18 @@ export const accountDecider: Decider<AccountState, AccountCommand, AccountEvent>
         const settings = settingsOrThrow(s.settings, c.patch);
         return sameSettings(settings, s.settings) ? [] : [settingsChanged(c.hubId, settings, c.now)];
       }
+      case 'VoidAccountId': {
+        if (s.created) throw new IdTaken(); // the account exists: its domain claim is not orphaned
+        if (s.exists) return []; // voided already
+        return [
+          {
+            type: DirectoryEventType.AccountIdVoided,
+            data: { hubId: c.hubId, domain: c.domain, voidedAt: c.now },
+          },
+        ];
+      }
       case 'IssueDeveloperApiKey': {
-        if (!s.exists) throw HubSpotError.notFound(`No account with hubId ${c.hubId}`);
+        if (!s.created) throw HubSpotError.notFound(`No account with hubId ${c.hubId}`);
         const retired: DeveloperApiKeyRetired[] = s.activeDeveloperKeyId
           ? [
               {
@@ -156,12 +176,31 @@ const settingsChanged = (hubId: number, settings: AccountSettings, now: number):
 export interface DomainClaim {
   domain: string;
   hubId: number;
+  /**
+   * The account id the caller found holding the domain without an account, and whose id it then
+   * voided: the claim passes to `hubId` only while that id still holds it.
+   */
+  orphanedHolder?: number;
 }
 
-export const domainClaimDecider: Decider<Existence, DomainClaim, DomainClaimed> = {
-  ...existence<DomainClaimed>(),
+/** Which account id holds the domain (the last claim), or null. */
+export interface DomainClaimState {
+  holder: number | null;
+}
+
+/**
+ * A domain's claim stream. Of two concurrent claims exactly one wins (expected revision). A claim
+ * whose account was never created (the create failed after the claim) can be taken over, but
+ * only after the caller voided that account id (AccountIdVoided, expected `no_stream`): so the
+ * create that left the claim cannot complete later, and a claim with a live account never moves.
+ */
+export const domainClaimDecider: Decider<DomainClaimState, DomainClaim, DomainClaimed> = {
+  initialState: () => ({ holder: null }),
+  evolve: (_state, event) => ({ holder: event.data.hubId }),
   decide: (c, s) => {
-    if (s.exists) throw HubSpotError.conflict(`An account with domain ${c.domain} already exists.`);
+    if (s.holder !== null && (c.orphanedHolder === undefined || c.orphanedHolder !== s.holder)) {
+      throw HubSpotError.conflict(`An account with domain ${c.domain} already exists.`);
+    }
     return [{ type: DirectoryEventType.DomainClaimed, data: { domain: c.domain, hubId: c.hubId } }];
   },
 };

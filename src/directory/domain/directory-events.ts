@@ -16,11 +16,21 @@ export const DirectoryEventType = {
   /** Uniqueness claims: appended with `no_stream`, so of two concurrent claims exactly one wins. */
   DomainClaimed: 'directory.DomainClaimed',
   UserIdReserved: 'directory.UserIdReserved',
+  /**
+   * An account id whose domain claim was left without its account (the create failed after the
+   * claim: a full disk, a crash): the id is spent, and the domain can be claimed again.
+   */
+  AccountIdVoided: 'directory.AccountIdVoided',
 } as const;
 
 export interface DomainClaimed {
   type: typeof DirectoryEventType.DomainClaimed;
   data: { domain: string; hubId: number };
+}
+
+export interface AccountIdVoided {
+  type: typeof DirectoryEventType.AccountIdVoided;
+  data: { hubId: number; domain: string; voidedAt: number };
 }
 
 export interface UserIdReserved {
@@ -50,7 +60,8 @@ export interface DeveloperApiKeyRetired {
 }
 
 /** Everything an account's own stream holds. */
-export type AccountEvent = AccountCreated | AccountSettingsChanged | DeveloperApiKeyIssued | DeveloperApiKeyRetired;
+export type AccountEvent =
+  AccountCreated | AccountSettingsChanged | DeveloperApiKeyIssued | DeveloperApiKeyRetired | AccountIdVoided;
 
 export interface UserCreated {
   type: typeof DirectoryEventType.UserCreated;
@@ -94,4 +105,5 @@ export const directoryEvents: EventDefinitions = {
   [DirectoryEventType.DeveloperApiKeyRetired]: null,
   [DirectoryEventType.DomainClaimed]: null,
   [DirectoryEventType.UserIdReserved]: null,
+  [DirectoryEventType.AccountIdVoided]: null,
 } satisfies Record<(typeof DirectoryEventType)[keyof typeof DirectoryEventType], EventDecoder | null>;

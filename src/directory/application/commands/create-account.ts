@@ -86,9 +86,36 @@ export class CreateAccountHandler implements ICommandHandler<CreateAccount> {
     });
   }
 
-  /** Step 2: the domain's claim, for this id (409 when another account has the domain). */
-  private claimDomain(domain: string, hubId: number, context: CommandContext) {
-    return this.domainClaims.handle(domainStream(domain), { domain, hubId }, context);
+  /**
+   * Step 2: the domain's claim, for this id (409 when another account has the domain). A claim
+   * left by a create that failed before its account was stored (a full disk, a crash) does not
+   * keep the domain: its id is voided first (which fails if that account exists after all, and
+   * makes that create's step 3 fail if it is still under way), then the claim moves to this id.
+   */
+  private async claimDomain(domain: string, hubId: number, context: CommandContext) {
+    try {
+      return await this.domainClaims.handle(domainStream(domain), { domain, hubId }, context);
+    } catch (error) {
+      if (!(error instanceof HubSpotError) || error.httpStatus !== 409) throw error;
+      const { state } = await this.streams.load(domainStream(domain), domainClaimDecider);
+      if (state.holder === null || !(await this.voidOrphan(state.holder, domain, context))) throw error;
+      return this.domainClaims.handle(domainStream(domain), { domain, hubId, orphanedHolder: state.holder }, context);
+    }
+  }
+
+  /** True when the holder's id has no account and is now spent; false when its account exists. */
+  private async voidOrphan(holder: number, domain: string, context: CommandContext): Promise<boolean> {
+    try {
+      await this.accounts.handle(
+        accountStream(holder),
+        { kind: 'VoidAccountId', hubId: holder, domain, now: this.clock.now() },
+        context,
+      );
+      return true;
+    } catch (error) {
+      if (error instanceof IdTaken) return false;
+      throw error;
+    }
   }
 
   /** Step 3: the account. Losing its id to a concurrent create since step 1 is a 409 to retry. */
