@@ -174,7 +174,12 @@ async function soakScenario() {
   const dataDir = mkdtempSync(join(tmpdir(), 'hs-bench-soak-'));
   const service = new Service({
     dataDir,
-    env: { METRICS_TOKEN: SOAK_METRICS_TOKEN, ACCESS_TOKEN_TTL_SECONDS: '86400' },
+    // As the container runs it (docker/Dockerfile): V8's old space capped at 384 MiB.
+    env: {
+      METRICS_TOKEN: SOAK_METRICS_TOKEN,
+      ACCESS_TOKEN_TTL_SECONDS: '86400',
+      NODE_OPTIONS: process.env.BENCH_SOAK_NODE_OPTIONS ?? '--max-old-space-size=384',
+    },
   });
   try {
     const fastify = await withReference('bare-fastify.mjs', (pid, base) =>
