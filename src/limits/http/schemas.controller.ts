@@ -60,7 +60,7 @@ export class SchemasController {
     @Ctx() ctx: CommandContext,
     @RouteVersion() version: SchemasVersion,
   ): Promise<ObjectSchemaView> {
-    refuseIfAny(unsupportedFlags(body));
+    refuseIfAny(unsupportedFlags(body, ['allowsSensitiveProperties', 'shouldCreateSameObjectAssociation']));
     const created: ObjectSchemaView = await this.commandBus.execute(
       new CreateCustomObjectSchema(
         token.hubId,
@@ -144,7 +144,7 @@ export class SchemasController {
     @RouteVersion() version: SchemasVersion,
   ): Promise<ObjectTypeDefinitionView & { allowsSensitiveProperties?: false }> {
     parseSegment(objectType, 'objectType');
-    refuseIfAny(unsupportedPatchFlags(body));
+    refuseIfAny(unsupportedFlags(body, ['allowsSensitiveProperties', 'restorable']));
     const updated = await this.commandBus.execute(
       new UpdateCustomObjectSchema(
         token.hubId,
@@ -224,25 +224,26 @@ export class SchemasController {
   }
 }
 
-/** Flags every version accepts that this service cannot honour: asked for, they are refused rather than ignored. */
-function unsupportedFlags(body: SchemaCreateDto): ErrorDetail[] {
-  const details: ErrorDetail[] = [];
-  if (body.allowsSensitiveProperties === true) {
-    details.push({
-      message: 'Sensitive properties are not supported by this service: send allowsSensitiveProperties false.',
-      in: 'allowsSensitiveProperties',
-      code: 'UNSUPPORTED',
-    });
-  }
-  if (body.shouldCreateSameObjectAssociation === true) {
-    details.push({
-      message:
-        'Associations of an object type with itself are not supported by this service: send shouldCreateSameObjectAssociation false.',
-      in: 'shouldCreateSameObjectAssociation',
-      code: 'UNSUPPORTED',
-    });
-  }
-  return details;
+/**
+ * Flags the spec accepts that this service cannot honour: asked for, they are refused rather than
+ * ignored (no sensitive properties, no same-object associations, no restoring of archived types).
+ */
+const UNSUPPORTED_FLAGS = {
+  allowsSensitiveProperties:
+    'Sensitive properties are not supported by this service: send allowsSensitiveProperties false.',
+  shouldCreateSameObjectAssociation:
+    'Associations of an object type with itself are not supported by this service: send shouldCreateSameObjectAssociation false.',
+  restorable:
+    'Archived object types cannot be restored in this service (only purged): send restorable false or leave it out.',
+} as const;
+
+function unsupportedFlags(
+  body: Partial<Record<keyof typeof UNSUPPORTED_FLAGS, unknown>>,
+  flags: ReadonlyArray<keyof typeof UNSUPPORTED_FLAGS>,
+): ErrorDetail[] {
+  return flags
+    .filter((flag) => body[flag] === true)
+    .map((flag) => ({ message: UNSUPPORTED_FLAGS[flag], in: flag, code: 'UNSUPPORTED' }));
 }
 
 /** The include flags of GET and list (schemas.json: every version, each defaulting to true). */
@@ -258,27 +259,6 @@ function includesOf(query: IncludeQuery): SchemaIncludes {
     properties: parseIncludeFlag(query.includePropertyDefinitions, 'includePropertyDefinitions'),
     audit: parseIncludeFlag(query.includeAuditMetadata, 'includeAuditMetadata'),
   };
-}
-
-/** A PATCH may not turn on what this service does not offer (sensitive properties, restoring archived types). */
-function unsupportedPatchFlags(body: SchemaPatchDto): ErrorDetail[] {
-  const details: ErrorDetail[] = [];
-  if (body.allowsSensitiveProperties === true) {
-    details.push({
-      message: 'Sensitive properties are not supported by this service: send allowsSensitiveProperties false.',
-      in: 'allowsSensitiveProperties',
-      code: 'UNSUPPORTED',
-    });
-  }
-  if (body.restorable === true) {
-    details.push({
-      message:
-        'Archived object types cannot be restored in this service (only purged): send restorable false or leave it out.',
-      in: 'restorable',
-      code: 'UNSUPPORTED',
-    });
-  }
-  return details;
 }
 
 /** From 2026-03 ObjectSchema requires `allowsSensitiveProperties`; schemas here never allow them. */
