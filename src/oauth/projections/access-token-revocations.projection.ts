@@ -9,10 +9,15 @@ import { AccessTokenRevoked, AppUninstalled, InstallAccessTokensExpired, OAuthEv
 
 type ProjectedEvent = AccessTokenRevoked | AppUninstalled | InstallAccessTokensExpired;
 
+/** Rows that can no longer stop a token are deleted at most this often (clock time) while events arrive. */
+const PRUNE_EVERY_MS = 60_000;
+
 /**
  * Feeds the in-memory AccessTokenRevocations from the checkpointed feed, and keeps the same facts
  * in two small tables so a restart reloads them instead of replaying the history. Rows are loaded
- * (and old ones deleted) only while they can still stop a token.
+ * only while they can still stop a token; dead ones are deleted at start-up and, on a long-running
+ * instance, by apply every PRUNE_EVERY_MS (only rows that no longer change any verdict go, so what
+ * the clock decides here never changes what the read model answers).
  */
 @Injectable()
 export class AccessTokenRevocationsProjection implements Projection<ProjectedEvent> {
@@ -25,6 +30,7 @@ export class AccessTokenRevocationsProjection implements Projection<ProjectedEve
   readonly version = 1;
   private stmts: ReturnType<typeof prepare> | null = null;
   private db: Database.Database | null = null;
+  private nextPrune = 0;
 
   constructor(
     private readonly revocations: AccessTokenRevocations,
@@ -44,9 +50,7 @@ export class AccessTokenRevocationsProjection implements Projection<ProjectedEve
         PRIMARY KEY (install_id, kind)
       ) WITHOUT ROWID;
     `);
-    const now = this.clock.now();
-    cachedStatement(db, 'DELETE FROM oauth_revoked_access_tokens WHERE expires_at <= ?').run(now);
-    cachedStatement(db, 'DELETE FROM oauth_install_token_floors WHERE at <= ?').run(now - INSTALL_FLOOR_RETENTION_MS);
+    this.prune(db);
     this.revocations.clear();
     for (const r of cachedStatement(db, 'SELECT token_id, expires_at FROM oauth_revoked_access_tokens').all() as {
       token_id: string;
@@ -88,6 +92,15 @@ export class AccessTokenRevocationsProjection implements Projection<ProjectedEve
         this.revocations.expireInstallTokens(e.data.installId, e.data.expiredAt);
         break;
     }
+    if (this.clock.now() >= this.nextPrune) this.prune(db);
+  }
+
+  /** Deletes the rows whose tokens have all expired on their own (same bounds as the in-memory set). */
+  private prune(db: Database.Database): void {
+    const now = this.clock.now();
+    this.nextPrune = now + PRUNE_EVERY_MS;
+    cachedStatement(db, 'DELETE FROM oauth_revoked_access_tokens WHERE expires_at <= ?').run(now);
+    cachedStatement(db, 'DELETE FROM oauth_install_token_floors WHERE at <= ?').run(now - INSTALL_FLOOR_RETENTION_MS);
   }
 }
 
