@@ -42,7 +42,8 @@ type CardsVersion = keyof typeof CARDS_PATHS;
  * differs by version: from 2026-03 `fetch.cardType` is required on create; 2026-09 drops
  * `allowDuplicateAppCardIds` from the migrate request (optional here, false when absent) and
  * answers migrate with `message` only. (2026-09's spec names the developer API key as the only
- * credential; until the service has developer keys, every version takes the OAuth bearer token.)
+ * credential; every version takes both the developer key and the OAuth bearer token, by choice, so
+ * an app moving from v3 keeps working: see docs/cards.md.)
  */
 @ApiTags('crm cards')
 @Controller(versionedPaths(CARDS_PATHS))
