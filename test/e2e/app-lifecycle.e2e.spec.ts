@@ -35,6 +35,17 @@ describe('app lifecycle: external-install uninstall and account-info details at 
   afterAll(() => t.close());
 
   const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+  const form = (url: string, fields: Record<string, string>) =>
+    t.inject({
+      method: 'POST',
+      url,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: new URLSearchParams(fields).toString(),
+    });
+  const introspect = (v: string, f: OAuthFixture, token: string) =>
+    form(`/oauth/${v}/token/introspect`, { client_id: f.clientId, client_secret: f.clientSecret, token });
+  /** The version's CRM limits path (the fixture's crm.objects.contacts.read is accepted at every version). */
+  const limitsUrl = (v: string) => `${v === 'v3' ? '/crm/v3/limits' : `/crm/limits/${v}`}/calculated-properties`;
 
   describe('GET /account-info/{version}/details', () => {
     let f: OAuthFixture;
@@ -270,9 +281,9 @@ describe('app lifecycle: external-install uninstall and account-info details at 
     const uninstall = await client.apiRequest({ method: 'DELETE', path: '/appinstalls/2026-03/external-install' });
     expect(uninstall.status).toBe(204);
     const again = await client.apiRequest({ method: 'DELETE', path: '/appinstalls/2026-03/external-install' });
-    // Not installed any more: 404 from the uninstall itself — or 401 where the bearer guard already
-    // refuses access tokens of an uninstalled install (the OAuth 2026-03 revocation work).
-    expect([401, 404]).toContain(again.status);
+    // The bearer guard refuses every access token of an uninstalled install before the uninstall runs.
+    expect(again.status).toBe(401);
+    expect(await again.json()).toMatchObject({ status: 'error', category: 'INVALID_AUTHENTICATION' });
 
     // getAuthorizationUrl hard-codes https://app.hubspot.com: keep its path and query, put them on our base URL.
     const hubspotUrl = new URL(client.oauth.getAuthorizationUrl(f.clientId, f.redirectUri, f.requiredScopes.join(' ')));
@@ -323,10 +334,14 @@ describe('app lifecycle: external-install uninstall and account-info details at 
 
   describe('DELETE /appinstalls/{version}/external-install', () => {
     it.each(VERSIONS)(
-      '%s: the app uninstalls itself from the token account: 204, AppUninstalled, refresh token dead',
+      '%s: the app uninstalls itself from the token account: 204, AppUninstalled, refresh and access tokens dead',
       async (v) => {
         const f = await oauthFixture(t);
         const tokens = await installAndExchange(t, f);
+        expect(
+          (await t.inject({ method: 'GET', url: limitsUrl(v), headers: bearer(tokens.access_token) })).statusCode,
+        ).toBe(200);
+        expect((await introspect(v, f, tokens.access_token)).json()).toMatchObject({ active: true });
         const r = await t.inject({
           method: 'DELETE',
           url: `/appinstalls/${v}/external-install`,
@@ -350,14 +365,50 @@ describe('app lifecycle: external-install uninstall and account-info details at 
         );
         const grant = await refresh(t, f, tokens.refresh_token);
         expect(grant.statusCode).toBe(400);
+        // The same access token no longer works on a CRM endpoint, and introspects inactive.
+        const crm = await t.inject({ method: 'GET', url: limitsUrl(v), headers: bearer(tokens.access_token) });
+        expectHubSpotError(crm, 401, 'INVALID_AUTHENTICATION');
+        expect(crm.json()).toMatchObject({
+          status: 'error',
+          message: expect.stringMatching(/^Authentication credentials not found\./) as unknown,
+        });
+        const info = await introspect(v, f, tokens.access_token);
+        expect(info.statusCode).toBe(200);
+        expect(info.json()).toEqual({ active: false });
       },
     );
 
-    it('bad requests: no token 401, no oauth scope 403, not installed 404; nothing stored', async () => {
+    it('bad requests: no token 401, an app token 401, no oauth scope 403, not installed 404; nothing stored', async () => {
       const f = await oauthFixture(t);
       await installAndExchange(t, f);
       const other = await createApp(t, { developerHubId: f.hubId });
+      // App tokens (client_credentials, listed at v3 and 2026-03) name no account: refused by both endpoints.
+      const appTokens: string[] = [];
+      for (const v of ['v3', '2026-03']) {
+        const issued = await form(`/oauth/${v}/token`, {
+          grant_type: 'client_credentials',
+          client_id: f.clientId,
+          client_secret: f.clientSecret,
+        });
+        expect(issued.json()).toMatchObject({ token_use: 'client_credentials' });
+        appTokens.push((issued.json() as { access_token: string }).access_token);
+      }
       const head = (await allEvents(t)).length;
+      for (const appToken of appTokens) {
+        for (const v of VERSIONS) {
+          for (const [method, url] of [
+            ['GET', `/account-info/${v}/details`],
+            ['DELETE', `/appinstalls/${v}/external-install`],
+          ] as const) {
+            const r = await t.inject({ method, url, headers: bearer(appToken) });
+            expectHubSpotError(r, 401, 'INVALID_AUTHENTICATION');
+            expect((r.json() as { message: string }).message).toMatch(/does not accept an app token/);
+          }
+        }
+      }
+      // Still installed: the app tokens uninstalled nothing.
+      const installs = await t.admin('GET', `/admin/v1/apps/${f.appId}/installs`);
+      expect((installs.json() as { results: Array<{ hubId: number }> }).results.map((i) => i.hubId)).toContain(f.hubId);
       for (const v of VERSIONS) {
         expectHubSpotError(
           await t.inject({ method: 'DELETE', url: `/appinstalls/${v}/external-install` }),
