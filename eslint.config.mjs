@@ -6,53 +6,89 @@ import tseslint from 'typescript-eslint';
 // folders it forbids as "one or more ../ then the folder".
 const FEATURES = ['oauth', 'cards', 'limits', 'directory', 'ops'];
 const up = '^(\\.\\./)+';
-const featureIndexOnly = (self) => ({
-  regex: `${up}(${FEATURES.filter((f) => f !== self).join('|')})/(?!index$).+`,
+const featureIndexOnly = (self, prefix = up) => ({
+  regex: `${prefix}(${FEATURES.filter((f) => f !== self).join('|')})/(?!index$).+`,
   message: 'Import another module only through its public index.ts (e.g. ../../oauth), never its internals.',
 });
+// The platform files a domain/ file may import: pure helpers, no framework and no I/O (add one here
+// only if it stays so).
+const PURE_PLATFORM = [
+  'archive/retention-rules',
+  'commands/decider',
+  'errors/hubspot-error',
+  'events/envelope',
+  'events/event-type-registry',
+  'scopes/scope-catalog',
+  'security/random-pool',
+  'tiers',
+].map((p) => p.replace(/\//g, '\\/'));
+const pureDomain = (self) => [
+  {
+    // From src/<self>/domain/x.ts: `./y` stays in this domain/; going up may only reach a pure
+    // platform helper (or this module's own domain/), never a module (not even through its index).
+    regex: `^\\.\\.(\\/(?!\\.\\.\\/(platform\\/(${PURE_PLATFORM.join('|')})|${self}\\/domain\\/.+)$)|$)`,
+    message: `domain/ is pure: it imports its own domain/ and the pure platform helpers of eslint.config.mjs only.`,
+  },
+  {
+    regex: '^(@nestjs/|fastify|@fastify/|better-sqlite3|@eventstore/|pino|prom-client|rxjs)',
+    message: 'domain/ is pure: no framework, store or logging imports.',
+  },
+  {
+    regex: '^(node:)?(fs|net|http|https|http2|child_process|worker_threads|cluster|dgram|dns|tls)(/|$)',
+    message: 'domain/ is pure: no I/O.',
+  },
+];
+
+/**
+ * One list of forbidden specifiers, checked on static imports and exports (no-restricted-imports)
+ * and on `import('...')` and `require('...')` with a literal specifier (no-restricted-syntax), so
+ * a dynamic import cannot cross a boundary the static one may not.
+ */
+const forbid = (patterns) => {
+  const selectorRegex = (regex) => `/${regex.replace(/(?<!\\)\//g, '\\/')}/`;
+  return {
+    'no-restricted-imports': ['error', { patterns }],
+    'no-restricted-syntax': [
+      'error',
+      ...patterns.flatMap(({ regex, message }) => [
+        { selector: `ImportExpression[source.value=${selectorRegex(regex)}]`, message },
+        {
+          selector: `CallExpression[callee.name="require"][arguments.0.value=${selectorRegex(regex)}]`,
+          message,
+        },
+      ]),
+    ],
+  };
+};
+
 const boundaries = [
   {
     files: ['src/platform/**/*.ts'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            {
-              regex: `${up}(${FEATURES.join('|')}|app\\.factory|feature-modules|main)(/|$)`,
-              message: 'platform/ is shared by every module and imports none of them.',
-            },
-          ],
-        },
-      ],
-    },
+    rules: forbid([
+      {
+        regex: `${up}(${FEATURES.join('|')}|app\\.factory|feature-modules|main)(/|$)`,
+        message: 'platform/ is shared by every module and imports none of them.',
+      },
+    ]),
   },
   ...FEATURES.map((feature) => ({
     files: [`src/${feature}/**/*.ts`],
     ignores: [`src/${feature}/domain/**`],
-    rules: { 'no-restricted-imports': ['error', { patterns: [featureIndexOnly(feature)] }] },
+    rules: forbid([featureIndexOnly(feature)]),
+  })),
+  // Pure domain: deciders, events and rules; no framework, no I/O, no other module.
+  ...FEATURES.map((feature) => ({
+    files: [`src/${feature}/domain/**/*.ts`],
+    rules: forbid(pureDomain(feature)),
   })),
   {
-    // Pure domain: deciders, events and rules; no framework, no I/O.
-    files: ['src/*/domain/**/*.ts'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            featureIndexOnly('-'),
-            {
-              regex: '^(@nestjs/|fastify|@fastify/|better-sqlite3|@eventstore/|pino|prom-client|rxjs)',
-              message: 'domain/ is pure: no framework, store or logging imports.',
-            },
-          ],
-        },
-      ],
-    },
+    // src/*.ts sit beside the modules: their imports start with ./ instead.
+    files: ['src/*.ts'],
+    rules: forbid([featureIndexOnly('-', '^\\./')]),
   },
   {
-    files: ['src/*.ts', 'src/cli/**/*.ts'],
-    rules: { 'no-restricted-imports': ['error', { patterns: [featureIndexOnly('-')] }] },
+    files: ['src/cli/**/*.ts'],
+    rules: forbid([featureIndexOnly('-')]),
   },
 ];
 

@@ -23,6 +23,7 @@ import { UpdateCustomObjectSchemaHandler } from './application/commands/update-c
 import { CreateAssociationDefinitionHandler } from './application/commands/create-association-definition';
 import { DeleteAssociationDefinitionHandler } from './application/commands/delete-association-definition';
 import { LimitsQueries } from './application/limits.queries';
+import { SchemasQueries } from './application/schemas.queries';
 import { limitsEvents } from './domain/limits-events';
 import { AdminLimitsController } from './http/admin-limits.controller';
 import { LimitsController } from './http/limits.controller';
@@ -63,7 +64,14 @@ import { LimitsProjection } from './projections/limits.projection';
       LimitsController,
       AdminLimitsController,
     ],
-    providers: [LimitsQueries, PropertiesQueries, AccountFacts, AccountLimitsStream, DecidedLimitsReads],
+    providers: [
+      LimitsQueries,
+      PropertiesQueries,
+      SchemasQueries,
+      AccountFacts,
+      AccountLimitsStream,
+      DecidedLimitsReads,
+    ],
     exports: [LimitsQueries],
   }),
 )

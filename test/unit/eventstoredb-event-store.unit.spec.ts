@@ -333,6 +333,38 @@ describe('EventStoreDB adapter over a scripted client', () => {
       await expect(store.append('s-18', [newEvent('t.A')], 'any')).rejects.toThrow(/closed/);
     });
   });
+
+  describe('9. retention behind the port (EventStore.retention)', () => {
+    it('a client without metadata calls gives no retention: archiving is refused, not half done', async () => {
+      const { store } = adapter();
+      expect(store.retention).toBeUndefined();
+      await store.close();
+    });
+
+    it('with metadata calls: $tb on each archived stream through the same client, then the record', async () => {
+      const truncated: Array<{ streamId: string; truncateBefore: number; recordStream: number }> = [];
+      const client = Object.assign(new ScriptedEsdbClient(), {
+        setStreamMetadata(streamId: string, metadata: { truncateBefore: number }): Promise<unknown> {
+          // How many events the record's stream holds when $tb is set: none, since $tb comes first.
+          return store
+            .readStream('ops.history-archive-f')
+            .then((record) => truncated.push({ streamId, ...metadata, recordStream: record.length }));
+        },
+      });
+      const store = new EventStoreDbEventStore(client, { credentials: CREDENTIALS, appendRetryDelayMs: 1 });
+      await store.append('s-19', [newEvent('t.A'), newEvent('t.B')], 'no_stream');
+      const result = await store.retention!.appendRemovingArchived(
+        'ops.history-archive-f',
+        [newEvent('ops.HistoryArchived')],
+        'no_stream',
+        { purge: [], streams: [{ streamId: 's-19', lastRevision: 1 }] },
+      );
+      expect(truncated).toEqual([{ streamId: 's-19', truncateBefore: 2, recordStream: 0 }]);
+      expect(result.nextExpectedRevision).toBe(0);
+      expect(await store.readStream('ops.history-archive-f')).toHaveLength(1);
+      await store.close();
+    });
+  });
 });
 
 // Only the fault part of the contract, and named for what it is: the EventStoreDB contract itself

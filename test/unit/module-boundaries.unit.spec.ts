@@ -30,6 +30,8 @@ describe('module boundaries (npm run lint)', () => {
   it('a module reaching into another module’s internals fails; its index.ts is allowed', () => {
     expect(lint('src/cards/http/x.ts', uses('../../oauth/domain/access-token'))).toContain('no-restricted-imports');
     expect(lint('src/limits/x.ts', uses('../directory/directory.queries'))).toContain('no-restricted-imports');
+    expect(lint('src/main.ts', uses('./oauth/application/token.service'))).toContain('no-restricted-imports');
+    expect(lint('src/main.ts', uses('./oauth'))).toEqual([]);
     expect(lint('src/cards/http/x.ts', uses('../../oauth'))).toEqual([]);
     expect(lint('src/cards/http/x.ts', uses('../../platform/clock'))).toEqual([]);
   });
@@ -38,5 +40,40 @@ describe('module boundaries (npm run lint)', () => {
     expect(lint('src/limits/domain/x.ts', uses('@nestjs/common', 'Injectable'))).toContain('no-restricted-imports');
     expect(lint('src/oauth/domain/x.ts', uses('better-sqlite3', 'Database'))).toContain('no-restricted-imports');
     expect(lint('src/oauth/domain/x.ts', uses('../../platform/tiers', 'TIERS'))).toEqual([]);
+  });
+
+  it('domain/ imports no module, not even through its index, nor its own module outside domain/', () => {
+    expect(lint('src/limits/domain/x.ts', uses('../../oauth'))).toContain('no-restricted-imports');
+    expect(lint('src/limits/domain/x.ts', uses('../../cards/domain/card-events'))).toContain('no-restricted-imports');
+    expect(lint('src/limits/domain/x.ts', uses('../application/limits.queries'))).toContain('no-restricted-imports');
+    expect(lint('src/limits/domain/x.ts', uses('..'))).toContain('no-restricted-imports');
+    expect(lint('src/oauth/domain/x.ts', uses('node:fs', 'readFileSync'))).toContain('no-restricted-imports');
+  });
+
+  it('domain/ may import only the pure platform helpers, and its own domain/', () => {
+    expect(lint('src/limits/domain/x.ts', uses('../../platform/event-store/event-store.port'))).toContain(
+      'no-restricted-imports',
+    );
+    expect(lint('src/ops/domain/x.ts', uses('../../platform/projections/projection-runner'))).toContain(
+      'no-restricted-imports',
+    );
+    expect(lint('src/limits/domain/x.ts', uses('./limits-events'))).toEqual([]);
+    expect(lint('src/limits/domain/x.ts', uses('../../limits/domain/ceilings'))).toEqual([]);
+    expect(lint('src/limits/domain/x.ts', uses('../../platform/commands/decider'))).toEqual([]);
+    expect(lint('src/ops/domain/x.ts', uses('../../platform/archive/retention-rules'))).toEqual([]);
+    expect(lint('src/oauth/domain/x.ts', uses('node:crypto', 'randomBytes'))).toEqual([]);
+  });
+
+  it('a dynamic import() or require() of a forbidden path fails like a static import', () => {
+    const dynamic = (specifier: string) => `export const load = () => import('${specifier}');\n`;
+    const required = (specifier: string) => `export const x = require('${specifier}');\n`;
+    expect(lint('src/platform/x.ts', dynamic('../oauth'))).toContain('no-restricted-syntax');
+    expect(lint('src/cards/http/x.ts', dynamic('../../oauth/domain/access-token'))).toContain('no-restricted-syntax');
+    expect(lint('src/cards/http/x.ts', required('../../oauth/domain/access-token'))).toContain('no-restricted-syntax');
+    expect(lint('src/limits/domain/x.ts', dynamic('../../oauth'))).toContain('no-restricted-syntax');
+    expect(lint('src/limits/domain/x.ts', dynamic('@nestjs/common'))).toContain('no-restricted-syntax');
+    expect(lint('src/main.ts', dynamic('./oauth/application/token.service'))).toContain('no-restricted-syntax');
+    expect(lint('src/cards/http/x.ts', dynamic('../../oauth'))).toEqual([]);
+    expect(lint('src/platform/x.ts', dynamic('./clock'))).toEqual([]);
   });
 });

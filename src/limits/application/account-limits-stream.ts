@@ -14,6 +14,7 @@ import { ACCOUNT_LIMITS_RETRY_POLICY } from './account-limits-retry';
 import { DecidedLimitsReads, type LimitsReads } from './decided-limits-reads';
 import { LimitsQueries } from './limits.queries';
 import { PropertiesQueries } from './properties.queries';
+import { SchemasQueries } from './schemas.queries';
 
 /** A limits command as a handler sends it: the facts are filled in here. */
 export type AccountLimitsRequest = AccountLimitsCommand extends infer C
@@ -49,8 +50,9 @@ export class AccountLimitsStream {
     private readonly decided: DecidedLimitsReads,
     limits: LimitsQueries,
     properties: PropertiesQueries,
+    schemas: SchemasQueries,
   ) {
-    this.shared = { limits, properties };
+    this.shared = { limits, properties, schemas };
     this.accountLimits = streams.forSnapshottedDecider(accountLimitsDecider, ACCOUNT_LIMITS_RETRY_POLICY, {
       capacity: ACCOUNT_SNAPSHOTS,
       maxBytes: config.eventCache.snapshotBytes,

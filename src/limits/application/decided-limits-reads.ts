@@ -8,11 +8,13 @@ import { limitsAccountStream, type LimitsEvent } from '../domain/limits-events';
 import { LimitsProjection } from '../projections/limits.projection';
 import { LimitsQueries } from './limits.queries';
 import { PropertiesQueries } from './properties.queries';
+import { SchemasQueries } from './schemas.queries';
 
 /** The reads a limits command answers with, over one read model or another. */
 export interface LimitsReads {
   limits: LimitsQueries;
   properties: PropertiesQueries;
+  schemas: SchemasQueries;
 }
 
 /**
@@ -40,7 +42,7 @@ export class DecidedLimitsReads {
         for (const recorded of history) projection.apply(eventTypes.decode<LimitsEvent>(recorded), db);
       })();
       const limits = new LimitsQueries(db, this.config, this.directory);
-      return answer({ limits, properties: new PropertiesQueries(db, limits) });
+      return answer({ limits, properties: new PropertiesQueries(db, limits), schemas: new SchemasQueries(db) });
     } finally {
       db.close();
     }

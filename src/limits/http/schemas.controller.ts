@@ -14,7 +14,7 @@ import { PurgeCustomObjectSchema } from '../application/commands/purge-custom-ob
 import { UpdateCustomObjectSchema } from '../application/commands/update-custom-object-schema';
 import { CreateAssociationDefinition } from '../application/commands/create-association-definition';
 import { DeleteAssociationDefinition } from '../application/commands/delete-association-definition';
-import { LimitsQueries } from '../application/limits.queries';
+import { SchemasQueries } from '../application/schemas.queries';
 import type {
   AssociationView,
   ObjectSchemaView,
@@ -45,7 +45,7 @@ type SchemasVersion = keyof typeof SCHEMAS_PATHS;
 export class SchemasController {
   constructor(
     private readonly commandBus: CommandBus,
-    private readonly queries: LimitsQueries,
+    private readonly queries: SchemasQueries,
   ) {}
 
   @Post()

@@ -8,7 +8,6 @@ import { ArchiveFiles, type ArchiveCrashPoint } from '../../platform/archive/arc
 import { HistoryArchiver, type BatchOutcome } from '../../platform/archive/history-archiver';
 import { retentionRules } from '../../platform/archive/retention-rules';
 import { EVENT_STORE, type EventStore } from '../../platform/event-store/event-store.port';
-import { EventStoreDbRetention } from '../../platform/event-store/eventstoredb-retention';
 import { ProjectionRunner } from '../../platform/projections/projection-runner';
 import { historyArchiveDecider } from '../domain/history-archive.decider';
 import { historyArchiveStream } from '../domain/ops-events';
@@ -16,9 +15,8 @@ import { RecordArchivedHistory } from './commands/record-archived-history';
 
 /**
  * Runs the archiver in the background: every ARCHIVE_INTERVAL_MS, batches until caught up, each
- * batch yielding to the event loop (requests go first). On SQLite a batch's events are deleted in
- * the transaction that records it; on EventStoreDB the archived streams get `$tb` and the
- * operator's scavenge frees the space (docs/retention.md).
+ * batch yielding to the event loop (requests go first). The store removes a batch's events its own
+ * way when the batch is recorded (EventStore.retention; docs/retention.md).
  */
 @Injectable()
 export class HistoryArchiveService implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -40,10 +38,6 @@ export class HistoryArchiveService implements OnApplicationBootstrap, OnApplicat
     private readonly commandBus: CommandBus,
   ) {
     const context = () => ({ correlationId: randomUUID(), actor: 'system:archiver' });
-    const esdb =
-      store.kind === 'eventstoredb' && config.eventStoreConnectionString
-        ? EventStoreDbRetention.fromConnectionString(config.eventStoreConnectionString)
-        : null;
     this.archiver = new HistoryArchiver({
       store,
       files,
@@ -63,11 +57,7 @@ export class HistoryArchiveService implements OnApplicationBootstrap, OnApplicat
         return recorded;
       },
       record: async (batch) => {
-        // EventStoreDB: `$tb` on the archived streams first (idempotent), then the record; no rows to delete.
-        if (esdb) await esdb.truncateArchived(batch.streams);
-        await this.commandBus.execute(
-          new RecordArchivedHistory(esdb ? { ...batch, purge: [] } : batch, config.archive.retentionDays, context()),
-        );
+        await this.commandBus.execute(new RecordArchivedHistory(batch, config.archive.retentionDays, context()));
       },
       crashPoint: (step) => this.crashPoint?.(step),
     });

@@ -1,7 +1,6 @@
 import type { RecordedEvent } from '../events/envelope';
 import { eventTypes } from '../events/event-type-registry';
-import type { EventStore } from '../event-store/event-store.port';
-import type { ArchivedEventRef } from '../event-store/sqlite-event-store';
+import type { ArchivedEventRef, EventStore } from '../event-store/event-store.port';
 import { ArchiveFiles, type ArchiveCrashPoint } from './archive-files';
 import { archiveFileName, segmentKey, type ArchiveSegment } from './archive-manifest';
 import type { RetentionRules } from './retention-rules';
@@ -33,7 +32,7 @@ export interface HistoryArchiverOptions {
   handledTypes(): ReadonlySet<string>;
   /** Segment keys already recorded by ops.HistoryArchived. */
   recordedSegments(): Promise<ReadonlySet<string>>;
-  /** Appends ops.HistoryArchived and deletes the batch's events, in one transaction. */
+  /** Appends ops.HistoryArchived and removes the batch's events (the store's retention: see EventStore). */
   record(batch: ArchivedBatch): Promise<void>;
   /** Test hook: called after each durable step of a batch (kill -9 tests exit there). */
   crashPoint?: (step: ArchiveCrashPoint) => void;

@@ -7,10 +7,10 @@ import { eventTypes } from '../events/event-type-registry';
 import {
   EVENT_STORE,
   type AppendResult,
+  type ArchivedEvents,
   type EventStore,
   type ExpectedRevision,
 } from '../event-store/event-store.port';
-import { SqliteEventStore, type ArchivedEventRef } from '../event-store/sqlite-event-store';
 import { fold, type Decider } from './decider';
 import { DeciderCommandHandler } from './decider-command-handler';
 import { type SnapshotBounds, SnapshottingDeciderHandler } from './snapshotting-decider-handler';
@@ -100,28 +100,38 @@ export class EventStreams {
     expected: ExpectedRevision,
     context: CommandContext,
   ): Promise<Appended> {
-    return this.appendAndPurge(streamId, events, expected, context, []);
+    return this.appendWith(streamId, events, expected, context, null);
   }
 
   /**
-   * Appends and, in the same store transaction, deletes archived events (the record of an archive
-   * batch and the removal of its events happen together). Only the SQLite store can purge.
+   * Appends the record of an archive batch and removes the batch's events from the live store, the
+   * store's own way (its `retention`: one transaction on SQLite, `$tb` first on EventStoreDB).
    */
-  async appendAndPurge(
+  async appendRemovingArchived(
     streamId: string,
     events: readonly DomainEvent[],
     expected: ExpectedRevision,
     context: CommandContext,
-    purge: readonly ArchivedEventRef[],
+    archived: ArchivedEvents,
+  ): Promise<Appended> {
+    return this.appendWith(streamId, events, expected, context, archived);
+  }
+
+  private async appendWith(
+    streamId: string,
+    events: readonly DomainEvent[],
+    expected: ExpectedRevision,
+    context: CommandContext,
+    archived: ArchivedEvents | null,
   ): Promise<Appended> {
     const envelopes = events.map((e) => this.envelope(e, context));
     // Stored in the type's storage shape (hot types are stored smaller); published in the domain shape.
     const stored = envelopes.map((e) => ({ ...e, data: eventTypes.encode(e.type, e.data, streamId) }));
     let result: AppendResult;
-    if (purge.length === 0) result = await this.store.append(streamId, stored, expected);
-    else if (this.store instanceof SqliteEventStore)
-      result = await this.store.appendAndPurge(streamId, stored, expected, purge);
-    else throw new Error(`the ${this.store.kind} store does not delete archived events (see docs/retention.md)`);
+    if (archived === null) result = await this.store.append(streamId, stored, expected);
+    else if (this.store.retention)
+      result = await this.store.retention.appendRemovingArchived(streamId, stored, expected, archived);
+    else throw new Error(`the ${this.store.kind} store does not remove archived events (see docs/retention.md)`);
     const first = envelopes.length - 1;
     this.eventBus.publishAll(
       envelopes.map((e, i): RecordedEvent => ({

@@ -35,6 +35,39 @@ export interface Subscription extends AsyncIterable<RecordedEvent[]> {
   close(): void;
 }
 
+/** One archived event, named so that nothing else can be removed in its place. */
+export interface ArchivedEventRef {
+  position: number;
+  eventId: string;
+  streamId: string;
+}
+
+/** The events of one archive batch, as each store needs them named to let them go. */
+export interface ArchivedEvents {
+  /** Every archived event (a store that deletes rows deletes exactly these). */
+  purge: readonly ArchivedEventRef[];
+  /** Each archived stream with its last archived revision (a store that truncates streams cuts there). */
+  streams: ReadonlyArray<{ streamId: string; lastRevision: number }>;
+}
+
+/**
+ * A store's own way of removing archived events from the live store (docs/retention.md), so that
+ * the archiver and the command layer never ask which store they run on.
+ */
+export interface StoreRetention {
+  /**
+   * Appends the record of an archive batch and removes the batch's events, so that the record never
+   * stands while its events stay: SQLite deletes them in the append's transaction; EventStoreDB
+   * truncates the streams first (idempotent, so a crash before the record only repeats it).
+   */
+  appendRemovingArchived(
+    streamId: string,
+    events: NewEvent[],
+    expected: ExpectedRevision,
+    archived: ArchivedEvents,
+  ): Promise<AppendResult>;
+}
+
 /** Store-neutral port. The SQLite adapter and the EventStoreDB adapter pass one contract suite. */
 export interface EventStore {
   readonly kind: 'sqlite' | 'eventstoredb';
@@ -44,6 +77,8 @@ export interface EventStore {
    * issued together and share a commit. False for a networked store, where calls may overtake.
    */
   readonly appendsInCallOrder: boolean;
+  /** How this store removes archived events; absent when it cannot (archiving is then refused). */
+  readonly retention?: StoreRetention;
   /**
    * Appends atomically, checking the stream's revision. Resolves only once durable.
    * Re-appending events whose ids are already in the stream is a no-op that returns the original result.

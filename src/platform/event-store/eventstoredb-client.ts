@@ -43,6 +43,8 @@ export interface EsdbClient {
     options: { fromPosition: ReadPosition; filter?: Filter },
     readableOptions?: { highWaterMark?: number },
   ): EsdbSubscription;
+  /** The real client's; it gives the adapter its retention (eventstoredb-retention). Stand-ins may omit it. */
+  setStreamMetadata?(streamId: string, metadata: { truncateBefore: number }): Promise<unknown>;
   dispose(): Promise<void>;
 }
 
@@ -61,6 +63,14 @@ export function appendCredentials(connectionString: string): Credentials {
   throw new Error(
     'EVENTSTORE_CONNECTION_STRING over TLS needs a user (esdb://user:password@host:2113): appends carry it per call',
   );
+}
+
+/** Our own deadline on a read: 6.2.1 sets `deadline: Infinity` on every read and subscription. */
+export class ReadDeadlineError extends Error {
+  constructor(what: string, ms: number) {
+    super(`EventStoreDB ${what} did not finish within ${ms} ms`);
+    this.name = 'ReadDeadlineError';
+  }
 }
 
 /** The real client, seen through the narrow interface. */

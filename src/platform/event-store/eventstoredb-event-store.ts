@@ -6,19 +6,18 @@ import {
   type EventStore,
   type ExpectedRevision,
   type ReadAllOptions,
+  type StoreRetention,
   type Subscription,
 } from './event-store.port';
 import {
   appendCredentials,
   connectEsdb,
+  ReadDeadlineError,
   type EsdbClient,
   type EsdbReadable,
-  type EsdbSubscription,
 } from './eventstoredb-client';
+import { EsdbAllFeeds, type EsdbFeedOptions } from './eventstoredb-feed';
 import {
-  backoffDelay,
-  classifySubscriptionError,
-  inBatches,
   isInvalidPosition,
   isUnknownAppendOutcome,
   rawPosition,
@@ -28,12 +27,13 @@ import {
   toEventData,
   toReadPosition,
   toRecordedEvent,
-  type BackoffOptions,
   type EsdbResolvedEvent,
 } from './eventstoredb-mapping';
-import { FilterCheckpoint, safeResumePosition, subscriptionFilter } from './eventstoredb-filter-checkpoints';
+import { EventStoreDbRetention } from './eventstoredb-retention';
 import { toEsdbStorageFault } from './eventstoredb-storage-errors';
-import { FeedFailedError, InvalidPositionError, StoreUnavailableError } from './store-errors';
+import { InvalidPositionError, StoreUnavailableError } from './store-errors';
+
+export { ReadDeadlineError } from './eventstoredb-client';
 
 const noop = (): void => undefined;
 
@@ -41,30 +41,14 @@ const isStreamNotFound = (error: unknown): boolean =>
   error instanceof StreamNotFoundError ||
   (typeof error === 'object' && error !== null && (error as { type?: unknown }).type === 'stream-not-found');
 
-/** Our own deadline on a read: 6.2.1 sets `deadline: Infinity` on every read and subscription. */
-export class ReadDeadlineError extends Error {
-  constructor(what: string, ms: number) {
-    super(`EventStoreDB ${what} did not finish within ${ms} ms`);
-    this.name = 'ReadDeadlineError';
-  }
-}
-
-export interface EventStoreDbEventStoreOptions {
-  /** Resubscribe schedule of subscribeToAll after a transient error. */
-  backoff?: BackoffOptions;
-  /**
-   * Told about every subscription failure: `retryInMs` is the delay before resubscribing, or null
-   * when the error is not transient and the feed stops (for logs and metrics).
-   */
-  onSubscriptionError?: (error: unknown, retryInMs: number | null) => void;
+/** The feed's options (backoff, onSubscriptionError, subscribeDeadlineMs) and the adapter's own. */
+export interface EventStoreDbEventStoreOptions extends EsdbFeedOptions {
   /** Sends of one append whose outcome stays unknown before giving up with a 503 (default 4). */
   appendAttempts?: number;
   /** Pause between those sends (default 250 ms, doubled each time). */
   appendRetryDelayMs?: number;
   /** Longest a read (a page, a stream, a head lookup) may take (default 10 s; ping: 5 s). */
   readDeadlineMs?: number;
-  /** Longest a subscription may take to be confirmed by the server before it is retried (default 10 s). */
-  subscribeDeadlineMs?: number;
   /** How long a head position read is reused (default 1 s): readiness probes must not each walk $all. */
   headCacheMs?: number;
   /** Clock of the head cache. */
@@ -73,24 +57,19 @@ export interface EventStoreDbEventStoreOptions {
   credentials?: Credentials;
 }
 
-interface FeedState {
-  closed: boolean;
-  current: EsdbSubscription | null;
-  wake: (() => void) | null;
-}
-
 const PAGE = 512;
-const MAX_BATCH = 1000;
 
 /** EventStoreDB adapter of the store-neutral port (@eventstore/db-client 6.2.1, gRPC). */
 export class EventStoreDbEventStore implements EventStore {
   readonly kind = 'eventstoredb' as const;
   /** Concurrent gRPC calls may reach the server in any order. */
   readonly appendsInCallOrder = false;
+  /** `$tb` on archived streams (the real client only: a scripted stand-in has no metadata calls). */
+  readonly retention?: StoreRetention;
   private readonly client: EsdbClient;
   private readonly credentials: Credentials;
   private readonly inFlight = new Set<Promise<unknown>>();
-  private readonly feeds = new Set<() => void>();
+  private readonly feeds: EsdbAllFeeds;
   private closed = false;
   private disposed = false;
   private head: { position: number; at: number } | null = null;
@@ -108,6 +87,19 @@ export class EventStoreDbEventStore implements EventStore {
       if (!options.credentials) throw new Error('an injected EventStoreDB client needs options.credentials');
       this.credentials = options.credentials;
       this.client = connection;
+    }
+    this.feeds = new EsdbAllFeeds(
+      this.client,
+      options,
+      (position) => this.recordAt(position),
+      (position) => this.sawPosition(position),
+    );
+    const setStreamMetadata = this.client.setStreamMetadata?.bind(this.client);
+    if (setStreamMetadata) {
+      this.retention = new EventStoreDbRetention(
+        { setStreamMetadata: (streamId, metadata) => this.track(() => setStreamMetadata(streamId, metadata)) },
+        (streamId, events, expected) => this.append(streamId, events, expected),
+      );
     }
   }
 
@@ -313,96 +305,7 @@ export class EventStoreDbEventStore implements EventStore {
   }
 
   subscribeToAll(after: number): Subscription {
-    const state: FeedState = { closed: this.closed, current: null, wake: null };
-    const close = () => {
-      if (state.closed) return;
-      state.closed = true;
-      this.feeds.delete(close);
-      const sub = state.current;
-      state.current = null;
-      // Destroying the stream makes the pending `for await` in feed() throw, which ends it.
-      if (sub) this.dropSubscription(sub);
-      const wake = state.wake;
-      state.wake = null;
-      wake?.();
-    };
-    if (!state.closed) this.feeds.add(close);
-    const iterator = this.feed(after, state, close);
-    return { [Symbol.asyncIterator]: () => iterator, close };
-  }
-
-  /**
-   * Catch-up then live from `after`, resubscribing after transient errors (with backoff and a
-   * report); an error that resubscribing cannot cure ends the iteration with FeedFailedError.
-   */
-  private async *feed(after: number, state: FeedState, close: () => void): AsyncGenerator<RecordedEvent[]> {
-    let position = after;
-    /** A filter checkpoint past `position` whose earlier events were all yielded (see eventstoredb-filter-checkpoints). */
-    let checkpoint: number | null = null;
-    let attempt = 0;
-    try {
-      while (!state.closed) {
-        const from = await safeResumePosition(position, checkpoint, (p) => this.recordAt(p));
-        if (state.closed) return;
-        const sub = this.client.subscribeToAll(
-          { fromPosition: toReadPosition(from), filter: subscriptionFilter() },
-          // The client's default buffer of 16 objects would cap every batch at 16 events.
-          { highWaterMark: MAX_BATCH },
-        );
-        sub.on('error', noop); // errors are seen through the iterator; this only stops late ones crashing us
-        state.current = sub;
-        const deadlineMs = this.options.subscribeDeadlineMs ?? 10_000;
-        const unconfirmed = setTimeout(
-          () => sub.destroy(new ReadDeadlineError('subscription', deadlineMs)),
-          deadlineMs,
-        );
-        sub.once('confirmation', () => clearTimeout(unconfirmed));
-        try {
-          for await (const raw of inBatches<EsdbResolvedEvent | FilterCheckpoint>(sub, MAX_BATCH)) {
-            clearTimeout(unconfirmed); // events count as confirmation
-            attempt = 0;
-            const batch: RecordedEvent[] = [];
-            let reached: number | null = null;
-            for (const r of raw) {
-              if (r instanceof FilterCheckpoint) {
-                reached = Math.max(reached ?? 0, r.position);
-                continue;
-              }
-              const event = toRecordedEvent(r);
-              // After a resubscribe the server may repeat the event we resumed from.
-              if (event && event.position > position) {
-                batch.push(event);
-                position = event.position;
-              }
-            }
-            if (batch.length > 0) {
-              this.sawPosition(position);
-              yield batch;
-              if (state.closed) return;
-            }
-            // Everything before the marker is yielded now; a checkpoint at or below our last event says nothing new.
-            if (reached !== null && reached > position) checkpoint = reached;
-          }
-          // Ended without an error: the server closed the call; resubscribe.
-        } catch (error) {
-          if (state.closed) return;
-          if (classifySubscriptionError(error) === 'fatal') {
-            this.options.onSubscriptionError?.(error, null);
-            throw new FeedFailedError(error);
-          }
-          this.options.onSubscriptionError?.(error, backoffDelay(attempt, this.options.backoff));
-        } finally {
-          clearTimeout(unconfirmed);
-          if (state.current === sub) state.current = null;
-          this.dropSubscription(sub);
-        }
-        if (state.closed) return;
-        await this.sleep(backoffDelay(attempt, this.options.backoff), state);
-        attempt += 1;
-      }
-    } finally {
-      close();
-    }
+    return this.feeds.subscribe(after, this.closed);
   }
 
   /** Whether the feed would deliver the record at `position` (for safeResumePosition). */
@@ -416,23 +319,6 @@ export class EventStoreDbEventStore implements EventStore {
     } catch {
       return 'unknown'; // resume from the last event instead
     }
-  }
-
-  private dropSubscription(sub: EsdbSubscription): void {
-    sub.unsubscribe().catch(noop);
-    sub.destroy();
-  }
-
-  private sleep(ms: number, state: FeedState): Promise<void> {
-    return new Promise<void>((resolve) => {
-      const done = () => {
-        clearTimeout(timer);
-        if (state.wake === done) state.wake = null;
-        resolve();
-      };
-      const timer = setTimeout(done, ms);
-      state.wake = done;
-    });
   }
 
   /** A position this instance wrote or read: the head is at least there. */
@@ -497,7 +383,7 @@ export class EventStoreDbEventStore implements EventStore {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    for (const close of [...this.feeds]) close();
+    this.feeds.closeAll();
     await Promise.allSettled([...this.inFlight]);
     this.disposed = true;
     await this.client.dispose();

@@ -8,15 +8,19 @@ import { StreamCache } from './stream-cache';
 import { sqliteWriter, WireAppend, WireGroupResult } from './sqlite-writer';
 import { storageFaultOf } from './storage-fault';
 import { openRowFormat, packMetadata, storedEventId, streamKey, toRecorded, type EventRow } from './sqlite-row-format';
+import { SqliteFeed } from './sqlite-feed';
+import { SqliteTypeNames, type StoredRow } from './sqlite-type-names';
 
 export { toRecorded, type EventRow } from './sqlite-row-format';
-import {
-  typeFilter,
-  type AppendResult,
-  type EventStore,
-  type ExpectedRevision,
-  type ReadAllOptions,
-  type Subscription,
+export type { ArchivedEventRef } from './event-store.port';
+import type {
+  AppendResult,
+  ArchivedEventRef,
+  EventStore,
+  ExpectedRevision,
+  ReadAllOptions,
+  StoreRetention,
+  Subscription,
 } from './event-store.port';
 
 interface PendingAppend {
@@ -28,16 +32,6 @@ interface PendingAppend {
   /** Streams whose archived events this append deletes (see appendAndPurge). */
   purgedStreams?: string[];
 }
-
-/** One archived event to delete from the live store. */
-export interface ArchivedEventRef {
-  position: number;
-  eventId: string;
-  streamId: string;
-}
-
-/** A row as selected: the type still its id. */
-type StoredRow = Omit<EventRow, 'type'> & { type_id: number };
 
 /** The writer answers each message in order: the group it wrote (or why not), or that it closed. */
 type WriterReply = { result: WireGroupResult } | { failed: string; code?: string } | { closed: true };
@@ -108,6 +102,11 @@ export class SqliteEventStore implements EventStore {
   readonly kind = 'sqlite' as const;
   /** One queue, one writer thread that takes the appends of a group (and the groups) in order. */
   readonly appendsInCallOrder = true;
+  /** Archived events are deleted in the transaction that appends their record. */
+  readonly retention: StoreRetention = {
+    appendRemovingArchived: (streamId, events, expected, archived) =>
+      this.appendAndPurge(streamId, events, expected, archived.purge),
+  };
   private readonly db: Database.Database;
   private readonly writer: Worker;
   private readonly appended = new EventEmitter();
@@ -123,17 +122,9 @@ export class SqliteEventStore implements EventStore {
   private readonly maxBatch: number;
   private readonly cache: StreamCache;
   private readonly liveTail: LiveTail;
-  private readonly stmts: {
-    readStream: Database.Statement;
-    readAll: Database.Statement;
-    readAllByStream: Database.Statement;
-    readAllByType: Database.Statement;
-    readAllByStreamAndType: Database.Statement;
-    head: Database.Statement;
-    types: Database.Statement;
-  };
-  /** event_types, id -> name (the writer adds names; a miss reloads). */
-  private typeNames = new Map<number, string>();
+  private readonly stmts: { readStream: Database.Statement; head: Database.Statement };
+  private readonly typeNames: SqliteTypeNames;
+  private readonly feed: SqliteFeed;
 
   constructor(
     file: string,
@@ -153,19 +144,10 @@ export class SqliteEventStore implements EventStore {
       readStream: this.db.prepare(
         `SELECT ${cols} FROM event_log WHERE stream_key = ? AND stream_id = ? AND revision >= ? ORDER BY revision`,
       ),
-      readAll: this.db.prepare(`SELECT ${cols} FROM event_log WHERE position > ? ORDER BY position LIMIT ?`),
-      readAllByStream: this.db.prepare(
-        `SELECT ${cols} FROM event_log WHERE stream_key = ? AND stream_id = ? AND position > ? ORDER BY position LIMIT ?`,
-      ),
-      readAllByType: this.db.prepare(
-        `SELECT ${cols} FROM event_log WHERE type_id = ? AND position > ? ORDER BY position LIMIT ?`,
-      ),
-      readAllByStreamAndType: this.db.prepare(
-        `SELECT ${cols} FROM event_log WHERE stream_key = ? AND stream_id = ? AND type_id = ? AND position > ? ORDER BY position LIMIT ?`,
-      ),
       head: this.db.prepare('SELECT COALESCE(MAX(position), 0) AS p FROM event_log'),
-      types: this.db.prepare('SELECT id, name FROM event_types'),
     };
+    this.typeNames = new SqliteTypeNames(this.db);
+    this.feed = new SqliteFeed(this.db, this.liveTail, this.typeNames, this.appended, () => this.closed);
     this.liveTail.startAfter((this.stmts.head.get() as { p: number }).p);
     // The schema exists now; the writer only prepares its statements.
     this.writer = new Worker(WRITER_THREAD_SOURCE, {
@@ -316,9 +298,9 @@ export class SqliteEventStore implements EventStore {
     // A tail read (a snapshot catching up) reads only the tail; the cache keeps whole streams.
     if (fromRevision > 0) {
       const tail = this.stmts.readStream.all(streamKey(streamId), streamId, fromRevision) as StoredRow[];
-      return Promise.resolve(this.rows(tail).map(toRecorded));
+      return Promise.resolve(this.typeNames.rows(tail).map(toRecorded));
     }
-    const rows = this.rows(this.stmts.readStream.all(streamKey(streamId), streamId, 0) as StoredRow[]);
+    const rows = this.typeNames.rows(this.stmts.readStream.all(streamKey(streamId), streamId, 0) as StoredRow[]);
     const events = rows.map(toRecorded);
     this.cache.remember(
       streamId,
@@ -329,121 +311,11 @@ export class SqliteEventStore implements EventStore {
   }
 
   readAll(options: ReadAllOptions): Promise<RecordedEvent[]> {
-    return Promise.resolve(this.readAllSync(options));
-  }
-
-  private readAllSync(o: ReadAllOptions): RecordedEvent[] {
-    if (!o.streamId && !o.type && !o.types) {
-      const recent = this.liveTail.after(o.after, o.limit);
-      if (recent) return recent.map(toRecorded);
-    }
-    const types = typeFilter(o);
-    if (types !== undefined && types.size !== 1) return this.readAllOfTypes(o, types);
-    let rows: StoredRow[];
-    const typeId = types === undefined ? undefined : this.typeId([...types][0]!);
-    if (typeId === null) return []; // a type never stored
-    if (o.streamId && typeId !== undefined)
-      rows = this.stmts.readAllByStreamAndType.all(
-        streamKey(o.streamId),
-        o.streamId,
-        typeId,
-        o.after,
-        o.limit,
-      ) as StoredRow[];
-    else if (o.streamId)
-      rows = this.stmts.readAllByStream.all(streamKey(o.streamId), o.streamId, o.after, o.limit) as StoredRow[];
-    else if (typeId !== undefined) rows = this.stmts.readAllByType.all(typeId, o.after, o.limit) as StoredRow[];
-    else rows = this.stmts.readAll.all(o.after, o.limit) as StoredRow[];
-    return this.rows(rows).map(toRecorded);
-  }
-
-  /**
-   * Several types: one index range per type (each at most `limit` rows), merged by position. An
-   * `IN (...)` over the (type_id, position) index would sort every later row of those types
-   * before applying the limit.
-   */
-  private readAllOfTypes(o: ReadAllOptions, types: ReadonlySet<string>): RecordedEvent[] {
-    const merged: StoredRow[] = [];
-    for (const type of types) {
-      const typeId = this.typeId(type);
-      if (typeId === null) continue; // a type never stored
-      const rows = o.streamId
-        ? this.stmts.readAllByStreamAndType.all(streamKey(o.streamId), o.streamId, typeId, o.after, o.limit)
-        : this.stmts.readAllByType.all(typeId, o.after, o.limit);
-      merged.push(...(rows as StoredRow[]));
-    }
-    merged.sort((a, b) => a.position - b.position);
-    return this.rows(merged.slice(0, o.limit)).map(toRecorded);
-  }
-
-  /** Rows with their type names (ids the writer added since the last look are loaded on a miss). */
-  private rows(rows: StoredRow[]): EventRow[] {
-    return rows.map(({ type_id, ...row }) => {
-      let type = this.typeNames.get(type_id);
-      if (type === undefined) {
-        this.loadTypes();
-        type = this.typeNames.get(type_id);
-        if (type === undefined) throw new Error(`events.sqlite: row ${row.position} has unknown type id ${type_id}`);
-      }
-      return { ...row, type };
-    });
-  }
-
-  private loadTypes(): void {
-    for (const t of this.stmts.types.all() as Array<{ id: number; name: string }>) this.typeNames.set(t.id, t.name);
-  }
-
-  /** The id of a type name, or null when no event of it was ever stored. */
-  private typeId(name: string): number | null {
-    for (let attempt = 0; attempt < 2; attempt++) {
-      for (const [id, n] of this.typeNames) if (n === name) return id;
-      if (attempt === 0) this.loadTypes();
-    }
-    return null;
+    return Promise.resolve(this.feed.readAll(options));
   }
 
   subscribeToAll(after: number): Subscription {
-    let closed = false;
-    let generation = 0; // bumped on every commit, so a wake-up between read and wait is never lost
-    let wake: (() => void) | null = null;
-    const onAppended = () => {
-      generation += 1;
-      const w = wake;
-      wake = null;
-      w?.();
-    };
-    this.appended.on('appended', onAppended);
-    const storeClosed = () => this.closed;
-    const read = (position: number) => this.readAllSync({ after: position, limit: 1000 });
-    const unsubscribe = () => this.appended.off('appended', onAppended);
-    async function* feed(): AsyncGenerator<RecordedEvent[]> {
-      let position = after;
-      try {
-        while (!closed && !storeClosed()) {
-          const seen = generation;
-          const batch = read(position);
-          if (batch.length > 0) {
-            position = batch[batch.length - 1]!.position;
-            yield batch;
-            continue;
-          }
-          if (seen !== generation) continue;
-          await new Promise<void>((resolve) => (wake = resolve));
-        }
-      } finally {
-        unsubscribe();
-      }
-    }
-    const iterator = feed();
-    return {
-      [Symbol.asyncIterator]: () => iterator,
-      close: () => {
-        closed = true;
-        const w = wake;
-        wake = null;
-        w?.();
-      },
-    };
+    return this.feed.subscribe(after);
   }
 
   headPosition(): Promise<number> {

@@ -35,13 +35,13 @@ export class CreateAssociationDefinitionHandler implements ICommandHandler<Creat
       userId,
       { type: 'CreateAssociationDefinition', objectType, association },
       context,
-      ({ limits }, events) => {
+      ({ schemas }, events) => {
         const created = events.find(
           (e): e is AssociationDefinitionCreated => e.type === LimitsEventType.AssociationDefinitionCreated,
         );
         if (!created) throw new Error('CreateAssociationDefinition appended no AssociationDefinitionCreated');
         const { fromObjectTypeId, id } = created.data.association;
-        return limits.getAssociation(hubId, fromObjectTypeId, id);
+        return schemas.getAssociation(hubId, fromObjectTypeId, id);
       },
     );
   }

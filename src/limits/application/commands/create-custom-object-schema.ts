@@ -28,12 +28,12 @@ export class CreateCustomObjectSchemaHandler implements ICommandHandler<CreateCu
       userId,
       { type: 'CreateCustomObjectSchema', schema },
       context,
-      ({ limits }, events) => {
+      ({ schemas }, events) => {
         const created = events.find(
           (e): e is CustomObjectSchemaCreated => e.type === LimitsEventType.CustomObjectSchemaCreated,
         );
         if (!created) throw new Error('CreateCustomObjectSchema appended no CustomObjectSchemaCreated');
-        return limits.getSchema(hubId, created.data.objectTypeId);
+        return schemas.getSchema(hubId, created.data.objectTypeId);
       },
     );
   }

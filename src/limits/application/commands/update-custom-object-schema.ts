@@ -34,7 +34,7 @@ export class UpdateCustomObjectSchemaHandler implements ICommandHandler<UpdateCu
       userId,
       { type: 'UpdateCustomObjectSchema', objectType, patch },
       context,
-      ({ limits }) => limits.getObjectTypeDefinition(hubId, objectType),
+      ({ schemas }) => schemas.getObjectTypeDefinition(hubId, objectType),
     );
   }
 }

@@ -7,7 +7,7 @@ import type { CommandContext } from '../../../platform/events/envelope';
 import { historyArchiveDecider } from '../../domain/history-archive.decider';
 import { historyArchiveStream } from '../../domain/ops-events';
 
-/** Records an archive batch (ops.HistoryArchived) and deletes its events from the live store, atomically. */
+/** Records an archive batch (ops.HistoryArchived) and removes its events from the live store (the store's retention). */
 export class RecordArchivedHistory extends Command<void> {
   constructor(
     readonly batch: ArchivedBatch,
@@ -33,8 +33,8 @@ export class RecordArchivedHistoryHandler implements ICommandHandler<RecordArchi
       { kind: 'RecordArchivedHistory', batch: { file, ...segment }, retentionDays, now: this.clock.now() },
       state,
     );
-    // Recorded already: its events were deleted in that same transaction.
+    // Recorded already: its events were removed before or with that record.
     if (events.length === 0) return;
-    await this.streams.appendAndPurge(stream, events, expected, context, batch.purge);
+    await this.streams.appendRemovingArchived(stream, events, expected, context, batch);
   }
 }

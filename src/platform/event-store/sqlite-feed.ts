@@ -1,0 +1,135 @@
+import type Database from 'better-sqlite3';
+import type { EventEmitter } from 'node:events';
+import type { RecordedEvent } from '../events/envelope';
+import { typeFilter, type ReadAllOptions, type Subscription } from './event-store.port';
+import type { LiveTail } from './live-tail';
+import { streamKey, toRecorded } from './sqlite-row-format';
+import type { SqliteTypeNames, StoredRow } from './sqlite-type-names';
+
+/** Events a feed reads per batch. */
+const FEED_BATCH = 1000;
+
+/**
+ * The SQLite store's whole-feed reads: `readAll` (the live tail when it has the range, else one
+ * index range per filter) and `subscribeToAll` (catch-up, then woken by each commit). Apart from
+ * the store's write path, which only tells it that something was committed.
+ */
+export class SqliteFeed {
+  private readonly stmts: {
+    readAll: Database.Statement;
+    readAllByStream: Database.Statement;
+    readAllByType: Database.Statement;
+    readAllByStreamAndType: Database.Statement;
+  };
+
+  constructor(
+    db: Database.Database,
+    private readonly liveTail: LiveTail,
+    private readonly typeNames: SqliteTypeNames,
+    /** Emits 'appended' after every commit that wrote events (and once on close). */
+    private readonly appended: EventEmitter,
+    private readonly storeClosed: () => boolean,
+  ) {
+    const cols = 'position, stream_id, revision, event_id, type_id, data, metadata';
+    this.stmts = {
+      readAll: db.prepare(`SELECT ${cols} FROM event_log WHERE position > ? ORDER BY position LIMIT ?`),
+      readAllByStream: db.prepare(
+        `SELECT ${cols} FROM event_log WHERE stream_key = ? AND stream_id = ? AND position > ? ORDER BY position LIMIT ?`,
+      ),
+      readAllByType: db.prepare(
+        `SELECT ${cols} FROM event_log WHERE type_id = ? AND position > ? ORDER BY position LIMIT ?`,
+      ),
+      readAllByStreamAndType: db.prepare(
+        `SELECT ${cols} FROM event_log WHERE stream_key = ? AND stream_id = ? AND type_id = ? AND position > ? ORDER BY position LIMIT ?`,
+      ),
+    };
+  }
+
+  readAll(o: ReadAllOptions): RecordedEvent[] {
+    if (!o.streamId && !o.type && !o.types) {
+      const recent = this.liveTail.after(o.after, o.limit);
+      if (recent) return recent.map(toRecorded);
+    }
+    const types = typeFilter(o);
+    if (types !== undefined && types.size !== 1) return this.readAllOfTypes(o, types);
+    let rows: StoredRow[];
+    const typeId = types === undefined ? undefined : this.typeNames.idOf([...types][0]!);
+    if (typeId === null) return []; // a type never stored
+    if (o.streamId && typeId !== undefined)
+      rows = this.stmts.readAllByStreamAndType.all(
+        streamKey(o.streamId),
+        o.streamId,
+        typeId,
+        o.after,
+        o.limit,
+      ) as StoredRow[];
+    else if (o.streamId)
+      rows = this.stmts.readAllByStream.all(streamKey(o.streamId), o.streamId, o.after, o.limit) as StoredRow[];
+    else if (typeId !== undefined) rows = this.stmts.readAllByType.all(typeId, o.after, o.limit) as StoredRow[];
+    else rows = this.stmts.readAll.all(o.after, o.limit) as StoredRow[];
+    return this.typeNames.rows(rows).map(toRecorded);
+  }
+
+  /**
+   * Several types: one index range per type (each at most `limit` rows), merged by position. An
+   * `IN (...)` over the (type_id, position) index would sort every later row of those types
+   * before applying the limit.
+   */
+  private readAllOfTypes(o: ReadAllOptions, types: ReadonlySet<string>): RecordedEvent[] {
+    const merged: StoredRow[] = [];
+    for (const type of types) {
+      const typeId = this.typeNames.idOf(type);
+      if (typeId === null) continue; // a type never stored
+      const rows = o.streamId
+        ? this.stmts.readAllByStreamAndType.all(streamKey(o.streamId), o.streamId, typeId, o.after, o.limit)
+        : this.stmts.readAllByType.all(typeId, o.after, o.limit);
+      merged.push(...(rows as StoredRow[]));
+    }
+    merged.sort((a, b) => a.position - b.position);
+    return this.typeNames.rows(merged.slice(0, o.limit)).map(toRecorded);
+  }
+
+  subscribe(after: number): Subscription {
+    let closed = false;
+    let generation = 0; // bumped on every commit, so a wake-up between read and wait is never lost
+    let wake: (() => void) | null = null;
+    const onAppended = () => {
+      generation += 1;
+      const w = wake;
+      wake = null;
+      w?.();
+    };
+    this.appended.on('appended', onAppended);
+    const storeClosed = this.storeClosed;
+    const read = (position: number) => this.readAll({ after: position, limit: FEED_BATCH });
+    const unsubscribe = () => this.appended.off('appended', onAppended);
+    async function* feed(): AsyncGenerator<RecordedEvent[]> {
+      let position = after;
+      try {
+        while (!closed && !storeClosed()) {
+          const seen = generation;
+          const batch = read(position);
+          if (batch.length > 0) {
+            position = batch[batch.length - 1]!.position;
+            yield batch;
+            continue;
+          }
+          if (seen !== generation) continue;
+          await new Promise<void>((resolve) => (wake = resolve));
+        }
+      } finally {
+        unsubscribe();
+      }
+    }
+    const iterator = feed();
+    return {
+      [Symbol.asyncIterator]: () => iterator,
+      close: () => {
+        closed = true;
+        const w = wake;
+        wake = null;
+        w?.();
+      },
+    };
+  }
+}
