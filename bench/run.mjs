@@ -186,7 +186,7 @@ async function soakScenario() {
       measure('bare Fastify: GET (the soak RSS reference)', { pid, url: `${base}/` }),
     );
     const result = await soak(service, {
-      seconds: Number(process.env.BENCH_SOAK_SECONDS ?? 600),
+      seconds: Number(process.env.BENCH_SOAK_SECONDS ?? 900),
       accounts: Number(process.env.BENCH_SOAK_ACCOUNTS ?? 20),
       writesPerSecond: Number(process.env.BENCH_SOAK_WRITES_PER_SEC ?? 5),
       bodyBytes: Number(process.env.BENCH_SOAK_BODY_BYTES ?? 48 * 1024),

@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { leakVerdict } from '../support/memory-trend';
+import { LEAK_WINDOWS, MEMORY_SERIES, SETTLE_SAMPLES } from '../support/sweep-memory-series';
 import { HttpFixtures } from '../support/reliability-fixtures';
 import {
   ensureBuilt,
@@ -42,27 +43,6 @@ const WARM_UP = 2000;
 const CONCURRENCY = 8;
 /** After the warm-up, the service's memory is sampled (after a full GC) every this many requests. */
 const SAMPLE_EVERY = 500;
-/**
- * The memory series the sweep prints, and the leak bound (bytes per request) of those it checks.
- * A series leaks when it grows faster than its bound in every one of LEAK_WINDOWS windows (2,000
- * requests each by default; see memory-trend.ts): growth that does not level off. Together the
- * three checked series hold everything a leak can hold: live JS objects (heap used), Buffers and
- * other C++ memory tied to JS objects (external), and native memory (RSS outside V8's heap:
- * SQLite, the allocator, Buffers' backing stores again). RSS itself is printed, not checked: it
- * also holds the free part of V8's heap, which grows in steps when V8 doubles its young
- * generation (32 → 64 → 128 MB, at a moment that varies from run to run) and then levels off.
- */
-const LEAK_WINDOWS = 3;
-const MEMORY_SERIES: Array<{ name: string; of: (m: MemoryAfterGc) => number; maxBytesPerRequest?: number }> = [
-  { name: 'heap used', of: (m) => m.heapUsed, maxBytesPerRequest: 512 },
-  { name: 'external', of: (m) => m.external, maxBytesPerRequest: 2048 },
-  { name: 'outside V8 heap', of: (m) => m.rss - m.heapResident, maxBytesPerRequest: 1024 },
-  { name: 'rss', of: (m) => m.rss },
-  { name: 'array buffers', of: (m) => m.arrayBuffers },
-  { name: 'V8 heap resident', of: (m) => m.heapResident },
-  { name: 'V8 heap total', of: (m) => m.heapTotal },
-  { name: 'V8 new space', of: (m) => m.newSpace },
-];
 const mb = (bytes: number) => (bytes / 2 ** 20).toFixed(1);
 
 jest.setTimeout(600_000);
@@ -870,7 +850,7 @@ describe('reliability: bad-input sweep over every route', () => {
       name: m.name,
       maxBytesPerRequest: m.maxBytesPerRequest!,
       ...leakVerdict(
-        samples.map((x) => ({ requests: x.requests, bytes: m.of(x.memory) })),
+        samples.slice(SETTLE_SAMPLES).map((x) => ({ requests: x.requests, bytes: m.of(x.memory) })),
         { maxBytesPerRequest: m.maxBytesPerRequest!, windows: LEAK_WINDOWS },
       ),
     }));
@@ -880,7 +860,7 @@ describe('reliability: bad-input sweep over every route', () => {
         MEMORY_SERIES.map(
           (m) => `  ${m.name.padEnd(width)}  ${samples.map((x) => mb(m.of(x.memory))).join(' ')}\n`,
         ).join('') +
-        `growth in bytes per request, window by window (${LEAK_WINDOWS} windows; a leak grows in every one):\n` +
+        `growth in bytes per request, window by window (${LEAK_WINDOWS} windows from sample ${SETTLE_SAMPLES + 1} on; a leak grows in every one):\n` +
         checked
           .map(
             (c) =>
