@@ -84,8 +84,15 @@ export class CardMigrationWorker implements OnModuleDestroy {
   }
 
   private retried(legacyCardId: string) {
-    // Its "position" in the retry log lines: the accounts migrated so far.
-    const position = this.queries.migration(legacyCardId)?.migratedPortalCount ?? 0;
+    // Its "position" in the retry log lines: the accounts migrated so far. Only for the log, and
+    // this runs while handling a storage fault, when the read model may be failing too: a read
+    // that throws here must not lose the retry.
+    let position = 0;
+    try {
+      position = this.queries.migration(legacyCardId)?.migratedPortalCount ?? 0;
+    } catch {
+      // the log line says 0
+    }
     return { name: `${RETRY_NAME_PREFIX}${legacyCardId}`, kind: 'reactor' as const, position };
   }
 

@@ -58,6 +58,9 @@ export class EarlyAuthentication {
   addTo(route: RouteOptions, fail: (error: unknown, request: FastifyRequest, reply: FastifyReply) => void): void {
     const kind = (route.config as Record<string, unknown> | undefined)?.[CONFIG_KEY] as RouteAuthentication | undefined;
     if (kind === undefined) return;
+    // Fastify reads no body for GET and HEAD: the guard's own check is early enough there, and the
+    // read routes (limits, properties, schemas GETs) are the hot ones, so they check credentials once.
+    if ([route.method].flat().every((m) => m === 'GET' || m === 'HEAD')) return;
     const check = (request: FastifyRequest, reply: FastifyReply, done: () => void): void => {
       try {
         this.authenticate(kind, request);
