@@ -160,9 +160,28 @@ describe('hardening (issue 14)', () => {
       expect(nestedBody.message).toContain('nested deeper than');
       expect(nestedBody.errors).toMatchObject([{ in: 'body', code: 'TOO_DEEP' }]);
 
-      const keys = `{${Array.from({ length: 12_000 }, (_, i) => `"constructor${i}":1`).join(',')}}`;
-      const manyKeys = expectHubSpotError(await crm(keys), 400, 'VALIDATION_ERROR');
-      expect(manyKeys.message).toContain('more than 10000 keys');
+      const keys = `{${Array.from({ length: 41_000 }, (_, i) => `"constructor${i}":1`).join(',')}}`;
+      const flood = await t.inject({
+        method: 'POST',
+        url: '/admin/v1/apps',
+        headers: { authorization: `Bearer ${t.adminKey}`, 'content-type': 'application/json' },
+        payload: keys,
+      });
+      const manyKeys = expectHubSpotError(flood, 400, 'VALIDATION_ERROR');
+      expect(manyKeys.message).toContain('more than 40000 keys');
+
+      // A valid CRM batch at its largest shape is not taken for a flood: four enumerations of
+      // 1,000 options each (about 12,000 keys) under the 256 KiB CRM limit.
+      const batch = JSON.stringify({ inputs: [1, 2, 3, 4].map((n) => property(`big_enum_${n}`, 1000, 1)) });
+      expect(batch.length).toBeLessThan(256 * 1024);
+      expect(batch.split(':').length - 1).toBeGreaterThan(12_000);
+      const created = await t.inject({
+        method: 'POST',
+        url: '/crm/v3/properties/contacts/batch/create',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        payload: batch,
+      });
+      expect(created.statusCode).toBe(201);
 
       // Strings may hold any brackets and colons: they are not structure.
       const tricky = await crm({ ...property('tricky_text', 1, 1), label: '[[[[{{{{::::"\\' });
