@@ -84,7 +84,9 @@ export async function createApp(options: CreateAppOptions): Promise<NestFastifyA
     bodyLimit: config.bodyLimitBytes,
     routerOptions: { maxParamLength: 2048 }, // access tokens in the path are up to 512 characters
     // Who the client is behind a TLS proxy (throttles key on request.ip); off unless configured.
-    // A hop count as Fastify reads one at run time (its types leave the number form out).
+    // Fastify 5 takes a bare number as "trust no hop" (a hop count cannot check the immediate
+    // peer), so TRUST_PROXY=<n> is given as a function trusting the n nearest hops, whoever sent
+    // them: only for a port no client reaches except through the proxy (README, TRUST_PROXY).
     trustProxy:
       typeof config.trustProxy === 'number'
         ? (

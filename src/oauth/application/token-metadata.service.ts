@@ -9,9 +9,9 @@ import { ProjectionRunner } from '../../platform/projections/projection-runner';
 import { sha256Hex } from '../../platform/security/constant-time';
 import { AccessTokenClaims, verifyAccessToken } from '../domain/access-token';
 import { AccessTokenInfo, accessTokenInfo } from '../domain/access-token-info';
-import { installDecider, installIsActive } from '../domain/install.decider';
+import { installDecider } from '../domain/install.decider';
 import { installStream, refreshTokenStream } from '../domain/oauth-events';
-import { refreshTokenDecider, refreshTokenNotFound, scopesStillGranted } from '../domain/refresh-token.decider';
+import { refreshGrantOrNull, refreshTokenDecider, refreshTokenNotFound } from '../domain/refresh-token.decider';
 import { AccessTokenRevocations } from './access-token-revocations';
 import type { AuthenticatedClient } from './client-authentication';
 import { InstallQueries } from './install.queries';
@@ -144,18 +144,17 @@ export class TokenMetadataService {
     token: string,
   ): Promise<PublicRefreshTokenInfo | null> {
     if (token.length > 512) return null;
-    const loaded = await this.streams.load(refreshTokenStream(sha256Hex(token)), refreshTokenDecider);
-    const state = loaded.state;
-    if (state.status !== 'active' || state.grant.clientId !== client.clientId) return null;
-    const { grant } = state;
-    const install = await this.streams.load(installStream(grant.appId, grant.hubId), installDecider);
-    if (!installIsActive(install.state, grant.installId) || install.state.status !== 'installed') return null;
+    const { state } = await this.streams.load(refreshTokenStream(sha256Hex(token)), refreshTokenDecider);
+    if (state.status !== 'active' || state.grant.clientId !== client.clientId) return null; // no install read
+    const install = await this.streams.load(installStream(state.grant.appId, state.grant.hubId), installDecider);
+    const grant = refreshGrantOrNull(state, install.state, client.clientId);
+    if (grant === null) return null;
     return {
       active: true,
       token,
       user: this.emailOf(grant.userId),
       hub_domain: this.domainOf(grant.hubId),
-      scopes: scopesStillGranted(grant.scopes, install.state.scopes),
+      scopes: grant.scopes,
       hub_id: grant.hubId,
       app_id: grant.appId,
       client_id: grant.clientId,

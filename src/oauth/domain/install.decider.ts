@@ -108,7 +108,10 @@ export const installDecider: Decider<InstallState, InstallCommand, InstallEvent>
 const notInstalled = (appId: number, hubId: number) =>
   HubSpotError.notFound(`The app ${appId} is not installed in account ${hubId}.`);
 
-/** Whether tokens of `installId` may still be used. */
-export function installIsActive(state: InstallState, installId: string): boolean {
+/** Whether tokens of `installId` may still be used (and so the install's current scopes are known). */
+export function installIsActive(
+  state: InstallState,
+  installId: string,
+): state is Extract<InstallState, { status: 'installed' }> {
   return state.status === 'installed' && state.installId === installId;
 }

@@ -68,9 +68,19 @@ const badRefreshToken = () => oauthError('BAD_REFRESH_TOKEN', 'invalid_grant', '
  * the install's current scopes: a re-approval with fewer scopes narrows the older refresh tokens.
  */
 export function usableRefreshGrant(token: RefreshTokenState, install: InstallState, clientId: string): RefreshGrant {
-  if (token.status !== 'active') throw badRefreshToken();
-  if (token.grant.clientId !== clientId) throw badRefreshToken();
-  if (!installIsActive(install, token.grant.installId) || install.status !== 'installed') throw badRefreshToken();
+  const grant = refreshGrantOrNull(token, install, clientId);
+  if (grant === null) throw badRefreshToken();
+  return grant;
+}
+
+/** The same rule for introspection, where a token that fails it is simply not active. */
+export function refreshGrantOrNull(
+  token: RefreshTokenState,
+  install: InstallState,
+  clientId: string,
+): RefreshGrant | null {
+  if (token.status !== 'active' || token.grant.clientId !== clientId) return null;
+  if (!installIsActive(install, token.grant.installId)) return null;
   return { ...token.grant, scopes: scopesStillGranted(token.grant.scopes, install.scopes) };
 }
 

@@ -70,7 +70,7 @@ export function toHubSpotError(error: unknown): { error: HubSpotError; isBug: bo
 }
 
 /** Seconds a client should wait before retrying a write the storage refused. */
-export const STORAGE_RETRY_AFTER_SECONDS = 5;
+const STORAGE_RETRY_AFTER_SECONDS = 5;
 
 const STORAGE_STATE = { full: 'full', read_only: 'read-only', io: 'failing' } as const;
 
@@ -78,7 +78,7 @@ const STORAGE_STATE = { full: 'full', read_only: 'read-only', io: 'failing' } as
  * A write the storage refused (disk full, read-only, I/O errors): 507 Insufficient Storage with
  * Retry-After. Nothing of the request was stored, so the same request may simply be sent again.
  */
-export function storageRefused(reason: keyof typeof STORAGE_STATE): HubSpotError {
+function storageRefused(reason: keyof typeof STORAGE_STATE): HubSpotError {
   return new HubSpotError(
     507,
     'INSUFFICIENT_STORAGE',

@@ -8,7 +8,7 @@
  * - CRM (`/crm/...`, `/crm-object-schemas/...`: properties, schemas, cards): one object with its
  *   options or a batch of a few — CRM_BODY_LIMIT_BYTES, 256 KiB by default.
  */
-export const OAUTH_BODY_LIMIT_BYTES = 16 * 1024;
+const OAUTH_BODY_LIMIT_BYTES = 16 * 1024;
 
 export function routeBodyLimit(
   url: string,

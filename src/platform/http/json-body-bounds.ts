@@ -1,13 +1,13 @@
 import { HubSpotError } from '../errors/hubspot-error';
 
 /** Deeper than any HubSpot request body (they nest a handful of levels). */
-export const MAX_JSON_DEPTH = 32;
+const MAX_JSON_DEPTH = 32;
 /**
  * Object keys in one body. A valid CRM body under its 256 KiB limit can hold tens of thousands (a
  * properties batch of a few enumerations of 1,000 options each: about 3 keys per option), so the
  * bound sits above that; it stops the key floods the admin API's 1 MB bodies could carry.
  */
-export const MAX_JSON_KEYS = 40_000;
+const MAX_JSON_KEYS = 40_000;
 
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
