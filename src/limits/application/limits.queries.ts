@@ -132,10 +132,7 @@ export class LimitsQueries {
     const filter = (raw: string | undefined, field: string): string | undefined => {
       if (raw === undefined || raw === '') return undefined;
       const resolved = resolveObjectType(raw, hubId, refs);
-      if (!resolved) {
-        const message = `Unable to infer object type from: ${raw.slice(0, 100)}`;
-        throw HubSpotError.validation(message, [{ message, in: field, code: 'INVALID_OBJECT_TYPE' }]);
-      }
+      if (!resolved) throw unknownObjectType(raw, field, 100);
       return resolved.objectTypeId;
     };
     const fromId = filter(from, 'fromObjectTypeId');

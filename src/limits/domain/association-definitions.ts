@@ -2,6 +2,7 @@ import { HubSpotError } from '../../platform/errors/hubspot-error';
 import { type AccountLimitsState, isActiveType } from './account-limits.state';
 import { checkCeiling, type CommandFacts } from './ceiling-check';
 import { activeCustomSchema } from './custom-schema-ref';
+import { unknownObjectType } from './limit-errors';
 import type { AssociationDefinition, LimitsEvent } from './limits-events';
 import { LimitsEventType } from './limits-events';
 import { resolveObjectType } from './object-types';
@@ -52,7 +53,7 @@ export function decideCreateAssociation(
   }
   const target = resolveObjectType(input.toObjectTypeId, facts.hubId, schemas);
   if (!target) {
-    throw invalid('toObjectTypeId', `Unable to infer object type from: ${input.toObjectTypeId}`, 'INVALID_OBJECT_TYPE');
+    throw unknownObjectType(input.toObjectTypeId, 'toObjectTypeId');
   }
   const to = target.objectTypeId;
   if (to === from) {
