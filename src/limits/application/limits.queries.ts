@@ -90,19 +90,6 @@ export class LimitsQueries {
     return resolved;
   }
 
-  listProperties(hubId: number, rawObjectType: string, archived: boolean): PropertyView[] {
-    const resolved = this.resolve(hubId, rawObjectType);
-    const rows = cachedStatement(
-      this.db,
-      `SELECT * FROM limits_properties WHERE hub_id = ? AND object_type_id = ? AND archived = ? ORDER BY created_at, name`,
-    ).all(hubId, resolved.objectTypeId, archived ? 1 : 0) as PropertyRow[];
-    const defaults =
-      resolved.kind === 'standard' && !archived
-        ? resolved.type.defaultProperties.map((p) => toPropertyView(p, { hubspotDefined: true, archived: false }))
-        : [];
-    return [...defaults, ...rows.map(rowToProperty)];
-  }
-
   getProperty(hubId: number, rawObjectType: string, name: string, archived: boolean): PropertyView {
     const resolved = this.resolve(hubId, rawObjectType);
     if (resolved.kind === 'standard' && !archived) {
