@@ -4,11 +4,10 @@ import { HubSpotError } from '../../platform/errors/hubspot-error';
 import { READ_MODEL_DB } from '../../platform/projections/read-model-database';
 import { cachedStatement } from '../../platform/projections/statement-cache';
 import { defaultGroupsOf } from '../domain/property-groups';
+import type { DataSensitivity } from '../domain/property-rules';
 import { PropertyRow, rowToProperty } from './limits-rows';
 import { LimitsQueries } from './limits.queries';
 import { PropertyGroupView, PropertyView, toPropertyView } from './limits.views';
-
-export type DataSensitivity = 'non_sensitive' | 'sensitive' | 'highly_sensitive';
 
 export interface PropertyListFilter {
   archived: boolean;

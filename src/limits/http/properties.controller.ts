@@ -19,6 +19,7 @@ import { PropertiesQueries } from '../application/properties.queries';
 import { CLOCK, type Clock } from '../../platform/clock';
 import { HubSpotError } from '../../platform/errors/hubspot-error';
 import { scopeFamilyOf } from '../domain/object-types';
+import { DATA_SENSITIVITIES } from '../domain/property-rules';
 import { propertyScopes } from '../domain/scopes';
 import { PropertyCreateDatedDto, PropertyCreateDto } from './limits.dto';
 import {
@@ -82,7 +83,7 @@ export class PropertiesController {
   @Get()
   @ApiOperation({ summary: 'Read all properties of an object type' })
   @ApiQuery({ name: 'archived', required: false, type: Boolean })
-  @ApiQuery({ name: 'dataSensitivity', required: false, enum: ['non_sensitive', 'sensitive', 'highly_sensitive'] })
+  @ApiQuery({ name: 'dataSensitivity', required: false, enum: DATA_SENSITIVITIES })
   @ApiQuery({ name: 'properties', required: false, description: 'Comma-separated names to return' })
   @ApiQuery({ name: 'locale', required: false })
   list(

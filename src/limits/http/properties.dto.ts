@@ -17,7 +17,7 @@ import {
   Min,
   ValidateNested,
 } from 'class-validator';
-import { FIELD_TYPES, MAX_FORMULA_LENGTH, PROPERTY_TYPES } from '../domain/property-rules';
+import { DATA_SENSITIVITIES, FIELD_TYPES, MAX_FORMULA_LENGTH, PROPERTY_TYPES } from '../domain/property-rules';
 import {
   MAX_BATCH_INPUTS,
   MAX_INT32,
@@ -59,8 +59,6 @@ export class PropertyNameDto {
 export class BatchPropertyNameDto {
   @Inputs(() => PropertyNameDto) inputs!: PropertyNameDto[];
 }
-
-export const DATA_SENSITIVITIES = ['non_sensitive', 'sensitive', 'highly_sensitive'] as const;
 
 /** HubSpot's BatchReadInputPropertyName; `archived` and `dataSensitivity` default to false and non_sensitive. */
 export class BatchReadPropertyNameDto {
