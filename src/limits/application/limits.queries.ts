@@ -14,11 +14,9 @@ import {
   CalculatedPropertyLimits,
   CustomObjectTypeLimits,
   CustomPropertyLimits,
-  PropertyView,
-  toPropertyView,
 } from './limits.views';
 import { cachedStatement } from '../../platform/projections/statement-cache';
-import { PropertyRow, rowToProperty, SchemaBody, SchemaRow } from './limits-rows';
+import { SchemaBody, SchemaRow } from './limits-rows';
 
 interface TypeLabels {
   objectTypeId: string;
@@ -56,7 +54,10 @@ export interface AccountLimitsView {
   };
 }
 
-/** The read side of the limits module (limits, usage, properties), served from the `limits` projection; schemas: SchemasQueries. */
+/**
+ * The read side of the limits module (limits, usage, object types), served from the `limits`
+ * projection; properties: PropertiesQueries, schemas: SchemasQueries.
+ */
 @Injectable()
 export class LimitsQueries {
   constructor(
@@ -101,20 +102,6 @@ export class LimitsQueries {
     const resolved = resolveObjectType(raw, hubId, refs);
     if (!resolved) throw unknownObjectType(raw);
     return resolved;
-  }
-
-  getProperty(hubId: number, rawObjectType: string, name: string, archived: boolean): PropertyView {
-    const resolved = this.resolve(hubId, rawObjectType);
-    if (resolved.kind === 'standard' && !archived) {
-      const builtIn = resolved.type.defaultProperties.find((p) => p.name === name);
-      if (builtIn) return toPropertyView(builtIn, { hubspotDefined: true, archived: false });
-    }
-    const row = cachedStatement(
-      this.db,
-      'SELECT * FROM limits_properties WHERE hub_id = ? AND object_type_id = ? AND name = ? AND archived = ?',
-    ).get(hubId, resolved.objectTypeId, name, archived ? 1 : 0) as PropertyRow | undefined;
-    if (!row) throw HubSpotError.notFound(`Property ${name} does not exist`);
-    return rowToProperty(row);
   }
 
   /**
