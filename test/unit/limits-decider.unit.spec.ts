@@ -8,7 +8,7 @@ import {
 import { usageOf } from '../../src/limits/domain/account-limits.state';
 import { effectiveLimits, mergeOverrides, percentage } from '../../src/limits/domain/ceilings';
 import { LimitsEvent, LimitsEventType } from '../../src/limits/domain/limits-events';
-import { resolveObjectType } from '../../src/limits/domain/object-types';
+import { isHubSpotDefinedProperty, resolveObjectType } from '../../src/limits/domain/object-types';
 import type { PropertyInput } from '../../src/limits/domain/property-rules';
 import type { SchemaInput } from '../../src/limits/domain/schema-rules';
 import { DeciderSpecification } from '../support/decider-specification';
@@ -436,5 +436,12 @@ describe('object type resolution', () => {
   });
   it.each(['2-2', 'boats', 'p1_cars', '0-4', 'widgets', ''])('%s is not found', (raw) => {
     expect(resolveObjectType(raw, HUB, schemas)).toBeNull();
+  });
+  it('knows HubSpot-defined properties of standard types only', () => {
+    const contacts = resolveObjectType('contacts', HUB, schemas)!;
+    const cars = resolveObjectType('cars', HUB, schemas)!;
+    expect(isHubSpotDefinedProperty(contacts, 'email')).toBe(true);
+    expect(isHubSpotDefinedProperty(contacts, 'favourite_colour')).toBe(false);
+    expect(isHubSpotDefinedProperty(cars, 'email')).toBe(false);
   });
 });

@@ -1,4 +1,4 @@
-import type { AssociationDefinition, PropertyDefinition } from '../domain/limits-events';
+import type { PropertyDefinition } from '../domain/limits-events';
 import { PropertyView, toPropertyView } from './limits.views';
 
 /** Rows of the `limits` read model as the queries select them, and the property row's view. */
@@ -32,15 +32,8 @@ export interface SchemaRow {
   archived_at: number | null;
 }
 
-export interface SchemaBody {
-  description: string | null;
-  primaryDisplayProperty: string | null;
-  secondaryDisplayProperties: string[];
-  searchableProperties: string[];
-  requiredProperties: string[];
-  associations: AssociationDefinition[];
-  updatedUserId?: number | null;
-}
+/** The schema row's JSON body: defined where the projection writes it. */
+export type { SchemaBody } from '../projections/limits.projection';
 
 export function rowToProperty(row: PropertyRow): PropertyView {
   return toPropertyView(JSON.parse(row.definition) as PropertyDefinition, {

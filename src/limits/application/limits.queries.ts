@@ -14,11 +14,22 @@ import {
   CalculatedPropertyLimits,
   CustomObjectTypeLimits,
   CustomPropertyLimits,
-  PropertyView,
-  toPropertyView,
 } from './limits.views';
 import { cachedStatement } from '../../platform/projections/statement-cache';
-import { PropertyRow, rowToProperty, SchemaBody, SchemaRow } from './limits-rows';
+import { SchemaBody, SchemaRow } from './limits-rows';
+
+interface TypeLabels {
+  objectTypeId: string;
+  singularLabel: string;
+  pluralLabel: string;
+}
+
+/** One (from, to) pair of object types and the names of its labels. */
+interface LabelPair {
+  from: string;
+  to: string;
+  labels: string[];
+}
 
 interface UsageRow {
   object_type_id: string;
@@ -43,7 +54,10 @@ export interface AccountLimitsView {
   };
 }
 
-/** The read side of the limits module (limits, usage, properties), served from the `limits` projection; schemas: SchemasQueries. */
+/**
+ * The read side of the limits module (limits, usage, object types), served from the `limits`
+ * projection; properties: PropertiesQueries, schemas: SchemasQueries.
+ */
 @Injectable()
 export class LimitsQueries {
   constructor(
@@ -90,33 +104,6 @@ export class LimitsQueries {
     return resolved;
   }
 
-  listProperties(hubId: number, rawObjectType: string, archived: boolean): PropertyView[] {
-    const resolved = this.resolve(hubId, rawObjectType);
-    const rows = cachedStatement(
-      this.db,
-      `SELECT * FROM limits_properties WHERE hub_id = ? AND object_type_id = ? AND archived = ? ORDER BY created_at, name`,
-    ).all(hubId, resolved.objectTypeId, archived ? 1 : 0) as PropertyRow[];
-    const defaults =
-      resolved.kind === 'standard' && !archived
-        ? resolved.type.defaultProperties.map((p) => toPropertyView(p, { hubspotDefined: true, archived: false }))
-        : [];
-    return [...defaults, ...rows.map(rowToProperty)];
-  }
-
-  getProperty(hubId: number, rawObjectType: string, name: string, archived: boolean): PropertyView {
-    const resolved = this.resolve(hubId, rawObjectType);
-    if (resolved.kind === 'standard' && !archived) {
-      const builtIn = resolved.type.defaultProperties.find((p) => p.name === name);
-      if (builtIn) return toPropertyView(builtIn, { hubspotDefined: true, archived: false });
-    }
-    const row = cachedStatement(
-      this.db,
-      'SELECT * FROM limits_properties WHERE hub_id = ? AND object_type_id = ? AND name = ? AND archived = ?',
-    ).get(hubId, resolved.objectTypeId, name, archived ? 1 : 0) as PropertyRow | undefined;
-    if (!row) throw HubSpotError.notFound(`Property ${name} does not exist`);
-    return rowToProperty(row);
-  }
-
   /**
    * Association labels per (from, to) pair of active object types that has at least one definition:
    * usage and allLabels are its named definitions, the limit the per-pair ceiling in force.
@@ -132,31 +119,31 @@ export class LimitsQueries {
     const filter = (raw: string | undefined, field: string): string | undefined => {
       if (raw === undefined || raw === '') return undefined;
       const resolved = resolveObjectType(raw, hubId, refs);
-      if (!resolved) {
-        const message = `Unable to infer object type from: ${raw.slice(0, 100)}`;
-        throw HubSpotError.validation(message, [{ message, in: field, code: 'INVALID_OBJECT_TYPE' }]);
-      }
+      if (!resolved) throw unknownObjectType(raw, field, 100);
       return resolved.objectTypeId;
     };
-    const fromId = filter(from, 'fromObjectTypeId');
-    const toId = filter(to, 'toObjectTypeId');
-    const typeOf = new Map<string, { objectTypeId: string; singularLabel: string; pluralLabel: string }>([
-      ...STANDARD_OBJECT_TYPES.map(
-        (t) =>
-          [
-            t.objectTypeId,
-            { objectTypeId: t.objectTypeId, singularLabel: t.singularLabel, pluralLabel: t.pluralLabel },
-          ] as const,
-      ),
-      ...schemas.map(
-        (s) =>
-          [
-            s.object_type_id,
-            { objectTypeId: s.object_type_id, singularLabel: s.singular_label, pluralLabel: s.plural_label },
-          ] as const,
-      ),
-    ]);
-    const pairs = new Map<string, { from: string; to: string; labels: string[] }>();
+    const { typeOf, pairs } = this.labelPairs(schemas, filter(from, 'fromObjectTypeId'), filter(to, 'toObjectTypeId'));
+    return pairs.map((p) => ({
+      fromObjectType: typeOf.get(p.from)!,
+      toObjectType: typeOf.get(p.to)!,
+      limit: limits.associationLabels,
+      usage: p.labels.length,
+      percentage: percentage(p.labels.length, limits.associationLabels),
+      allLabels: p.labels,
+    }));
+  }
+
+  /**
+   * The named definitions of each (from, to) pair of active types with at least one definition,
+   * ordered by from then to type id; `typeOf` labels every active type. Ceilings are the caller's.
+   */
+  private labelPairs(
+    schemas: SchemaRow[],
+    fromId?: string,
+    toId?: string,
+  ): { typeOf: Map<string, TypeLabels>; pairs: LabelPair[] } {
+    const typeOf = new Map(activeTypeLabels(schemas).map((t) => [t.objectTypeId, t] as const));
+    const pairs = new Map<string, LabelPair>();
     for (const s of schemas) {
       for (const a of (JSON.parse(s.body) as SchemaBody).associations) {
         if (!typeOf.has(a.toObjectTypeId)) continue; // its target was archived
@@ -167,18 +154,10 @@ export class LimitsQueries {
         pairs.set(k, pair);
       }
     }
-    const order = (id: string) => id.split('-').map(Number) as [number, number];
-    const cmp = (a: string, b: string) => order(a)[0] - order(b)[0] || order(a)[1] - order(b)[1];
-    return [...pairs.values()]
-      .sort((a, b) => cmp(a.from, b.from) || cmp(a.to, b.to))
-      .map((p) => ({
-        fromObjectType: typeOf.get(p.from)!,
-        toObjectType: typeOf.get(p.to)!,
-        limit: limits.associationLabels,
-        usage: p.labels.length,
-        percentage: percentage(p.labels.length, limits.associationLabels),
-        allLabels: p.labels,
-      }));
+    return {
+      typeOf,
+      pairs: [...pairs.values()].sort((a, b) => compareTypeIds(a.from, b.from) || compareTypeIds(a.to, b.to)),
+    };
   }
 
   private usageRows(hubId: number): UsageRow[] {
@@ -200,7 +179,7 @@ export class LimitsQueries {
     const { limits } = this.limitsOf(hubId);
     const byObjectType = this.usageRows(hubId)
       .filter((r) => r.calculated_properties > 0)
-      .sort(byTypeId)
+      .sort((a, b) => compareTypeIds(a.object_type_id, b.object_type_id))
       .map((r) => ({
         objectTypeId: r.object_type_id,
         singularLabel: r.singular_label,
@@ -226,19 +205,7 @@ export class LimitsQueries {
   customPropertyLimits(hubId: number): CustomPropertyLimits {
     const { limits } = this.limitsOf(hubId);
     const usage = new Map(this.usageRows(hubId).map((r) => [r.object_type_id, r.custom_properties]));
-    const types = [
-      ...STANDARD_OBJECT_TYPES.map((t) => ({
-        objectTypeId: t.objectTypeId,
-        singularLabel: t.singularLabel,
-        pluralLabel: t.pluralLabel,
-      })),
-      ...this.activeSchemas(hubId).map((s) => ({
-        objectTypeId: s.object_type_id,
-        singularLabel: s.singular_label,
-        pluralLabel: s.plural_label,
-      })),
-    ];
-    const byObjectType = types.map((t) => {
+    const byObjectType = activeTypeLabels(this.activeSchemas(hubId)).map((t) => {
       const used = usage.get(t.objectTypeId) ?? 0;
       return {
         ...t,
@@ -266,19 +233,32 @@ export class LimitsQueries {
         customObjectTypes: this.customObjectTypeUsage(hubId),
         customPropertiesByObjectType: Object.fromEntries(rows.map((r) => [r.object_type_id, r.custom_properties])),
         associationLabelsByPair: Object.fromEntries(
-          this.associationLabelLimits(hubId).map((p) => [
-            `${p.fromObjectType.objectTypeId}:${p.toObjectType.objectTypeId}`,
-            p.usage,
-          ]),
+          this.labelPairs(this.activeSchemas(hubId)).pairs.map((p) => [`${p.from}:${p.to}`, p.labels.length]),
         ),
       },
     };
   }
 }
 
-/** 0-x before 2-x, then numerically. */
-function byTypeId(a: { object_type_id: string }, b: { object_type_id: string }): number {
-  const [ak, an] = a.object_type_id.split('-').map(Number) as [number, number];
-  const [bk, bn] = b.object_type_id.split('-').map(Number) as [number, number];
+/** Object type ids: 0-x before 2-x, then numerically. */
+function compareTypeIds(a: string, b: string): number {
+  const [ak, an] = a.split('-').map(Number) as [number, number];
+  const [bk, bn] = b.split('-').map(Number) as [number, number];
   return ak - bk || an - bn;
+}
+
+/** Every standard type, then the given active custom schemas, with their labels. */
+function activeTypeLabels(schemas: SchemaRow[]): TypeLabels[] {
+  return [
+    ...STANDARD_OBJECT_TYPES.map((t) => ({
+      objectTypeId: t.objectTypeId,
+      singularLabel: t.singularLabel,
+      pluralLabel: t.pluralLabel,
+    })),
+    ...schemas.map((s) => ({
+      objectTypeId: s.object_type_id,
+      singularLabel: s.singular_label,
+      pluralLabel: s.plural_label,
+    })),
+  ];
 }

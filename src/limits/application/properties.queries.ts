@@ -4,11 +4,10 @@ import { HubSpotError } from '../../platform/errors/hubspot-error';
 import { READ_MODEL_DB } from '../../platform/projections/read-model-database';
 import { cachedStatement } from '../../platform/projections/statement-cache';
 import { defaultGroupsOf } from '../domain/property-groups';
+import type { DataSensitivity } from '../domain/property-rules';
 import { PropertyRow, rowToProperty } from './limits-rows';
 import { LimitsQueries } from './limits.queries';
 import { PropertyGroupView, PropertyView, toPropertyView } from './limits.views';
-
-export type DataSensitivity = 'non_sensitive' | 'sensitive' | 'highly_sensitive';
 
 export interface PropertyListFilter {
   archived: boolean;
@@ -25,7 +24,7 @@ interface GroupRow {
 }
 
 /**
- * Reads of the properties API beyond one property: the list with HubSpot's filters, batch read,
+ * Reads of the properties API: one property, the list with HubSpot's filters, batch read,
  * and the property groups (HubSpot's default groups first, then the account's, from the `limits`
  * projection). Every property here is `non_sensitive`: a sensitive filter finds none.
  */
@@ -49,6 +48,21 @@ export class PropertiesQueries {
         : [];
     const all = [...defaults, ...rows.map(rowToProperty)];
     return filter.names ? all.filter((p) => filter.names!.has(p.name)) : all;
+  }
+
+  /** One property (HubSpot-defined ones of standard types first), archived or active as asked; else 404. */
+  get(hubId: number, rawObjectType: string, name: string, archived: boolean): PropertyView {
+    const resolved = this.limits.resolve(hubId, rawObjectType);
+    if (resolved.kind === 'standard' && !archived) {
+      const builtIn = resolved.type.defaultProperties.find((p) => p.name === name);
+      if (builtIn) return toPropertyView(builtIn, { hubspotDefined: true, archived: false });
+    }
+    const row = cachedStatement(
+      this.db,
+      'SELECT * FROM limits_properties WHERE hub_id = ? AND object_type_id = ? AND name = ? AND archived = ?',
+    ).get(hubId, resolved.objectTypeId, name, archived ? 1 : 0) as PropertyRow | undefined;
+    if (!row) throw HubSpotError.notFound(`Property ${name} does not exist`);
+    return rowToProperty(row);
   }
 
   /** Batch read: the properties found, in input order, and the names that were not. */

@@ -29,15 +29,14 @@ export class SchemasQueries {
     return rows.map((r) => this.toSchema(r, include));
   }
 
+  private activeSchemaRows(hubId: number): SchemaRow[] {
+    return cachedStatement(this.db, 'SELECT * FROM limits_schemas WHERE hub_id = ? AND archived = 0').all(
+      hubId,
+    ) as SchemaRow[];
+  }
+
   private activeSchemaRow(hubId: number, rawObjectType: string): SchemaRow | undefined {
-    const key = rawObjectType.trim().toLowerCase();
-    return (
-      cachedStatement(this.db, 'SELECT * FROM limits_schemas WHERE hub_id = ? AND archived = 0').all(
-        hubId,
-      ) as SchemaRow[]
-    ).find(
-      (s) => s.object_type_id === key || s.name.toLowerCase() === key || s.fully_qualified_name.toLowerCase() === key,
-    );
+    return schemaNamed(this.activeSchemaRows(hubId), rawObjectType);
   }
 
   getSchema(hubId: number, rawObjectType: string, include: SchemaIncludes = INCLUDE_ALL): ObjectSchemaView {
@@ -48,7 +47,8 @@ export class SchemasQueries {
 
   /** POST /crm/v3/schemas/batch/read: every input must name an active schema (one error per one that does not). */
   batchReadSchemas(hubId: number, inputs: readonly string[], include: SchemaIncludes): ObjectSchemaView[] {
-    const rows = inputs.map((raw) => this.activeSchemaRow(hubId, raw));
+    const active = this.activeSchemaRows(hubId); // one read for the whole batch
+    const rows = inputs.map((raw) => schemaNamed(active, raw));
     const missing = inputs.flatMap((raw, i) =>
       rows[i] ? [] : [{ message: `Object type ${raw} not found`, in: `inputs[${i}]`, code: 'OBJECT_NOT_FOUND' }],
     );
@@ -126,4 +126,12 @@ export class SchemasQueries {
     if (body.primaryDisplayProperty !== null) view.primaryDisplayProperty = body.primaryDisplayProperty;
     return JSON.parse(JSON.stringify(view)) as ObjectSchemaView; // drops undefined names
   }
+}
+
+/** The row an object type names: its id, name or fully qualified name (case-insensitive). */
+function schemaNamed(rows: readonly SchemaRow[], rawObjectType: string): SchemaRow | undefined {
+  const key = rawObjectType.trim().toLowerCase();
+  return rows.find(
+    (s) => s.object_type_id === key || s.name.toLowerCase() === key || s.fully_qualified_name.toLowerCase() === key,
+  );
 }

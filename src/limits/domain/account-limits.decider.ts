@@ -13,7 +13,7 @@ import { checkCeiling, CommandFacts, resolveActive } from './ceiling-check';
 import { mergeOverrides } from './ceilings';
 import { invalidInput } from './limit-errors';
 import { AssociationDefinition, LimitOverrides, LimitsEvent, LimitsEventType } from './limits-events';
-import { fullyQualifiedNameOf } from './object-types';
+import { fullyQualifiedNameOf, isHubSpotDefinedProperty } from './object-types';
 import { decidePropertyCommand, decidePropertyCreation, emptyBatch, PropertyCommand } from './property-decisions';
 import type { PropertyInput } from './property-rules';
 import { normalizeSchema, SchemaInput } from './schema-rules';
@@ -43,7 +43,7 @@ function decideCreateProperty(cmd: CommandOf<'CreateProperty'>, state: AccountLi
 
 function decideArchiveProperty(cmd: CommandOf<'ArchiveProperty'>, state: AccountLimitsState): LimitsEvent[] {
   const resolved = resolveActive(state, cmd.objectType, cmd.facts.hubId);
-  if (resolved.kind === 'standard' && resolved.type.defaultProperties.some((p) => p.name === cmd.name)) {
+  if (isHubSpotDefinedProperty(resolved, cmd.name)) {
     const message = `Property '${cmd.name}' is defined by HubSpot and cannot be archived.`;
     throw HubSpotError.validation(
       message,

@@ -9,6 +9,7 @@ import {
   CUSTOM_OBJECT_TYPE_ID,
   CustomTypeRef,
   fullyQualifiedNameOf,
+  isHubSpotDefinedProperty,
   ResolvedObjectType,
   standardObjectTypeById,
 } from './object-types';
@@ -214,8 +215,7 @@ export function propertyOf(state: AccountLimitsState, objectTypeId: string, name
 
 /** Whether a name is in use on one object type: a HubSpot-defined property or an active one of the account. */
 export function isNameTaken(state: AccountLimitsState, resolved: ResolvedObjectType, name: string): boolean {
-  if (resolved.kind === 'standard' && resolved.type.defaultProperties.some((p) => p.name === name)) return true;
-  return propertyOf(state, resolved.objectTypeId, name) !== undefined;
+  return isHubSpotDefinedProperty(resolved, name) || propertyOf(state, resolved.objectTypeId, name) !== undefined;
 }
 
 /** DELETE /crm/v3/schemas/{objectType} finds archived schemas too (to purge them); an active one wins. */

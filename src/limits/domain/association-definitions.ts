@@ -1,9 +1,8 @@
-import type { Tier, TierLimits } from '../../platform/tiers';
 import { HubSpotError } from '../../platform/errors/hubspot-error';
 import { type AccountLimitsState, isActiveType } from './account-limits.state';
-import { effectiveLimits } from './ceilings';
+import { checkCeiling, type CommandFacts } from './ceiling-check';
 import { activeCustomSchema } from './custom-schema-ref';
-import { limitExceeded } from './limit-errors';
+import { unknownObjectType } from './limit-errors';
 import type { AssociationDefinition, LimitsEvent } from './limits-events';
 import { LimitsEventType } from './limits-events';
 import { resolveObjectType } from './object-types';
@@ -13,13 +12,6 @@ export interface AssociationInput {
   fromObjectTypeId: string;
   toObjectTypeId: string;
   name?: string;
-}
-
-interface Facts {
-  hubId: number;
-  tier: Tier;
-  tierLimits: TierLimits;
-  now: number;
 }
 
 /** A definition counts while both of its object types are active (standard, or a custom type not archived). */
@@ -48,7 +40,7 @@ export function decideCreateAssociation(
   input: AssociationInput,
   objectType: string,
   state: AccountLimitsState,
-  facts: Facts,
+  facts: CommandFacts,
 ): LimitsEvent[] {
   const { objectTypeId: from } = activeCustomSchema(state, objectType, facts.hubId);
   const schemas = Object.values(state.schemas);
@@ -61,7 +53,7 @@ export function decideCreateAssociation(
   }
   const target = resolveObjectType(input.toObjectTypeId, facts.hubId, schemas);
   if (!target) {
-    throw invalid('toObjectTypeId', `Unable to infer object type from: ${input.toObjectTypeId}`, 'INVALID_OBJECT_TYPE');
+    throw unknownObjectType(input.toObjectTypeId, 'toObjectTypeId');
   }
   const to = target.objectTypeId;
   if (to === from) {
@@ -81,12 +73,14 @@ export function decideCreateAssociation(
         'ASSOCIATION_ALREADY_EXISTS',
       );
     }
-    const limit = effectiveLimits(facts.tierLimits, state.overrides).associationLabels;
-    const usage = associationLabelUsage(state, from, to);
-    if (usage + 1 > limit) {
-      const overridden = state.overrides.associationLabels !== undefined && state.overrides.associationLabels !== null;
-      throw limitExceeded('associationLabels', limit, usage, facts.tier, overridden, 1, ` between ${from} and ${to}`);
-    }
+    checkCeiling(
+      'associationLabels',
+      associationLabelUsage(state, from, to),
+      1,
+      state,
+      facts,
+      ` between ${from} and ${to}`,
+    );
   } else {
     const unnamed = active.find((a) => a.fromObjectTypeId === from && a.toObjectTypeId === to && !a.name);
     if (unnamed) {

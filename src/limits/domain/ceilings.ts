@@ -3,18 +3,25 @@ import type { LimitOverrides } from './limits-events';
 
 export type LimitName = keyof TierLimits;
 
+/** Every ceiling, in the order responses and messages list them. */
+export const LIMIT_NAMES = [
+  'calculatedProperties',
+  'customObjectTypes',
+  'customProperties',
+  'associationLabels',
+] as const satisfies readonly LimitName[];
+
+// does not compile while a ceiling of TierLimits is missing from LIMIT_NAMES
+const _everyLimitNamed: Record<Exclude<LimitName, (typeof LIMIT_NAMES)[number]>, never> = {};
+
 /** The ceiling in force: the account's override where one is set, else its tier's value. */
 export function effectiveLimits(tierLimits: TierLimits, overrides: LimitOverrides): TierLimits {
-  const pick = (k: LimitName) => {
+  const out = {} as TierLimits;
+  for (const k of LIMIT_NAMES) {
     const o = overrides[k];
-    return o === undefined || o === null ? tierLimits[k] : o;
-  };
-  return {
-    calculatedProperties: pick('calculatedProperties'),
-    customObjectTypes: pick('customObjectTypes'),
-    customProperties: pick('customProperties'),
-    associationLabels: pick('associationLabels'),
-  };
+    out[k] = o === undefined || o === null ? tierLimits[k] : o;
+  }
+  return out;
 }
 
 /** Usage in percent of the limit, two decimals; 0 when the limit is 0 (never Infinity or NaN on the wire). */
@@ -26,7 +33,7 @@ export function percentage(usage: number, limit: number): number {
 /** Applies a PUT body on top of the overrides in force: a key set to null clears it, a missing (undefined) key keeps it. */
 export function mergeOverrides(current: LimitOverrides, change: LimitOverrides): LimitOverrides {
   const out: LimitOverrides = { ...current };
-  for (const k of ['calculatedProperties', 'customObjectTypes', 'customProperties', 'associationLabels'] as const) {
+  for (const k of LIMIT_NAMES) {
     const v = change[k];
     if (v === undefined) continue;
     if (v === null) delete out[k];

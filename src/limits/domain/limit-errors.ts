@@ -42,11 +42,13 @@ export function limitExceeded(
   });
 }
 
-/** 400 for an object type in a path or body that is neither standard nor an active custom schema. */
-export function unknownObjectType(raw: string): HubSpotError {
-  return HubSpotError.validation(`Unable to infer object type from: ${raw}`, [
-    { message: `Unable to infer object type from: ${raw}`, in: 'objectType', code: 'INVALID_OBJECT_TYPE' },
-  ]);
+/**
+ * 400 for an object type in a path, body or query field that is neither standard nor an active
+ * custom schema; the echoed value is cut at `maxChars` (callers' inputs are at most 200 long).
+ */
+export function unknownObjectType(raw: string, field = 'objectType', maxChars = 200): HubSpotError {
+  const message = `Unable to infer object type from: ${raw.slice(0, maxChars)}`;
+  return HubSpotError.validation(message, [{ message, in: field, code: 'INVALID_OBJECT_TYPE' }]);
 }
 
 /** HubSpot's wording for a body with broken fields: one entry per field in `errors[]`. */

@@ -144,6 +144,11 @@ export type ResolvedObjectType =
   | { kind: 'standard'; objectTypeId: string; type: StandardObjectType }
   | { kind: 'custom'; objectTypeId: string; name: string };
 
+/** Whether `name` is one of HubSpot's own properties of the type (only standard types have them). */
+export function isHubSpotDefinedProperty(resolved: ResolvedObjectType, name: string): boolean {
+  return resolved.kind === 'standard' && resolved.type.defaultProperties.some((p) => p.name === name);
+}
+
 /**
  * Resolves a path segment against the standard types and the account's active custom schemas.
  * Archived schemas are not found (as HubSpot: an archived object type answers 404).

@@ -1,9 +1,9 @@
 import { HubSpotError } from '../../platform/errors/hubspot-error';
-import { AccountLimitsState, propertyOf, usageOf } from './account-limits.state';
+import { AccountLimitsState, isNameTaken, propertyOf, usageOf } from './account-limits.state';
 import { checkCeiling, CommandFacts, resolveActive } from './ceiling-check';
 import { invalidInput } from './limit-errors';
 import { LimitsEvent, LimitsEventType, PropertyCreated } from './limits-events';
-import type { ResolvedObjectType } from './object-types';
+import { isHubSpotDefinedProperty, type ResolvedObjectType } from './object-types';
 import { defaultGroupsOf, GROUP_NAME, MAX_GROUP_NAME_LENGTH, PropertyGroupDefinition } from './property-groups';
 import { isCalculated, normalizeProperty, PropertyInput } from './property-rules';
 
@@ -89,9 +89,7 @@ export function decidePropertyCreation(
   if (errors.length > 0) throw invalidInput(errors);
   if (!activeGroup(state, resolved, definition.groupName))
     throw unknownGroup(definition.groupName, path ? `${path}.groupName` : 'groupName');
-  const builtIn =
-    resolved.kind === 'standard' && resolved.type.defaultProperties.some((p) => p.name === definition.name);
-  if (builtIn || propertyOf(state, resolved.objectTypeId, definition.name) || batch.names.has(definition.name)) {
+  if (isNameTaken(state, resolved, definition.name) || batch.names.has(definition.name)) {
     throw HubSpotError.conflict(`Property named '${definition.name}' already exists.`, 'PROPERTY_ALREADY_EXISTS');
   }
   const usage = usageOf(state);
@@ -157,7 +155,7 @@ function readOnly(name: string, what: string): HubSpotError {
 function decideUpdateProperty(cmd: CommandOf<'UpdateProperty'>, state: AccountLimitsState): LimitsEvent[] {
   const { facts, patch } = cmd;
   const resolved = resolveActive(state, cmd.objectType, facts.hubId);
-  if (resolved.kind === 'standard' && resolved.type.defaultProperties.some((p) => p.name === cmd.name)) {
+  if (isHubSpotDefinedProperty(resolved, cmd.name)) {
     throw readOnly(cmd.name, 'Property');
   }
   const slot = propertyOf(state, resolved.objectTypeId, cmd.name);
@@ -218,9 +216,7 @@ function decideBatchArchive(cmd: CommandOf<'BatchArchiveProperties'>, state: Acc
   const { facts } = cmd;
   const resolved = resolveActive(state, cmd.objectType, facts.hubId);
   const names = [...new Set(cmd.names)];
-  const builtIn = names.filter(
-    (n) => resolved.kind === 'standard' && resolved.type.defaultProperties.some((p) => p.name === n),
-  );
+  const builtIn = names.filter((n) => isHubSpotDefinedProperty(resolved, n));
   if (builtIn.length > 0) {
     const message = `Properties defined by HubSpot cannot be archived: ${builtIn.join(', ')}`;
     throw HubSpotError.validation(

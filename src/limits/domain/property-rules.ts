@@ -19,6 +19,10 @@ export interface PropertyInput {
   calculationFormula?: string;
 }
 
+/** HubSpot's `dataSensitivity` values (query parameter and batch-read body). */
+export const DATA_SENSITIVITIES = ['non_sensitive', 'sensitive', 'highly_sensitive'] as const;
+export type DataSensitivity = (typeof DATA_SENSITIVITIES)[number];
+
 export const PROPERTY_TYPES = ['string', 'number', 'date', 'datetime', 'enumeration', 'bool'] as const;
 export const FIELD_TYPES = [
   'textarea',

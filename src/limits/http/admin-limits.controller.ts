@@ -8,6 +8,8 @@ import { IntParamPipe } from '../../platform/http/int-param.pipe';
 import { Ctx } from '../../platform/http/request-context';
 import { OverrideAccountLimits } from '../application/commands/override-account-limits';
 import { AccountLimitsView, LimitsQueries } from '../application/limits.queries';
+import { LIMIT_NAMES } from '../domain/ceilings';
+import type { LimitOverrides } from '../domain/limits-events';
 import { LimitOverridesDto } from './limits.dto';
 
 /** Per-account ceilings (admin API): overrides on top of the tier table in configuration. */
@@ -33,17 +35,12 @@ export class AdminLimitsController {
     @Body() body: LimitOverridesDto,
     @Ctx() ctx: CommandContext,
   ): Promise<AccountLimitsView> {
-    const overrides = {
-      calculatedProperties: body.calculatedProperties,
-      customObjectTypes: body.customObjectTypes,
-      customProperties: body.customProperties,
-      associationLabels: body.associationLabels,
-    };
+    const overrides: LimitOverrides = {};
+    for (const k of LIMIT_NAMES) overrides[k] = body[k];
     if (Object.values(overrides).every((v) => v === undefined)) {
-      throw HubSpotError.validation(
-        'Invalid input: give at least one of calculatedProperties, customObjectTypes, customProperties, associationLabels.',
-        [{ message: 'no limit given', in: 'body', code: 'REQUIRED' }],
-      );
+      throw HubSpotError.validation(`Invalid input: give at least one of ${LIMIT_NAMES.join(', ')}.`, [
+        { message: 'no limit given', in: 'body', code: 'REQUIRED' },
+      ]);
     }
     return this.commandBus.execute(new OverrideAccountLimits(hubId, overrides, ctx));
   }

@@ -19,10 +19,16 @@ import {
 } from 'class-validator';
 import { FIELD_TYPES, MAX_FORMULA_LENGTH, PROPERTY_TYPES } from '../domain/property-rules';
 
-const MAX_INT32 = 2_147_483_647;
+export const MAX_INT32 = 2_147_483_647;
 /** Bounds that keep one request (and the event it becomes) reasonably small. */
 const MAX_OPTIONS = 1000;
-const MAX_TEXT = 3000;
+export const MAX_TEXT = 3000;
+
+/**
+ * HubSpot's batch endpoints (properties and schemas) take at most 100 inputs (its documented batch
+ * size for the CRM APIs); a longer batch is refused whole with a 400, nothing recorded.
+ */
+export const MAX_BATCH_INPUTS = 100;
 
 abstract class OptionInputFieldsDto {
   @ApiProperty() @IsDefined() @IsString() @MaxLength(MAX_TEXT) label!: string;
@@ -70,7 +76,8 @@ abstract class PropertyFieldsDto {
   @ApiPropertyOptional() @IsOptional() @IsString() @MaxLength(100) referencedObjectType?: string;
 }
 
-const OptionsOf = (option: () => typeof OptionInputDto | typeof OptionInputDatedDto) =>
+/** An optional options array (create, schema property, PATCH): each option validated as `option`. */
+export const OptionsOf = (option: () => typeof OptionInputDto | typeof OptionInputDatedDto) =>
   applyDecorators(
     ApiPropertyOptional({ type: [option()] }),
     IsOptional(),
@@ -203,30 +210,14 @@ export class SchemaCreate2026_09Dto extends SchemaCreateFieldsDto {
   @Flag(false, SAME_OBJECT) shouldCreateSameObjectAssociation?: boolean;
 }
 
+/** Listed bottom-up, as the stacked decorators it replaces ran: validation messages keep their order. */
+const Override = () =>
+  applyDecorators(Max(1_000_000), Min(0), IsInt(), IsOptional(), ApiPropertyOptional({ nullable: true, minimum: 0 }));
+
 /** PUT /admin/v1/accounts/{hubId}/limits: a number sets an override, null clears it, absent keeps it. */
 export class LimitOverridesDto {
-  @ApiPropertyOptional({ nullable: true, minimum: 0 })
-  @IsOptional()
-  @IsInt()
-  @Min(0)
-  @Max(1_000_000)
-  calculatedProperties?: number | null;
-  @ApiPropertyOptional({ nullable: true, minimum: 0 })
-  @IsOptional()
-  @IsInt()
-  @Min(0)
-  @Max(1_000_000)
-  customObjectTypes?: number | null;
-  @ApiPropertyOptional({ nullable: true, minimum: 0 })
-  @IsOptional()
-  @IsInt()
-  @Min(0)
-  @Max(1_000_000)
-  customProperties?: number | null;
-  @ApiPropertyOptional({ nullable: true, minimum: 0 })
-  @IsOptional()
-  @IsInt()
-  @Min(0)
-  @Max(1_000_000)
-  associationLabels?: number | null;
+  @Override() calculatedProperties?: number | null;
+  @Override() customObjectTypes?: number | null;
+  @Override() customProperties?: number | null;
+  @Override() associationLabels?: number | null;
 }

@@ -1,5 +1,6 @@
 import { type AccessTokenClaims, missingAnyScopeError } from '../../oauth';
 import { HubSpotError } from '../../platform/errors/hubspot-error';
+import { DATA_SENSITIVITIES, type DataSensitivity } from '../domain/property-rules';
 
 /**
  * Query and path values Nest's built-in pipes would refuse with their own error shape: these
@@ -35,10 +36,8 @@ export function parseIncludeFlag(raw: string | undefined, name: string): boolean
   ]);
 }
 
-const DATA_SENSITIVITIES = ['non_sensitive', 'sensitive', 'highly_sensitive'] as const;
-
 /** The `dataSensitivity` query parameter (default non_sensitive). */
-export function parseDataSensitivity(raw: string | undefined): (typeof DATA_SENSITIVITIES)[number] {
+export function parseDataSensitivity(raw: string | undefined): DataSensitivity {
   if (raw === undefined || raw === '') return 'non_sensitive';
   const found = DATA_SENSITIVITIES.find((s) => s === raw);
   if (found) return found;

@@ -13,12 +13,12 @@ import { BatchArchiveProperties } from '../application/commands/batch-archive-pr
 import { BatchCreateProperties, standardError } from '../application/commands/batch-create-properties';
 import { CreateProperty } from '../application/commands/create-property';
 import { UpdateProperty } from '../application/commands/update-property';
-import { LimitsQueries } from '../application/limits.queries';
 import { iso, type PropertyBatchView, type PropertyView } from '../application/limits.views';
 import { PropertiesQueries } from '../application/properties.queries';
 import { CLOCK, type Clock } from '../../platform/clock';
 import { HubSpotError } from '../../platform/errors/hubspot-error';
 import { scopeFamilyOf } from '../domain/object-types';
+import { DATA_SENSITIVITIES } from '../domain/property-rules';
 import { propertyScopes } from '../domain/scopes';
 import { PropertyCreateDatedDto, PropertyCreateDto } from './limits.dto';
 import {
@@ -57,7 +57,6 @@ type PropertiesVersion = keyof typeof PROPERTIES_PATHS;
 export class PropertiesController {
   constructor(
     private readonly commandBus: CommandBus,
-    private readonly queries: LimitsQueries,
     private readonly properties: PropertiesQueries,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
@@ -82,7 +81,7 @@ export class PropertiesController {
   @Get()
   @ApiOperation({ summary: 'Read all properties of an object type' })
   @ApiQuery({ name: 'archived', required: false, type: Boolean })
-  @ApiQuery({ name: 'dataSensitivity', required: false, enum: ['non_sensitive', 'sensitive', 'highly_sensitive'] })
+  @ApiQuery({ name: 'dataSensitivity', required: false, enum: DATA_SENSITIVITIES })
   @ApiQuery({ name: 'properties', required: false, description: 'Comma-separated names to return' })
   @ApiQuery({ name: 'locale', required: false })
   list(
@@ -116,7 +115,7 @@ export class PropertiesController {
     requireAnyScope(token, propertyScopes(scopeFamilyOf(objectType), 'read', version));
     const { archived, dataSensitivity } = listQuery(query);
     parsePropertyNames(query.properties);
-    const property = this.queries.getProperty(token.hubId, objectType, propertyName, archived);
+    const property = this.properties.get(token.hubId, objectType, propertyName, archived);
     if (property.dataSensitivity !== dataSensitivity)
       throw HubSpotError.notFound(`Property ${propertyName} does not exist`);
     return property;

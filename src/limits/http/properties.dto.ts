@@ -17,18 +17,17 @@ import {
   Min,
   ValidateNested,
 } from 'class-validator';
-import { FIELD_TYPES, MAX_FORMULA_LENGTH, PROPERTY_TYPES } from '../domain/property-rules';
-import { OptionInputDatedDto, OptionInputDto, PropertyCreateDatedDto, PropertyCreateDto } from './limits.dto';
-
-const MAX_INT32 = 2_147_483_647;
-const MAX_TEXT = 3000;
-const MAX_OPTIONS = 1000;
-
-/**
- * HubSpot's batch endpoints take at most 100 inputs (its documented batch size for the CRM
- * APIs); a longer batch is refused whole with a 400, nothing recorded.
- */
-export const MAX_BATCH_INPUTS = 100;
+import { DATA_SENSITIVITIES, FIELD_TYPES, MAX_FORMULA_LENGTH, PROPERTY_TYPES } from '../domain/property-rules';
+import {
+  MAX_BATCH_INPUTS,
+  MAX_INT32,
+  MAX_TEXT,
+  OptionInputDatedDto,
+  OptionInputDto,
+  OptionsOf,
+  PropertyCreateDatedDto,
+  PropertyCreateDto,
+} from './limits.dto';
 
 const Inputs = (item: () => new () => object) =>
   applyDecorators(
@@ -61,24 +60,12 @@ export class BatchPropertyNameDto {
   @Inputs(() => PropertyNameDto) inputs!: PropertyNameDto[];
 }
 
-export const DATA_SENSITIVITIES = ['non_sensitive', 'sensitive', 'highly_sensitive'] as const;
-
 /** HubSpot's BatchReadInputPropertyName; `archived` and `dataSensitivity` default to false and non_sensitive. */
 export class BatchReadPropertyNameDto {
   @Inputs(() => PropertyNameDto) inputs!: PropertyNameDto[];
   @ApiPropertyOptional() @IsOptional() @IsBoolean() archived?: boolean;
   @ApiPropertyOptional({ enum: DATA_SENSITIVITIES }) @IsOptional() @IsIn(DATA_SENSITIVITIES) dataSensitivity?: string;
 }
-
-const PatchOptions = (option: () => typeof OptionInputDto | typeof OptionInputDatedDto) =>
-  applyDecorators(
-    ApiPropertyOptional({ type: [option()] }),
-    IsOptional(),
-    IsArray(),
-    ArrayMaxSize(MAX_OPTIONS),
-    ValidateNested({ each: true }),
-    Type(option),
-  );
 
 abstract class PropertyUpdateFieldsDto {
   @ApiPropertyOptional() @IsOptional() @IsString() @IsNotEmpty() @MaxLength(255) label?: string;
@@ -95,12 +82,12 @@ abstract class PropertyUpdateFieldsDto {
 
 /** HubSpot's PropertyUpdate (PATCH): absent fields keep their value. */
 export class PropertyUpdateDto extends PropertyUpdateFieldsDto {
-  @PatchOptions(() => OptionInputDto) options?: OptionInputDto[];
+  @OptionsOf(() => OptionInputDto) options?: OptionInputDto[];
 }
 
 /** PropertyUpdate from 2026-03: each option needs `displayOrder`. */
 export class PropertyUpdateDatedDto extends PropertyUpdateFieldsDto {
-  @PatchOptions(() => OptionInputDatedDto) options?: OptionInputDatedDto[];
+  @OptionsOf(() => OptionInputDatedDto) options?: OptionInputDatedDto[];
 }
 
 /** HubSpot's PropertyGroupCreate. */

@@ -13,9 +13,7 @@ import {
   MaxLength,
   ValidateNested,
 } from 'class-validator';
-
-/** HubSpot's batch endpoints take at most 100 inputs. */
-export const MAX_SCHEMA_BATCH_INPUTS = 100;
+import { MAX_BATCH_INPUTS } from './limits.dto';
 
 /** ObjectTypeDefinitionLabels in a PATCH: both labels, as the schema has both. */
 export class SchemaPatchLabelsDto {
@@ -84,10 +82,10 @@ export class SchemaBatchReadDto {
   @ApiProperty() @IsDefined() @IsBoolean() includeAuditMetadata!: boolean;
   @ApiProperty() @IsDefined() @IsBoolean() includePropertyDefinitions!: boolean;
 
-  @ApiProperty({ type: [String], maxItems: MAX_SCHEMA_BATCH_INPUTS })
+  @ApiProperty({ type: [String], maxItems: MAX_BATCH_INPUTS })
   @IsDefined()
   @IsArray()
-  @ArrayMaxSize(MAX_SCHEMA_BATCH_INPUTS)
+  @ArrayMaxSize(MAX_BATCH_INPUTS)
   @IsString({ each: true })
   @IsNotEmpty({ each: true })
   @MaxLength(200, { each: true })

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type Database from 'better-sqlite3';
 import type { Recorded } from '../../platform/events/event-type-registry';
 import type { Projection } from '../../platform/projections/projection';
-import { AssociationDefinition, LimitsEvent, LimitsEventType } from '../domain/limits-events';
+import { CustomObjectSchemaCreated, LimitsEvent, LimitsEventType } from '../domain/limits-events';
 import { standardObjectTypeById } from '../domain/object-types';
 import { cachedStatement } from '../../platform/projections/statement-cache';
 
@@ -146,7 +146,7 @@ export class LimitsProjection implements Projection<LimitsEvent> {
       }
       case LimitsEventType.CustomObjectSchemaCreated: {
         const d = event.data;
-        const body = {
+        const body: SchemaBody = {
           description: d.description,
           primaryDisplayProperty: d.primaryDisplayProperty,
           secondaryDisplayProperties: d.secondaryDisplayProperties,
@@ -228,7 +228,7 @@ export class LimitsProjection implements Projection<LimitsEvent> {
         const { hubId, association, createdAt } = event.data;
         updateSchemaBody(db, hubId, association.fromObjectTypeId, createdAt, (body) => ({
           ...body,
-          associations: [...(body.associations as AssociationDefinition[]), association],
+          associations: [...body.associations, association],
         }));
         return;
       }
@@ -236,7 +236,7 @@ export class LimitsProjection implements Projection<LimitsEvent> {
         const { hubId, fromObjectTypeId, associationId, deletedAt } = event.data;
         updateSchemaBody(db, hubId, fromObjectTypeId, deletedAt, (body) => ({
           ...body,
-          associations: (body.associations as AssociationDefinition[]).filter((a) => a.id !== associationId),
+          associations: body.associations.filter((a) => a.id !== associationId),
         }));
         return;
       }
@@ -246,20 +246,34 @@ export class LimitsProjection implements Projection<LimitsEvent> {
   }
 }
 
+/**
+ * The JSON `body` column of `limits_schemas`: the schema's fields without a column of their own,
+ * as CustomObjectSchemaCreated carries them, plus who last changed it (PATCH).
+ */
+export type SchemaBody = Pick<
+  CustomObjectSchemaCreated['data'],
+  | 'description'
+  | 'primaryDisplayProperty'
+  | 'secondaryDisplayProperties'
+  | 'searchableProperties'
+  | 'requiredProperties'
+  | 'associations'
+> & { updatedUserId?: number | null };
+
 /** Rewrites one schema row's JSON body (display lists, description, associations) and its updated_at. */
 function updateSchemaBody(
   db: Database.Database,
   hubId: number,
   objectTypeId: string,
   at: number,
-  change: (body: Record<string, unknown>) => Record<string, unknown>,
+  change: (body: SchemaBody) => SchemaBody,
 ): void {
   const row = cachedStatement(db, 'SELECT body FROM limits_schemas WHERE hub_id = ? AND object_type_id = ?').get(
     hubId,
     objectTypeId,
   ) as { body: string } | undefined;
   if (!row) return;
-  const body = change(JSON.parse(row.body) as Record<string, unknown>);
+  const body = change(JSON.parse(row.body) as SchemaBody);
   cachedStatement(db, 'UPDATE limits_schemas SET body = ?, updated_at = ? WHERE hub_id = ? AND object_type_id = ?').run(
     JSON.stringify(body),
     at,

@@ -57,10 +57,10 @@ export class BatchCreatePropertiesHandler implements ICommandHandler<BatchCreate
       objectType,
       inputs,
       context,
-      ({ limits }, events, rejected) => ({
+      ({ properties }, events, rejected) => ({
         results: events
           .filter((e): e is PropertyCreated => e.type === LimitsEventType.PropertyCreated)
-          .map((e) => limits.getProperty(hubId, e.data.objectTypeId, e.data.property.name, false)),
+          .map((e) => properties.get(hubId, e.data.objectTypeId, e.data.property.name, false)),
         rejected,
       }),
     );

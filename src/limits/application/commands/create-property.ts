@@ -29,10 +29,10 @@ export class CreatePropertyHandler implements ICommandHandler<CreateProperty> {
       userId,
       { type: 'CreateProperty', objectType, property },
       context,
-      ({ limits }, events) => {
+      ({ properties }, events) => {
         const created = events.find((e): e is PropertyCreated => e.type === LimitsEventType.PropertyCreated);
         if (!created) throw new Error('CreateProperty appended no PropertyCreated');
-        return limits.getProperty(hubId, created.data.objectTypeId, created.data.property.name, false);
+        return properties.get(hubId, created.data.objectTypeId, created.data.property.name, false);
       },
     );
   }

@@ -29,7 +29,7 @@ export class UpdatePropertyHandler implements ICommandHandler<UpdateProperty> {
       userId,
       { type: 'UpdateProperty', objectType, name, patch },
       context,
-      ({ limits }) => limits.getProperty(hubId, objectType, name, false),
+      ({ properties }) => properties.get(hubId, objectType, name, false),
     );
   }
 }
