@@ -65,12 +65,13 @@ export function* exportEvents(dataDir: string, range: ExportRange): Generator<st
           .iterate(range.fromPosition, range.toPosition) as IterableIterator<EventRow>)
       : [][Symbol.iterator]();
     let liveNext = live.next();
-    const open: Cursor[] = [];
+    let open: Cursor[] = [];
     let lastPosition = 0;
     for (;;) {
-      const heads = open.filter((c) => c.next < c.events.length);
+      // An exhausted segment's events are let go: only overlapping segments stay in memory.
+      open = open.filter((c) => c.next < c.events.length);
       let min = liveNext.done ? Number.POSITIVE_INFINITY : liveNext.value.position;
-      for (const c of heads) min = Math.min(min, c.events[c.next]!.position);
+      for (const c of open) min = Math.min(min, c.events[c.next]!.position);
       if (pending.length > 0 && pending[0]!.segment.firstPosition <= min) {
         const { file, segment } = pending.shift()!;
         const events = files
@@ -87,11 +88,11 @@ export function* exportEvents(dataDir: string, range: ExportRange): Generator<st
         source = 'live';
         liveNext = live.next();
       } else {
-        const c = heads.find((h) => h.events[h.next]!.position === min)!;
+        const c = open.find((h) => h.events[h.next]!.position === min)!;
         event = c.events[c.next]!;
         source = 'archive';
       }
-      for (const c of heads) while (c.next < c.events.length && c.events[c.next]!.position === min) c.next += 1;
+      for (const c of open) while (c.next < c.events.length && c.events[c.next]!.position === min) c.next += 1;
       if (min === lastPosition) continue;
       lastPosition = min;
       if (event.metadata.occurredAt < range.fromTime || event.metadata.occurredAt >= range.toTime) continue;
