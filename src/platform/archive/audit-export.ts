@@ -40,6 +40,18 @@ export function parseExportRange(args: readonly string[]): ExportRange {
   return range;
 }
 
+/**
+ * The export reads DATA_DIR's SQLite store and archive only: on EventStoreDB it would leave the
+ * live events out without a word, so it refuses instead.
+ */
+export function assertExportableStore(env: Readonly<Record<string, string | undefined>>): void {
+  if (env.EVENTSTORE_CONNECTION_STRING) {
+    throw new Error(
+      'EVENTSTORE_CONNECTION_STRING is set: audit:export reads only the SQLite store and the archive of DATA_DIR, so exporting from EventStoreDB is not supported yet (export its live events with its own tools).',
+    );
+  }
+}
+
 interface Cursor {
   events: RecordedEvent[];
   next: number;
