@@ -6,7 +6,7 @@ import { ConcurrencyError } from './concurrency-error';
 import { LiveTail, rowBytes } from './live-tail';
 import { StreamCache } from './stream-cache';
 import { sqliteWriter, WireAppend, WireGroupResult } from './sqlite-writer';
-import { storageFaultOf } from './storage-fault';
+import { sqliteStorageFaultReason, storageFaultOf } from './storage-fault';
 import { openRowFormat, packMetadata, storedEventId, streamKey, toRecorded, type EventRow } from './sqlite-row-format';
 import { SqliteFeed } from './sqlite-feed';
 import { SqliteTypeNames, type StoredRow } from './sqlite-type-names';
@@ -69,7 +69,8 @@ const { parentPort, workerData } = require('node:worker_threads');
 const sqliteWriter = ${sqliteWriter.toString()};
 const streamKey = ${streamKey.toString()};
 const storedEventId = ${storedEventId.toString()};
-const writer = sqliteWriter(workerData.file, workerData.driverPath, { streamKey, storedEventId });
+const storageFaultReason = ${sqliteStorageFaultReason.toString()};
+const writer = sqliteWriter(workerData.file, workerData.driverPath, { streamKey, storedEventId, storageFaultReason });
 parentPort.on('message', (message) => {
   if (message.close) {
     writer.close();
