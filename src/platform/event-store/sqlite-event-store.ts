@@ -11,8 +11,6 @@ import { openRowFormat, packMetadata, storedEventId, streamKey, toRecorded, type
 import { SqliteFeed } from './sqlite-feed';
 import { SqliteTypeNames, type StoredRow } from './sqlite-type-names';
 
-export { toRecorded, type EventRow } from './sqlite-row-format';
-export type { ArchivedEventRef } from './event-store.port';
 import type {
   AppendResult,
   ArchivedEventRef,
@@ -323,11 +321,11 @@ export class SqliteEventStore implements EventStore {
     return Promise.resolve((this.stmts.head.get() as { p: number }).p);
   }
 
-  /** `sqlite:` and the id of the file's first event: a recreated file has another. */
   /**
-   * The first event's id, kept once known: archiving (see platform/archive) may later remove that
-   * event from the live store, and the store must stay the same store for the read models'
-   * checkpoints (a changed identity rebuilds every read model).
+   * `sqlite:` and the id of the file's first event (a recreated file has another), kept once
+   * known: archiving (see platform/archive) may later remove that event from the live store, and
+   * the store must stay the same store for the read models' checkpoints (a changed identity
+   * rebuilds every read model).
    */
   identity(): Promise<string | null> {
     this.db.exec(
