@@ -121,7 +121,13 @@ export class SqliteEventStore implements EventStore {
   private readonly maxBatch: number;
   private readonly cache: StreamCache;
   private readonly liveTail: LiveTail;
-  private readonly stmts: { readStream: Database.Statement; head: Database.Statement };
+  private readonly stmts: {
+    readStream: Database.Statement;
+    head: Database.Statement;
+    keptIdentity: Database.Statement;
+    firstEventId: Database.Statement;
+    keepIdentity: Database.Statement;
+  };
   private readonly typeNames: SqliteTypeNames;
   private readonly feed: SqliteFeed;
 
@@ -144,6 +150,9 @@ export class SqliteEventStore implements EventStore {
         `SELECT ${cols} FROM event_log WHERE stream_key = ? AND stream_id = ? AND revision >= ? ORDER BY revision`,
       ),
       head: this.db.prepare('SELECT COALESCE(MAX(position), 0) AS p FROM event_log'),
+      keptIdentity: this.db.prepare('SELECT identity FROM store_identity'),
+      firstEventId: this.db.prepare('SELECT event_id FROM events ORDER BY position LIMIT 1'),
+      keepIdentity: this.db.prepare('INSERT OR IGNORE INTO store_identity (only, identity) VALUES (1, ?)'),
     };
     this.typeNames = new SqliteTypeNames(this.db);
     this.feed = new SqliteFeed(this.db, this.liveTail, this.typeNames, this.appended, () => this.closed);
@@ -328,16 +337,12 @@ export class SqliteEventStore implements EventStore {
    * rebuilds every read model).
    */
   identity(): Promise<string | null> {
-    this.db.exec(
-      'CREATE TABLE IF NOT EXISTS store_identity (only INTEGER PRIMARY KEY CHECK (only = 1), identity TEXT NOT NULL)',
-    );
-    const kept = this.db.prepare('SELECT identity FROM store_identity').get() as { identity: string } | undefined;
+    const kept = this.stmts.keptIdentity.get() as { identity: string } | undefined;
     if (kept) return Promise.resolve(kept.identity);
-    const first = this.db.prepare('SELECT event_id FROM events ORDER BY position LIMIT 1').get() as
-      { event_id: string } | undefined;
+    const first = this.stmts.firstEventId.get() as { event_id: string } | undefined;
     if (!first) return Promise.resolve(null);
     const identity = `sqlite:${first.event_id}`;
-    this.db.prepare('INSERT OR IGNORE INTO store_identity (only, identity) VALUES (1, ?)').run(identity);
+    this.stmts.keepIdentity.run(identity);
     return Promise.resolve(identity);
   }
 

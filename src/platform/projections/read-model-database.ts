@@ -77,6 +77,11 @@ function prepare(db: Database.Database, synchronous: 'NORMAL' | 'OFF'): Database
     version INTEGER NOT NULL,
     position INTEGER NOT NULL
   ) WITHOUT ROWID`);
+  // The store the checkpoints' positions belong to (Checkpoints.bindToStore).
+  db.exec(`CREATE TABLE IF NOT EXISTS projection_store (
+    only INTEGER PRIMARY KEY CHECK (only = 1),
+    identity TEXT NOT NULL
+  )`);
   return db;
 }
 
