@@ -13,6 +13,7 @@ const featureIndexOnly = (self, prefix = up) => ({
 // The platform files a domain/ file may import: pure helpers, no framework and no I/O (add one here
 // only if it stays so).
 const PURE_PLATFORM = [
+  'archive/archive-manifest',
   'archive/retention-rules',
   'commands/decider',
   'errors/hubspot-error',

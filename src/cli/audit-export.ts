@@ -3,14 +3,15 @@ import 'reflect-metadata';
 import '../feature-modules';
 import '../ops';
 import '../directory';
-import { exportEvents, parseExportRange } from '../platform/archive/audit-export';
+import { assertExportableStore, exportEvents, parseExportRange } from '../platform/archive/audit-export';
 
 /**
  * `npm run audit:export -- --from <position|ISO date> --to <position|ISO date>`: the audit trail
  * of DATA_DIR, live and archived events merged in position order, as NDJSON on stdout. Reads only;
- * safe while the service runs.
+ * safe while the service runs. SQLite only: refuses when EVENTSTORE_CONNECTION_STRING is set.
  */
 async function main(): Promise<void> {
+  assertExportableStore(process.env);
   const range = parseExportRange(process.argv.slice(2));
   const dataDir = process.env.DATA_DIR || './data';
   for (const line of exportEvents(dataDir, range)) {

@@ -130,6 +130,27 @@ describe('EventStreams and DeciderCommandHandler on a real SQLite event store', 
     expect(result.position).toBe(stored!.position);
   });
 
+  it('with archived events: retries a lost race and removes them in the append that wins', async () => {
+    const old = await store.append('test-archived-source', [competitorEvent(), competitorEvent()], 'no_stream');
+    const [first, second] = await store.readStream('test-archived-source');
+    const archived = {
+      purge: [first!, second!].map((e) => ({
+        position: e.position,
+        eventId: e.metadata.eventId,
+        streamId: e.streamId,
+      })),
+      streams: [{ streamId: 'test-archived-source', lastRevision: old.nextExpectedRevision }],
+    };
+    const { calls, decider } = contested('test-archived-record', 2);
+    const result = await streams
+      .forDecider(decider)
+      .handle('test-archived-record', { by: 3 }, ctx, undefined, archived);
+    expect(calls.n).toBe(3);
+    expect(result.state).toBe(5); // two competitor ticks of 1, then ours of 3
+    expect(await store.readStream('test-archived-source')).toEqual([]);
+    expect(await store.readStream('test-archived-record')).toHaveLength(3);
+  });
+
   it('a decision of no events appends and publishes nothing', async () => {
     const noop: Decider<number, null, Ticked> = { initialState: () => 0, evolve: (n) => n, decide: () => [] };
     expect(await streams.forDecider(noop).handle('test-noop', null, ctx)).toEqual({

@@ -61,6 +61,10 @@ describe('module boundaries (npm run lint)', () => {
     expect(lint('src/limits/domain/x.ts', uses('../../limits/domain/ceilings'))).toEqual([]);
     expect(lint('src/limits/domain/x.ts', uses('../../platform/commands/decider'))).toEqual([]);
     expect(lint('src/ops/domain/x.ts', uses('../../platform/archive/retention-rules'))).toEqual([]);
+    expect(lint('src/ops/domain/x.ts', uses('../../platform/archive/archive-manifest'))).toEqual([]);
+    expect(lint('src/ops/domain/x.ts', uses('../../platform/archive/archive-files'))).toContain(
+      'no-restricted-imports',
+    );
     expect(lint('src/oauth/domain/x.ts', uses('node:crypto', 'randomBytes'))).toEqual([]);
   });
 

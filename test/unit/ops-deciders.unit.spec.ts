@@ -1,8 +1,5 @@
-import {
-  historyArchiveDecider,
-  historySegmentKey,
-  type RecordArchivedHistoryCommand,
-} from '../../src/ops/domain/history-archive.decider';
+import { segmentKey } from '../../src/platform/archive/archive-manifest';
+import { historyArchiveDecider, type RecordArchivedHistoryCommand } from '../../src/ops/domain/history-archive.decider';
 import { OpsEventType, type HistoryArchived } from '../../src/ops/domain/ops-events';
 import { DeciderSpecification } from '../support/decider-specification';
 
@@ -74,7 +71,7 @@ describe('ops deciders', () => {
         .given([archived(0)])
         .when(record(1200))
         .thenState((state) => {
-          expect([...state.recorded].sort()).toEqual([historySegmentKey(FILE, 0), historySegmentKey(FILE, 1200)]);
+          expect([...state.recorded].sort()).toEqual([segmentKey(FILE, 0), segmentKey(FILE, 1200)]);
         });
     });
   });

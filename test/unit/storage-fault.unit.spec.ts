@@ -1,7 +1,11 @@
 import Database from 'better-sqlite3';
 import { toHubSpotError } from '../../src/platform/errors/error-mapping';
 import { toErrorBody } from '../../src/platform/errors/hubspot-error';
-import { storageFaultOf, StorageFaultError } from '../../src/platform/event-store/storage-fault';
+import {
+  sqliteStorageFaultReason,
+  storageFaultOf,
+  StorageFaultError,
+} from '../../src/platform/event-store/storage-fault';
 
 const sqliteError = (code: string, message: string) => new Database.SqliteError(message, code);
 
@@ -15,6 +19,19 @@ describe('storage faults', () => {
     ['SQLITE_CANTOPEN', 'unable to open database file', 'io'],
   ])('classifies SQLite %s (%s) as %s', (code, message, reason) => {
     expect(storageFaultOf(sqliteError(code, message))).toMatchObject({ reason, code, message });
+  });
+
+  it('sqliteStorageFaultReason works from its source text alone, as the writer thread runs it', () => {
+    const fromSource = new Function(`return ${sqliteStorageFaultReason.toString()}`)() as (code: string) => unknown;
+    for (const code of [
+      'SQLITE_FULL',
+      'SQLITE_READONLY_DIRECTORY',
+      'SQLITE_IOERR_FSYNC',
+      'SQLITE_CANTOPEN',
+      'SQLITE_BUSY',
+    ])
+      expect(fromSource(code)).toBe(sqliteStorageFaultReason(code));
+    expect(fromSource('SQLITE_CONSTRAINT_UNIQUE')).toBeNull();
   });
 
   it.each([

@@ -57,7 +57,9 @@ export class HistoryArchiveService implements OnApplicationBootstrap, OnApplicat
         return recorded;
       },
       record: async (batch) => {
-        await this.commandBus.execute(new RecordArchivedHistory(batch, config.archive.retentionDays, context()));
+        await this.commandBus.execute(
+          new RecordArchivedHistory(batch, config.archive.retentionDays, clock.now(), context()),
+        );
       },
       crashPoint: (step) => this.crashPoint?.(step),
     });

@@ -1,3 +1,4 @@
+import { segmentKey } from '../../platform/archive/archive-manifest';
 import type { Decider } from '../../platform/commands/decider';
 import { OpsEventType, type HistoryArchived } from './ops-events';
 
@@ -13,19 +14,17 @@ export interface RecordArchivedHistoryCommand {
   now: number;
 }
 
-export const historySegmentKey = (file: string, offset: number) => `${file}@${offset}`;
-
 export const historyArchiveDecider: Decider<HistoryArchiveState, RecordArchivedHistoryCommand, HistoryArchived> = {
   initialState: () => ({ recorded: new Set() }),
   // The set is the fold's own (initialState makes a new one per load): adding in place keeps a
   // long archive history linear to fold.
   evolve: (state, event) => {
-    state.recorded.add(historySegmentKey(event.data.file, event.data.offset));
+    state.recorded.add(segmentKey(event.data.file, event.data.offset));
     return state;
   },
   decide: (command, state) => {
     const { batch } = command;
-    if (state.recorded.has(historySegmentKey(batch.file, batch.offset))) return [];
+    if (state.recorded.has(segmentKey(batch.file, batch.offset))) return [];
     return [
       {
         type: OpsEventType.HistoryArchived,

@@ -18,6 +18,7 @@ import {
 import { join } from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import type { RecordedEvent } from '../events/envelope';
+import { fsyncPath } from '../fsync-path';
 import {
   ARCHIVE_FILE_PATTERN,
   emptyManifest,
@@ -31,15 +32,6 @@ import {
 export type ArchiveCrashPoint = 'segment-written' | 'manifest-saved' | 'recorded';
 
 const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
-
-function fsyncDir(dir: string): void {
-  const fd = openSync(dir, 'r');
-  try {
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
-}
 
 function readRange(path: string, offset: number, length: number): Buffer {
   const fd = openSync(path, 'r');
@@ -119,7 +111,7 @@ export class ArchiveFiles {
     } finally {
       closeSync(fd);
     }
-    if (isNew) fsyncDir(this.dir);
+    if (isNew) fsyncPath(this.dir);
     crash?.('segment-written');
     const segment: ArchiveSegment = {
       offset,
@@ -152,14 +144,9 @@ export class ArchiveFiles {
   private saveManifest(next: ArchiveManifest): void {
     const tmp = `${this.manifestPath}.tmp`;
     writeFileSync(tmp, JSON.stringify(next, null, 1), { mode: 0o600 });
-    const fd = openSync(tmp, 'r');
-    try {
-      fsyncSync(fd);
-    } finally {
-      closeSync(fd);
-    }
+    fsyncPath(tmp);
     renameSync(tmp, this.manifestPath);
-    fsyncDir(this.dir);
+    fsyncPath(this.dir);
     this.cached = next;
   }
 

@@ -40,6 +40,18 @@ export function parseExportRange(args: readonly string[]): ExportRange {
   return range;
 }
 
+/**
+ * The export reads DATA_DIR's SQLite store and archive only: on EventStoreDB it would leave the
+ * live events out without a word, so it refuses instead.
+ */
+export function assertExportableStore(env: Readonly<Record<string, string | undefined>>): void {
+  if (env.EVENTSTORE_CONNECTION_STRING) {
+    throw new Error(
+      'EVENTSTORE_CONNECTION_STRING is set: audit:export reads only the SQLite store and the archive of DATA_DIR, so exporting from EventStoreDB is not supported yet (export its live events with its own tools).',
+    );
+  }
+}
+
 interface Cursor {
   events: RecordedEvent[];
   next: number;
@@ -65,12 +77,13 @@ export function* exportEvents(dataDir: string, range: ExportRange): Generator<st
           .iterate(range.fromPosition, range.toPosition) as IterableIterator<EventRow>)
       : [][Symbol.iterator]();
     let liveNext = live.next();
-    const open: Cursor[] = [];
+    let open: Cursor[] = [];
     let lastPosition = 0;
     for (;;) {
-      const heads = open.filter((c) => c.next < c.events.length);
+      // An exhausted segment's events are let go: only overlapping segments stay in memory.
+      open = open.filter((c) => c.next < c.events.length);
       let min = liveNext.done ? Number.POSITIVE_INFINITY : liveNext.value.position;
-      for (const c of heads) min = Math.min(min, c.events[c.next]!.position);
+      for (const c of open) min = Math.min(min, c.events[c.next]!.position);
       if (pending.length > 0 && pending[0]!.segment.firstPosition <= min) {
         const { file, segment } = pending.shift()!;
         const events = files
@@ -87,11 +100,11 @@ export function* exportEvents(dataDir: string, range: ExportRange): Generator<st
         source = 'live';
         liveNext = live.next();
       } else {
-        const c = heads.find((h) => h.events[h.next]!.position === min)!;
+        const c = open.find((h) => h.events[h.next]!.position === min)!;
         event = c.events[c.next]!;
         source = 'archive';
       }
-      for (const c of heads) while (c.next < c.events.length && c.events[c.next]!.position === min) c.next += 1;
+      for (const c of open) while (c.next < c.events.length && c.events[c.next]!.position === min) c.next += 1;
       if (min === lastPosition) continue;
       lastPosition = min;
       if (event.metadata.occurredAt < range.fromTime || event.metadata.occurredAt >= range.toTime) continue;

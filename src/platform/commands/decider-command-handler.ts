@@ -1,4 +1,5 @@
 import type { CommandContext, DomainEvent } from '../events/envelope';
+import type { ArchivedEvents } from '../event-store/event-store.port';
 import { fold, type Decider } from './decider';
 import type { EventStreams } from './event-streams';
 import { retryOnConflict, type RetryPolicy } from './retry-policy';
@@ -25,17 +26,25 @@ export class DeciderCommandHandler<S, C, E extends DomainEvent> {
     private readonly policy: RetryPolicy,
   ) {}
 
+  /**
+   * `archived`: the decided events record an archive batch; the append also removes the batch's
+   * events from the live store (EventStreams.appendRemovingArchived). Retrying is safe: SQLite
+   * deletes in the append's transaction and EventStoreDB's `$tb` is idempotent.
+   */
   handle(
     streamId: string,
     command: C,
     context: CommandContext,
     policy: RetryPolicy = this.policy,
+    archived?: ArchivedEvents,
   ): Promise<DecisionResult<S, E>> {
     return retryOnConflict(streamId, policy, async () => {
       const { state, expected } = await this.streams.load(streamId, this.decider);
       const events = this.decider.decide(command, state);
       if (events.length === 0) return { state, events, position: 0 };
-      const { position } = await this.streams.append(streamId, events, expected, context);
+      const { position } = archived
+        ? await this.streams.appendRemovingArchived(streamId, events, expected, context, archived)
+        : await this.streams.append(streamId, events, expected, context);
       return { state: fold(this.decider.evolve, state, events), events, position };
     });
   }

@@ -126,7 +126,11 @@ export class EventStreams {
   ): Promise<Appended> {
     const envelopes = events.map((e) => this.envelope(e, context));
     // Stored in the type's storage shape (hot types are stored smaller); published in the domain shape.
-    const stored = envelopes.map((e) => ({ ...e, data: eventTypes.encode(e.type, e.data, streamId) }));
+    // Types without a codec come back unchanged: their envelope is stored as it is, not copied.
+    const stored = envelopes.map((e) => {
+      const data = eventTypes.encode(e.type, e.data, streamId);
+      return data === e.data ? e : { ...e, data };
+    });
     let result: AppendResult;
     if (archived === null) result = await this.store.append(streamId, stored, expected);
     else if (this.store.retention)

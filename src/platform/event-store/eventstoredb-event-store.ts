@@ -18,6 +18,7 @@ import {
 } from './eventstoredb-client';
 import { EsdbAllFeeds, type EsdbFeedOptions } from './eventstoredb-feed';
 import {
+  errorText,
   isInvalidPosition,
   isUnknownAppendOutcome,
   rawPosition,
@@ -389,5 +390,3 @@ export class EventStoreDbEventStore implements EventStore {
     await this.client.dispose();
   }
 }
-
-const errorText = (error: unknown): string => (error instanceof Error ? error.message : String(error));

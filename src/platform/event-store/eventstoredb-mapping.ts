@@ -215,7 +215,8 @@ const errorCode = (error: unknown): number | undefined => {
   return typeof code === 'number' ? code : undefined;
 };
 
-const errorText = (error: unknown): string => (error instanceof Error ? error.message : String(error));
+/** An error's message, or the thrown value as text. */
+export const errorText = (error: unknown): string => (error instanceof Error ? error.message : String(error));
 
 /** gRPC OUT_OF_RANGE: how the server answers a read or subscription from a position that is no record's. */
 const GRPC_OUT_OF_RANGE = 11;

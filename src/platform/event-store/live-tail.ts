@@ -1,4 +1,4 @@
-import type { EventRow } from './sqlite-event-store';
+import type { EventRow } from './sqlite-row-format';
 
 /**
  * Approximate heap bytes of one stored row: its strings (two bytes a character, V8's worst case)

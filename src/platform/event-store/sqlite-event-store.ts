@@ -6,13 +6,11 @@ import { ConcurrencyError } from './concurrency-error';
 import { LiveTail, rowBytes } from './live-tail';
 import { StreamCache } from './stream-cache';
 import { sqliteWriter, WireAppend, WireGroupResult } from './sqlite-writer';
-import { storageFaultOf } from './storage-fault';
+import { sqliteStorageFaultReason, storageFaultOf } from './storage-fault';
 import { openRowFormat, packMetadata, storedEventId, streamKey, toRecorded, type EventRow } from './sqlite-row-format';
 import { SqliteFeed } from './sqlite-feed';
 import { SqliteTypeNames, type StoredRow } from './sqlite-type-names';
 
-export { toRecorded, type EventRow } from './sqlite-row-format';
-export type { ArchivedEventRef } from './event-store.port';
 import type {
   AppendResult,
   ArchivedEventRef,
@@ -69,7 +67,8 @@ const { parentPort, workerData } = require('node:worker_threads');
 const sqliteWriter = ${sqliteWriter.toString()};
 const streamKey = ${streamKey.toString()};
 const storedEventId = ${storedEventId.toString()};
-const writer = sqliteWriter(workerData.file, workerData.driverPath, { streamKey, storedEventId });
+const storageFaultReason = ${sqliteStorageFaultReason.toString()};
+const writer = sqliteWriter(workerData.file, workerData.driverPath, { streamKey, storedEventId, storageFaultReason });
 parentPort.on('message', (message) => {
   if (message.close) {
     writer.close();
@@ -122,7 +121,13 @@ export class SqliteEventStore implements EventStore {
   private readonly maxBatch: number;
   private readonly cache: StreamCache;
   private readonly liveTail: LiveTail;
-  private readonly stmts: { readStream: Database.Statement; head: Database.Statement };
+  private readonly stmts: {
+    readStream: Database.Statement;
+    head: Database.Statement;
+    keptIdentity: Database.Statement;
+    firstEventId: Database.Statement;
+    keepIdentity: Database.Statement;
+  };
   private readonly typeNames: SqliteTypeNames;
   private readonly feed: SqliteFeed;
 
@@ -145,6 +150,9 @@ export class SqliteEventStore implements EventStore {
         `SELECT ${cols} FROM event_log WHERE stream_key = ? AND stream_id = ? AND revision >= ? ORDER BY revision`,
       ),
       head: this.db.prepare('SELECT COALESCE(MAX(position), 0) AS p FROM event_log'),
+      keptIdentity: this.db.prepare('SELECT identity FROM store_identity'),
+      firstEventId: this.db.prepare('SELECT event_id FROM events ORDER BY position LIMIT 1'),
+      keepIdentity: this.db.prepare('INSERT OR IGNORE INTO store_identity (only, identity) VALUES (1, ?)'),
     };
     this.typeNames = new SqliteTypeNames(this.db);
     this.feed = new SqliteFeed(this.db, this.liveTail, this.typeNames, this.appended, () => this.closed);
@@ -322,23 +330,19 @@ export class SqliteEventStore implements EventStore {
     return Promise.resolve((this.stmts.head.get() as { p: number }).p);
   }
 
-  /** `sqlite:` and the id of the file's first event: a recreated file has another. */
   /**
-   * The first event's id, kept once known: archiving (see platform/archive) may later remove that
-   * event from the live store, and the store must stay the same store for the read models'
-   * checkpoints (a changed identity rebuilds every read model).
+   * `sqlite:` and the id of the file's first event (a recreated file has another), kept once
+   * known: archiving (see platform/archive) may later remove that event from the live store, and
+   * the store must stay the same store for the read models' checkpoints (a changed identity
+   * rebuilds every read model).
    */
   identity(): Promise<string | null> {
-    this.db.exec(
-      'CREATE TABLE IF NOT EXISTS store_identity (only INTEGER PRIMARY KEY CHECK (only = 1), identity TEXT NOT NULL)',
-    );
-    const kept = this.db.prepare('SELECT identity FROM store_identity').get() as { identity: string } | undefined;
+    const kept = this.stmts.keptIdentity.get() as { identity: string } | undefined;
     if (kept) return Promise.resolve(kept.identity);
-    const first = this.db.prepare('SELECT event_id FROM events ORDER BY position LIMIT 1').get() as
-      { event_id: string } | undefined;
+    const first = this.stmts.firstEventId.get() as { event_id: string } | undefined;
     if (!first) return Promise.resolve(null);
     const identity = `sqlite:${first.event_id}`;
-    this.db.prepare('INSERT OR IGNORE INTO store_identity (only, identity) VALUES (1, ?)').run(identity);
+    this.stmts.keepIdentity.run(identity);
     return Promise.resolve(identity);
   }
 

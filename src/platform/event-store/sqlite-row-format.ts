@@ -13,6 +13,7 @@ import type { EventMetadata, RecordedEvent } from '../events/envelope';
  * - Event ids (UUIDs) are stored as 16 bytes; the metadata row no longer repeats the event id, and
  *   is a JSON array (correlation id, actor, time[, causation id]) with UUIDs as base64url.
  * - No index on event ids: a re-append is recognised within its own stream.
+ * - `store_identity` keeps the store's identity once known (see SqliteEventStore.identity).
  *
  * Files in the first format are converted when opened (one transaction; data and metadata text
  * are copied as they are, and read as before: old shapes stay readable).
@@ -42,6 +43,10 @@ export const ROW_FORMAT_DDL = `
              substr(hex(l.event_id), 21)) ELSE l.event_id END AS event_id,
            t.name AS type, l.data, l.metadata
     FROM event_log l JOIN event_types t ON t.id = l.type_id;
+  CREATE TABLE IF NOT EXISTS store_identity (
+    only     INTEGER PRIMARY KEY CHECK (only = 1),
+    identity TEXT    NOT NULL
+  );
 `;
 
 /**

@@ -37,10 +37,14 @@ export interface SqliteWriter {
   close(): void;
 }
 
-/** Row-format helpers the writer needs, passed in because the thread has no imports (see sqlite-row-format.ts). */
+/**
+ * Helpers the writer needs, passed in because the thread has no imports: the row format (see
+ * sqlite-row-format.ts) and storage-fault.ts's reading of SQLite's result codes.
+ */
 export interface WriterRowFormat {
   streamKey: (streamId: string) => number;
   storedEventId: (eventId: string) => Buffer | string;
+  storageFaultReason: (code: string) => string | null;
 }
 
 /**
@@ -85,12 +89,11 @@ export function sqliteWriter(file: string, driverPath: string, format: WriterRow
   /**
    * A storage fault (disk full, read-only, I/O error) ends the whole group: SQLite may have rolled
    * the transaction back already, and appends run after that would commit one by one, outside it.
-   * Mirrors storage-fault.ts (this function cannot import it).
    */
   const abortsGroup = (error: unknown) => {
     if (!db.inTransaction) return true;
     const code = typeof error === 'object' && error !== null ? (error as { code?: unknown }).code : undefined;
-    return typeof code === 'string' && /^SQLITE_(FULL|READONLY|IOERR|CANTOPEN)/.test(code);
+    return typeof code === 'string' && format.storageFaultReason(code) !== null;
   };
 
   const storedRevision = (streamId: string, revisions: Map<string, number>): number =>

@@ -30,6 +30,7 @@ const ERRNO_REASONS: Record<string, StorageFaultReason> = {
  * SQLite's extended result codes: SQLITE_FULL ("database or disk is full"), SQLITE_READONLY_* (a
  * file or directory turned read-only), SQLITE_IOERR_* (a write, fsync or truncate failed, ENOSPC
  * included) and SQLITE_CANTOPEN (the -wal or -shm file cannot be created, e.g. no inodes left).
+ * Self-contained: the writer thread runs it from its source text (see sqlite-event-store.ts).
  */
 export function sqliteStorageFaultReason(code: string): StorageFaultReason | null {
   if (code === 'SQLITE_FULL') return 'full';

@@ -25,10 +25,6 @@ export class Checkpoints {
    * Returns whether they were dropped.
    */
   bindToStore(kind: string, identity: string | null): boolean {
-    this.db.exec(`CREATE TABLE IF NOT EXISTS projection_store (
-      only INTEGER PRIMARY KEY CHECK (only = 1),
-      identity TEXT NOT NULL
-    )`);
     const stored = (this.db.prepare('SELECT identity FROM projection_store').get() as { identity: string } | undefined)
       ?.identity;
     const anyPosition =

@@ -1,6 +1,7 @@
 import Database from 'better-sqlite3';
-import { closeSync, existsSync, fsyncSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { fsyncPath } from '../fsync-path';
 import { makePrivateDatabaseFile } from '../security/private-files';
 
 /** Linux's id of the running boot: it changes exactly when the system (and its page cache) restarted. */
@@ -22,15 +23,6 @@ export interface ReadModelDatabaseOptions {
 
 /** Next to the file while it may hold writes the disk has not been asked to keep: the boot id they were made under. */
 const unsyncedMark = (file: string) => `${file}.unsynced`;
-
-function fsyncPath(path: string): void {
-  const fd = openSync(path, 'r');
-  try {
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
-}
 
 /**
  * The read models live in their own SQLite file (also when events are in EventStoreDB): they can
@@ -77,6 +69,11 @@ function prepare(db: Database.Database, synchronous: 'NORMAL' | 'OFF'): Database
     version INTEGER NOT NULL,
     position INTEGER NOT NULL
   ) WITHOUT ROWID`);
+  // The store the checkpoints' positions belong to (Checkpoints.bindToStore).
+  db.exec(`CREATE TABLE IF NOT EXISTS projection_store (
+    only INTEGER PRIMARY KEY CHECK (only = 1),
+    identity TEXT NOT NULL
+  )`);
   return db;
 }
 

@@ -1,17 +1,22 @@
-import { Inject } from '@nestjs/common';
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { CLOCK, type Clock } from '../../../platform/clock';
+import type { DeciderCommandHandler } from '../../../platform/commands/decider-command-handler';
 import { EventStreams } from '../../../platform/commands/event-streams';
 import type { ArchivedBatch } from '../../../platform/archive/history-archiver';
 import type { CommandContext } from '../../../platform/events/envelope';
-import { historyArchiveDecider } from '../../domain/history-archive.decider';
-import { historyArchiveStream } from '../../domain/ops-events';
+import {
+  historyArchiveDecider,
+  type HistoryArchiveState,
+  type RecordArchivedHistoryCommand,
+} from '../../domain/history-archive.decider';
+import { historyArchiveStream, type HistoryArchived } from '../../domain/ops-events';
 
 /** Records an archive batch (ops.HistoryArchived) and removes its events from the live store (the store's retention). */
 export class RecordArchivedHistory extends Command<void> {
   constructor(
     readonly batch: ArchivedBatch,
     readonly retentionDays: number,
+    /** When the batch is recorded (the archiver's clock). */
+    readonly now: number,
     readonly context: CommandContext,
   ) {
     super();
@@ -20,21 +25,22 @@ export class RecordArchivedHistory extends Command<void> {
 
 @CommandHandler(RecordArchivedHistory)
 export class RecordArchivedHistoryHandler implements ICommandHandler<RecordArchivedHistory> {
-  constructor(
-    private readonly streams: EventStreams,
-    @Inject(CLOCK) private readonly clock: Clock,
-  ) {}
+  private readonly history: DeciderCommandHandler<HistoryArchiveState, RecordArchivedHistoryCommand, HistoryArchived>;
 
-  async execute({ batch, retentionDays, context }: RecordArchivedHistory): Promise<void> {
+  constructor(streams: EventStreams) {
+    this.history = streams.forDecider(historyArchiveDecider);
+  }
+
+  async execute({ batch, retentionDays, now, context }: RecordArchivedHistory): Promise<void> {
     const { file, segment } = batch;
-    const stream = historyArchiveStream(file);
-    const { state, expected } = await this.streams.load(stream, historyArchiveDecider);
-    const events = historyArchiveDecider.decide(
-      { kind: 'RecordArchivedHistory', batch: { file, ...segment }, retentionDays, now: this.clock.now() },
-      state,
+    // Recorded already: the decider decides nothing, and nothing is appended or removed (its
+    // events were removed before or with that record).
+    await this.history.handle(
+      historyArchiveStream(file),
+      { kind: 'RecordArchivedHistory', batch: { file, ...segment }, retentionDays, now },
+      context,
+      undefined,
+      batch,
     );
-    // Recorded already: its events were removed before or with that record.
-    if (events.length === 0) return;
-    await this.streams.appendRemovingArchived(stream, events, expected, context, batch);
   }
 }
