@@ -279,6 +279,16 @@ const NOTES = `## How to read these figures
   the issue allowed. The two full runs recorded before and after it (diff of 92dffde) differ more
   (−11 %, −6 %), but the references moved with them (bare Fastify −4.7 %, oidc-provider −11 %):
   machine load, not code.
+- Before and after the review of 2026-11-22 (e851a07 against 1449880), alternating, two rounds
+  each, \`BENCH_ONLY=refs,http\`, nothing else running; averages in req/s: refresh grant v1 9,092 →
+  8,452 (−7 %), 2026-03 9,411 → 7,892 (−16 %), metadata GET 17,446 → 18,684 (+7 %), introspection
+  11,541 → 12,614 (+9 %), limits GET 15,279 → 15,979 (+5 %); bare Fastify GET 78,496 and 79,501,
+  oidc-provider refresh 7,152 and 7,430. Refresh-grant p99 9–10 ms on both sides. The GETs gained
+  because bearer GET routes verify the token once (the early onRequest check now skips GET and
+  HEAD). The refresh grant lost throughput over the issues between the two commits; the main
+  thread's profile shows no more work per grant (the store's share 6.8 % → 5.4 %, oauth/domain
+  1.1 % → 2.8 %) but more idle time (31 % → 35 %: waiting on the writer thread's commits, which the
+  profiler preload does not see). Not resolved yet.
 - Where the code-exchange p99 stands: each exchange waits for two commits in a row (refresh token
   with the code's redemption, then the access token), and on this machine about 5 % of commits take
   4–11 ms instead of about 1 ms (timed on the writer thread; fsync latency, and the WAL checkpoints
