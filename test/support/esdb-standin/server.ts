@@ -152,8 +152,11 @@ export class EsdbStandIn {
   readonly appendFaults: AppendFault[] = [];
   /** Appends to streams this matches make the server fail the whole call they arrived on. */
   poisonStreams: ((streamId: string) => boolean) | null = null;
-  /** While true, append replies wait until a poisoned append arrived (so that others are waiting then). */
-  holdRepliesUntilPoison = false;
+  /**
+   * While true, appends wait (unwritten, unanswered) until releaseReplies() or a poisoned append
+   * arrives: so that several are waiting on one connection when a fault strikes.
+   */
+  holdReplies = false;
   /** Subscriptions are refused with this until it is cleared. */
   refuseSubscriptions: 'access-denied' | null = null;
   /**
@@ -165,12 +168,15 @@ export class EsdbStandIn {
   readonly calls = new Map<string, number>();
   readonly appendsPerStream = new Map<string, number>();
   readonly unimplemented: string[] = [];
+  /** Where each subscription to $all started (exclusive): a position, or 'end'. */
+  readonly subscriptionStarts: Array<number | 'end'> = [];
   readonly fronts: Front[] = [];
   private server: grpc.Server | null = null;
   private backendPort = 0;
   private readonly subscriptions = new Set<OpenSubscription>();
   private readonly held: Array<() => void> = [];
-  private readonly orphanedCorrelations: string[] = [];
+  /** Batch appends received and not answered, by correlation id, with the call they came on. */
+  private readonly unanswered = new Map<string, symbol>();
   private readonly options: StandInOptions;
 
   constructor(options: StandInOptions = {}) {
@@ -292,7 +298,10 @@ export class EsdbStandIn {
     if (options.hasSubscription()) {
       if (!options.hasAll()) {
         this.unimplemented.push('Streams.Read (subscription to a stream)');
-        return void call.emit('error', esdbError(grpc.status.UNIMPLEMENTED, 'stream subscriptions: not in the stand-in'));
+        return void call.emit(
+          'error',
+          esdbError(grpc.status.UNIMPLEMENTED, 'stream subscriptions: not in the stand-in'),
+        );
       }
       return this.subscribeToAll(call, options);
     }
@@ -338,6 +347,7 @@ export class EsdbStandIn {
     if (typeof start === 'number' && !this.log.isValidPosition(start)) {
       return void call.emit('error', esdbError(grpc.status.OUT_OF_RANGE, 'Invalid position.'));
     }
+    this.subscriptionStarts.push(start);
     const filter = filterOf(options);
     let scanned = 0;
     let last = start === 'end' ? this.log.endPosition : start;
@@ -378,14 +388,20 @@ export class EsdbStandIn {
     return this.appendFaults.shift();
   }
 
-  /** Waits while replies are held for a poisoned append. */
+  /** Waits while replies are held. */
   private whenReleased(): Promise<void> {
-    if (!this.holdRepliesUntilPoison) return Promise.resolve();
+    if (!this.holdReplies) return Promise.resolve();
     return new Promise((resolve) => this.held.push(resolve));
   }
 
-  private releaseHeld(): void {
-    this.holdRepliesUntilPoison = false;
+  /** Appends waiting while replies are held. */
+  get heldAppends(): number {
+    return this.held.length;
+  }
+
+  /** Lets the held appends go on (written and answered, unless their connection is gone). */
+  releaseReplies(): void {
+    this.holdReplies = false;
     for (const release of this.held.splice(0)) release();
   }
 
@@ -420,7 +436,7 @@ export class EsdbStandIn {
       const expected = expectedOfAppend(options);
       this.countAppend(streamId);
       if (this.poisonStreams?.(streamId)) {
-        this.releaseHeld();
+        this.releaseReplies();
         return callback(esdbError(grpc.status.RESOURCE_EXHAUSTED, 'Append rejected: poisoned by the test'), null);
       }
       const size = events.reduce((n, e) => n + e.data.length + e.metadata.length, 0);
@@ -462,18 +478,21 @@ export class EsdbStandIn {
     this.count('Streams.BatchAppend');
     const pending = new Map<string, PendingBatch>();
     let failed = false;
-    if (this.lateReplyAfterReconnect && this.orphanedCorrelations.length > 0) {
-      const orphan = this.orphanedCorrelations.shift()!;
-      call.write(batchAppendResp(orphan, 'late-reply', { ok: true, currentRevision: 0, position: null }, { kind: 'any' }));
+    const owner = Symbol('batch-append call');
+    if (this.lateReplyAfterReconnect) {
+      const orphan = [...this.unanswered].find(([, o]) => o !== owner)?.[0];
+      if (orphan !== undefined) {
+        this.unanswered.delete(orphan);
+        call.write(
+          batchAppendResp(orphan, 'late-reply', { ok: true, currentRevision: 0, position: null }, { kind: 'any' }),
+        );
+      }
     }
     const fail = (error: ReturnType<typeof esdbError>) => {
       if (failed) return;
       failed = true;
-      this.orphanedCorrelations.push(...pending.keys());
       call.emit('error', error);
     };
-    call.on('error', () => this.orphanedCorrelations.push(...pending.keys()));
-    call.on('cancelled', () => this.orphanedCorrelations.push(...pending.keys()));
     call.on('data', (req: BatchAppendReq) => {
       if (failed) return;
       const correlationId = req.getCorrelationId()?.getString() ?? '';
@@ -483,13 +502,14 @@ export class EsdbStandIn {
         if (!options) return fail(esdbError(grpc.status.INVALID_ARGUMENT, 'first batch request without options'));
         batch = { streamId: streamName(options.getStreamIdentifier()), expected: expectedOfBatch(options), events: [] };
         pending.set(correlationId, batch);
+        this.unanswered.set(correlationId, owner);
       }
       batch.events.push(...req.getProposedMessagesList().map(proposedOf));
       if (!req.getIsFinal()) return;
       const { streamId, expected, events } = batch;
       this.countAppend(streamId);
       if (this.poisonStreams?.(streamId)) {
-        this.releaseHeld();
+        this.releaseReplies();
         return fail(esdbError(grpc.status.RESOURCE_EXHAUSTED, 'Append rejected: poisoned by the test'));
       }
       const fault = this.nextFault();
@@ -502,6 +522,7 @@ export class EsdbStandIn {
         if (fault?.kind === 'drop-after-commit') return this.dropConnections();
         const reply = () => {
           pending.delete(correlationId);
+          this.unanswered.delete(correlationId);
           if (!failed) call.write(batchAppendResp(correlationId, streamId, outcome, expected));
         };
         if (fault?.kind === 'hold') setTimeout(reply, fault.ms);
