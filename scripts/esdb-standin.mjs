@@ -5,11 +5,11 @@ import * as nodeModule from 'node:module';
 import { ensureNode24 } from './with-node24.mjs';
 
 await ensureNode24();
-// Type stripping and module hooks announce themselves as experimental on stderr; nothing else is hidden.
+// Type stripping and module hooks announce themselves on stderr (experimental; a typeless package); nothing else is hidden.
 const warned = process.listeners('warning');
 process.removeAllListeners('warning');
 process.on('warning', (w) => {
-  if (w.name !== 'ExperimentalWarning') for (const l of warned) l(w);
+  if (w.name !== 'ExperimentalWarning' && w.code !== 'MODULE_TYPELESS_PACKAGE_JSON') for (const l of warned) l(w);
 });
 nodeModule.registerHooks({
   resolve(specifier, context, nextResolve) {

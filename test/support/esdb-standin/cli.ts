@@ -16,11 +16,15 @@ function portArgument(args: string[]): number {
   return port;
 }
 
-const standIn = new EsdbStandIn({ port: portArgument(process.argv.slice(2)) });
-const connectionString = await standIn.start();
-process.stdout.write(`${connectionString}\n`);
-const stop = () => {
-  void standIn.stop().then(() => process.exit(0));
-};
-process.once('SIGTERM', stop);
-process.once('SIGINT', stop);
+async function main(): Promise<void> {
+  const standIn = new EsdbStandIn({ port: portArgument(process.argv.slice(2)) });
+  const connectionString = await standIn.start();
+  process.stdout.write(`${connectionString}\n`);
+  const stop = () => {
+    void standIn.stop().then(() => process.exit(0));
+  };
+  process.once('SIGTERM', stop);
+  process.once('SIGINT', stop);
+}
+
+void main();

@@ -30,15 +30,11 @@ export interface ProposedEvent {
 }
 
 export type ExpectedRevision =
-  | { kind: 'any' }
-  | { kind: 'no_stream' }
-  | { kind: 'stream_exists' }
-  | { kind: 'revision'; revision: number };
+  { kind: 'any' } | { kind: 'no_stream' } | { kind: 'stream_exists' } | { kind: 'revision'; revision: number };
 
 export type AppendOutcome =
   /** `position` is null for an idempotent replay (the server reports none then). */
-  | { ok: true; currentRevision: number; position: number | null }
-  | { ok: false; current: number | null };
+  { ok: true; currentRevision: number; position: number | null } | { ok: false; current: number | null };
 
 export type StreamFrom = 'start' | 'end' | number;
 export type AllFrom = 'start' | 'end' | number;
@@ -88,8 +84,7 @@ export class StandInLog {
     const current = stream.length > 0 ? stream.length - 1 : null;
     const first = events[0];
     if (!first) return { ok: true, currentRevision: current ?? -1, position: null };
-    const start =
-      expected.kind === 'no_stream' ? 0 : expected.kind === 'revision' ? expected.revision + 1 : undefined;
+    const start = expected.kind === 'no_stream' ? 0 : expected.kind === 'revision' ? expected.revision + 1 : undefined;
     const at = start ?? stream.findIndex((r) => r.id === first.id);
     if (at >= 0 && at < stream.length && stream[at]!.id === first.id) {
       if (events.every((e, i) => stream[at + i]?.id === e.id)) {

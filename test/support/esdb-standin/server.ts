@@ -69,13 +69,14 @@ export class Front {
   }
 
   static async open(port: number, backend: () => number): Promise<Front> {
-    let front!: Front;
-    const server = createServer((socket) => front.accept(socket, backend()));
+    const opened: { front?: Front } = {};
+    const server = createServer((socket) => opened.front?.accept(socket, backend()));
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
       server.listen(port, '127.0.0.1', () => resolve());
     });
-    front = new Front(server, (server.address() as { port: number }).port);
+    const front = new Front(server, (server.address() as { port: number }).port);
+    opened.front = front;
     return front;
   }
 

@@ -6,6 +6,7 @@ import * as grpc from '@grpc/grpc-js';
 import sharedPb from '@eventstore/db-client/generated/shared_pb.js';
 import streamsPb from '@eventstore/db-client/generated/streams_pb.js';
 import statusPb from '@eventstore/db-client/generated/status_pb.js';
+import codePb from '@eventstore/db-client/generated/code_pb.js';
 import anyPb from 'google-protobuf/google/protobuf/any_pb.js';
 import emptyPb from 'google-protobuf/google/protobuf/empty_pb.js';
 import type { AppendReq, BatchAppendReq, ReadReq, ReadResp } from '@eventstore/db-client/generated/streams_pb.js';
@@ -25,9 +26,7 @@ const uuidString = (id: { getString(): string; hasStructured(): boolean } | unde
   return id.getString();
 };
 
-export const proposedOf = (
-  message: AppendReq.ProposedMessage | BatchAppendReq.ProposedMessage,
-): ProposedEvent => {
+export const proposedOf = (message: AppendReq.ProposedMessage | BatchAppendReq.ProposedMessage): ProposedEvent => {
   const map = message.getMetadataMap();
   return {
     id: uuidString(message.getId()),
@@ -111,7 +110,7 @@ export function batchAppendResp(
   const details = new anyPb.Any();
   details.pack(wrong.serializeBinary(), 'event_store.client.WrongExpectedVersion');
   const status = new statusPb.Status()
-    .setCode(grpc.status.FAILED_PRECONDITION)
+    .setCode(codePb.Code.FAILED_PRECONDITION)
     .setMessage('WrongExpectedVersion')
     .setDetails(details);
   return resp.setError(status);
