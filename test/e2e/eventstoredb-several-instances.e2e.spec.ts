@@ -142,7 +142,7 @@ describe('three instances on one EventStoreDB (stand-in)', () => {
     }
   });
 
-  it('(a) concurrent creates at a ceiling, spread over the three, never exceed it', async () => {
+  it('(a) concurrent creates at a ceiling, spread over the three, never exceed it; each created property is readable everywhere within 1 s', async () => {
     const { hubId } = await fx[0]!.account();
     expect((await fx[0]!.admin('PUT', `/admin/v1/accounts/${hubId}/limits`, { customProperties: 6 })).status).toBe(200);
     const token = mint({ hubId, appId: 1, scopes: LIMITS_TEST_SCOPES });
@@ -169,6 +169,15 @@ describe('three instances on one EventStoreDB (stand-in)', () => {
     const created = answers.filter((r) => r.status === 201).length;
     expect(created).toBe(6);
     for (const r of answers.filter((x) => x.status !== 201)) expect(r.status).toBe(400);
+    // Each property created on one instance is readable on the other two within 1 s.
+    const names = answers.flatMap((r, i) => (r.status === 201 ? [{ name: `race_${i}`, writer: i % 3 }] : []));
+    for (const { name, writer } of names) {
+      for (const other of [0, 1, 2].filter((i) => i !== writer)) {
+        await within(1000, `property ${name} on instance ${other}`, async () => {
+          return (await fx[other]!.bearer('GET', `/crm/v3/properties/contacts/${name}`, token)).status === 200;
+        });
+      }
+    }
     for (const i of [0, 1, 2]) {
       await within(1000, `usage 6 on instance ${i}`, async () => (await contacts(i))?.usage === 6);
     }
