@@ -258,3 +258,30 @@ describe('EventStoreDB faults at the wire (stand-in, real client, our adapter)',
     });
   });
 });
+
+describe('EventStoreDB retention at the wire (stand-in, real client, our adapter)', () => {
+  let standIn: EsdbStandIn;
+  beforeEach(() => (standIn = new EsdbStandIn()));
+  afterEach(() => standIn.stop());
+
+  it('sets $tb on an archived stream so reads skip its archived events, without the shared batch-append stream', async () => {
+    const s = new EventStoreDbEventStore(await standIn.start(), { appendRetryDelayMs: 10 });
+    try {
+      await s.append('archived-stream', [newEvent('t.A', {}), newEvent('t.B', {}), newEvent('t.C', {})], 'no_stream');
+      await s.retention!.appendRemovingArchived(
+        'ops.history-archive-wire',
+        [newEvent('ops.HistoryArchived', {})],
+        'no_stream',
+        {
+          purge: [],
+          streams: [{ streamId: 'archived-stream', lastRevision: 1 }],
+        },
+      );
+      expect((await s.readStream('archived-stream')).map((e) => e.type)).toEqual(['t.C']);
+      // The metadata write too is its own call: 6.2.1's batch-append stream is never opened.
+      expect(standIn.calls.get('Streams.BatchAppend') ?? 0).toBe(0);
+    } finally {
+      await s.close();
+    }
+  });
+});

@@ -43,8 +43,15 @@ export interface EsdbClient {
     options: { fromPosition: ReadPosition; filter?: Filter },
     readableOptions?: { highWaterMark?: number },
   ): EsdbSubscription;
-  /** The real client's; it gives the adapter its retention (eventstoredb-retention). Stand-ins may omit it. */
-  setStreamMetadata?(streamId: string, metadata: { truncateBefore: number }): Promise<unknown>;
+  /**
+   * The real client's; it gives the adapter its retention (eventstoredb-retention). Stand-ins may
+   * omit it. It appends to the metastream through appendToStream, so it too needs `credentials`.
+   */
+  setStreamMetadata?(
+    streamId: string,
+    metadata: { truncateBefore: number },
+    options?: { credentials?: Credentials },
+  ): Promise<unknown>;
   dispose(): Promise<void>;
 }
 

@@ -98,7 +98,11 @@ export class EventStoreDbEventStore implements EventStore {
     const setStreamMetadata = this.client.setStreamMetadata?.bind(this.client);
     if (setStreamMetadata) {
       this.retention = new EventStoreDbRetention(
-        { setStreamMetadata: (streamId, metadata) => this.track(() => setStreamMetadata(streamId, metadata)) },
+        {
+          // With credentials, like every append: else the metadata write rides 6.2.1's shared batch-append stream.
+          setStreamMetadata: (streamId, metadata) =>
+            this.track(() => setStreamMetadata(streamId, metadata, { credentials: this.credentials })),
+        },
         (streamId, events, expected) => this.append(streamId, events, expected),
       );
     }
