@@ -47,7 +47,8 @@ describe('the EventStoreDB stand-in log', () => {
     expect(types()).toEqual(['t.New']);
     log.append(metastreamOf('s'), [event('$metadata', { $tb: 1 })], { kind: 'any' });
     expect(types()).toEqual(['t.Old2', 't.New']);
-    expect(log.readAll('start', false, 100).filter((r) => r.streamId === 's')).toHaveLength(3);
+    const all = log.readAll('start', false, 100);
+    expect(all !== 'invalid-position' && all.filter((r) => r.streamId === 's')).toHaveLength(3);
   });
 
   it('reads $all forwards from a record including it, backwards below it; other positions are invalid', () => {
