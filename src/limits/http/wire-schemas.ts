@@ -19,6 +19,8 @@ import {
  * names (limitsTracking.json, properties.json, schemas.json of v3, 2026-03 and 2026-09). Every field
  * listed as required is always sent. Counts are int32 (2026-09's format; v3 says int64: ours fit both).
  */
+const CURRENT = ['v3', '2026-03', '2026-09'] as const;
+const results = (items: WireSchema) => object({ results: arrayOf(items) });
 const objectTypeLabels = () => ({ objectTypeId: str(), singularLabel: str(), pluralLabel: str() });
 
 export const CALCULATED_PROPERTY_LIMITS_SCHEMA = object({
@@ -123,28 +125,45 @@ export const ASSOCIATION_DEFINITION_SCHEMA = object(
   { name: str(), createdAt: dateTime(), updatedAt: dateTime() },
 );
 
+/** The schema fields from 2026-03 on: `allowsSensitiveProperties` always (false: none here). */
+const sensitive = (v: ApiVersion): Record<string, WireSchema> =>
+  v === 'v3' ? {} : { allowsSensitiveProperties: alwaysFalse() };
+const alwaysFalse = (): WireSchema => ({ type: 'boolean', enum: [false] });
+
 /** HubSpot's ObjectSchema; the audit fields are left out with includeAuditMetadata=false. */
-export const OBJECT_SCHEMA_SCHEMA = object(
-  { ...schemaFields(), properties: arrayOf(PROPERTY_SCHEMA), associations: arrayOf(ASSOCIATION_DEFINITION_SCHEMA) },
-  {
-    description: str(),
-    primaryDisplayProperty: str(),
-    allowsSensitiveProperties: bool(),
-    createdAt: dateTime(),
-    updatedAt: dateTime(),
-    createdByUserId: int32(),
-    updatedByUserId: int32(),
-  },
-);
+function objectSchema(v: ApiVersion): WireSchema {
+  return object(
+    {
+      ...schemaFields(),
+      ...sensitive(v),
+      properties: arrayOf(PROPERTY_SCHEMA),
+      associations: arrayOf(ASSOCIATION_DEFINITION_SCHEMA),
+    },
+    {
+      description: str(),
+      primaryDisplayProperty: str(),
+      createdAt: dateTime(),
+      updatedAt: dateTime(),
+      createdByUserId: int32(),
+      updatedByUserId: int32(),
+    },
+  );
+}
 
 /** HubSpot's ObjectTypeDefinition (the PATCH answer). */
-export const OBJECT_TYPE_DEFINITION_SCHEMA = object(
-  { ...schemaFields(), portalId: int32(), createdAt: dateTime(), updatedAt: dateTime() },
-  { description: str(), primaryDisplayProperty: str(), allowsSensitiveProperties: bool() },
-);
+function objectTypeDefinition(v: ApiVersion): WireSchema {
+  return object(
+    { ...schemaFields(), ...sensitive(v), portalId: int32(), createdAt: dateTime(), updatedAt: dateTime() },
+    { description: str(), primaryDisplayProperty: str() },
+  );
+}
 
-const results = (items: WireSchema) => object({ results: arrayOf(items) });
-const CURRENT = ['v3', '2026-03', '2026-09'] as const;
+const byVersion = (make: (v: ApiVersion) => WireSchema) =>
+  Object.fromEntries(CURRENT.map((v) => [v, make(v)])) as Record<(typeof CURRENT)[number], WireSchema>;
+export const OBJECT_SCHEMA_SCHEMAS = byVersion(objectSchema);
+const OBJECT_SCHEMA_LISTS = byVersion((v) => results(objectSchema(v)));
+export const OBJECT_TYPE_DEFINITION_SCHEMAS = byVersion(objectTypeDefinition);
+
 const api = (prefix: (v: ApiVersion) => string, file: string) =>
   Object.fromEntries(CURRENT.map((v) => [v, { prefix: prefix(v), specFile: `${v}/${file}` }]));
 
@@ -279,23 +298,23 @@ export const LIMITS_WIRE_OPERATIONS: WireOperation[] = [
         path: '',
         status: 200,
         name: 'CollectionResponseObjectSchemaNoPaging',
-        schema: results(OBJECT_SCHEMA_SCHEMA),
+        schema: OBJECT_SCHEMA_LISTS,
       },
-      { method: 'POST', path: '', status: 201, name: 'ObjectSchema', schema: OBJECT_SCHEMA_SCHEMA },
+      { method: 'POST', path: '', status: 201, name: 'ObjectSchema', schema: OBJECT_SCHEMA_SCHEMAS },
       {
         method: 'POST',
         path: '/batch/read',
         status: 200,
         name: 'CollectionResponseObjectSchemaNoPaging',
-        schema: results(OBJECT_SCHEMA_SCHEMA),
+        schema: OBJECT_SCHEMA_LISTS,
       },
-      { method: 'GET', path: '/{objectType}', status: 200, name: 'ObjectSchema', schema: OBJECT_SCHEMA_SCHEMA },
+      { method: 'GET', path: '/{objectType}', status: 200, name: 'ObjectSchema', schema: OBJECT_SCHEMA_SCHEMAS },
       {
         method: 'PATCH',
         path: '/{objectType}',
         status: 200,
         name: 'ObjectTypeDefinition',
-        schema: OBJECT_TYPE_DEFINITION_SCHEMA,
+        schema: OBJECT_TYPE_DEFINITION_SCHEMAS,
       },
       {
         method: 'POST',
