@@ -1,5 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import {
+  CRM_LIMITS_READ_SCOPES,
+  crmLimitsReadScopes,
+  CUSTOM_OBJECT_TYPE_LIMITS_SCOPES,
+  propertyScopes,
+} from '../../src/limits/domain/scopes';
 import { ERROR_WIRE_SCHEMA } from '../../src/platform/errors/error-wire-schema';
 import type { WireOperation } from '../../src/platform/http/wire-schema';
 import { mintCardsToken } from '../support/cards-tokens';
@@ -20,7 +26,7 @@ import { ALL_WIRE_OPERATIONS, wireProblems } from '../support/wire-schemas';
  * only when HUBSPOT_OPENAPI_DIR names a folder of them (HubSpot's collection layout: `oauth.json`,
  * `2026-03/limitsTracking.json`, `v3/properties.json`, ...). For every operation we serve: our schema
  * against theirs (test/support/spec-conformance.ts), and one answer recorded from the running app
- * against their file.
+ * against their file; and the accepted scopes the limits module copied from their files.
  */
 const DIR = process.env.HUBSPOT_OPENAPI_DIR;
 
@@ -302,6 +308,71 @@ if (!DIR) {
       for (const body of answers) {
         expect(wireProblems(op.schema, body)).toEqual([]);
         expect(officialProblems(d, official, body)).toEqual([]);
+      }
+    });
+  });
+
+  describe('HubSpot official-spec conformance: accepted scopes of the limits module', () => {
+    type Security = Array<Record<string, string[]>>;
+    const securityOf = (file: string, path: string, method = 'get'): Security =>
+      (doc(file).paths[path]?.[method] as { security?: Security } | undefined)?.security ?? [];
+    /** The operation's oauth2 "any of" list (2026-09 also lists private_apps entries: no private apps here). */
+    const oauth2AnyOf = (file: string, path: string, method = 'get') =>
+      securityOf(file, path, method)
+        .filter((e) => e.oauth2)
+        .flatMap((e) => e.oauth2!);
+
+    it.each([
+      ['/crm/v3/limits/calculated-properties', CRM_LIMITS_READ_SCOPES],
+      ['/crm/v3/limits/custom-properties', CRM_LIMITS_READ_SCOPES],
+      ['/crm/v3/limits/associations/labels', CRM_LIMITS_READ_SCOPES],
+      ['/crm/v3/limits/custom-object-types', CUSTOM_OBJECT_TYPE_LIMITS_SCOPES],
+    ])('%s accepts exactly the official list', (path, ours) => {
+      const official = oauth2AnyOf('limitsTracking.json', path);
+      expect(official.length).toBeGreaterThan(0);
+      expect([...ours].sort()).toEqual([...official].sort());
+    });
+
+    it('every security entry of those operations is a single oauth2 scope (so "any of" is the right reading)', () => {
+      for (const path of ['/crm/v3/limits/calculated-properties', '/crm/v3/limits/custom-object-types']) {
+        for (const entry of securityOf('limitsTracking.json', path)) {
+          expect(Object.keys(entry)).toEqual(['oauth2']);
+          expect(entry.oauth2).toHaveLength(1);
+        }
+      }
+    });
+
+    it.each([
+      ['2026-03', 'calculated-properties'],
+      ['2026-03', 'custom-properties'],
+      ['2026-09', 'calculated-properties'],
+      ['2026-09', 'custom-properties'],
+      ['2026-03', 'associations/labels'],
+      ['2026-09', 'associations/labels'],
+    ] as const)('limits %s %s accepts exactly the official list', (version, endpoint) => {
+      const official = oauth2AnyOf(`${version}/limitsTracking.json`, `/crm/limits/${version}/${endpoint}`);
+      expect([...crmLimitsReadScopes(version)].sort()).toEqual([...official].sort());
+    });
+
+    it.each(['2026-03', '2026-09'] as const)('limits %s custom-object-types: the same list as v3', (version) => {
+      const official = oauth2AnyOf(`${version}/limitsTracking.json`, `/crm/limits/${version}/custom-object-types`);
+      expect([...CUSTOM_OBJECT_TYPE_LIMITS_SCOPES].sort()).toEqual([...official].sort());
+    });
+
+    it('properties 2026-09 accepts none of the scopes its spec dropped since 2026-03, and each object type keeps one', () => {
+      const dropped = (method: string) => {
+        const before = oauth2AnyOf('2026-03/properties.json', '/crm/properties/2026-03/{objectType}', method);
+        const after = oauth2AnyOf('2026-09/properties.json', '/crm/properties/2026-09/{objectType}', method);
+        return before.filter((s) => !after.includes(s));
+      };
+      const droppedRead = dropped('get');
+      const droppedWrite = dropped('post');
+      expect(droppedRead).toContain('crm.schemas.tickets.read');
+      for (const family of ['contacts', 'companies', 'deals', 'tickets', 'custom'] as const) {
+        expect(propertyScopes(family, 'write', '2026-09').filter((s) => droppedWrite.includes(s))).toEqual([]);
+        expect(propertyScopes(family, 'read', '2026-09').filter((s) => droppedRead.includes(s))).toEqual([]);
+        expect(propertyScopes(family, 'write', '2026-09').length).toBeGreaterThan(0);
+        expect(propertyScopes(family, 'read', '2026-03')).toEqual(propertyScopes(family, 'read', 'v3'));
       }
     });
   });

@@ -1,4 +1,5 @@
 import {
+  anyVersion,
   arrayOf,
   dateTime,
   int32,
@@ -160,3 +161,10 @@ export const CARDS_WIRE_OPERATIONS: WireOperation[] = wireOperations(
     },
   ],
 );
+
+/** What /docs shows for each handler (one handler serves every version). */
+export const CARDS_DOCS = {
+  list: anyVersion(PUBLIC_CARD_LISTS),
+  card: anyVersion(PUBLIC_CARD_SCHEMAS),
+  migrate: anyVersion(MIGRATE_SCHEMAS),
+};

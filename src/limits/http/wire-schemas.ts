@@ -1,5 +1,6 @@
 import type { ApiVersion } from '../../platform/http/api-versions';
 import {
+  anyVersion,
   arrayOf,
   bool,
   dateTime,
@@ -333,4 +334,13 @@ export const LIMITS_WIRE_COMPONENTS: Record<string, WireSchema> = {
   StandardError: STANDARD_ERROR,
   Property: PROPERTY_SCHEMA,
   PropertyGroup: PROPERTY_GROUP_SCHEMA,
+};
+
+/** What /docs shows for each handler (one handler serves every version). */
+export const LIMITS_DOCS = {
+  properties: results(PROPERTY_SCHEMA),
+  groups: results(PROPERTY_GROUP_SCHEMA),
+  objectSchema: anyVersion(OBJECT_SCHEMA_SCHEMAS),
+  objectSchemas: anyVersion(OBJECT_SCHEMA_LISTS),
+  objectTypeDefinition: anyVersion(OBJECT_TYPE_DEFINITION_SCHEMAS),
 };

@@ -107,3 +107,14 @@ export function wireOperations(
 export function serializedBy(status: number, schema: WireSchema): { response: Record<number, WireSchema> } {
   return { response: { [status]: schema } };
 }
+
+/**
+ * One schema for /docs of a handler that serves several versions: the one they share, or a oneOf
+ * of the distinct ones (the route's path says which version answers).
+ */
+export function anyVersion(byVersion: Partial<Record<ApiVersion, WireSchema>>): WireSchema {
+  const distinct = new Map<string, WireSchema>();
+  for (const s of Object.values(byVersion)) if (s) distinct.set(JSON.stringify(s), s);
+  const all = [...distinct.values()];
+  return all.length === 1 ? all[0]! : oneOf(...all);
+}
