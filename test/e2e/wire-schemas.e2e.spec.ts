@@ -1,3 +1,12 @@
+import { LimitsQueries } from '../../src/limits/application/limits.queries';
+import {
+  ASSOCIATION_LABEL_LIMITS_SCHEMA,
+  CALCULATED_PROPERTY_LIMITS_SCHEMA,
+  CUSTOM_OBJECT_TYPE_LIMITS_SCHEMA,
+  CUSTOM_PROPERTY_LIMITS_SCHEMA,
+} from '../../src/limits/http/wire-schemas';
+import { TokenMetadataService } from '../../src/oauth/application/token-metadata.service';
+import { ACCESS_TOKEN_INFO_SCHEMA } from '../../src/oauth/http/wire-schemas';
 import { ERROR_WIRE_SCHEMA } from '../../src/platform/errors/error-wire-schema';
 import type { WireSchema } from '../../src/platform/http/wire-schema';
 import { LIMITS_TEST_SCOPES, mintLimitsToken } from '../support/limits-tokens';
@@ -77,5 +86,33 @@ describe('routes serialized by their schema', () => {
     expect(bad.statusCode).toBeGreaterThanOrEqual(400);
     expect(wireProblems(ERROR_WIRE_SCHEMA, bad.json())).toEqual([]);
     expect(bad.json()).toMatchObject({ error: expect.any(String), error_description: expect.any(String) });
+  });
+});
+
+describe('what the serialized routes’ handlers return, before the serializer', () => {
+  // fast-json-stringify drops what a schema does not declare: the handlers' own results must hold
+  // nothing more (closed schemas, validated strictly), or a new field would vanish unseen. The v1
+  // token answer is the same command result the 2026-03 token endpoint sends unserialized, which
+  // test/e2e/oauth-2026-03.e2e.spec.ts validates strictly against the same schema.
+  it('access-token metadata and the four limits bodies: exactly their schemas', async () => {
+    const f = await oauthFixture(t);
+    const tokens = await installAndExchange(t, f);
+    expect(
+      wireProblems(ACCESS_TOKEN_INFO_SCHEMA, t.app.get(TokenMetadataService).accessTokenInfo(tokens.access_token)),
+    ).toEqual([]);
+    const hubId = (await createAccount(t, { tier: 'enterprise' })).hubId;
+    const limits = t.app.get(LimitsQueries);
+    expect(wireProblems(CALCULATED_PROPERTY_LIMITS_SCHEMA, limits.calculatedPropertyLimits(hubId))).toEqual([]);
+    expect(wireProblems(CUSTOM_OBJECT_TYPE_LIMITS_SCHEMA, limits.customObjectTypeLimits(hubId))).toEqual([]);
+    expect(wireProblems(CUSTOM_PROPERTY_LIMITS_SCHEMA, limits.customPropertyLimits(hubId))).toEqual([]);
+    expect(wireProblems(ASSOCIATION_LABEL_LIMITS_SCHEMA, { results: limits.associationLabelLimits(hubId) })).toEqual(
+      [],
+    );
+  });
+
+  it('a field the schema does not declare is a problem (so the check above can fail)', () => {
+    expect(wireProblems(CUSTOM_OBJECT_TYPE_LIMITS_SCHEMA, { limit: 1, usage: 0, percentage: 0, extra: 1 })).toEqual([
+      '$.extra: not declared by the schema',
+    ]);
   });
 });
