@@ -20,7 +20,10 @@ export const ALL_WIRE_OPERATIONS: readonly WireOperation[] = [
 
 const ajv = new Ajv({ allErrors: true, strict: true });
 addFormats(ajv, ['uuid', 'date-time', 'int32', 'int64']);
+// By schema object, then by its JSON: versions that share a body compile it once (ajv's compile,
+// not the validation, is what costs).
 const compiled = new WeakMap<WireSchema, ValidateFunction>();
+const compiledByJson = new Map<string, ValidateFunction>();
 
 /** `/byObjectType/0/objectTypeId` -> `$.byObjectType[0].objectTypeId`. */
 function jsonPath(pointer: string): string {
@@ -66,7 +69,9 @@ function valueAt(body: unknown, pointer: string): unknown {
 export function wireProblems(schema: WireSchema, body: unknown): string[] {
   let validate = compiled.get(schema);
   if (!validate) {
-    validate = ajv.compile(schema);
+    const json = JSON.stringify(schema);
+    validate = compiledByJson.get(json) ?? ajv.compile(schema);
+    compiledByJson.set(json, validate);
     compiled.set(schema, validate);
   }
   return validate(body) ? [] : (validate.errors ?? []).map((e) => describe(e, body));
