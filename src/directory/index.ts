@@ -12,4 +12,5 @@ export {
   type DeveloperApiKeyView,
   type UserView,
 } from './directory.queries';
+export { ACCOUNT_TYPES } from './domain/account-settings';
 export { DemoSeeder } from './seed/demo-seeder';

@@ -7,8 +7,8 @@ import { createAccount, createApp, startTestApp, type TestApp } from '../support
 
 /**
  * HubSpot's date-versioned paths (2026-03, 2026-09) of cards-dev, limits, properties and schemas,
- * over real HTTP on 127.0.0.1. Success bodies are checked against that version's spec file
- * (../shared/reference/hubspot-openapi/<version>/...), under the path as the spec names it.
+ * over real HTTP on 127.0.0.1. Success bodies are checked against our wire schema of that version
+ * (test/support/wire-schemas.ts), under the path as HubSpot's spec (e.g. 2026-03/limitsTracking.json) names it.
  */
 const VERSIONS = ['2026-03', '2026-09'] as const;
 type Version = (typeof VERSIONS)[number];

@@ -25,6 +25,8 @@ import {
   CardMigrateViewsRequestDto,
   CardPatchRequestDto,
 } from './card.dto';
+import { WireResponse } from '../../platform/http/wire-response';
+import { CARDS_DOCS, SAMPLE_CARD_RESPONSE_SCHEMA } from './wire-schemas';
 
 const READ_SCOPES = ['developers-read', 'private-apps-read'];
 const WRITE_SCOPE = 'developers-write';
@@ -56,6 +58,7 @@ export class LegacyCardsController {
 
   @Get('sample-response')
   @ApiOperation({ summary: 'Get sample card detail response' })
+  @WireResponse(200, SAMPLE_CARD_RESPONSE_SCHEMA, { description: 'IntegratorCardPayloadResponse' })
   sampleResponse() {
     return SAMPLE_CARD_RESPONSE;
   }
@@ -63,6 +66,7 @@ export class LegacyCardsController {
   @Get(':appId')
   @DeveloperAuth(...READ_SCOPES)
   @ApiOperation({ summary: 'Get all cards' })
+  @WireResponse(200, CARDS_DOCS.list, { description: 'PublicCardListResponse' })
   getAll(@Param('appId', new IntParamPipe()) appId: number, @Developer() token: DeveloperCaller) {
     this.ownership.appOwnedBy(token, appId);
     return { results: this.queries.legacyCardsOfApp(appId).map(toPublicCardResponse) };
@@ -72,6 +76,7 @@ export class LegacyCardsController {
   @HttpCode(201)
   @DeveloperAuth(WRITE_SCOPE)
   @ApiOperation({ summary: 'Create a new card' })
+  @WireResponse(201, CARDS_DOCS.card, { description: 'PublicCardResponse' })
   @ApiBody({ type: CardCreateRequestDto, description: 'From 2026-03 `fetch.cardType` is required.' })
   async create(
     @Param('appId', new IntParamPipe()) appId: number,
@@ -92,6 +97,7 @@ export class LegacyCardsController {
   @HttpCode(200)
   @DeveloperAuth(WRITE_SCOPE)
   @ApiOperation({ summary: 'Migrate Card In Views' })
+  @WireResponse(200, CARDS_DOCS.migrate, { description: 'CardMigrateViewsResponse (2026-09: message only)' })
   @ApiBody({ type: CardMigrateViewsRequestDto, description: '2026-09 has no `allowDuplicateAppCardIds`.' })
   async migrate(
     @Param('appId', new IntParamPipe()) appId: number,
@@ -121,6 +127,7 @@ export class LegacyCardsController {
   @Get(':appId/:cardId')
   @DeveloperAuth(...READ_SCOPES)
   @ApiOperation({ summary: 'Get a card.' })
+  @WireResponse(200, CARDS_DOCS.card, { description: 'PublicCardResponse' })
   getById(
     @Param('appId', new IntParamPipe()) appId: number,
     @Param('cardId', new CardIdParamPipe()) cardId: string,
@@ -136,6 +143,7 @@ export class LegacyCardsController {
   @Patch(':appId/:cardId')
   @DeveloperAuth(WRITE_SCOPE)
   @ApiOperation({ summary: 'Update a card' })
+  @WireResponse(200, CARDS_DOCS.card, { description: 'PublicCardResponse' })
   async update(
     @Param('appId', new IntParamPipe()) appId: number,
     @Param('cardId', new CardIdParamPipe()) cardId: string,
@@ -153,6 +161,7 @@ export class LegacyCardsController {
   @HttpCode(204)
   @DeveloperAuth(WRITE_SCOPE)
   @ApiOperation({ summary: 'Delete a card' })
+  @WireResponse(204)
   async archive(
     @Param('appId', new IntParamPipe()) appId: number,
     @Param('cardId', new CardIdParamPipe()) cardId: string,

@@ -2,8 +2,8 @@ import type { StandardObjectType } from './object-types';
 
 /**
  * Accepted scopes ("any of"), copied from HubSpot's official specs so that no spec file is read
- * at run time. test/unit/limits-scopes.unit.spec.ts compares these lists with
- * ../shared/reference/hubspot-openapi/limitsTracking.json so they cannot drift.
+ * at run time. The conformance suite (test/conformance) compares these lists with HubSpot's official
+ * limitsTracking.json, properties.json of each version, when HUBSPOT_OPENAPI_DIR hands those files in.
  */
 
 /** GET /crm/v3/limits/calculated-properties and GET /crm/v3/limits/custom-properties (same list in the spec). */

@@ -11,6 +11,13 @@ import type {
 } from '../application/limits.views';
 import { CUSTOM_OBJECT_TYPE_LIMITS_SCOPES, crmLimitsReadScopes } from '../domain/scopes';
 import { parseSegment, requireAnyScope } from './params';
+import { WireResponse } from '../../platform/http/wire-response';
+import {
+  ASSOCIATION_LABEL_LIMITS_SCHEMA,
+  CALCULATED_PROPERTY_LIMITS_SCHEMA,
+  CUSTOM_OBJECT_TYPE_LIMITS_SCHEMA,
+  CUSTOM_PROPERTY_LIMITS_SCHEMA,
+} from './wire-schemas';
 
 const LIMITS_PATHS = {
   v3: 'crm/v3/limits',
@@ -32,6 +39,10 @@ export class LimitsController {
   @Get('calculated-properties')
   @RequireScopes()
   @ApiOperation({ summary: 'Calculated properties: overall limit and usage, usage per object type' })
+  @WireResponse(200, CALCULATED_PROPERTY_LIMITS_SCHEMA, {
+    serialize: true,
+    description: 'CalculatedPropertyLimitResponse',
+  })
   calculatedProperties(
     @Token() token: AccessTokenClaims,
     @RouteVersion() version: LimitsVersion,
@@ -43,6 +54,7 @@ export class LimitsController {
   @Get('custom-object-types')
   @RequireScopes(...CUSTOM_OBJECT_TYPE_LIMITS_SCOPES)
   @ApiOperation({ summary: 'Custom object types: limit, usage, percentage' })
+  @WireResponse(200, CUSTOM_OBJECT_TYPE_LIMITS_SCHEMA, { serialize: true, description: 'CustomObjectLimitResponse' })
   customObjectTypes(@Token() token: AccessTokenClaims): CustomObjectTypeLimits {
     return this.queries.customObjectTypeLimits(token.hubId);
   }
@@ -50,6 +62,7 @@ export class LimitsController {
   @Get('custom-properties')
   @RequireScopes()
   @ApiOperation({ summary: 'Custom properties: overall and per object type' })
+  @WireResponse(200, CUSTOM_PROPERTY_LIMITS_SCHEMA, { serialize: true, description: 'CustomPropertyLimitResponse' })
   customProperties(@Token() token: AccessTokenClaims, @RouteVersion() version: LimitsVersion): CustomPropertyLimits {
     requireAnyScope(token, crmLimitsReadScopes(version));
     return this.queries.customPropertyLimits(token.hubId);
@@ -58,6 +71,10 @@ export class LimitsController {
   @Get('associations/labels')
   @RequireScopes()
   @ApiOperation({ summary: 'Association labels per pair of object types: limit, usage, percentage, the labels' })
+  @WireResponse(200, ASSOCIATION_LABEL_LIMITS_SCHEMA, {
+    serialize: true,
+    description: 'CollectionResponseAssociationLabelLimitResponseNoPaging',
+  })
   associationLabels(
     @Query('fromObjectTypeId') fromObjectTypeId: string | undefined,
     @Query('toObjectTypeId') toObjectTypeId: string | undefined,

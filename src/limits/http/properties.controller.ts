@@ -37,6 +37,8 @@ import {
   PropertyUpdateDatedDto,
   PropertyUpdateDto,
 } from './properties.dto';
+import { WireResponse } from '../../platform/http/wire-response';
+import { LIMITS_DOCS, PROPERTY_BATCH_SCHEMA, PROPERTY_SCHEMA } from './wire-schemas';
 
 const PROPERTIES_PATHS = {
   v3: 'crm/v3/properties/:objectType',
@@ -64,6 +66,7 @@ export class PropertiesController {
   @Post()
   @HttpCode(201)
   @ApiOperation({ summary: 'Create a property (fieldType calculation_equation: a calculated property)' })
+  @WireResponse(201, PROPERTY_SCHEMA, { description: 'Property' })
   @ApiBody({ type: PropertyCreateDto, description: 'From 2026-03 each option needs `displayOrder`.' })
   create(
     @Param('objectType') objectType: string,
@@ -80,6 +83,7 @@ export class PropertiesController {
 
   @Get()
   @ApiOperation({ summary: 'Read all properties of an object type' })
+  @WireResponse(200, LIMITS_DOCS.properties, { description: 'CollectionResponsePropertyNoPaging' })
   @ApiQuery({ name: 'archived', required: false, type: Boolean })
   @ApiQuery({ name: 'dataSensitivity', required: false, enum: DATA_SENSITIVITIES })
   @ApiQuery({ name: 'properties', required: false, description: 'Comma-separated names to return' })
@@ -103,6 +107,7 @@ export class PropertiesController {
 
   @Get(':propertyName')
   @ApiOperation({ summary: 'Read a property' })
+  @WireResponse(200, PROPERTY_SCHEMA, { description: 'Property' })
   get(
     @Param('objectType') objectType: string,
     @Param('propertyName') propertyName: string,
@@ -125,6 +130,7 @@ export class PropertiesController {
   @ApiOperation({
     summary: 'Update a property (to or from calculation_equation moves it across the calculated ceiling)',
   })
+  @WireResponse(200, PROPERTY_SCHEMA, { description: 'Property' })
   @ApiBody({ type: PropertyUpdateDto, description: 'From 2026-03 each option needs `displayOrder`.' })
   update(
     @Param('objectType') objectType: string,
@@ -148,6 +154,9 @@ export class PropertiesController {
     summary:
       'Create a batch of properties: 201 when all are created, 207 with `errors` otherwise (2026-09: 200 either way)',
   })
+  @WireResponse(201, PROPERTY_BATCH_SCHEMA, { description: 'BatchResponseProperty' })
+  @WireResponse(207, PROPERTY_BATCH_SCHEMA, { description: 'BatchResponsePropertyWithErrors' })
+  @WireResponse(200, PROPERTY_BATCH_SCHEMA, { description: '2026-09: BatchResponseProperty, with errors if any' })
   @ApiBody({
     type: BatchPropertyCreateDto,
     description: 'At most 100 inputs; from 2026-03 options need `displayOrder`.',
@@ -173,6 +182,8 @@ export class PropertiesController {
 
   @Post('batch/read')
   @ApiOperation({ summary: 'Read a batch of properties: 200, or 207 with `errors` for the names not found' })
+  @WireResponse(200, PROPERTY_BATCH_SCHEMA, { description: 'BatchResponseProperty' })
+  @WireResponse(207, PROPERTY_BATCH_SCHEMA, { description: 'BatchResponsePropertyWithErrors' })
   @ApiBody({ type: BatchReadPropertyNameDto })
   @ApiQuery({ name: 'locale', required: false })
   batchRead(
@@ -214,6 +225,7 @@ export class PropertiesController {
   @Post('batch/archive')
   @HttpCode(204)
   @ApiOperation({ summary: 'Archive a batch of properties (204 whatever their state)' })
+  @WireResponse(204)
   @ApiBody({ type: BatchPropertyNameDto })
   async batchArchive(
     @Param('objectType') objectType: string,
@@ -231,6 +243,7 @@ export class PropertiesController {
   @Delete(':propertyName')
   @HttpCode(204)
   @ApiOperation({ summary: 'Archive a property' })
+  @WireResponse(204)
   async archive(
     @Param('objectType') objectType: string,
     @Param('propertyName') propertyName: string,

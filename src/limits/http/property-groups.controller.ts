@@ -14,6 +14,8 @@ import { scopeFamilyOf } from '../domain/object-types';
 import { propertyScopes } from '../domain/scopes';
 import { parseLocale, parseSegment, requireAnyScope } from './params';
 import { PropertyGroupCreateDto, PropertyGroupUpdateDto } from './properties.dto';
+import { WireResponse } from '../../platform/http/wire-response';
+import { LIMITS_DOCS, PROPERTY_GROUP_SCHEMA } from './wire-schemas';
 
 const GROUPS_PATHS = {
   v3: 'crm/v3/properties/:objectType/groups',
@@ -38,6 +40,7 @@ export class PropertyGroupsController {
 
   @Get()
   @ApiOperation({ summary: 'Read all property groups' })
+  @WireResponse(200, LIMITS_DOCS.groups, { description: 'CollectionResponsePropertyGroupNoPaging' })
   @ApiQuery({ name: 'locale', required: false })
   list(
     @Param('objectType') objectType: string,
@@ -53,6 +56,7 @@ export class PropertyGroupsController {
   @Post()
   @HttpCode(201)
   @ApiOperation({ summary: 'Create a property group' })
+  @WireResponse(201, PROPERTY_GROUP_SCHEMA, { description: 'PropertyGroup' })
   @ApiBody({ type: PropertyGroupCreateDto })
   create(
     @Param('objectType') objectType: string,
@@ -67,6 +71,7 @@ export class PropertyGroupsController {
 
   @Get(':groupName')
   @ApiOperation({ summary: 'Read a property group' })
+  @WireResponse(200, PROPERTY_GROUP_SCHEMA, { description: 'PropertyGroup' })
   @ApiQuery({ name: 'locale', required: false })
   get(
     @Param('objectType') objectType: string,
@@ -83,6 +88,7 @@ export class PropertyGroupsController {
 
   @Patch(':groupName')
   @ApiOperation({ summary: 'Update a property group (label, display order)' })
+  @WireResponse(200, PROPERTY_GROUP_SCHEMA, { description: 'PropertyGroup' })
   @ApiBody({ type: PropertyGroupUpdateDto })
   update(
     @Param('objectType') objectType: string,
@@ -102,6 +108,7 @@ export class PropertyGroupsController {
   @Delete(':groupName')
   @HttpCode(204)
   @ApiOperation({ summary: 'Archive a property group (only an empty one of the account)' })
+  @WireResponse(204)
   async archive(
     @Param('objectType') objectType: string,
     @Param('groupName') groupName: string,

@@ -25,6 +25,8 @@ import { SCHEMA_READ_SCOPES, SCHEMA_WRITE_SCOPES } from '../domain/scopes';
 import { SchemaCreate2026_03Dto, SchemaCreate2026_09Dto, SchemaCreateDto } from './limits.dto';
 import { parseArchived, parseIncludeFlag, parseSegment } from './params';
 import { AssociationDefinitionEggDto, SchemaBatchReadDto, SchemaPatchDatedDto, SchemaPatchDto } from './schemas.dto';
+import { WireResponse } from '../../platform/http/wire-response';
+import { ASSOCIATION_DEFINITION_SCHEMA, LIMITS_DOCS } from './wire-schemas';
 
 /** HubSpot serves v3 at /crm/v3/schemas and /crm-object-schemas/v3/schemas (the one @hubspot/api-client v14 calls). */
 const SCHEMAS_PATHS = {
@@ -52,6 +54,7 @@ export class SchemasController {
   @HttpCode(201)
   @RequireScopes(...SCHEMA_WRITE_SCOPES)
   @ApiOperation({ summary: 'Create a custom object schema' })
+  @WireResponse(201, LIMITS_DOCS.objectSchema, { description: 'ObjectSchema' })
   @ApiBody({ type: SchemaCreateDto, description: 'From 2026-03 more fields are required (see the version’s spec).' })
   async create(
     @VersionedBody({ default: SchemaCreateDto, '2026-03': SchemaCreate2026_03Dto, '2026-09': SchemaCreate2026_09Dto })
@@ -85,6 +88,7 @@ export class SchemasController {
   @Get()
   @RequireScopes(...SCHEMA_READ_SCOPES)
   @ApiOperation({ summary: 'Read all custom object schemas' })
+  @WireResponse(200, LIMITS_DOCS.objectSchemas, { description: 'CollectionResponseObjectSchemaNoPaging' })
   list(
     @Query('archived') archived: string | undefined,
     @Query() query: IncludeQuery,
@@ -101,6 +105,7 @@ export class SchemasController {
   @HttpCode(200)
   @RequireScopes(...SCHEMA_READ_SCOPES)
   @ApiOperation({ summary: 'Read custom object schemas by objectTypeId, fully qualified name or name (at most 100)' })
+  @WireResponse(200, LIMITS_DOCS.objectSchemas, { description: 'CollectionResponseObjectSchemaNoPaging' })
   batchRead(
     @Body() body: SchemaBatchReadDto,
     @Token() token: AccessTokenClaims,
@@ -119,6 +124,7 @@ export class SchemasController {
   @Get(':objectType')
   @RequireScopes(...SCHEMA_READ_SCOPES)
   @ApiOperation({ summary: 'Read a custom object schema (by objectTypeId, fully qualified name or name)' })
+  @WireResponse(200, LIMITS_DOCS.objectSchema, { description: 'ObjectSchema' })
   get(
     @Param('objectType') objectType: string,
     @Query() query: IncludeQuery,
@@ -134,6 +140,7 @@ export class SchemasController {
   @ApiOperation({
     summary: 'Update a custom object schema (ObjectTypeDefinitionPatch); answers its ObjectTypeDefinition',
   })
+  @WireResponse(200, LIMITS_DOCS.objectTypeDefinition, { description: 'ObjectTypeDefinition' })
   @ApiBody({ type: SchemaPatchDto, description: 'From 2026-03 `clearDescription` is required.' })
   async update(
     @Param('objectType') objectType: string,
@@ -169,6 +176,7 @@ export class SchemasController {
   @HttpCode(201)
   @RequireScopes(...SCHEMA_WRITE_SCOPES)
   @ApiOperation({ summary: 'Define an association (a named one is an association label of its pair)' })
+  @WireResponse(201, ASSOCIATION_DEFINITION_SCHEMA, { description: 'AssociationDefinition' })
   createAssociation(
     @Param('objectType') objectType: string,
     @Body() body: AssociationDefinitionEggDto,
@@ -191,6 +199,7 @@ export class SchemasController {
   @HttpCode(204)
   @RequireScopes(...SCHEMA_WRITE_SCOPES)
   @ApiOperation({ summary: 'Remove an association definition (by id or name)' })
+  @WireResponse(204)
   async deleteAssociation(
     @Param('objectType') objectType: string,
     @Param('associationIdentifier') associationIdentifier: string,
@@ -208,6 +217,7 @@ export class SchemasController {
   @HttpCode(204)
   @RequireScopes(...SCHEMA_WRITE_SCOPES)
   @ApiOperation({ summary: 'Archive a custom object schema; ?archived=true purges an archived one' })
+  @WireResponse(204)
   async archive(
     @Param('objectType') objectType: string,
     @Query('archived') archived: string | undefined,

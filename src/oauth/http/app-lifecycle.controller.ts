@@ -10,6 +10,8 @@ import { Ctx } from '../../platform/http/request-context';
 import { Uninstall } from '../application/commands/uninstall';
 import type { AccessTokenClaims } from '../domain/access-token';
 import { RequireScopes, Token } from './bearer-token.guard';
+import { WireResponse } from '../../platform/http/wire-response';
+import { PORTAL_INFORMATION_SCHEMA } from './wire-schemas';
 
 /**
  * `DELETE /appinstalls/{v3|2026-03|2026-09}/external-install` (appUninstalls.json): the app
@@ -27,6 +29,7 @@ export class AppUninstallsController {
   @HttpCode(204)
   @RequireScopes('oauth')
   @ApiOperation({ summary: "Uninstall the token's app from the token's account" })
+  @WireResponse(204)
   async uninstall(@Token() token: AccessTokenClaims, @Ctx() ctx: CommandContext): Promise<void> {
     await this.commandBus.execute(new Uninstall(token.appId, token.hubId, ctx));
   }
@@ -49,6 +52,7 @@ export class AccountInfoController {
   @Get('details')
   @RequireScopes('oauth')
   @ApiOperation({ summary: "The token's account: type, time zone, currencies, data hosting location" })
+  @WireResponse(200, PORTAL_INFORMATION_SCHEMA, { description: 'PortalInformationResponse' })
   details(@Token() token: AccessTokenClaims): AccountDetailsView {
     const details = this.directory.getAccountDetails(token.hubId, this.clock.now());
     if (!details) throw HubSpotError.notFound(`No account with hubId ${token.hubId}`);

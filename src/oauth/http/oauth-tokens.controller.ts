@@ -1,6 +1,6 @@
 import { Controller, Header, HttpCode, Post, Req } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
-import { ApiConsumes, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiConsumes, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
 import type { CommandContext } from '../../platform/events/envelope';
 import { type ApiVersion, RouteVersion, versionedPaths } from '../../platform/http/api-versions';
@@ -21,6 +21,8 @@ import {
 } from '../application/token-metadata.service';
 import { oauthError } from '../domain/oauth-errors';
 import { OAuthForm } from './oauth-form';
+import { WireResponse } from '../../platform/http/wire-response';
+import { INTROSPECTION_SCHEMA, TOKEN_RESPONSE_SCHEMAS } from './wire-schemas';
 
 /** The grant types each version's spec lists (2026-09 dropped client_credentials). */
 const GRANT_TYPES: Record<ApiVersion, readonly string[]> = {
@@ -61,7 +63,9 @@ export class OAuthTokensController {
   @Header('Pragma', 'no-cache')
   @ApiOperation({ summary: 'OAuth token endpoint: authorization_code, refresh_token and (2026-03) client_credentials' })
   @ApiConsumes('application/x-www-form-urlencoded')
-  @ApiOkResponse({ description: 'HubSpot AccessTokenResponse or ClientCredentialsTokenResponse' })
+  @WireResponse(200, TOKEN_RESPONSE_SCHEMAS.v3, {
+    description: 'AccessTokenResponse or (v3, 2026-03) ClientCredentialsTokenResponse',
+  })
   async token(
     @Req() request: FastifyRequest,
     @RouteVersion() version: ApiVersion,
@@ -113,7 +117,7 @@ export class OAuthTokensController {
     summary: 'Token introspection (RFC 7662): PublicAccessTokenInfoResponse or PublicRefreshTokenInfoResponse',
   })
   @ApiConsumes('application/x-www-form-urlencoded')
-  @ApiOkResponse({ description: 'TokenInfoResponseBaseIF' })
+  @WireResponse(200, INTROSPECTION_SCHEMA, { description: 'TokenInfoResponseBaseIF, or {"active": false}' })
   introspect(@Req() request: FastifyRequest): Promise<IntrospectionResponse> {
     const form = new OAuthForm(request);
     const token = form.require('token');
@@ -127,6 +131,7 @@ export class OAuthTokensController {
   @HttpCode(200)
   @Header('Cache-Control', 'no-store')
   @ApiOperation({ summary: 'Token revocation (RFC 7009): access or refresh token' })
+  @WireResponse(200, undefined, { description: 'Empty body' })
   @ApiConsumes('application/x-www-form-urlencoded')
   async revoke(@Req() request: FastifyRequest, @Ctx() ctx: CommandContext): Promise<void> {
     const form = new OAuthForm(request);

@@ -1,6 +1,6 @@
 import { Controller, Delete, Get, Header, HttpCode, Param } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
-import { ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { CommandContext } from '../../platform/events/envelope';
 import { ProjectionRunner } from '../../platform/projections/projection-runner';
 import { sha256Hex } from '../../platform/security/constant-time';
@@ -8,6 +8,8 @@ import { Ctx } from '../../platform/http/request-context';
 import { TokenMetadataService, RefreshTokenInfo } from '../application/token-metadata.service';
 import { RevokeRefreshToken } from '../application/commands/revoke-refresh-token';
 import type { AccessTokenInfo } from '../domain/access-token-info';
+import { WireResponse } from '../../platform/http/wire-response';
+import { ACCESS_TOKEN_INFO_SCHEMA, REFRESH_TOKEN_INFO_SCHEMA } from './wire-schemas';
 
 /** The token sits in the path: the logger redacts that segment (src/shared/logging/logger.ts). */
 @ApiTags('oauth')
@@ -22,7 +24,7 @@ export class TokenMetadataController {
   @Get('access-tokens/:token')
   @Header('Cache-Control', 'no-store')
   @ApiOperation({ summary: 'Access token metadata (HubSpot AccessTokenInfoResponse)' })
-  @ApiOkResponse({ description: 'AccessTokenInfoResponse' })
+  @WireResponse(200, ACCESS_TOKEN_INFO_SCHEMA, { serialize: true, description: 'AccessTokenInfoResponse' })
   accessToken(@Param('token') token: string): AccessTokenInfo {
     return this.metadata.accessTokenInfo(token);
   }
@@ -30,7 +32,7 @@ export class TokenMetadataController {
   @Get('refresh-tokens/:token')
   @Header('Cache-Control', 'no-store')
   @ApiOperation({ summary: 'Refresh token metadata (HubSpot RefreshTokenInfoResponse)' })
-  @ApiOkResponse({ description: 'RefreshTokenInfoResponse' })
+  @WireResponse(200, REFRESH_TOKEN_INFO_SCHEMA, { description: 'RefreshTokenInfoResponse' })
   refreshToken(@Param('token') token: string): Promise<RefreshTokenInfo> {
     return this.metadata.refreshTokenInfo(token);
   }
@@ -39,7 +41,7 @@ export class TokenMetadataController {
   @Delete('refresh-tokens/:token')
   @HttpCode(204)
   @ApiOperation({ summary: 'Delete a refresh token (access tokens already issued stay valid)' })
-  @ApiNoContentResponse()
+  @WireResponse(204)
   async deleteRefreshToken(@Param('token') token: string, @Ctx() ctx: CommandContext): Promise<void> {
     const { position } = await this.commandBus.execute(
       new RevokeRefreshToken(sha256Hex(token), 'deleted_by_client', ctx),

@@ -1,6 +1,6 @@
 import { Controller, Header, HttpCode, Post, Req } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
-import { ApiConsumes, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiConsumes, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
 import type { CommandContext } from '../../platform/events/envelope';
 import { Ctx } from '../../platform/http/request-context';
@@ -10,6 +10,8 @@ import type { TokenResponse } from '../application/commands/issue-token';
 import { RedeemAuthorizationCode } from '../application/commands/redeem-authorization-code';
 import { oauthError } from '../domain/oauth-errors';
 import { readTokenRequest } from './token-request';
+import { WireResponse } from '../../platform/http/wire-response';
+import { ACCESS_TOKEN_RESPONSE_SCHEMA } from './wire-schemas';
 
 @ApiTags('oauth')
 @Controller('oauth/v1')
@@ -25,7 +27,7 @@ export class TokenController {
   @Header('Pragma', 'no-cache')
   @ApiOperation({ summary: 'OAuth token endpoint: authorization_code and refresh_token grants' })
   @ApiConsumes('application/x-www-form-urlencoded')
-  @ApiOkResponse({ description: 'HubSpot AccessTokenResponse' })
+  @WireResponse(200, ACCESS_TOKEN_RESPONSE_SCHEMA, { serialize: true, description: 'HubSpot AccessTokenResponse' })
   async token(@Req() request: FastifyRequest, @Ctx() ctx: CommandContext): Promise<TokenResponse> {
     const params = readTokenRequest(request);
     if (params.grantType === undefined) {

@@ -1,0 +1,384 @@
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import {
+  CRM_LIMITS_READ_SCOPES,
+  crmLimitsReadScopes,
+  CUSTOM_OBJECT_TYPE_LIMITS_SCOPES,
+  propertyScopes,
+} from '../../src/limits/domain/scopes';
+import { ERROR_WIRE_SCHEMA } from '../../src/platform/errors/error-wire-schema';
+import type { WireOperation } from '../../src/platform/http/wire-schema';
+import { mintCardsToken } from '../support/cards-tokens';
+import { LIMITS_TEST_SCOPES, mintLimitsToken } from '../support/limits-tokens';
+import { installAndExchange, oauthFixture } from '../support/oauth-fixtures';
+import {
+  conformanceProblems,
+  type OfficialDocument,
+  officialProblems,
+  officialResponseSchema,
+} from '../support/spec-conformance';
+import { createAccount, createApp, startTestApp, type TestApp } from '../support/test-app';
+import { ALL_WIRE_OPERATIONS, wireProblems } from '../support/wire-schemas';
+
+/**
+ * Conformance with HubSpot's official OpenAPI files, an extra check on top of our own schemas. The
+ * files are HubSpot's ("not licensed for external use"): never part of the project, so this runs
+ * only when HUBSPOT_OPENAPI_DIR names a folder of them (HubSpot's collection layout: `oauth.json`,
+ * `2026-03/limitsTracking.json`, `v3/properties.json`, ...). For every operation we serve: our schema
+ * against theirs (test/support/spec-conformance.ts), and one answer recorded from the running app
+ * against their file; and the accepted scopes the limits module copied from their files.
+ */
+const DIR = process.env.HUBSPOT_OPENAPI_DIR;
+
+/**
+ * Where we knowingly differ, and why. Each entry is the exact list of problems the comparison reports,
+ * so a new difference, or one that went away, fails the suite.
+ */
+const KNOWN_DIFFERENCES: Record<string, string[]> = {};
+// RFC 7662: introspection of a token that is not the caller's live one answers {"active": false}.
+// HubSpot's 2026-03 (and v3) schema lists only the two active kinds.
+for (const v of ['v3', '2026-03']) {
+  KNOWN_DIFFERENCES[`POST /oauth/${v}/token/introspect 200`] = ["$: our oneOf alternative 2 matches none of HubSpot's"];
+}
+
+/** 2026-09's oauth.json declares no 200 body for its token endpoint: its answer is 2026-03's. */
+const COMPARED_WITH: Record<string, { specFile: string; path: string }> = {
+  'POST /oauth/2026-09/token 200': { specFile: '2026-03/oauth.json', path: '/oauth/2026-03/token' },
+};
+
+const key = (o: Pick<WireOperation, 'method' | 'path' | 'status'>) => `${o.method} ${o.path} ${o.status}`;
+
+const SKIP_REASON =
+  'HubSpot official-spec conformance skipped: HUBSPOT_OPENAPI_DIR is not set (a folder of HubSpot’s OpenAPI files; .ci/run sets it when it has them)';
+
+if (!DIR) {
+  // One line in any reporter's output (a skipped test's title shows only with --verbose).
+  process.stdout.write(`${SKIP_REASON}\n`);
+  describe('HubSpot official-spec conformance', () => {
+    it.skip(SKIP_REASON, () => {});
+  });
+} else {
+  const docs = new Map<string, OfficialDocument>();
+  const doc = (file: string): OfficialDocument => {
+    let d = docs.get(file);
+    if (!d) {
+      d = JSON.parse(readFileSync(resolve(DIR, file), 'utf8')) as OfficialDocument;
+      docs.set(file, d);
+    }
+    return d;
+  };
+
+  describe('HubSpot official-spec conformance: our schemas against HubSpot’s', () => {
+    it.each(ALL_WIRE_OPERATIONS.map((o) => [key(o), o] as const))('%s', (_, op) => {
+      const { specFile, path } = COMPARED_WITH[key(op)] ?? op;
+      const official = officialResponseSchema(doc(specFile), op.method, path, op.status);
+      expect(official ?? `no ${op.status} JSON answer of ${op.method} ${path} in ${specFile}`).not.toEqual(
+        expect.any(String),
+      );
+      const problems = conformanceProblems(op.schema, official!, doc(specFile));
+      const known = KNOWN_DIFFERENCES[key(op)];
+      if (known) expect(problems.map((p) => p.replace(/ \(.*$/, ''))).toEqual(known);
+      else expect(problems).toEqual([]);
+    });
+
+    it.each([...new Set(ALL_WIRE_OPERATIONS.map((o) => o.specFile))])('Error of %s', (file) => {
+      const d = doc(file);
+      expect(conformanceProblems(ERROR_WIRE_SCHEMA, { $ref: '#/components/schemas/Error' }, d)).toEqual([]);
+    });
+  });
+
+  describe('HubSpot official-spec conformance: recorded answers against HubSpot’s files', () => {
+    let t: TestApp;
+    const recorded = new Map<string, unknown[]>();
+
+    /** Calls the app, expects the operation's success status, records the body under HubSpot's path. */
+    async function record(
+      method: WireOperation['method'],
+      template: string,
+      url: string,
+      options: { token?: string; json?: unknown; form?: Record<string, string>; status?: number } = {},
+    ) {
+      const headers: Record<string, string> = {};
+      if (options.token) headers.authorization = `Bearer ${options.token}`;
+      let payload: string | undefined;
+      if (options.json !== undefined) {
+        headers['content-type'] = 'application/json';
+        payload = JSON.stringify(options.json);
+      } else if (options.form) {
+        headers['content-type'] = 'application/x-www-form-urlencoded';
+        payload = new URLSearchParams(options.form).toString();
+      }
+      const r = await t.inject({ method, url, headers, ...(payload !== undefined ? { payload } : {}) });
+      const status =
+        options.status ?? ALL_WIRE_OPERATIONS.find((o) => o.method === method && o.path === template)?.status;
+      expect({ url, status: r.statusCode, ...(r.statusCode !== status ? { body: r.body } : {}) }).toEqual({
+        url,
+        status,
+      });
+      const body: unknown = r.json();
+      const k = `${method} ${template} ${r.statusCode}`;
+      recorded.set(k, [...(recorded.get(k) ?? []), body]);
+      return body as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+    }
+
+    beforeAll(async () => {
+      t = await startTestApp();
+
+      // OAuth: v1 tokens and metadata; the current versions' token, introspection, account info.
+      const f = await oauthFixture(t);
+      const tokens = await installAndExchange(t, f);
+      const creds = { client_id: f.clientId, client_secret: f.clientSecret };
+      await record('POST', '/oauth/v1/token', '/oauth/v1/token', {
+        form: { ...creds, grant_type: 'refresh_token', refresh_token: tokens.refresh_token },
+      });
+      await record('GET', '/oauth/v1/access-tokens/{token}', `/oauth/v1/access-tokens/${tokens.access_token}`);
+      await record('GET', '/oauth/v1/refresh-tokens/{token}', `/oauth/v1/refresh-tokens/${tokens.refresh_token}`);
+      for (const v of ['v3', '2026-03', '2026-09']) {
+        const fresh = await record('POST', `/oauth/${v}/token`, `/oauth/${v}/token`, {
+          form: { ...creds, grant_type: 'refresh_token', refresh_token: tokens.refresh_token },
+        });
+        if (v !== '2026-09') {
+          await record('POST', `/oauth/${v}/token`, `/oauth/${v}/token`, {
+            form: { ...creds, grant_type: 'client_credentials' },
+          });
+        }
+        for (const token of [fresh.access_token as string, tokens.refresh_token]) {
+          await record('POST', `/oauth/${v}/token/introspect`, `/oauth/${v}/token/introspect`, {
+            form: { ...creds, token },
+          });
+        }
+        await record('GET', `/account-info/${v}/details`, `/account-info/${v}/details`, { token: fresh.access_token });
+      }
+
+      // Legacy cards at every version, the migration included.
+      const devHubId = (await createAccount(t)).hubId;
+      const appId = (await createApp(t, { developerHubId: devHubId })).appId;
+      const cardsToken = mintCardsToken(t, { hubId: devHubId, appId, userId: 77 });
+      const card = {
+        title: 'PetSpot',
+        fetch: {
+          targetUrl: 'https://www.example.com/hubspot/target',
+          objectTypes: [{ name: 'contacts', propertiesToSend: ['email'] }],
+          cardType: 'EXTERNAL',
+        },
+        display: {
+          properties: [
+            {
+              name: 'pet_name',
+              label: 'Pets Name',
+              dataType: 'STATUS',
+              options: [{ name: 'a', label: 'A', type: 'SUCCESS' }],
+            },
+          ],
+        },
+        actions: { baseUrls: ['https://www.example.com/hubspot'] },
+      };
+      const cardsAt = {
+        v3: '/crm/v3/extensions/cards-dev',
+        '2026-03': '/crm/extensions/cards-dev/2026-03',
+        '2026-09': '/crm/extensions/cards-dev/2026-09',
+      };
+      for (const [v, base] of Object.entries(cardsAt)) {
+        const token = cardsToken;
+        await record('GET', `${base}/sample-response`, `${base}/sample-response`);
+        const created = await record('POST', `${base}/{appId}`, `${base}/${appId}`, { token, json: card });
+        await record('GET', `${base}/{appId}`, `${base}/${appId}`, { token });
+        await record('GET', `${base}/{appId}/{cardId}`, `${base}/${appId}/${created.id}`, { token });
+        await record('PATCH', `${base}/{appId}/{cardId}`, `${base}/${appId}/${created.id}`, {
+          token,
+          json: { title: 'PetSpot 2' },
+        });
+        const appCard = await t.admin('POST', `/admin/v1/apps/${appId}/app-cards`, {
+          title: `App card ${v}`,
+          objectTypes: ['contacts'],
+        });
+        expect(appCard.statusCode).toBe(201);
+        const ids = { legacyCrmCardId: Number(created.id), appCardId: Number(appCard.json().id) };
+        await record('POST', `${base}/{appId}/views/migrate`, `${base}/${appId}/views/migrate`, {
+          token,
+          json: v === '2026-09' ? ids : { ...ids, allowDuplicateAppCardIds: false },
+        });
+      }
+
+      // Limits, properties, property groups and object schemas of an enterprise account.
+      const hubId = (await createAccount(t, { tier: 'enterprise' })).hubId;
+      const token = mintLimitsToken(t, { hubId, scopes: LIMITS_TEST_SCOPES });
+      const property = (name: string) => ({
+        name,
+        label: `Label ${name}`,
+        type: 'enumeration',
+        fieldType: 'select',
+        groupName: 'contactinformation',
+        options: [{ label: 'A', value: 'a', displayOrder: 0 }],
+      });
+      for (const v of ['v3', '2026-03', '2026-09'] as const) {
+        const limits = v === 'v3' ? '/crm/v3/limits' : `/crm/limits/${v}`;
+        for (const endpoint of [
+          'calculated-properties',
+          'custom-object-types',
+          'custom-properties',
+          'associations/labels',
+        ])
+          await record('GET', `${limits}/${endpoint}`, `${limits}/${endpoint}`, { token });
+
+        const props = v === 'v3' ? '/crm/v3/properties' : `/crm/properties/${v}`;
+        const name = `conf_${v.replace('-', '_')}`;
+        await record('POST', `${props}/{objectType}`, `${props}/contacts`, { token, json: property(name) });
+        await record('GET', `${props}/{objectType}`, `${props}/contacts`, { token });
+        await record('GET', `${props}/{objectType}/{propertyName}`, `${props}/contacts/${name}`, { token });
+        await record('PATCH', `${props}/{objectType}/{propertyName}`, `${props}/contacts/${name}`, {
+          token,
+          json: { label: 'Relabelled' },
+        });
+        const allGood = v === '2026-09' ? 200 : 201;
+        const someFailed = v === '2026-09' ? 200 : 207;
+        await record('POST', `${props}/{objectType}/batch/create`, `${props}/contacts/batch/create`, {
+          token,
+          json: { inputs: [property(`${name}_b1`)] },
+          status: allGood,
+        });
+        await record('POST', `${props}/{objectType}/batch/create`, `${props}/contacts/batch/create`, {
+          token,
+          json: { inputs: [property(`${name}_b2`), property(name)] },
+          status: someFailed,
+        });
+        await record('POST', `${props}/{objectType}/batch/read`, `${props}/contacts/batch/read`, {
+          token,
+          json: { inputs: [{ name }], archived: false },
+          status: 200,
+        });
+        await record('POST', `${props}/{objectType}/batch/read`, `${props}/contacts/batch/read`, {
+          token,
+          json: { inputs: [{ name }, { name: 'no_such_property' }], archived: false },
+          status: someFailed,
+        });
+        const group = `confgroup${v.replace('-', '')}`;
+        await record('POST', `${props}/{objectType}/groups`, `${props}/contacts/groups`, {
+          token,
+          json: { name: group, label: 'Conformance', displayOrder: 1 },
+        });
+        await record('GET', `${props}/{objectType}/groups`, `${props}/contacts/groups`, { token });
+        await record('GET', `${props}/{objectType}/groups/{groupName}`, `${props}/contacts/groups/${group}`, { token });
+        await record('PATCH', `${props}/{objectType}/groups/{groupName}`, `${props}/contacts/groups/${group}`, {
+          token,
+          json: { label: 'Conformance 2' },
+        });
+
+        const schemas = `/crm-object-schemas/${v}/schemas`;
+        const objectName = `conf${v.replace('-', '')}`;
+        const created = await record('POST', schemas, schemas, {
+          token,
+          json: {
+            name: objectName,
+            labels: { singular: `${objectName} item`, plural: `${objectName} items` },
+            primaryDisplayProperty: 'title',
+            secondaryDisplayProperties: [],
+            searchableProperties: ['title'],
+            requiredProperties: ['title'],
+            properties: [{ name: 'title', label: 'Title', type: 'string', fieldType: 'text' }],
+            associatedObjects: ['CONTACT'],
+            allowsSensitiveProperties: false,
+            ...(v === '2026-03' ? { shouldCreateSameObjectAssociation: false } : {}),
+          },
+        });
+        await record('GET', schemas, schemas, { token });
+        await record('POST', `${schemas}/batch/read`, `${schemas}/batch/read`, {
+          token,
+          json: {
+            includeAssociationDefinitions: true,
+            includeAuditMetadata: true,
+            includePropertyDefinitions: true,
+            inputs: [objectName],
+          },
+        });
+        await record('GET', `${schemas}/{objectType}`, `${schemas}/${created.objectTypeId}`, { token });
+        await record('PATCH', `${schemas}/{objectType}`, `${schemas}/${objectName}`, {
+          token,
+          json: { description: 'Patched', ...(v === 'v3' ? {} : { clearDescription: false }) },
+        });
+        await record('POST', `${schemas}/{objectType}/associations`, `${schemas}/${objectName}/associations`, {
+          token,
+          json: { fromObjectTypeId: created.objectTypeId, toObjectTypeId: '0-2', name: `${objectName}_to_company` },
+        });
+      }
+    }, 120_000);
+    afterAll(() => t?.close());
+
+    it.each(ALL_WIRE_OPERATIONS.map((o) => [key(o), o] as const))('%s', (k, op) => {
+      const answers = recorded.get(k) ?? [];
+      expect(answers.length).toBeGreaterThan(0);
+      const { specFile, path } = COMPARED_WITH[k] ?? op;
+      const d = doc(specFile);
+      const official = officialResponseSchema(d, op.method, path, op.status)!;
+      for (const body of answers) {
+        expect(wireProblems(op.schema, body)).toEqual([]);
+        expect(officialProblems(d, official, body)).toEqual([]);
+      }
+    });
+  });
+
+  describe('HubSpot official-spec conformance: accepted scopes of the limits module', () => {
+    type Security = Array<Record<string, string[]>>;
+    const securityOf = (file: string, path: string, method = 'get'): Security =>
+      (doc(file).paths[path]?.[method] as { security?: Security } | undefined)?.security ?? [];
+    /** The operation's oauth2 "any of" list (2026-09 also lists private_apps entries: no private apps here). */
+    const oauth2AnyOf = (file: string, path: string, method = 'get') =>
+      securityOf(file, path, method)
+        .filter((e) => e.oauth2)
+        .flatMap((e) => e.oauth2!);
+
+    it.each([
+      ['/crm/v3/limits/calculated-properties', CRM_LIMITS_READ_SCOPES],
+      ['/crm/v3/limits/custom-properties', CRM_LIMITS_READ_SCOPES],
+      ['/crm/v3/limits/associations/labels', CRM_LIMITS_READ_SCOPES],
+      ['/crm/v3/limits/custom-object-types', CUSTOM_OBJECT_TYPE_LIMITS_SCOPES],
+    ])('%s accepts exactly the official list', (path, ours) => {
+      const official = oauth2AnyOf('limitsTracking.json', path);
+      expect(official.length).toBeGreaterThan(0);
+      expect([...ours].sort()).toEqual([...official].sort());
+    });
+
+    it('every security entry of those operations is a single oauth2 scope (so "any of" is the right reading)', () => {
+      for (const path of ['/crm/v3/limits/calculated-properties', '/crm/v3/limits/custom-object-types']) {
+        for (const entry of securityOf('limitsTracking.json', path)) {
+          expect(Object.keys(entry)).toEqual(['oauth2']);
+          expect(entry.oauth2).toHaveLength(1);
+        }
+      }
+    });
+
+    it.each([
+      ['2026-03', 'calculated-properties'],
+      ['2026-03', 'custom-properties'],
+      ['2026-09', 'calculated-properties'],
+      ['2026-09', 'custom-properties'],
+      ['2026-03', 'associations/labels'],
+      ['2026-09', 'associations/labels'],
+    ] as const)('limits %s %s accepts exactly the official list', (version, endpoint) => {
+      const official = oauth2AnyOf(`${version}/limitsTracking.json`, `/crm/limits/${version}/${endpoint}`);
+      expect([...crmLimitsReadScopes(version)].sort()).toEqual([...official].sort());
+    });
+
+    it.each(['2026-03', '2026-09'] as const)('limits %s custom-object-types: the same list as v3', (version) => {
+      const official = oauth2AnyOf(`${version}/limitsTracking.json`, `/crm/limits/${version}/custom-object-types`);
+      expect([...CUSTOM_OBJECT_TYPE_LIMITS_SCOPES].sort()).toEqual([...official].sort());
+    });
+
+    it('properties 2026-09 accepts none of the scopes its spec dropped since 2026-03, and each object type keeps one', () => {
+      const dropped = (method: string) => {
+        const before = oauth2AnyOf('2026-03/properties.json', '/crm/properties/2026-03/{objectType}', method);
+        const after = oauth2AnyOf('2026-09/properties.json', '/crm/properties/2026-09/{objectType}', method);
+        return before.filter((s) => !after.includes(s));
+      };
+      const droppedRead = dropped('get');
+      const droppedWrite = dropped('post');
+      expect(droppedRead).toContain('crm.schemas.tickets.read');
+      for (const family of ['contacts', 'companies', 'deals', 'tickets', 'custom'] as const) {
+        expect(propertyScopes(family, 'write', '2026-09').filter((s) => droppedWrite.includes(s))).toEqual([]);
+        expect(propertyScopes(family, 'read', '2026-09').filter((s) => droppedRead.includes(s))).toEqual([]);
+        expect(propertyScopes(family, 'write', '2026-09').length).toBeGreaterThan(0);
+        expect(propertyScopes(family, 'read', '2026-03')).toEqual(propertyScopes(family, 'read', 'v3'));
+      }
+    });
+  });
+}
