@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import * as openid from 'openid-client';
-import { AuthorizationCode } from 'simple-oauth2';
+import { AuthorizationCode, type AuthorizationTokenConfig } from 'simple-oauth2';
 import { installCode, oauthFixture } from '../support/oauth-fixtures';
 import { expectOAuthSchema } from '../support/oauth-schema';
 import { startTestApp, type TestApp } from '../support/test-app';
@@ -48,7 +48,7 @@ describe('OAuth 2026-03 with HTTP Basic client authentication (openid-client, si
       // The service believes it lives at PUBLIC_URL; requests go to the test server instead.
       const seen: string[] = [];
       const toTestServer: openid.CustomFetch = (url, options) => {
-        const auth = new Headers(options.headers as HeadersInit).get('authorization');
+        const auth = new Headers(options.headers as ConstructorParameters<typeof Headers>[0]).get('authorization');
         seen.push(
           `${auth?.split(' ')[0]} ${String(options.body ?? '').includes('client_secret') ? 'secret-in-body' : ''}`,
         );
@@ -130,13 +130,16 @@ describe('OAuth 2026-03 with HTTP Basic client authentication (openid-client, si
         },
       });
       const client = new AuthorizationCode(options(f.clientSecret));
+      // simple-oauth2 passes extra parameters through to the token request; its types leave PKCE out.
+      const withVerifier = (config: AuthorizationTokenConfig, verifier: string) =>
+        ({ ...config, code_verifier: verifier }) as AuthorizationTokenConfig;
       const authorizeUrl = new URL(client.authorizeURL({ redirect_uri: f.redirectUri, scope: SCOPES.requiredScopes }));
       expect(authorizeUrl.pathname).toBe('/oauth/authorize');
 
       const verifier = randomBytes(32).toString('base64url');
       const challenge = createHash('sha256').update(verifier).digest('base64url');
       const { code } = await installCode(t, f, { codeChallenge: challenge, codeChallengeMethod: 'S256' });
-      const token = await client.getToken({ code, redirect_uri: f.redirectUri, code_verifier: verifier });
+      const token = await client.getToken(withVerifier({ code, redirect_uri: f.redirectUri }, verifier));
       expectOAuthSchema('AccessTokenResponse', token.token, { version: v === '2026-09' ? '2026-03' : v });
       const accessToken = token.token.access_token as string;
       expect((await crm(accessToken)).statusCode).toBe(200);
@@ -174,7 +177,7 @@ describe('OAuth 2026-03 with HTTP Basic client authentication (openid-client, si
         data: { payload: { error: 'invalid_client' } },
       });
       await expect(
-        client.getToken({ code, redirect_uri: f.redirectUri, code_verifier: verifier }),
+        client.getToken(withVerifier({ code, redirect_uri: f.redirectUri }, verifier)),
       ).rejects.toMatchObject({ output: { statusCode: 400 }, data: { payload: { error: 'invalid_grant' } } });
     },
   );
