@@ -30,7 +30,7 @@ const spec = DeciderSpecification.for(accountLimitsDecider);
 const refused = (events: LimitsEvent[], command: AccountLimitsCommand) =>
   spec.given(events).when(command).thenThrows(HubSpotError);
 
-const calc = (name: string, formula = 'amount * 2'): PropertyInput => ({
+const calc = (name: string, formula = 'hs_object_id * 2'): PropertyInput => ({
   name,
   label: name,
   type: 'number',
@@ -94,11 +94,11 @@ describe('account limits decider', () => {
     it('fills HubSpot defaults and keeps the formula only on calculated properties', () => {
       const events = spec
         .given([])
-        .when(createProperty('contacts', calc('score', '  a + b  ')))
+        .when(createProperty('contacts', calc('score', '  hs_object_id + 1  ')))
         .events();
       const data = (events[0] as Extract<LimitsEvent, { type: 'limits.PropertyCreated' }>).data;
       expect(data.property).toMatchObject({
-        calculationFormula: 'a + b',
+        calculationFormula: 'hs_object_id + 1',
         displayOrder: -1,
         formField: false,
         options: [],
@@ -309,7 +309,7 @@ describe('account limits decider', () => {
         type: 'CreateProperty',
         facts: facts(),
         objectType: `p${HUB}_cars`,
-        property: calc('price_x2', 'price * 2'),
+        property: calc('price_x2', 'hs_object_id * 2'),
       };
       spec
         .given(history([create(schema('cars'))]))

@@ -17,7 +17,14 @@ import {
   Min,
   ValidateNested,
 } from 'class-validator';
-import { FIELD_TYPES, MAX_FORMULA_LENGTH, PROPERTY_TYPES } from '../domain/property-rules';
+import {
+  DATA_SENSITIVITIES,
+  FIELD_TYPES,
+  MAX_FORMULA_LENGTH,
+  NUMBER_DISPLAY_HINTS,
+  PROPERTY_TYPES,
+  TEXT_DISPLAY_HINTS,
+} from '../domain/property-rules';
 
 export const MAX_INT32 = 2_147_483_647;
 /** Bounds that keep one request (and the event it becomes) reasonably small. */
@@ -87,6 +94,15 @@ export const OptionsOf = (option: () => typeof OptionInputDto | typeof OptionInp
     Type(option),
   );
 
+/** The display hints of PropertyCreate and PropertyUpdate (v3, 2026-03): enums checked, stored, returned. */
+export const NumberDisplayHint = () =>
+  applyDecorators(ApiPropertyOptional({ enum: NUMBER_DISPLAY_HINTS }), IsOptional(), IsIn(NUMBER_DISPLAY_HINTS));
+export const TextDisplayHint = () =>
+  applyDecorators(ApiPropertyOptional({ enum: TEXT_DISPLAY_HINTS }), IsOptional(), IsIn(TEXT_DISPLAY_HINTS));
+export const ShowCurrencySymbol = () => applyDecorators(ApiPropertyOptional(), IsOptional(), IsBoolean());
+export const CurrencyPropertyName = () =>
+  applyDecorators(ApiPropertyOptional(), IsOptional(), IsString(), IsNotEmpty(), MaxLength(100));
+
 abstract class PropertyCreateFieldsDto extends PropertyFieldsDto {
   @ApiProperty({ example: 'contactinformation' })
   @IsDefined()
@@ -102,6 +118,16 @@ abstract class PropertyCreateFieldsDto extends PropertyFieldsDto {
   @IsString()
   @MaxLength(MAX_FORMULA_LENGTH)
   calculationFormula?: string;
+
+  @ApiPropertyOptional({ enum: DATA_SENSITIVITIES })
+  @IsOptional()
+  @IsIn(DATA_SENSITIVITIES)
+  dataSensitivity?: string;
+
+  @NumberDisplayHint() numberDisplayHint?: string;
+  @TextDisplayHint() textDisplayHint?: string;
+  @ShowCurrencySymbol() showCurrencySymbol?: boolean;
+  @CurrencyPropertyName() currencyPropertyName?: string;
 }
 
 /** HubSpot's PropertyCreate (POST /crm/v3/properties/{objectType}). */
