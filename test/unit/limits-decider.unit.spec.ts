@@ -248,6 +248,31 @@ describe('account limits decider', () => {
       schema: s,
     });
 
+    it('a schema with more than 10 unique-value properties is refused with the unique-value ceiling', () => {
+      const properties = Array.from({ length: 11 }, (_, i) => ({
+        name: `code_${i}`,
+        label: `Code ${i}`,
+        type: 'string',
+        fieldType: 'text',
+        hasUniqueValue: true,
+      }));
+      const error = refused(
+        [],
+        create(schema('parts', { primaryDisplayProperty: 'code_0', requiredProperties: [], properties })),
+      );
+      expect(error.extras).toMatchObject({
+        subCategory: 'LIMITS.UNIQUE_VALUE_PROPERTIES_LIMIT_EXCEEDED',
+        context: { limit: ['10'], usage: ['0'] },
+      });
+      const ten = properties.slice(0, 10);
+      expect(
+        spec
+          .given([])
+          .when(create(schema('parts', { primaryDisplayProperty: 'code_0', requiredProperties: [], properties: ten })))
+          .events(),
+      ).toHaveLength(11);
+    });
+
     it('creates 2-1, then 2-2, with the properties as PropertyCreated events and associations', () => {
       const events = history([create(schema('cars')), create(schema('boats', { associatedObjects: ['cars', '0-2'] }))]);
       const created = events.filter((e) => e.type === LimitsEventType.CustomObjectSchemaCreated);
