@@ -329,7 +329,16 @@ describe.each(SCHEMA_VERSIONS)('custom object schemas at $base list HubSpot’s 
       requiredProperties: ['serial'],
       allowsSensitiveProperties: false,
       shouldCreateSameObjectAssociation: false,
-      properties: [{ name: 'serial', label: 'Serial', type: 'string', fieldType: 'text' }],
+      properties: [
+        {
+          name: 'serial',
+          label: 'Serial',
+          type: 'string',
+          fieldType: 'text',
+          textDisplayHint: 'unformatted_single_line',
+        },
+        { name: 'weight', label: 'Weight', type: 'number', fieldType: 'number', numberDisplayHint: 'formatted' },
+      ],
       associatedObjects: ['CONTACT'],
     };
     const schema = ok(await call(tk, 'POST', v.base, egg), 201, v.file, 'POST', v.base);
@@ -351,7 +360,10 @@ describe.each(SCHEMA_VERSIONS)('custom object schemas at $base list HubSpot’s 
       schema.properties
         .filter((p: { hubspotDefined?: boolean }) => !p.hubspotDefined)
         .map((p: { name: string }) => p.name),
-    ).toEqual(['serial']);
+    ).toEqual(['serial', 'weight']);
+    expect(schema.properties.find((p: { name: string }) => p.name === 'weight')).toMatchObject({
+      numberDisplayHint: 'formatted',
+    });
     const read = ok(
       await call(tk, 'GET', `${v.base}/${schema.objectTypeId}`),
       200,
@@ -390,7 +402,7 @@ describe.each(SCHEMA_VERSIONS)('custom object schemas at $base list HubSpot’s 
       'GET',
       '/crm/v3/limits/custom-properties',
     );
-    expect(usage.byObjectType).toContainEqual(expect.objectContaining({ objectTypeId: schema.objectTypeId, usage: 1 }));
+    expect(usage.byObjectType).toContainEqual(expect.objectContaining({ objectTypeId: schema.objectTypeId, usage: 2 }));
     // A formula on the custom object may read them.
     const formula = await call(tk, 'POST', `/crm/v3/properties/${schema.objectTypeId}`, {
       ...calc('age_ms', 'hs_lastmodifieddate - hs_createdate'),
@@ -404,5 +416,15 @@ describe.each(SCHEMA_VERSIONS)('custom object schemas at $base list HubSpot’s 
       properties: [...egg.properties, { name: 'hs_object_id', label: 'Mine', type: 'string', fieldType: 'text' }],
     });
     expect(clash.status).toBe(400);
+    // Bad display hints on a schema's property: 400 naming the field.
+    const badHint = await call(tk, 'POST', v.base, {
+      ...egg,
+      name: `${egg.name}_three`,
+      properties: [
+        ...egg.properties,
+        { name: 'note', label: 'Note', type: 'string', fieldType: 'text', textDisplayHint: 'shouting' },
+      ],
+    });
+    refused(badHint, 'properties.2.textDisplayHint');
   });
 });

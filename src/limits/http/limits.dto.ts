@@ -55,6 +55,15 @@ export class OptionInputDatedDto extends OptionInputFieldsDto {
   @ApiProperty() @IsDefined() @IsInt() @Min(-1) @Max(MAX_INT32) displayOrder!: number;
 }
 
+/** The display hints of PropertyCreate and PropertyUpdate (v3, 2026-03): enums checked, stored, returned. */
+export const NumberDisplayHint = () =>
+  applyDecorators(ApiPropertyOptional({ enum: NUMBER_DISPLAY_HINTS }), IsOptional(), IsIn(NUMBER_DISPLAY_HINTS));
+export const TextDisplayHint = () =>
+  applyDecorators(ApiPropertyOptional({ enum: TEXT_DISPLAY_HINTS }), IsOptional(), IsIn(TEXT_DISPLAY_HINTS));
+export const ShowCurrencySymbol = () => applyDecorators(ApiPropertyOptional(), IsOptional(), IsBoolean());
+export const CurrencyPropertyName = () =>
+  applyDecorators(ApiPropertyOptional(), IsOptional(), IsString(), IsNotEmpty(), MaxLength(100));
+
 /** Fields a property has both in PropertyCreate and in a schema's ObjectTypePropertyCreate (options apart). */
 abstract class PropertyFieldsDto {
   @ApiProperty({ example: 'lifetime_value' })
@@ -81,6 +90,10 @@ abstract class PropertyFieldsDto {
   @ApiPropertyOptional() @IsOptional() @IsBoolean() hidden?: boolean;
   @ApiPropertyOptional() @IsOptional() @IsBoolean() formField?: boolean;
   @ApiPropertyOptional() @IsOptional() @IsString() @MaxLength(100) referencedObjectType?: string;
+  // Display hints: in PropertyCreate and in a schema's ObjectTypePropertyCreate alike.
+  @NumberDisplayHint() numberDisplayHint?: string;
+  @TextDisplayHint() textDisplayHint?: string;
+  @ShowCurrencySymbol() showCurrencySymbol?: boolean;
 }
 
 /** An optional options array (create, schema property, PATCH): each option validated as `option`. */
@@ -93,15 +106,6 @@ export const OptionsOf = (option: () => typeof OptionInputDto | typeof OptionInp
     ValidateNested({ each: true }),
     Type(option),
   );
-
-/** The display hints of PropertyCreate and PropertyUpdate (v3, 2026-03): enums checked, stored, returned. */
-export const NumberDisplayHint = () =>
-  applyDecorators(ApiPropertyOptional({ enum: NUMBER_DISPLAY_HINTS }), IsOptional(), IsIn(NUMBER_DISPLAY_HINTS));
-export const TextDisplayHint = () =>
-  applyDecorators(ApiPropertyOptional({ enum: TEXT_DISPLAY_HINTS }), IsOptional(), IsIn(TEXT_DISPLAY_HINTS));
-export const ShowCurrencySymbol = () => applyDecorators(ApiPropertyOptional(), IsOptional(), IsBoolean());
-export const CurrencyPropertyName = () =>
-  applyDecorators(ApiPropertyOptional(), IsOptional(), IsString(), IsNotEmpty(), MaxLength(100));
 
 abstract class PropertyCreateFieldsDto extends PropertyFieldsDto {
   @ApiProperty({ example: 'contactinformation' })
@@ -124,9 +128,6 @@ abstract class PropertyCreateFieldsDto extends PropertyFieldsDto {
   @IsIn(DATA_SENSITIVITIES)
   dataSensitivity?: string;
 
-  @NumberDisplayHint() numberDisplayHint?: string;
-  @TextDisplayHint() textDisplayHint?: string;
-  @ShowCurrencySymbol() showCurrencySymbol?: boolean;
   @CurrencyPropertyName() currencyPropertyName?: string;
 }
 
