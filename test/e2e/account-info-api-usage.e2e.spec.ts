@@ -52,19 +52,19 @@ describe.each(VERSIONS)('GET /account-info/%s/api-usage/daily/private-apps', (v)
     for (let i = 0; i < 3; i++) expect((await crmCall(ny.hubId)).statusCode).toBe(200);
     await crmCall(berlin.hubId);
 
-    // This call is the fourth of the day: the answer counts itself.
+    // The three calls before this one (each is counted as its answer is sent).
     const first = usageOf(await get(token(ny.hubId)));
     expect(first).toEqual({
       name: 'private-apps-api-calls-daily',
       usageLimit: 625_000,
-      currentUsage: 4,
+      currentUsage: 3,
       collectedAt: new Date(Date.UTC(2026, 10, 22, 4, 30)).toISOString(),
       fetchStatus: 'SUCCESS',
       resetsAt: new Date(Date.UTC(2026, 10, 22, 5)).toISOString(), // New York's next midnight
     });
     expect(usageOf(await get(token(berlin.hubId)))).toMatchObject({
       usageLimit: 1_000_000,
-      currentUsage: 2,
+      currentUsage: 1,
       resetsAt: new Date(Date.UTC(2026, 10, 22, 23)).toISOString(), // Berlin's next midnight
     });
 
@@ -72,10 +72,11 @@ describe.each(VERSIONS)('GET /account-info/%s/api-usage/daily/private-apps', (v)
     t.clock.advance(H);
     await crmCall(ny.hubId);
     expect(usageOf(await get(token(ny.hubId)))).toMatchObject({
-      currentUsage: 2,
+      currentUsage: 1,
       resetsAt: new Date(Date.UTC(2026, 10, 23, 5)).toISOString(),
     });
-    expect(usageOf(await get(token(berlin.hubId))).currentUsage).toBe(3);
+    // Berlin's day goes on: its CRM call and its earlier usage read.
+    expect(usageOf(await get(token(berlin.hubId))).currentUsage).toBe(2);
   });
 
   it('refuses bad requests with HubSpot errors', async () => {

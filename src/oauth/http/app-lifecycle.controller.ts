@@ -81,7 +81,7 @@ export class AccountInfoController {
   /**
    * The account's calls so far today, its day taken in its own time zone (resetsAt: its next local
    * midnight). This service has no private apps: the figure counts every call made with an OAuth
-   * access token for the account, this one included (see DailyApiUsage for what counts).
+   * access token for the account before this one (see DailyApiUsage for what counts).
    */
   @Get('api-usage/daily/private-apps')
   @RequireScopes('oauth')

@@ -2,7 +2,7 @@ import { Module } from '@nestjs/common';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyInstance } from 'fastify';
 import { installClientAuthenticationThrottle } from './client-authentication-throttle';
-import { DailyApiUsage, DailyApiUsageInterceptor } from './daily-api-usage';
+import { DailyApiUsage, installDailyApiUsageCount } from './daily-api-usage';
 import { PublicAppRateLimitInterceptor } from './public-app-rate-limit.interceptor';
 import { RateLimiters } from './rate-limiters';
 
@@ -16,7 +16,7 @@ export class RateLimitModule {}
  */
 export function installRateLimits(app: NestFastifyApplication, fastify: FastifyInstance): void {
   // The daily usage account-info reports is counted whether or not limits are enforced.
-  app.useGlobalInterceptors(new DailyApiUsageInterceptor(app.get(DailyApiUsage)));
+  installDailyApiUsageCount(fastify, app.get(DailyApiUsage));
   const limiters = app.get(RateLimiters);
   if (!limiters.enabled) return;
   app.useGlobalInterceptors(new PublicAppRateLimitInterceptor(limiters));
