@@ -166,6 +166,28 @@ describe('directory admin API', () => {
       'redirectUrls[1]',
       'requiredScopes',
     ]);
+
+    // No redirect URL: its install URL could never work, so the registration is refused.
+    const before = (await t.admin('GET', '/admin/v1/events?type=directory.AppRegistered')).json().results.length;
+    const none = await t.admin('POST', '/admin/v1/apps', {
+      developerHubId: dev.hubId,
+      name: 'no redirect',
+      redirectUrls: [],
+      requiredScopes: ['oauth'],
+    });
+    expect(none.statusCode).toBe(400);
+    expect(none.json()).toMatchObject({
+      category: 'VALIDATION_ERROR',
+      correlationId: expect.any(String),
+      errors: [{ in: 'redirectUrls', code: 'REQUIRED' }],
+    });
+    const missing = await t.admin('POST', '/admin/v1/apps', {
+      developerHubId: dev.hubId,
+      name: 'no redirect field',
+      requiredScopes: ['oauth'],
+    });
+    expect(missing.statusCode).toBe(400);
+    expect((await t.admin('GET', '/admin/v1/events?type=directory.AppRegistered')).json().results).toHaveLength(before);
   });
 
   it('pages the audit trail by global position and filters by type', async () => {

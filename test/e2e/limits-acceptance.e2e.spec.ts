@@ -103,7 +103,7 @@ describe('acceptance with the demo seed', () => {
     });
     expect(await limits(client, '/crm/v3/limits/custom-object-types')).toEqual({ limit: 10, usage: 0, percentage: 0 });
 
-    await client.crm.properties.coreApi.create('contacts', calc('score_x2', 'score * 2'));
+    await client.crm.properties.coreApi.create('contacts', calc('score_x2', 'hs_object_id * 2'));
     await client.crm.properties.coreApi.create('deals', {
       ...calc('amount_net', 'amount * 0.8'),
       groupName: 'dealinformation',
@@ -152,7 +152,7 @@ describe('acceptance with the demo seed', () => {
 
     // calculated properties are part of professional (the limits endpoint itself is read with a
     // token holding one of its official scopes, which the demo app does not request)
-    await client.crm.properties.coreApi.create('contacts', calc('score_x3', 'score * 3'));
+    await client.crm.properties.coreApi.create('contacts', calc('score_x3', 'hs_object_id * 3'));
     const reader = new Client({
       accessToken: mintLimitsToken(t, { hubId: professional, scopes: ['crm.objects.contacts.read'] }),
       basePath: t.url,

@@ -65,12 +65,12 @@ describe('@hubspot/api-client v14 against the limits module', () => {
       type: 'number' as never,
       fieldType: 'calculation_equation' as never,
       groupName: 'contactinformation',
-      calculationFormula: 'lead_score * 2',
+      calculationFormula: 'hs_object_id * 2',
     });
     expect(created).toMatchObject({
       name: 'lead_score_x2',
       calculated: true,
-      calculationFormula: 'lead_score * 2',
+      calculationFormula: 'hs_object_id * 2',
       archived: false,
     });
     expect(created.createdAt).toBeInstanceOf(Date);
@@ -131,7 +131,11 @@ describe('@hubspot/api-client v14 against the limits module', () => {
       fullyQualifiedName: `p${hubId}_cars`,
       labels: { singular: 'car', plural: 'cars' },
     });
-    expect(cars.properties.map((p) => p.name)).toEqual(['model']);
+    // HubSpot's own properties of every custom object come first, then the schema's.
+    expect(cars.properties.filter((p) => !p.hubspotDefined).map((p) => p.name)).toEqual(['model']);
+    expect(cars.properties.filter((p) => p.hubspotDefined).map((p) => p.name)).toEqual(
+      expect.arrayContaining(['hs_object_id', 'hs_createdate', 'hs_lastmodifieddate', 'hs_created_by_user_id']),
+    );
     expect(cars.associations[0]).toMatchObject({ fromObjectTypeId: '2-1', toObjectTypeId: '0-1' });
     const bikes = await client.crm.schemas.coreApi.create(egg('bikes'));
     expect(bikes.objectTypeId).toBe('2-2');
@@ -147,7 +151,7 @@ describe('@hubspot/api-client v14 against the limits module', () => {
       type: 'string' as never,
       fieldType: 'calculation_equation' as never,
       groupName: 'cars_information',
-      calculationFormula: 'model',
+      calculationFormula: 'string(model)',
     });
     const calc = await limits(client, '/crm/v3/limits/calculated-properties');
     expect(calc.byObjectType).toContainEqual({

@@ -28,7 +28,7 @@ afterAll(async () => {
 
 async function failure(
   p: Promise<unknown>,
-): Promise<{ code: number; body: { category: string; subCategory?: string } }> {
+): Promise<{ code: number; body: { category: string; subCategory?: string; errors: Array<{ in: string }> } }> {
   try {
     await p;
   } catch (error) {
@@ -44,7 +44,7 @@ const calc = (name: string) => ({
   type: 'number' as never,
   fieldType: 'calculation_equation' as never,
   groupName: 'myapp',
-  calculationFormula: 'amount * 2',
+  calculationFormula: 'hs_object_id * 2',
 });
 
 describe('@hubspot/api-client v14 crm.properties', () => {
@@ -90,7 +90,7 @@ describe('@hubspot/api-client v14 crm.properties', () => {
     expect(await limits.json()).toMatchObject({ overallLimit: 2, overallUsage: 2 });
   });
 
-  it('coreApi.update: a patch past the ceiling is refused; back from calculation_equation frees the slot', async () => {
+  it('coreApi.update: a patch past the ceiling is refused; a calculated property keeps its type and field type', async () => {
     const refused = await failure(
       client.crm.properties.coreApi.update('deals', 'plain_one', {
         type: 'number' as never,
@@ -99,18 +99,15 @@ describe('@hubspot/api-client v14 crm.properties', () => {
       }),
     );
     expect(refused).toMatchObject({ code: 400, body: { subCategory: 'LIMITS.CALCULATED_PROPERTIES_LIMIT_EXCEEDED' } });
-    const plain = await client.crm.properties.coreApi.update('deals', 'first_calc', {
-      type: 'string' as never,
-      fieldType: 'text' as never,
-      label: 'No longer calculated',
-    });
-    expect(plain).toMatchObject({ fieldType: 'text', label: 'No longer calculated', calculated: false });
-    const nowCalc = await client.crm.properties.coreApi.update('deals', 'plain_one', {
-      type: 'number' as never,
-      fieldType: 'calculation_equation' as never,
-      calculationFormula: 'amount',
-    });
-    expect(nowCalc.calculationFormula).toBe('amount');
+    const frozen = await failure(
+      client.crm.properties.coreApi.update('deals', 'first_calc', {
+        type: 'string' as never,
+        fieldType: 'text' as never,
+        label: 'No longer calculated',
+      }),
+    );
+    expect(frozen).toMatchObject({ code: 400, body: { category: 'VALIDATION_ERROR' } });
+    expect(frozen.body.errors.map((e) => e.in).sort()).toEqual(['fieldType', 'type']);
   });
 
   it('batchApi.read and batchApi.archive; then the group can be archived', async () => {

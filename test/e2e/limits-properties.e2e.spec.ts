@@ -87,7 +87,7 @@ const calc = (name: string, groupName = 'contactinformation') => ({
   type: 'number',
   fieldType: 'calculation_equation',
   groupName,
-  calculationFormula: 'amount * 2',
+  calculationFormula: 'hs_object_id * 2',
 });
 const select = (name: string) => ({
   name,
@@ -177,31 +177,60 @@ describe.each(VERSIONS)('properties at $base', (v) => {
     expect(read).toEqual(patched);
   });
 
-  it('PATCH to calculation_equation and back moves the property in and out of the calculated usage', async () => {
+  it('PATCH to calculation_equation moves the property into the calculated usage; then its type is frozen', async () => {
     ok(await call(token, 'POST', `${v.base}/contacts`, text('score')), 201, v, 'POST', '/{objectType}');
     const before = await usage(token);
     const toCalc = ok(
       await call(token, 'PATCH', `${v.base}/contacts/score`, {
         type: 'number',
         fieldType: 'calculation_equation',
-        calculationFormula: 'amount * 4',
+        calculationFormula: 'hs_object_id * 4',
       }),
       200,
       v,
       'PATCH',
       '/{objectType}/{propertyName}',
     );
-    expect(toCalc).toMatchObject({ fieldType: 'calculation_equation', calculationFormula: 'amount * 4' });
+    expect(toCalc).toMatchObject({ fieldType: 'calculation_equation', calculationFormula: 'hs_object_id * 4' });
     expect(await usage(token)).toEqual({ calculated: before.calculated + 1, contacts: before.contacts });
-    const back = ok(
-      await call(token, 'PATCH', `${v.base}/contacts/score`, { type: 'string', fieldType: 'text' }),
+    // HubSpot: a calculation property's type and field type cannot be edited once created.
+    for (const change of [
+      { type: 'string', fieldType: 'text' },
+      { fieldType: 'number' },
+      { type: 'string' },
+      { type: 'bool', fieldType: 'calculation_equation' },
+    ]) {
+      const refused = expectError(
+        await call(token, 'PATCH', `${v.base}/contacts/score`, change),
+        400,
+        'VALIDATION_ERROR',
+      );
+      expect(refused.errors.map((e: { in: string; code: string }) => [e.in, e.code])).toEqual(
+        Object.keys(change)
+          .filter((k) => k === 'type' || change.fieldType !== 'calculation_equation')
+          .map((k) => [k, 'READ_ONLY']),
+      );
+    }
+    // A bad new formula is refused too; restating the type with a good formula is fine.
+    const badFormula = expectError(
+      await call(token, 'PATCH', `${v.base}/contacts/score`, { calculationFormula: 'nope + 1' }),
+      400,
+      'VALIDATION_ERROR',
+    );
+    expect(badFormula.errors[0]).toMatchObject({ in: 'calculationFormula', code: 'INVALID_FORMULA' });
+    const same = ok(
+      await call(token, 'PATCH', `${v.base}/contacts/score`, {
+        type: 'number',
+        fieldType: 'calculation_equation',
+        calculationFormula: 'hs_object_id + 1',
+      }),
       200,
       v,
       'PATCH',
       '/{objectType}/{propertyName}',
     );
-    expect(back.calculationFormula).toBeUndefined();
-    expect(await usage(token)).toEqual(before);
+    expect(same).toMatchObject({ type: 'number', calculationFormula: 'hs_object_id + 1' });
+    expect(await usage(token)).toEqual({ calculated: before.calculated + 1, contacts: before.contacts });
   });
 
   it('groups: list (HubSpot defaults and own), read, patch, archive; /groups is not a property', async () => {
@@ -414,7 +443,7 @@ describe('ceilings under PATCH and batch', () => {
       await call(token, 'PATCH', '/crm/v3/properties/contacts/plain', {
         type: 'number',
         fieldType: 'calculation_equation',
-        calculationFormula: 'amount',
+        calculationFormula: 'hs_object_id',
         label: 'Changed',
       }),
       400,

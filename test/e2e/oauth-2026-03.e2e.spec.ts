@@ -23,6 +23,9 @@ const PUBLIC_URL = 'http://oauth.test';
 const CRM = '/crm/v3/limits/calculated-properties';
 const SCOPES = { requiredScopes: ['oauth', 'crm.objects.deals.read'], optionalScopes: [] };
 
+/** RFC 6749 §2.3.1: each part form-urlencoded, then joined and base64-encoded. */
+const basicAuth = (id: string, secret: string) =>
+  `Basic ${Buffer.from(`${encodeURIComponent(id)}:${encodeURIComponent(secret)}`).toString('base64')}`;
 const s256 = (verifier: string) => createHash('sha256').update(verifier).digest('base64url');
 
 describe('OAuth 2026-03: token, introspect, revoke, discovery, expire-access-tokens', () => {
@@ -85,6 +88,38 @@ describe('OAuth 2026-03: token, introspect, revoke, discovery, expire-access-tok
   }
 
   describe.each(VERSIONS)('at /oauth/%s', (v) => {
+    it('HTTP Basic client authentication at token, introspect and revoke (RFC 6749 §2.3.1)', async () => {
+      const f = await oauthFixture(t, SCOPES);
+      const basic = { authorization: basicAuth(f.clientId, f.clientSecret) };
+      const verifier = randomBytes(32).toString('base64url');
+      const { code } = await installCode(t, f, { codeChallenge: s256(verifier), codeChallengeMethod: 'S256' });
+      const issued = await form(
+        `/oauth/${v}/token`,
+        { grant_type: 'authorization_code', redirect_uri: f.redirectUri, code, code_verifier: verifier },
+        basic,
+      );
+      expect(issued.statusCode).toBe(200);
+      expectTokenResponse(v, issued.json(), 'AccessTokenResponse');
+      const tokens = issued.json() as { access_token: string; refresh_token: string };
+      // The same client_id in the body beside Basic is allowed (it names the same client).
+      const refreshed = await form(
+        `/oauth/${v}/token`,
+        { grant_type: 'refresh_token', client_id: f.clientId, refresh_token: tokens.refresh_token },
+        basic,
+      );
+      expect(refreshed.statusCode).toBe(200);
+      expectTokenResponse(v, refreshed.json(), 'AccessTokenResponse');
+      const info = await form(`/oauth/${v}/token/introspect`, { token: tokens.access_token }, basic);
+      expect(info.statusCode).toBe(200);
+      expect(info.json()).toMatchObject({ active: true, client_id: f.clientId, hub_id: f.hubId });
+      const revoked = await form(`/oauth/${v}/token/revoke`, { token: tokens.access_token }, basic);
+      expect(revoked.statusCode).toBe(200);
+      expect((await form(`/oauth/${v}/token/introspect`, { token: tokens.access_token }, basic)).json()).toEqual({
+        active: false,
+      });
+      expect((await crm(tokens.access_token)).statusCode).toBe(401);
+    });
+
     it('authorization_code with PKCE and refresh_token answer AccessTokenResponse; the tokens work on CRM endpoints', async () => {
       const f = await oauthFixture(t, SCOPES);
       const verifier = randomBytes(32).toString('base64url');
@@ -403,9 +438,31 @@ describe('OAuth 2026-03: token, introspect, revoke, discovery, expire-access-tok
           'invalid_client',
         );
         expectOAuthError(await form(url, { ...okFields }), 401, 'BAD_CLIENT_ID', 'invalid_client');
-        // HTTP Basic and client assertions are refused clearly.
-        const basic = `Basic ${Buffer.from(`${f.clientId}:${f.clientSecret}`).toString('base64')}`;
-        expectOAuthError(await form(url, okFields, { authorization: basic }), 400, 'BAD_REQUEST', 'invalid_request');
+        // HTTP Basic: one method per request (RFC 6749 §2.3), wrong or malformed credentials 401.
+        const basic = basicAuth(f.clientId, f.clientSecret);
+        expectOAuthError(
+          await form(url, { ...okFields, client_secret: f.clientSecret }, { authorization: basic }),
+          400,
+          'BAD_REQUEST',
+          'invalid_request',
+        );
+        expectOAuthError(
+          await form(url, { ...okFields, client_id: other.clientId }, { authorization: basic }),
+          400,
+          'BAD_CLIENT_ID',
+          'invalid_request',
+        );
+        for (const authorization of [basicAuth(f.clientId, 'wrong'), 'Basic %%%', 'Basic bm9jb2xvbg==']) {
+          const r = await form(url, okFields, { authorization });
+          expectOAuthError(
+            r,
+            401,
+            authorization === basicAuth(f.clientId, 'wrong') ? 'BAD_CLIENT_SECRET' : 'BAD_CLIENT_ID',
+            'invalid_client',
+          );
+          expect(r.headers['www-authenticate']).toMatch(/^Basic /);
+        }
+        // Client assertions are refused clearly.
         expectOAuthError(
           await form(url, {
             ...creds(f),

@@ -233,7 +233,10 @@ export async function runMixedWorkload(
     properties: [{ name: 'title', label: 'Title', type: 'string', fieldType: 'text' }],
     associatedObjects: ['CONTACT'],
   });
-  await call(201, 'POST', '/crm/v3/properties/contacts', { headers: entAuth, json: calc('score_x2', 'score * 2') });
+  await call(201, 'POST', '/crm/v3/properties/contacts', {
+    headers: entAuth,
+    json: calc('score_x2', 'hs_object_id * 2'),
+  });
   await call(201, 'POST', '/crm/v3/properties/deals', {
     headers: entAuth,
     json: calc('amount_net', 'amount * 0.8', 'dealinformation'),
@@ -242,14 +245,20 @@ export async function runMixedWorkload(
   await call(201, 'POST', '/crm/v3/schemas', { headers: entAuth, json: schema('project') });
   await call(201, 'POST', '/crm/v3/schemas', { headers: entAuth, json: schema('vehicle') });
   await call(204, 'DELETE', '/crm/v3/schemas/vehicle', { headers: entAuth });
-  await call(201, 'POST', '/crm/v3/properties/contacts', { headers: proAuth, json: calc('pro_calc', 'score + 1') });
+  await call(201, 'POST', '/crm/v3/properties/contacts', {
+    headers: proAuth,
+    json: calc('pro_calc', 'hs_object_id + 1'),
+  });
   await call(200, 'PUT', `/admin/v1/accounts/${pro}/limits`, { headers: admin, json: { calculatedProperties: 1 } });
   await call([400, 403], 'POST', '/crm/v3/properties/contacts', {
     headers: proAuth,
-    json: calc('pro_calc_2', 'score + 2'),
+    json: calc('pro_calc_2', 'hs_object_id + 2'),
   });
   await call(200, 'PUT', `/admin/v1/accounts/${pro}/limits`, { headers: admin, json: { calculatedProperties: null } });
-  await call(201, 'POST', '/crm/v3/properties/contacts', { headers: proAuth, json: calc('pro_calc_2', 'score + 2') });
+  await call(201, 'POST', '/crm/v3/properties/contacts', {
+    headers: proAuth,
+    json: calc('pro_calc_2', 'hs_object_id + 2'),
+  });
   await call(200, 'GET', '/crm/v3/limits/calculated-properties', { headers: proAuth });
 
   return { requests, accounts: 5, migratedAccounts: migration.migratedPortalCount };

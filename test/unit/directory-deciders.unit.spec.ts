@@ -267,6 +267,17 @@ describe('directory deciders', () => {
       expect(error.extras.errors!.map((e) => e.in)).toEqual(['redirectUrls[0]', 'requiredScopes', 'optionalScopes']);
     });
 
+    it('refuses an app without a redirect URL (its install URL could never work)', () => {
+      const error = apps
+        .given([])
+        .when(app({ redirectUrls: [] }))
+        .thenThrows(HubSpotError);
+      expect(error).toMatchObject({ httpStatus: 400, category: 'VALIDATION_ERROR' });
+      expect(error.extras.errors).toEqual([
+        { message: 'an app needs at least one redirect URL', in: 'redirectUrls', code: 'REQUIRED' },
+      ]);
+    });
+
     it.each([
       ['https://app.example.com/cb', null],
       ['http://localhost:3000/cb', null],

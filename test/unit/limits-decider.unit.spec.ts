@@ -30,7 +30,7 @@ const spec = DeciderSpecification.for(accountLimitsDecider);
 const refused = (events: LimitsEvent[], command: AccountLimitsCommand) =>
   spec.given(events).when(command).thenThrows(HubSpotError);
 
-const calc = (name: string, formula = 'amount * 2'): PropertyInput => ({
+const calc = (name: string, formula = 'hs_object_id * 2'): PropertyInput => ({
   name,
   label: name,
   type: 'number',
@@ -94,11 +94,11 @@ describe('account limits decider', () => {
     it('fills HubSpot defaults and keeps the formula only on calculated properties', () => {
       const events = spec
         .given([])
-        .when(createProperty('contacts', calc('score', '  a + b  ')))
+        .when(createProperty('contacts', calc('score', '  hs_object_id + 1  ')))
         .events();
       const data = (events[0] as Extract<LimitsEvent, { type: 'limits.PropertyCreated' }>).data;
       expect(data.property).toMatchObject({
-        calculationFormula: 'a + b',
+        calculationFormula: 'hs_object_id + 1',
         displayOrder: -1,
         formField: false,
         options: [],
@@ -248,6 +248,31 @@ describe('account limits decider', () => {
       schema: s,
     });
 
+    it('a schema with more than 10 unique-value properties is refused with the unique-value ceiling', () => {
+      const properties = Array.from({ length: 11 }, (_, i) => ({
+        name: `code_${i}`,
+        label: `Code ${i}`,
+        type: 'string',
+        fieldType: 'text',
+        hasUniqueValue: true,
+      }));
+      const error = refused(
+        [],
+        create(schema('parts', { primaryDisplayProperty: 'code_0', requiredProperties: [], properties })),
+      );
+      expect(error.extras).toMatchObject({
+        subCategory: 'LIMITS.UNIQUE_VALUE_PROPERTIES_LIMIT_EXCEEDED',
+        context: { limit: ['10'], usage: ['0'] },
+      });
+      const ten = properties.slice(0, 10);
+      expect(
+        spec
+          .given([])
+          .when(create(schema('parts', { primaryDisplayProperty: 'code_0', requiredProperties: [], properties: ten })))
+          .events(),
+      ).toHaveLength(11);
+    });
+
     it('creates 2-1, then 2-2, with the properties as PropertyCreated events and associations', () => {
       const events = history([create(schema('cars')), create(schema('boats', { associatedObjects: ['cars', '0-2'] }))]);
       const created = events.filter((e) => e.type === LimitsEventType.CustomObjectSchemaCreated);
@@ -309,7 +334,7 @@ describe('account limits decider', () => {
         type: 'CreateProperty',
         facts: facts(),
         objectType: `p${HUB}_cars`,
-        property: calc('price_x2', 'price * 2'),
+        property: calc('price_x2', 'hs_object_id * 2'),
       };
       spec
         .given(history([create(schema('cars'))]))

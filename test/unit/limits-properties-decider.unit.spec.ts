@@ -89,7 +89,7 @@ describe('the account limits fold', () => {
 });
 
 describe('UpdateProperty', () => {
-  it('turning a property into calculation_equation counts it, turning it back frees the slot and drops the formula', () => {
+  it('turning a property into calculation_equation counts it; its type and fieldType are then frozen (HubSpot)', () => {
     const h = history([create('deals', text('score'))]);
     const toCalc = spec
       .given(h)
@@ -100,11 +100,22 @@ describe('UpdateProperty', () => {
       data: { calculated: true, property: { fieldType: 'calculation_equation', calculationFormula: 'amount * 3' } },
     });
     toCalc.thenState((s) => expect(usageOf(s).calculatedProperties).toBe(1));
-    const back = spec.given([...h, updated!]).when(patch('score', { type: 'string', fieldType: 'text' }));
-    expect(back.events()[0]).toMatchObject({ data: { calculated: false, property: { calculationFormula: null } } });
-    back.thenState((s) =>
-      expect(usageOf(s)).toMatchObject({ calculatedProperties: 0, customPropertiesByType: { '0-3': 1 } }),
-    );
+    for (const change of [{ type: 'string', fieldType: 'text' }, { type: 'string' }, { fieldType: 'number' }]) {
+      const error = refused([...h, updated!], patch('score', change));
+      expect(error).toMatchObject({ httpStatus: 400, category: 'VALIDATION_ERROR' });
+      expect(error.extras.errors!.map((e) => e.in).sort()).toEqual(Object.keys(change).sort());
+      expect(error.extras.errors![0]).toMatchObject({ code: 'READ_ONLY' });
+    }
+    // The same type and fieldType restated, a new label and a new formula are fine.
+    const relabeled = spec
+      .given([...h, updated!])
+      .when(
+        patch('score', { type: 'number', fieldType: 'calculation_equation', label: 'S', calculationFormula: 'amount' }),
+      )
+      .events();
+    expect(relabeled[0]).toMatchObject({
+      data: { calculated: true, property: { label: 'S', calculationFormula: 'amount' } },
+    });
   });
 
   it('a patch that would cross the calculated ceiling is refused with the limit error', () => {
@@ -280,5 +291,116 @@ describe('property groups', () => {
       })
       .events();
     expect(updated).toMatchObject({ data: { group: { name: 'myapp', label: 'Group myapp', displayOrder: 4 } } });
+  });
+});
+
+describe('calculated-property formulas in the decisions', () => {
+  const formula = (name: string, calculationFormula: string, type = 'number'): PropertyInput => ({
+    name,
+    label: name,
+    type,
+    fieldType: 'calculation_equation',
+    calculationFormula,
+  });
+
+  it('refuses a formula that does not parse or names a missing or ill-typed property, naming the problem', () => {
+    const h = history([create('deals', text('region'))]);
+    for (const [f, problem] of [
+      [')))( not a formula +', /unexpected '\)'/],
+      ['no_such_property * 2', /property 'no_such_property' does not exist/],
+      ['region * 2', /property 'region' is of type string/],
+      ['string(amount)', /property 'amount' is of type number/],
+    ] as const) {
+      const error = refused(h, create('deals', formula('calc_x', f)));
+      expect(error).toMatchObject({ httpStatus: 400, category: 'VALIDATION_ERROR' });
+      expect(error.extras.errors).toEqual([
+        { message: expect.stringMatching(problem), in: 'calculationFormula', code: 'INVALID_FORMULA' },
+      ]);
+    }
+    // The account's own properties and HubSpot's count; the result must fit the property's type.
+    expect(
+      spec
+        .given(h)
+        .when(create('deals', formula('ok_calc', 'amount + 1')))
+        .events(),
+    ).toHaveLength(1);
+    expect(
+      spec
+        .given(h)
+        .when(create('deals', formula('label_calc', 'concatenate(string(region), "!")', 'string')))
+        .events(),
+    ).toHaveLength(1);
+    expect(refused(h, create('deals', formula('bad_result', 'string(region)'))).extras.errors![0]!.message).toMatch(
+      /yields a string, but the property's type number needs a number/,
+    );
+  });
+
+  it('a new formula in a PATCH is checked; it may not name its own property', () => {
+    const h = history([create('deals', formula('calc_y', 'amount * 2'))]);
+    expect(refused(h, patch('calc_y', { calculationFormula: 'calc_y + 1' })).extras.errors![0]!.message).toMatch(
+      /cannot refer to itself/,
+    );
+    expect(refused(h, patch('calc_y', { calculationFormula: '1 +' })).extras.errors![0]).toMatchObject({
+      in: 'calculationFormula',
+      code: 'INVALID_FORMULA',
+    });
+    expect(
+      spec
+        .given(h)
+        .when(patch('calc_y', { calculationFormula: 'amount * 3' }))
+        .events(),
+    ).toHaveLength(1);
+  });
+});
+
+describe('unique-value properties: at most 10 per object type', () => {
+  const unique = (name: string): PropertyInput => ({ ...text(name), hasUniqueValue: true });
+
+  it('the 11th is refused with the ceiling shape; other object types and plain properties are not affected', () => {
+    const h = history(Array.from({ length: 10 }, (_, i) => create('deals', unique(`uid_${i}`))));
+    const error = refused(h, create('deals', unique('uid_10')));
+    expect(error).toMatchObject({
+      httpStatus: 400,
+      category: 'VALIDATION_ERROR',
+      extras: {
+        subCategory: 'LIMITS.UNIQUE_VALUE_PROPERTIES_LIMIT_EXCEEDED',
+        context: { limit: ['10'], usage: ['10'] },
+      },
+    });
+    expect(
+      spec
+        .given(h)
+        .when(create('deals', text('plain')))
+        .events(),
+    ).toHaveLength(1);
+    expect(
+      spec
+        .given(h)
+        .when(create('contacts', unique('uid_10')))
+        .events(),
+    ).toHaveLength(1);
+    // Archiving one frees its slot.
+    const archived = [
+      ...h,
+      ...spec.given(h).when({ type: 'ArchiveProperty', facts: facts(), objectType: 'deals', name: 'uid_0' }).events(),
+    ];
+    expect(
+      spec
+        .given(archived)
+        .when(create('deals', unique('uid_10')))
+        .events(),
+    ).toHaveLength(1);
+  });
+
+  it('a batch of 11 creates 10 and reports the 11th', () => {
+    const inputs = Array.from({ length: 11 }, (_, i) => unique(`uid_${i}`));
+    const state = initialAccountLimitsState();
+    const plan = planBatchCreate({ type: 'BatchCreateProperties', facts: facts(), objectType: 'deals', inputs }, state);
+    expect(plan.events).toHaveLength(10);
+    expect(plan.rejected).toHaveLength(1);
+    expect(plan.rejected[0]).toMatchObject({
+      index: 10,
+      error: { extras: { subCategory: 'LIMITS.UNIQUE_VALUE_PROPERTIES_LIMIT_EXCEEDED' } },
+    });
   });
 });

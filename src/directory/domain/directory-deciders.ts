@@ -265,6 +265,10 @@ export const appDecider: Decider<Existence, NewApp, AppRegistered> = {
   decide: (c, s) => {
     if (s.exists) throw new IdTaken();
     const errors = [
+      // The install URL carries the first redirect URL; without one it could never complete an install.
+      ...(c.redirectUrls.length === 0
+        ? [{ message: 'an app needs at least one redirect URL', in: 'redirectUrls', code: 'REQUIRED' }]
+        : []),
       ...c.redirectUrls.flatMap((url, i) => {
         const problem = redirectUrlProblem(url);
         return problem ? [{ message: problem, in: `redirectUrls[${i}]`, code: 'INVALID' }] : [];

@@ -10,6 +10,7 @@ export interface PropertyRow {
   definition: string;
   calculated: number;
   created_user_id: number | null;
+  updated_user_id: number | null;
   created_at: number;
   updated_at: number;
   archived: number;
@@ -43,5 +44,6 @@ export function rowToProperty(row: PropertyRow): PropertyView {
     archived: row.archived === 1,
     archivedAt: row.archived_at,
     createdUserId: row.created_user_id,
+    updatedUserId: row.updated_user_id,
   });
 }

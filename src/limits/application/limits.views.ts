@@ -20,7 +20,11 @@ export interface PropertyView {
   hidden: boolean;
   hubspotDefined?: boolean;
   formField: boolean;
-  dataSensitivity: 'non_sensitive';
+  dataSensitivity: 'non_sensitive' | 'sensitive' | 'highly_sensitive';
+  numberDisplayHint?: string;
+  textDisplayHint?: string;
+  showCurrencySymbol?: boolean;
+  currencyPropertyName?: string;
   modificationMetadata: { archivable: boolean; readOnlyDefinition: boolean; readOnlyValue: boolean };
   calculationFormula?: string;
   referencedObjectType?: string;
@@ -173,6 +177,7 @@ export function toPropertyView(
     archived: boolean;
     archivedAt?: number | null;
     createdUserId?: number | null;
+    updatedUserId?: number | null;
   },
 ): PropertyView {
   const calculated = p.fieldType === 'calculation_equation';
@@ -190,7 +195,7 @@ export function toPropertyView(
     hasUniqueValue: p.hasUniqueValue,
     hidden: p.hidden,
     formField: p.formField,
-    dataSensitivity: 'non_sensitive',
+    dataSensitivity: p.dataSensitivity ?? 'non_sensitive',
     modificationMetadata: {
       archivable: !meta.hubspotDefined,
       readOnlyDefinition: meta.hubspotDefined,
@@ -200,13 +205,16 @@ export function toPropertyView(
   };
   if (meta.hubspotDefined) view.hubspotDefined = true;
   if (p.calculationFormula !== null) view.calculationFormula = p.calculationFormula;
+  if (p.numberDisplayHint !== undefined) view.numberDisplayHint = p.numberDisplayHint;
+  if (p.textDisplayHint !== undefined) view.textDisplayHint = p.textDisplayHint;
+  if (p.showCurrencySymbol !== undefined) view.showCurrencySymbol = p.showCurrencySymbol;
+  if (p.currencyPropertyName !== undefined) view.currencyPropertyName = p.currencyPropertyName;
   if (p.referencedObjectType !== null) view.referencedObjectType = p.referencedObjectType;
   if (meta.createdAt !== undefined) view.createdAt = iso(meta.createdAt);
   if (meta.updatedAt !== undefined) view.updatedAt = iso(meta.updatedAt);
   if (meta.archivedAt !== undefined && meta.archivedAt !== null) view.archivedAt = iso(meta.archivedAt);
-  if (meta.createdUserId !== undefined && meta.createdUserId !== null) {
-    view.createdUserId = String(meta.createdUserId);
-    view.updatedUserId = String(meta.createdUserId);
-  }
+  if (meta.createdUserId !== undefined && meta.createdUserId !== null) view.createdUserId = String(meta.createdUserId);
+  const updatedBy = meta.updatedUserId ?? meta.createdUserId;
+  if (updatedBy !== undefined && updatedBy !== null) view.updatedUserId = String(updatedBy);
   return view;
 }

@@ -3,6 +3,7 @@ import type Database from 'better-sqlite3';
 import { HubSpotError } from '../../platform/errors/hubspot-error';
 import { READ_MODEL_DB } from '../../platform/projections/read-model-database';
 import { cachedStatement } from '../../platform/projections/statement-cache';
+import { hubSpotDefinedPropertiesOf } from '../domain/object-types';
 import { defaultGroupsOf } from '../domain/property-groups';
 import type { DataSensitivity } from '../domain/property-rules';
 import { PropertyRow, rowToProperty } from './limits-rows';
@@ -26,7 +27,7 @@ interface GroupRow {
 /**
  * Reads of the properties API: one property, the list with HubSpot's filters, batch read,
  * and the property groups (HubSpot's default groups first, then the account's, from the `limits`
- * projection). Every property here is `non_sensitive`: a sensitive filter finds none.
+ * projection). A list holds the properties of the one `dataSensitivity` asked for.
  */
 @Injectable()
 export class PropertiesQueries {
@@ -37,24 +38,23 @@ export class PropertiesQueries {
 
   list(hubId: number, rawObjectType: string, filter: PropertyListFilter): PropertyView[] {
     const resolved = this.limits.resolve(hubId, rawObjectType);
-    if (filter.dataSensitivity !== 'non_sensitive') return [];
     const rows = cachedStatement(
       this.db,
       `SELECT * FROM limits_properties WHERE hub_id = ? AND object_type_id = ? AND archived = ? ORDER BY created_at, name`,
     ).all(hubId, resolved.objectTypeId, filter.archived ? 1 : 0) as PropertyRow[];
-    const defaults =
-      resolved.kind === 'standard' && !filter.archived
-        ? resolved.type.defaultProperties.map((p) => toPropertyView(p, { hubspotDefined: true, archived: false }))
-        : [];
-    const all = [...defaults, ...rows.map(rowToProperty)];
+    const defaults = !filter.archived
+      ? hubSpotDefinedPropertiesOf(resolved).map((p) => toPropertyView(p, { hubspotDefined: true, archived: false }))
+      : [];
+    // HubSpot lists one sensitivity at a time (non_sensitive unless asked); its own properties are non-sensitive.
+    const all = [...defaults, ...rows.map(rowToProperty)].filter((p) => p.dataSensitivity === filter.dataSensitivity);
     return filter.names ? all.filter((p) => filter.names!.has(p.name)) : all;
   }
 
   /** One property (HubSpot-defined ones of standard types first), archived or active as asked; else 404. */
   get(hubId: number, rawObjectType: string, name: string, archived: boolean): PropertyView {
     const resolved = this.limits.resolve(hubId, rawObjectType);
-    if (resolved.kind === 'standard' && !archived) {
-      const builtIn = resolved.type.defaultProperties.find((p) => p.name === name);
+    if (!archived) {
+      const builtIn = hubSpotDefinedPropertiesOf(resolved).find((p) => p.name === name);
       if (builtIn) return toPropertyView(builtIn, { hubspotDefined: true, archived: false });
     }
     const row = cachedStatement(

@@ -3,6 +3,7 @@ import type Database from 'better-sqlite3';
 import { HubSpotError } from '../../platform/errors/hubspot-error';
 import { READ_MODEL_DB } from '../../platform/projections/read-model-database';
 import { cachedStatement } from '../../platform/projections/statement-cache';
+import { hubSpotDefinedPropertiesOf } from '../domain/object-types';
 import { PropertyRow, rowToProperty, SchemaBody, SchemaRow } from './limits-rows';
 import {
   AssociationView,
@@ -11,6 +12,7 @@ import {
   ObjectSchemaView,
   ObjectTypeDefinitionView,
   SchemaIncludes,
+  toPropertyView,
 } from './limits.views';
 
 /**
@@ -83,13 +85,22 @@ export class SchemasQueries {
 
   private toSchema(row: SchemaRow, include: SchemaIncludes): ObjectSchemaView {
     const body = JSON.parse(row.body) as SchemaBody;
+    // HubSpot's own properties of every custom object first (not counted, not archivable), then the account's.
+    const defaults = include.properties
+      ? hubSpotDefinedPropertiesOf({ kind: 'custom', objectTypeId: row.object_type_id, name: row.name }).map((p) =>
+          toPropertyView(p, { hubspotDefined: true, archived: false }),
+        )
+      : [];
     const properties = include.properties
-      ? (
-          cachedStatement(
-            this.db,
-            'SELECT * FROM limits_properties WHERE hub_id = ? AND object_type_id = ? AND archived = 0 ORDER BY created_at, name',
-          ).all(row.hub_id, row.object_type_id) as PropertyRow[]
-        ).map(rowToProperty)
+      ? [
+          ...defaults,
+          ...(
+            cachedStatement(
+              this.db,
+              'SELECT * FROM limits_properties WHERE hub_id = ? AND object_type_id = ? AND archived = 0 ORDER BY created_at, name',
+            ).all(row.hub_id, row.object_type_id) as PropertyRow[]
+          ).map(rowToProperty),
+        ]
       : [];
     const view: ObjectSchemaView = {
       id: row.id,

@@ -14,6 +14,7 @@ import { mergeOverrides } from './ceilings';
 import { invalidInput } from './limit-errors';
 import { AssociationDefinition, LimitOverrides, LimitsEvent, LimitsEventType } from './limits-events';
 import { fullyQualifiedNameOf, isHubSpotDefinedProperty } from './object-types';
+import { checkUniqueValueCeiling } from './property-checks';
 import { decidePropertyCommand, decidePropertyCreation, emptyBatch, PropertyCommand } from './property-decisions';
 import type { PropertyInput } from './property-rules';
 import { normalizeSchema, SchemaInput } from './schema-rules';
@@ -82,6 +83,8 @@ function decideCreateSchema(cmd: CommandOf<'CreateCustomObjectSchema'>, state: A
   const usage = usageOf(state);
   checkCeiling('customObjectTypes', usage.customObjectTypes, 1, state, facts);
   checkCeiling('customProperties', 0, schema.properties.length, state, facts, ' per object type');
+  const unique = schema.properties.filter((p) => p.hasUniqueValue).length;
+  if (unique > 0) checkUniqueValueCeiling(0, unique, `2-${state.lastSchemaSeq + 1}`, facts.tier);
 
   const seq = state.lastSchemaSeq + 1;
   const objectTypeId = `2-${seq}`;

@@ -49,6 +49,13 @@ export interface PropertyDefinition {
   referencedObjectType: string | null;
   /** Only for fieldType `calculation_equation`. */
   calculationFormula: string | null;
+  /** Display hints and sensitivity: absent when not given (and in events older than them). */
+  numberDisplayHint?: string;
+  textDisplayHint?: string;
+  showCurrencySymbol?: boolean;
+  currencyPropertyName?: string;
+  /** Absent means non_sensitive. */
+  dataSensitivity?: 'sensitive' | 'highly_sensitive';
 }
 
 export interface PropertyCreated {

@@ -1,4 +1,5 @@
 import type { PropertyDefinition } from './limits-events';
+import { customDefaultGroupName } from './property-groups';
 
 /**
  * HubSpot's standard object types that carry properties here, and how a path segment names an
@@ -144,9 +145,56 @@ export type ResolvedObjectType =
   | { kind: 'standard'; objectTypeId: string; type: StandardObjectType }
   | { kind: 'custom'; objectTypeId: string; name: string };
 
-/** Whether `name` is one of HubSpot's own properties of the type (only standard types have them). */
+/**
+ * The properties HubSpot defines on every custom object (a subset of its documented defaults: the
+ * record id, audit dates and users, owners and source fields), in the schema's default group. All
+ * carry the reserved hs_ prefix, so no property an account created can share a name with them.
+ */
+const CUSTOM_DEFAULT_PROPERTIES: ReadonlyArray<[string, string, string, string]> = [
+  ['hs_object_id', 'Record ID', 'number', 'number'],
+  ['hs_createdate', 'Object create date/time', 'datetime', 'date'],
+  ['hs_lastmodifieddate', 'Object last modified date/time', 'datetime', 'date'],
+  ['hs_created_by_user_id', 'Created by user ID', 'number', 'number'],
+  ['hs_updated_by_user_id', 'Updated by user ID', 'number', 'number'],
+  ['hs_all_owner_ids', 'All owner IDs', 'enumeration', 'checkbox'],
+  ['hs_object_source', 'Record source', 'string', 'text'],
+  ['hs_object_source_id', 'Record source ID', 'string', 'text'],
+  ['hs_object_source_label', 'Record source label', 'string', 'text'],
+  ['hs_object_source_user_id', 'Record creation source user ID', 'number', 'number'],
+  ['hs_merged_object_ids', 'Merged record IDs', 'enumeration', 'checkbox'],
+  ['hs_unique_creation_key', 'Unique creation key', 'string', 'text'],
+  ['hs_was_imported', 'Performed in an import', 'bool', 'booleancheckbox'],
+  ['hs_read_only', 'Read only object', 'bool', 'booleancheckbox'],
+];
+
+const customDefaultsCache = new Map<string, readonly PropertyDefinition[]>();
+
+/** HubSpot's own properties of an object type: fixed for standard types, the same set on every custom one. */
+export function hubSpotDefinedPropertiesOf(resolved: ResolvedObjectType): readonly PropertyDefinition[] {
+  if (resolved.kind === 'standard') return resolved.type.defaultProperties;
+  const group = customDefaultGroupName(resolved.name);
+  let found = customDefaultsCache.get(group);
+  if (!found) {
+    found = CUSTOM_DEFAULT_PROPERTIES.map(([name, label, type, fieldType]) => ({
+      ...builtIn(name, label, type, fieldType, group, -1),
+      ...(type === 'bool'
+        ? {
+            options: [
+              { label: 'True', value: 'true', description: '', displayOrder: 0, hidden: false },
+              { label: 'False', value: 'false', description: '', displayOrder: 1, hidden: false },
+            ],
+          }
+        : {}),
+    }));
+    if (customDefaultsCache.size > 10_000) customDefaultsCache.clear();
+    customDefaultsCache.set(group, found);
+  }
+  return found;
+}
+
+/** Whether `name` is one of HubSpot's own properties of the type. */
 export function isHubSpotDefinedProperty(resolved: ResolvedObjectType, name: string): boolean {
-  return resolved.kind === 'standard' && resolved.type.defaultProperties.some((p) => p.name === name);
+  return hubSpotDefinedPropertiesOf(resolved).some((p) => p.name === name);
 }
 
 /**

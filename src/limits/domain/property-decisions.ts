@@ -2,9 +2,16 @@ import { HubSpotError } from '../../platform/errors/hubspot-error';
 import { AccountLimitsState, isNameTaken, propertyOf, usageOf } from './account-limits.state';
 import { checkCeiling, CommandFacts, resolveActive } from './ceiling-check';
 import { invalidInput } from './limit-errors';
-import { LimitsEvent, LimitsEventType, PropertyCreated } from './limits-events';
+import { LimitsEvent, LimitsEventType, PropertyCreated, type PropertyDefinition } from './limits-events';
 import { isHubSpotDefinedProperty, type ResolvedObjectType } from './object-types';
 import { defaultGroupsOf, GROUP_NAME, MAX_GROUP_NAME_LENGTH, PropertyGroupDefinition } from './property-groups';
+import {
+  calculationTypeErrors,
+  checkUniqueValueCeiling,
+  formulaErrors,
+  propertyTypesOf,
+  uniqueValueUsage,
+} from './property-checks';
 import { isCalculated, normalizeProperty, PropertyInput } from './property-rules';
 
 /** HubSpot's PropertyUpdate: every field optional; absent ones keep their value. */
@@ -19,6 +26,10 @@ export interface PropertyPatch {
   type?: string;
   fieldType?: string;
   calculationFormula?: string;
+  numberDisplayHint?: string;
+  textDisplayHint?: string;
+  showCurrencySymbol?: boolean;
+  currencyPropertyName?: string;
 }
 
 export interface PropertyGroupPatch {
@@ -48,9 +59,15 @@ export interface BatchSoFar {
   names: Set<string>;
   customProperties: number;
   calculatedProperties: number;
+  uniqueValueProperties: number;
 }
 
-export const emptyBatch = (): BatchSoFar => ({ names: new Set(), customProperties: 0, calculatedProperties: 0 });
+export const emptyBatch = (): BatchSoFar => ({
+  names: new Set(),
+  customProperties: 0,
+  calculatedProperties: 0,
+  uniqueValueProperties: 0,
+});
 
 /* ---------- groups ---------- */
 
@@ -87,6 +104,12 @@ export function decidePropertyCreation(
   const defaultGroup = defaultGroupsOf(resolved)[0]?.name ?? '';
   const { definition, errors } = normalizeProperty(input, defaultGroup, path);
   if (errors.length > 0) throw invalidInput(errors);
+  const formula = formulaErrors(
+    definition,
+    propertyTypesOf(state, resolved),
+    path ? `${path}.calculationFormula` : 'calculationFormula',
+  );
+  if (formula.length > 0) throw invalidInput(formula);
   if (!activeGroup(state, resolved, definition.groupName))
     throw unknownGroup(definition.groupName, path ? `${path}.groupName` : 'groupName');
   if (isNameTaken(state, resolved, definition.name) || batch.names.has(definition.name)) {
@@ -105,9 +128,14 @@ export function decidePropertyCreation(
     facts,
     ` on object type ${resolved.objectTypeId}`,
   );
+  if (definition.hasUniqueValue) {
+    const usage = uniqueValueUsage(state, resolved.objectTypeId) + batch.uniqueValueProperties;
+    checkUniqueValueCeiling(usage, 1, resolved.objectTypeId, facts.tier);
+  }
   batch.names.add(definition.name);
   batch.customProperties++;
   if (calculated) batch.calculatedProperties++;
+  if (definition.hasUniqueValue) batch.uniqueValueProperties++;
   return {
     type: LimitsEventType.PropertyCreated,
     data: {
@@ -161,6 +189,8 @@ function decideUpdateProperty(cmd: CommandOf<'UpdateProperty'>, state: AccountLi
   const slot = propertyOf(state, resolved.objectTypeId, cmd.name);
   if (!slot) throw HubSpotError.notFound(`Property ${cmd.name} does not exist`);
   const old = slot.definition;
+  const frozen = calculationTypeErrors(old, patch);
+  if (frozen.length > 0) throw invalidInput(frozen);
   const type = patch.type ?? old.type;
   const fieldType = patch.fieldType ?? old.fieldType;
   const calculatedAfter = isCalculated(fieldType);
@@ -178,6 +208,7 @@ function decideUpdateProperty(cmd: CommandOf<'UpdateProperty'>, state: AccountLi
     hidden: patch.hidden ?? old.hidden,
     formField: patch.formField ?? old.formField,
     externalOptions: old.externalOptions,
+    ...displayFields(old, patch, type),
     ...(old.referencedObjectType !== null ? { referencedObjectType: old.referencedObjectType } : {}),
     // Turning a calculated property into a plain one drops its formula; the reverse needs one.
     ...(calculatedAfter
@@ -188,6 +219,12 @@ function decideUpdateProperty(cmd: CommandOf<'UpdateProperty'>, state: AccountLi
   };
   const { definition, errors } = normalizeProperty(merged, old.groupName);
   if (errors.length > 0) throw invalidInput(errors);
+  // A new formula is checked against today's properties; an unchanged one keeps standing.
+  const formula =
+    patch.calculationFormula !== undefined
+      ? formulaErrors(definition, propertyTypesOf(state, resolved), 'calculationFormula')
+      : [];
+  if (formula.length > 0) throw invalidInput(formula);
   // Only a group the patch names is checked: a property keeps the group it was created in.
   if (patch.groupName !== undefined && !activeGroup(state, resolved, definition.groupName)) {
     throw unknownGroup(definition.groupName);
@@ -209,6 +246,23 @@ function decideUpdateProperty(cmd: CommandOf<'UpdateProperty'>, state: AccountLi
       },
     },
   ];
+}
+
+/**
+ * The display hints after a patch (a given one replaces the old; an old one that no longer fits a
+ * changed type is dropped) and the unchanged sensitivity.
+ */
+function displayFields(old: PropertyDefinition, patch: PropertyPatch, type: string): Partial<PropertyInput> {
+  const out: Partial<PropertyInput> = {};
+  const keep = type === old.type;
+  for (const k of ['numberDisplayHint', 'textDisplayHint', 'currencyPropertyName'] as const) {
+    const v = patch[k] ?? (keep ? old[k] : undefined);
+    if (v !== undefined) out[k] = v;
+  }
+  const symbol = patch.showCurrencySymbol ?? (keep ? old.showCurrencySymbol : undefined);
+  if (symbol !== undefined) out.showCurrencySymbol = symbol;
+  if (old.dataSensitivity !== undefined) out.dataSensitivity = old.dataSensitivity;
+  return out;
 }
 
 /** 204 whatever each property's state (HubSpot's rule): only the active ones get an event. */

@@ -17,11 +17,36 @@ export interface PropertyInput {
   externalOptions?: boolean;
   referencedObjectType?: string;
   calculationFormula?: string;
+  numberDisplayHint?: string;
+  textDisplayHint?: string;
+  showCurrencySymbol?: boolean;
+  currencyPropertyName?: string;
+  dataSensitivity?: string;
 }
 
 /** HubSpot's `dataSensitivity` values (query parameter and batch-read body). */
 export const DATA_SENSITIVITIES = ['non_sensitive', 'sensitive', 'highly_sensitive'] as const;
 export type DataSensitivity = (typeof DATA_SENSITIVITIES)[number];
+
+/** PropertyCreate / PropertyUpdate display hints (v3 and 2026-03 specs). */
+export const NUMBER_DISPLAY_HINTS = [
+  'unformatted',
+  'formatted',
+  'currency',
+  'percentage',
+  'duration',
+  'probability',
+] as const;
+export const TEXT_DISPLAY_HINTS = [
+  'unformatted_single_line',
+  'multi_line',
+  'email',
+  'phone_number',
+  'domain_name',
+  'ip_address',
+  'physical_address',
+  'postal_code',
+] as const;
 
 export const PROPERTY_TYPES = ['string', 'number', 'date', 'datetime', 'enumeration', 'bool'] as const;
 export const FIELD_TYPES = [
@@ -120,6 +145,29 @@ export function normalizeProperty(
     seen.add(o.value);
   });
 
+  // Display hints belong to the type they describe; a currency code property only to currency numbers.
+  if (input.numberDisplayHint !== undefined && input.type !== 'number') {
+    bad('numberDisplayHint', `numberDisplayHint is only allowed on number properties, not ${input.type}`);
+  }
+  if (input.textDisplayHint !== undefined && input.type !== 'string') {
+    bad('textDisplayHint', `textDisplayHint is only allowed on string properties, not ${input.type}`);
+  }
+  for (const field of ['showCurrencySymbol', 'currencyPropertyName'] as const) {
+    if (input[field] !== undefined && input.type !== 'number') {
+      bad(field, `${field} is only allowed on number properties, not ${input.type}`);
+    }
+  }
+  const oneOf = (field: keyof PropertyInput, allowed: readonly string[]) => {
+    const v = input[field];
+    if (v !== undefined && !allowed.includes(String(v))) bad(field, `${field} must be one of ${allowed.join(', ')}`);
+  };
+  oneOf('numberDisplayHint', NUMBER_DISPLAY_HINTS);
+  oneOf('textDisplayHint', TEXT_DISPLAY_HINTS);
+  oneOf('dataSensitivity', DATA_SENSITIVITIES);
+  if (input.currencyPropertyName !== undefined && !PROPERTY_NAME.test(input.currencyPropertyName)) {
+    bad('currencyPropertyName', `currencyPropertyName '${input.currencyPropertyName}' is not a property name`);
+  }
+
   const definition: PropertyDefinition = {
     name: input.name,
     label: input.label,
@@ -136,6 +184,14 @@ export function normalizeProperty(
     externalOptions: input.externalOptions ?? false,
     referencedObjectType: input.referencedObjectType ?? null,
     calculationFormula: calculated ? formula : null,
+    // Only when given, so definitions stored before these fields existed read back unchanged.
+    ...(input.numberDisplayHint !== undefined ? { numberDisplayHint: input.numberDisplayHint } : {}),
+    ...(input.textDisplayHint !== undefined ? { textDisplayHint: input.textDisplayHint } : {}),
+    ...(input.showCurrencySymbol !== undefined ? { showCurrencySymbol: input.showCurrencySymbol } : {}),
+    ...(input.currencyPropertyName !== undefined ? { currencyPropertyName: input.currencyPropertyName } : {}),
+    ...(input.dataSensitivity !== undefined && input.dataSensitivity !== 'non_sensitive'
+      ? { dataSensitivity: input.dataSensitivity as Exclude<DataSensitivity, 'non_sensitive'> }
+      : {}),
   };
   return { definition, errors };
 }

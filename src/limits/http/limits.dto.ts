@@ -17,7 +17,14 @@ import {
   Min,
   ValidateNested,
 } from 'class-validator';
-import { FIELD_TYPES, MAX_FORMULA_LENGTH, PROPERTY_TYPES } from '../domain/property-rules';
+import {
+  DATA_SENSITIVITIES,
+  FIELD_TYPES,
+  MAX_FORMULA_LENGTH,
+  NUMBER_DISPLAY_HINTS,
+  PROPERTY_TYPES,
+  TEXT_DISPLAY_HINTS,
+} from '../domain/property-rules';
 
 export const MAX_INT32 = 2_147_483_647;
 /** Bounds that keep one request (and the event it becomes) reasonably small. */
@@ -48,6 +55,15 @@ export class OptionInputDatedDto extends OptionInputFieldsDto {
   @ApiProperty() @IsDefined() @IsInt() @Min(-1) @Max(MAX_INT32) displayOrder!: number;
 }
 
+/** The display hints of PropertyCreate and PropertyUpdate (v3, 2026-03): enums checked, stored, returned. */
+export const NumberDisplayHint = () =>
+  applyDecorators(ApiPropertyOptional({ enum: NUMBER_DISPLAY_HINTS }), IsOptional(), IsIn(NUMBER_DISPLAY_HINTS));
+export const TextDisplayHint = () =>
+  applyDecorators(ApiPropertyOptional({ enum: TEXT_DISPLAY_HINTS }), IsOptional(), IsIn(TEXT_DISPLAY_HINTS));
+export const ShowCurrencySymbol = () => applyDecorators(ApiPropertyOptional(), IsOptional(), IsBoolean());
+export const CurrencyPropertyName = () =>
+  applyDecorators(ApiPropertyOptional(), IsOptional(), IsString(), IsNotEmpty(), MaxLength(100));
+
 /** Fields a property has both in PropertyCreate and in a schema's ObjectTypePropertyCreate (options apart). */
 abstract class PropertyFieldsDto {
   @ApiProperty({ example: 'lifetime_value' })
@@ -74,6 +90,10 @@ abstract class PropertyFieldsDto {
   @ApiPropertyOptional() @IsOptional() @IsBoolean() hidden?: boolean;
   @ApiPropertyOptional() @IsOptional() @IsBoolean() formField?: boolean;
   @ApiPropertyOptional() @IsOptional() @IsString() @MaxLength(100) referencedObjectType?: string;
+  // Display hints: in PropertyCreate and in a schema's ObjectTypePropertyCreate alike.
+  @NumberDisplayHint() numberDisplayHint?: string;
+  @TextDisplayHint() textDisplayHint?: string;
+  @ShowCurrencySymbol() showCurrencySymbol?: boolean;
 }
 
 /** An optional options array (create, schema property, PATCH): each option validated as `option`. */
@@ -102,6 +122,13 @@ abstract class PropertyCreateFieldsDto extends PropertyFieldsDto {
   @IsString()
   @MaxLength(MAX_FORMULA_LENGTH)
   calculationFormula?: string;
+
+  @ApiPropertyOptional({ enum: DATA_SENSITIVITIES })
+  @IsOptional()
+  @IsIn(DATA_SENSITIVITIES)
+  dataSensitivity?: string;
+
+  @CurrencyPropertyName() currencyPropertyName?: string;
 }
 
 /** HubSpot's PropertyCreate (POST /crm/v3/properties/{objectType}). */

@@ -19,7 +19,11 @@ import {
 } from 'class-validator';
 import { DATA_SENSITIVITIES, FIELD_TYPES, MAX_FORMULA_LENGTH, PROPERTY_TYPES } from '../domain/property-rules';
 import {
+  CurrencyPropertyName,
   MAX_BATCH_INPUTS,
+  NumberDisplayHint,
+  ShowCurrencySymbol,
+  TextDisplayHint,
   MAX_INT32,
   MAX_TEXT,
   OptionInputDatedDto,
@@ -77,6 +81,10 @@ abstract class PropertyUpdateFieldsDto {
   @ApiPropertyOptional({ enum: PROPERTY_TYPES }) @IsOptional() @IsIn(PROPERTY_TYPES) type?: string;
   @ApiPropertyOptional({ enum: FIELD_TYPES }) @IsOptional() @IsIn(FIELD_TYPES) fieldType?: string;
   @ApiPropertyOptional() @IsOptional() @IsString() @MaxLength(MAX_FORMULA_LENGTH) calculationFormula?: string;
+  @NumberDisplayHint() numberDisplayHint?: string;
+  @TextDisplayHint() textDisplayHint?: string;
+  @ShowCurrencySymbol() showCurrencySymbol?: boolean;
+  @CurrencyPropertyName() currencyPropertyName?: string;
   abstract options?: OptionInputDto[] | OptionInputDatedDto[];
 }
 

@@ -42,7 +42,8 @@ export class LimitsProjection implements Projection<LimitsEvent> {
     LimitsEventType.PropertyGroupArchived,
   ];
   readonly name = LIMITS_PROJECTION;
-  readonly version = 1;
+  // 2: limits_properties.updated_user_id (who last changed a property), filled by the rebuild.
+  readonly version = 2;
 
   setup(db: Database.Database): void {
     db.exec(`
@@ -53,6 +54,7 @@ export class LimitsProjection implements Projection<LimitsEvent> {
         definition TEXT NOT NULL,
         calculated INTEGER NOT NULL,
         created_user_id INTEGER,
+        updated_user_id INTEGER,
         created_at INTEGER NOT NULL,
         updated_at INTEGER NOT NULL,
         archived INTEGER NOT NULL DEFAULT 0,
@@ -106,6 +108,15 @@ export class LimitsProjection implements Projection<LimitsEvent> {
         PRIMARY KEY (hub_id, object_type_id, name)
       ) WITHOUT ROWID;
     `);
+    this.addUpdatedUserColumn(db);
+  }
+
+  /** A read model made by version 1 lacks the column; the version bump then rebuilds it from zero. */
+  private addUpdatedUserColumn(db: Database.Database): void {
+    const columns = db.prepare('PRAGMA table_info(limits_properties)').all() as Array<{ name: string }>;
+    if (!columns.some((c) => c.name === 'updated_user_id')) {
+      db.exec('ALTER TABLE limits_properties ADD COLUMN updated_user_id INTEGER');
+    }
   }
 
   reset(db: Database.Database): void {
@@ -119,14 +130,16 @@ export class LimitsProjection implements Projection<LimitsEvent> {
         cachedStatement(
           db,
           `INSERT OR REPLACE INTO limits_properties
-             (hub_id, object_type_id, name, definition, calculated, created_user_id, created_at, updated_at, archived, archived_at)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?, 0, NULL)`,
+             (hub_id, object_type_id, name, definition, calculated, created_user_id, updated_user_id, created_at, updated_at,
+              archived, archived_at)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 0, NULL)`,
         ).run(
           d.hubId,
           d.objectTypeId,
           d.property.name,
           JSON.stringify(d.property),
           d.calculated ? 1 : 0,
+          d.createdUserId,
           d.createdUserId,
           d.createdAt,
           d.createdAt,
@@ -330,9 +343,17 @@ function applyPropertyChange(event: Recorded<LimitsEvent>, db: Database.Database
       const d = event.data;
       cachedStatement(
         db,
-        `UPDATE limits_properties SET definition = ?, calculated = ?, updated_at = ?
+        `UPDATE limits_properties SET definition = ?, calculated = ?, updated_at = ?, updated_user_id = ?
          WHERE hub_id = ? AND object_type_id = ? AND name = ? AND archived = 0`,
-      ).run(JSON.stringify(d.property), d.calculated ? 1 : 0, d.updatedAt, d.hubId, d.objectTypeId, d.property.name);
+      ).run(
+        JSON.stringify(d.property),
+        d.calculated ? 1 : 0,
+        d.updatedAt,
+        d.updatedUserId,
+        d.hubId,
+        d.objectTypeId,
+        d.property.name,
+      );
       refreshUsage(db, d.hubId, d.objectTypeId);
       return;
     }

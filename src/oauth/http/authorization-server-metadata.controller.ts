@@ -33,9 +33,9 @@ export class AuthorizationServerMetadataController {
       revocation_endpoint: `${base}/oauth/2026-03/token/revoke`,
       response_types_supported: ['code'],
       grant_types_supported: ['authorization_code', 'refresh_token', 'client_credentials'],
-      token_endpoint_auth_methods_supported: ['client_secret_post'],
-      introspection_endpoint_auth_methods_supported: ['client_secret_post'],
-      revocation_endpoint_auth_methods_supported: ['client_secret_post'],
+      token_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post'],
+      introspection_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post'],
+      revocation_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post'],
       code_challenge_methods_supported: ['S256'],
       service_documentation: `${base}/docs`,
     };

@@ -1,25 +1,27 @@
 import type { FastifyRequest } from 'fastify';
-import type { PresentedClientCredentials } from '../application/client-authentication';
+import { parseBasicAuthorization, type PresentedClientCredentials } from '../application/client-authentication';
 import { oauthError } from '../domain/oauth-errors';
 
 /**
  * The form of one OAuth 2026-03 request (token, introspect, revoke): every parameter at most once
- * (RFC 6749 §3.2), client credentials in the body only (as HubSpot's spec lists them), and
- * unrecognized parameters ignored (RFC 6749 §3.2). The query string is not read.
+ * (RFC 6749 §3.2), client credentials by HTTP Basic or in the body (RFC 6749 §2.3.1: a server must
+ * support Basic; one method per request, which ClientAuthenticator enforces), and unrecognized
+ * parameters ignored (RFC 6749 §3.2). The query string is not read.
  */
 export class OAuthForm {
   private readonly body: Record<string, unknown>;
+  private readonly basic: { clientId: string; clientSecret: string } | undefined;
 
   constructor(request: FastifyRequest) {
     this.body = isPlainObject(request.body) ? request.body : {};
     const authorization = request.headers.authorization;
-    if (typeof authorization === 'string' && /^Basic\b/i.test(authorization.trim())) {
-      throw oauthError(
-        'BAD_REQUEST',
-        'invalid_request',
-        'send client_id and client_secret in the form body (HTTP Basic client authentication is not used here)',
-      );
+    const basic = parseBasicAuthorization(typeof authorization === 'string' ? authorization.trim() : undefined);
+    if (basic === 'malformed') {
+      throw oauthError('BAD_CLIENT_ID', 'invalid_client', 'malformed HTTP Basic client credentials', {
+        wwwAuthenticate: true,
+      });
     }
+    this.basic = basic;
     if (this.get('client_assertion') !== undefined || this.get('client_assertion_type') !== undefined) {
       throw oauthError(
         'BAD_REQUEST',
@@ -45,7 +47,11 @@ export class OAuthForm {
   }
 
   credentials(): PresentedClientCredentials {
-    return { bodyClientId: this.get('client_id'), bodyClientSecret: this.get('client_secret') };
+    return {
+      ...(this.basic ? { basic: this.basic } : {}),
+      bodyClientId: this.get('client_id'),
+      bodyClientSecret: this.get('client_secret'),
+    };
   }
 }
 

@@ -46,7 +46,8 @@ function tokenTypeHint(form: OAuthForm): TokenTypeHint | undefined {
  * HubSpot's current OAuth endpoints, one controller for `/oauth/v3`, `/oauth/2026-03` and
  * `/oauth/2026-09`: the token endpoint (authorization_code with PKCE and refresh_token as in v1, plus
  * client_credentials where the version lists it), RFC 7662 introspection and RFC 7009 revocation.
- * Forms only; client credentials in the body. The v1 token endpoint (TokenController) is unchanged.
+ * Forms only; client credentials by HTTP Basic or in the body, one method per request. The v1 token
+ * endpoint (TokenController) is unchanged.
  */
 @ApiTags('oauth')
 @Controller(versionedPaths({ v3: 'oauth/v3', '2026-03': 'oauth/2026-03', '2026-09': 'oauth/2026-09' }))
@@ -126,10 +127,14 @@ export class OAuthTokensController {
     return this.metadata.introspect(client, token, hint);
   }
 
-  /** RFC 7009: 200 with an empty body for the client's own tokens and for tokens it does not know. */
+  /**
+   * RFC 7009: 200 with an empty body for the client's own tokens and for tokens it does not know.
+   * Labelled JSON so clients that insist on a JSON answer (simple-oauth2's default) accept it.
+   */
   @Post('token/revoke')
   @HttpCode(200)
   @Header('Cache-Control', 'no-store')
+  @Header('Content-Type', 'application/json; charset=utf-8')
   @ApiOperation({ summary: 'Token revocation (RFC 7009): access or refresh token' })
   @WireResponse(200, undefined, { description: 'Empty body' })
   @ApiConsumes('application/x-www-form-urlencoded')

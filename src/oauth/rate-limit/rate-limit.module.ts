@@ -2,18 +2,21 @@ import { Module } from '@nestjs/common';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyInstance } from 'fastify';
 import { installClientAuthenticationThrottle } from './client-authentication-throttle';
+import { DailyApiUsage, installDailyApiUsageCount } from './daily-api-usage';
 import { PublicAppRateLimitInterceptor } from './public-app-rate-limit.interceptor';
 import { RateLimiters } from './rate-limiters';
 
-/** Holds this instance's limiters (CoreModule provides the config, clock and metrics). */
-@Module({ providers: [RateLimiters], exports: [RateLimiters] })
+/** Holds this instance's limiters and daily call counts (CoreModule provides the config, clock and metrics). */
+@Module({ providers: [RateLimiters, DailyApiUsage], exports: [RateLimiters, DailyApiUsage] })
 export class RateLimitModule {}
 
 /**
  * Wires the limits into the HTTP pipeline, before `app.init()`. With RATE_LIMIT_ENABLED=false
- * nothing is installed at all, so benchmarks measure the service without it.
+ * no limit is installed, so benchmarks measure the service without it (the daily call count stays).
  */
 export function installRateLimits(app: NestFastifyApplication, fastify: FastifyInstance): void {
+  // The daily usage account-info reports is counted whether or not limits are enforced.
+  installDailyApiUsageCount(fastify, app.get(DailyApiUsage));
   const limiters = app.get(RateLimiters);
   if (!limiters.enabled) return;
   app.useGlobalInterceptors(new PublicAppRateLimitInterceptor(limiters));
