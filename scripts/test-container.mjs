@@ -147,11 +147,14 @@ function cleanUp() {
   const ids = (args) =>
     `${podman(args, { allowFail: true, timeout: 30_000 }).stdout ?? ''}`.split('\n').filter(Boolean);
   const containers = ids(['ps', '-a', '-q', '--filter', `label=${LABEL}`]);
-  if (containers.length > 0) podman(['rm', '-f', '-t', '0', ...containers], { allowFail: true, timeout: 60_000 });
+  if (containers.length > 0) podman(['rm', '-f', '-v', '-t', '0', ...containers], { allowFail: true, timeout: 60_000 });
   const volumes = ids(['volume', 'ls', '-q', '--filter', `label=${LABEL}`]);
   if (volumes.length > 0) podman(['volume', 'rm', '-f', ...volumes], { allowFail: true, timeout: 30_000 });
   if (!KEEP_IMAGE) podman(['rmi', '-f', IMAGE], { allowFail: true, timeout: 60_000 });
-  podman(['image', 'prune', '-f'], { allowFail: true, timeout: 60_000 }); // the build stage's leftovers
+  // The build stage's leftovers, and anonymous volumes (the image declares VOLUME /data). Only in
+  // this script's own storage: the machine's other podman state is not touched.
+  podman(['image', 'prune', '-f'], { allowFail: true, timeout: 60_000 });
+  podman(['volume', 'prune', '-f'], { allowFail: true, timeout: 60_000 });
   for (const entry of existsSync(STATE) ? readdirSync(STATE) : [])
     if (entry.startsWith('work-')) rmSync(join(STATE, entry), { recursive: true, force: true });
 }
