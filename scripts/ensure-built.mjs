@@ -10,8 +10,12 @@ function newest(dir) {
   return t;
 }
 
-/** Runs `tsc -p tsconfig.build.json` when dist/main.js is missing or older than src/. */
+/**
+ * Runs `tsc -p tsconfig.build.json` when dist/main.js is missing or older than src/. Where there is
+ * no src/ (the container image ships dist/ only), dist/ is what there is.
+ */
 export function ensureBuilt(spawnSync) {
+  if (!existsSync('src') && existsSync('dist/main.js')) return;
   const built = existsSync('dist/main.js') ? statSync('dist/main.js').mtimeMs : 0;
   if (built >= newest('src')) return;
   console.error('building (tsc)…');
