@@ -7,11 +7,14 @@ import { FaultRegistry } from './application/fault-registry';
 import { controlsEvents } from './domain/fault-events';
 import { FaultInjector } from './http/fault-injection';
 import { FaultsController } from './http/faults.controller';
+import { HostsCaController } from './http/hosts-ca.controller';
+import { HubSpotHostsFront } from './hosts-front/hubspot-hosts-front';
 import { FaultsProjection } from './projections/faults.projection';
 
 /**
- * Test controls for app developers (docs/testing-your-app.md): faults on demand. Off unless set:
- * with no fault set, the request hook is one check.
+ * Test controls for app developers (docs/testing-your-app.md): faults on demand, and the HTTPS
+ * front for HubSpot's hosts. Off unless set: with no fault set the request hook is one check, and
+ * the front listens only with HUBSPOT_HOSTS_PROXY_PORT.
  */
 @Module(
   EventSourcingModule.forFeature({
@@ -19,9 +22,9 @@ import { FaultsProjection } from './projections/faults.projection';
     projections: [FaultsProjection],
     commandHandlers: [SetFaultHandler, ClearFaultsHandler],
     imports: [DirectoryModule],
-    controllers: [FaultsController],
-    providers: [FaultRegistry, FaultInjector],
-    exports: [FaultRegistry, FaultInjector],
+    controllers: [FaultsController, HostsCaController],
+    providers: [FaultRegistry, FaultInjector, HubSpotHostsFront],
+    exports: [FaultRegistry, FaultInjector, HubSpotHostsFront],
   }),
 )
 export class ControlsModule {}
