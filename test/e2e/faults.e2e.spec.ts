@@ -6,6 +6,9 @@ import { allEvents, installAndExchange, oauthFixture, type OAuthFixture, refresh
 import { expectOAuthSchema } from '../support/oauth-schema';
 import { createAccount, startTestApp, type TestApp } from '../support/test-app';
 
+// Each test starts or restarts a whole service; on a busy shared machine that can pass 5 s.
+jest.setTimeout(60_000);
+
 /**
  * Faults on demand (issue 30, item 1): set through the admin API as events, applied before the
  * route's guard and handler to the requests authenticated as the app, HubSpot's answers, never a

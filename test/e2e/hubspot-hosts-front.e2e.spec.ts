@@ -22,6 +22,9 @@ for (const [have, what] of [
 const curl = HAVE_CURL ? it : it.skip;
 const pythonTest = HAVE_PYTHON_REQUESTS ? it : it.skip;
 
+// Each test starts or restarts a whole service; on a busy shared machine that can pass 5 s.
+jest.setTimeout(60_000);
+
 /**
  * Unmodified apps through the HTTPS front for HubSpot's hosts (issue 30, item 3): with
  * HUBSPOT_HOSTS_PROXY_PORT the service is also a CONNECT proxy for HubSpot's hosts only, with its
