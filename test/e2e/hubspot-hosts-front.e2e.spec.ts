@@ -1,8 +1,10 @@
 import { execFile, spawnSync } from 'node:child_process';
+import { createHash, X509Certificate } from 'node:crypto';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { connect } from 'node:net';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { chromium } from 'playwright-core';
 import { HubSpotHostsFront } from '../../src/controls/hosts-front/hubspot-hosts-front';
 import { childEnv } from '../support/child-env';
 import { installCode, oauthFixture, type OAuthFixture } from '../support/oauth-fixtures';
@@ -13,14 +15,18 @@ const run = promisify(execFile);
 // The recipes are tested where their tool is installed; otherwise skipped, saying so.
 const HAVE_CURL = existsSync('/usr/bin/curl');
 const HAVE_PYTHON_REQUESTS = spawnSync('python3', ['-c', 'import requests'], { env: childEnv() }).status === 0;
+const CHROMIUM = '/usr/bin/chromium';
+const HAVE_CHROMIUM = existsSync(CHROMIUM);
 for (const [have, what] of [
   [HAVE_CURL, 'curl'],
   [HAVE_PYTHON_REQUESTS, 'python3 with requests'],
+  [HAVE_CHROMIUM, CHROMIUM],
 ] as const) {
   if (!have) process.stderr.write(`[hosts-front] SKIPPED: ${what} is not installed; that recipe was NOT tested.\n`);
 }
 const curl = HAVE_CURL ? it : it.skip;
 const pythonTest = HAVE_PYTHON_REQUESTS ? it : it.skip;
+const browserTest = HAVE_CHROMIUM ? it : it.skip;
 
 // Each test starts or restarts a whole service; on a busy shared machine that can pass 5 s.
 jest.setTimeout(60_000);
@@ -127,6 +133,39 @@ describe('HubSpot hosts front (HUBSPOT_HOSTS_PROXY_PORT)', () => {
     });
     expect(JSON.parse(stdout)).toMatchObject({ status: expect.any(Number), body: { status: 'BAD_ACCESS_TOKEN' } });
   });
+
+  browserTest(
+    'Chromium with --proxy-server, trusting the CA, opens the install page at https://app.hubspot.com/oauth/authorize',
+    async () => {
+      // Trust for this browser only: the CA's public key hash (Chromium accepts a chain that holds it).
+      const spki = new X509Certificate(readFileSync(caFile)).publicKey.export({ type: 'spki', format: 'der' });
+      const browser = await chromium.launch({
+        executablePath: CHROMIUM,
+        args: [
+          '--headless',
+          '--no-sandbox',
+          '--disable-gpu',
+          '--no-first-run',
+          '--disable-background-networking',
+          '--disable-component-update',
+          `--proxy-server=${proxy}`,
+          `--ignore-certificate-errors-spki-list=${createHash('sha256').update(spki).digest('base64')}`,
+        ],
+      });
+      try {
+        const page = await browser.newPage();
+        const url =
+          `https://app.hubspot.com/oauth/authorize?client_id=${f.clientId}` +
+          `&redirect_uri=${encodeURIComponent(f.redirectUri)}&scope=${encodeURIComponent(f.requiredScopes.join(' '))}`;
+        const response = await page.goto(url);
+        expect(response?.status()).toBe(200);
+        expect(new URL(page.url()).host).toBe('app.hubspot.com');
+        await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toMatch(/^Sign in to connect /);
+      } finally {
+        await browser.close();
+      }
+    },
+  );
 
   /** A raw CONNECT: the proxy's status line and headers. */
   const rawConnect = (authority: string) =>
