@@ -9,7 +9,7 @@ import {
 } from '@peculiar/asn1-x509';
 import * as x509 from '@peculiar/x509';
 import { webcrypto } from 'node:crypto';
-import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 /** HubSpot's API and app hosts, NA and EU: the only names the front answers for. */
@@ -57,7 +57,16 @@ export class HubSpotHostsCa {
   static async loadOrCreate(dataDir: string): Promise<HubSpotHostsCa> {
     const certPath = join(dataDir, CA_CERT_FILE);
     const keyPath = join(dataDir, CA_KEY_FILE);
-    if (existsSync(certPath) && existsSync(keyPath)) {
+    const [haveCert, haveKey] = [existsSync(certPath), existsSync(keyPath)];
+    if (haveCert !== haveKey) {
+      // Never replace half a CA silently: apps and browsers may already trust the certificate.
+      throw new Error(
+        `${join(dataDir, haveCert ? CA_CERT_FILE : CA_KEY_FILE)} is there without ${haveCert ? CA_KEY_FILE : CA_CERT_FILE}: ` +
+          'restore it, or remove both to make a new CA (and trust the new certificate instead)',
+      );
+    }
+    if (haveCert) {
+      chmodSync(keyPath, 0o600); // narrowed if someone widened it
       const pem = readFileSync(certPath, 'utf8');
       const key = await crypto.subtle.importKey('pkcs8', pemBody(readFileSync(keyPath, 'utf8')), EC, false, ['sign']);
       return new HubSpotHostsCa(pem, new x509.X509Certificate(pem), key);
@@ -97,6 +106,7 @@ export class HubSpotHostsCa {
     if (!leaf) {
       leaf = this.issue(host);
       this.leaves.set(host, leaf);
+      leaf.catch(() => this.leaves.delete(host)); // a failed issue is tried again on the next connection
     }
     return leaf;
   }
