@@ -4,7 +4,7 @@ import tseslint from 'typescript-eslint';
 
 // Module boundaries (docs/architecture.md). Relative specifiers are matched, so each rule names the
 // folders it forbids as "one or more ../ then the folder".
-const FEATURES = ['oauth', 'cards', 'limits', 'directory', 'ops'];
+const FEATURES = ['oauth', 'cards', 'limits', 'directory', 'ops', 'controls'];
 const up = '^(\\.\\./)+';
 const featureIndexOnly = (self, prefix = up) => ({
   regex: `${prefix}(${FEATURES.filter((f) => f !== self).join('|')})/(?!index$).+`,

@@ -29,6 +29,7 @@ import { checkJsonBounds } from './platform/http/json-body-bounds';
 import { registerSecurityHeaders } from './platform/http/security-headers';
 import { HubSpotValidationPipe } from './platform/http/validation';
 import { installRateLimits, RateLimitModule } from './oauth';
+import { installFaultInjection } from './controls';
 import { lazyChildLoggerFactory } from './platform/logging/lazy-child-logger';
 import { createLogger, PinoNestLogger } from './platform/logging/logger';
 
@@ -164,6 +165,8 @@ export async function createApp(options: CreateAppOptions): Promise<NestFastifyA
   app.useGlobalPipes(new HubSpotValidationPipe());
   // HubSpot's public-app limit and the token endpoint's failed-authentication throttle.
   installRateLimits(app, fastify);
+  // Test-control faults (docs/testing-your-app.md), before the guards and handlers; none set: one check.
+  installFaultInjection(app, fastify);
   app.enableShutdownHooks();
 
   const document = SwaggerModule.createDocument(

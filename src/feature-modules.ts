@@ -1,5 +1,6 @@
 import type { DynamicModule, Type } from '@nestjs/common';
 import { CardsModule } from './cards';
+import { ControlsModule } from './controls';
 import { LimitsModule } from './limits';
 import { InstallPageModule, OAuthModule } from './oauth';
 
@@ -7,5 +8,5 @@ export type FeatureModule = DynamicModule | Type<unknown>;
 
 /** The HubSpot API areas, plugged into the app by main.ts and the end-to-end tests alike. */
 export function featureModules(): FeatureModule[] {
-  return [OAuthModule, InstallPageModule, CardsModule, LimitsModule];
+  return [OAuthModule, InstallPageModule, CardsModule, LimitsModule, ControlsModule];
 }

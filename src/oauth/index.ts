@@ -8,3 +8,4 @@ export { InstallPageModule } from './install-page/install-page.module';
 export { RateLimitModule, installRateLimits } from './rate-limit/rate-limit.module';
 export type { AccessTokenClaims } from './domain/access-token';
 export { BearerTokenGuard, RequireScopes, Token, missingAnyScopeError } from './http/bearer-token.guard';
+export { requestAppResolver, type RequestApp } from './http/request-app';

@@ -73,8 +73,8 @@ export class BearerTokenGuard implements CanActivate, OnModuleInit {
     return true;
   }
 
-  /** The token's claims: signed, unexpired, not an app token, not revoked; else the 401. */
-  private authenticate(request: Pick<RequestWithToken, 'headers'>): AccessTokenClaims {
+  /** The token's claims: signed, unexpired, not an app token, not revoked; else the 401 (also used by the test controls). */
+  authenticate(request: Pick<RequestWithToken, 'headers'>): AccessTokenClaims {
     const header = request.headers.authorization;
     const match = typeof header === 'string' ? /^Bearer ([^\s]+)$/i.exec(header.trim()) : null;
     if (!match) throw HubSpotError.invalidAuthentication(NOT_FOUND_MESSAGE);

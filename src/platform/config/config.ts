@@ -64,6 +64,11 @@ export interface AppConfig {
   trustProxy: TrustProxy;
   /** Bearer token `/metrics` asks for; null: open (a scraper on a private network). */
   metricsToken: string | null;
+  /**
+   * Port of the HTTPS CONNECT front for HubSpot's own hosts (docs/testing-your-app.md), on HOST;
+   * null (the default): off. 0: any free port (tests).
+   */
+  hubspotHostsProxyPort: number | null;
 }
 
 /** `true` (every hop), a hop count, or the proxies' addresses and CIDR ranges. */
@@ -195,7 +200,15 @@ export function loadConfig(env: Env): AppConfig {
     },
     trustProxy: parseTrustProxy(env.TRUST_PROXY, problems),
     metricsToken: env.METRICS_TOKEN ? env.METRICS_TOKEN : null,
+    hubspotHostsProxyPort: env.HUBSPOT_HOSTS_PROXY_PORT ? int('HUBSPOT_HOSTS_PROXY_PORT', 0, 0, 65535) : null,
   };
+  if (
+    config.hubspotHostsProxyPort !== null &&
+    config.hubspotHostsProxyPort !== 0 &&
+    config.hubspotHostsProxyPort === port
+  ) {
+    problems.push('HUBSPOT_HOSTS_PROXY_PORT must differ from PORT');
+  }
   if (problems.length > 0) throw new ConfigError(problems);
   return config;
 }

@@ -11,6 +11,11 @@ export type RouteAuthentication = 'admin' | 'bearer' | 'developer';
 /** The key of a route's Fastify config that names its authentication. */
 const CONFIG_KEY = 'authentication';
 
+/** The authentication a route was marked with by AuthenticateBeforeBody (its Fastify route config), if any. */
+export function routeAuthenticationOf(config: unknown): RouteAuthentication | undefined {
+  return (config as Record<string, unknown> | undefined)?.[CONFIG_KEY] as RouteAuthentication | undefined;
+}
+
 /** Checks a request's credentials alone (no scopes, no body); throws the guard's 401 when they fail. */
 export type RequestAuthenticator = (request: FastifyRequest) => void;
 
@@ -56,7 +61,7 @@ export class EarlyAuthentication {
    * were added; a kind nobody registered is left to the route's guard.
    */
   addTo(route: RouteOptions, fail: (error: unknown, request: FastifyRequest, reply: FastifyReply) => void): void {
-    const kind = (route.config as Record<string, unknown> | undefined)?.[CONFIG_KEY] as RouteAuthentication | undefined;
+    const kind = routeAuthenticationOf(route.config);
     if (kind === undefined) return;
     // Fastify reads no body for GET and HEAD: the guard's own check is early enough there, and the
     // read routes (limits, properties, schemas GETs) are the hot ones, so they check credentials once.

@@ -25,12 +25,38 @@ export function retryAfterSeconds(d: RateLimitDecision): string {
   return String(Math.max(1, Math.ceil(d.retryAfterMs / 1000)));
 }
 
+/** HubSpot's rate-limit policies, each named in its 429's `policyName`. */
+export type HubSpotRateLimitPolicy = typeof TEN_SECONDLY_ROLLING | 'SECONDLY' | 'DAILY';
+
+/** HubSpot's message per policy (@hubspot/api-client matches the SECONDLY one word for word). */
+const POLICY_MESSAGES: Record<HubSpotRateLimitPolicy, string> = {
+  TEN_SECONDLY_ROLLING: 'You have reached your ten_secondly_rolling limit.',
+  SECONDLY: 'You have reached your secondly limit.',
+  DAILY: 'You have reached your daily limit.',
+};
+
+/**
+ * HubSpot's 429 for one of its policies (errorType RATE_LIMIT, policyName), with the headers of
+ * that policy: the one builder of the service's own limiter and of injected rate-limit faults.
+ */
+export function rateLimitExceeded(
+  policy: HubSpotRateLimitPolicy,
+  headers: Record<string, string>,
+  group?: string,
+): HubSpotError {
+  return new HubSpotError(429, 'RATE_LIMITS', POLICY_MESSAGES[policy], {
+    fields: { errorType: 'RATE_LIMIT', policyName: policy, ...(group === undefined ? {} : { groupName: group }) },
+    headers,
+  });
+}
+
 /** HubSpot's 429 for the ten-second rolling limit (errorType RATE_LIMIT, policyName TEN_SECONDLY_ROLLING). */
 export function tenSecondlyRollingExceeded(group: string, d: RateLimitDecision): HubSpotError {
-  return new HubSpotError(429, 'RATE_LIMITS', 'You have reached your ten_secondly_rolling limit.', {
-    fields: { errorType: 'RATE_LIMIT', policyName: TEN_SECONDLY_ROLLING, groupName: group },
-    headers: { ...rateLimitHeaders(d), 'Retry-After': retryAfterSeconds(d) },
-  });
+  return rateLimitExceeded(
+    TEN_SECONDLY_ROLLING,
+    { ...rateLimitHeaders(d), 'Retry-After': retryAfterSeconds(d) },
+    group,
+  );
 }
 
 /**

@@ -1,0 +1,55 @@
+import type { INestApplicationContext } from '@nestjs/common';
+import type { FastifyRequest } from 'fastify';
+import { routeAuthenticationOf } from '../../platform/http/early-authentication';
+import { ClientAuthenticator } from '../application/client-authentication';
+import { BearerTokenGuard } from './bearer-token.guard';
+import { CLIENT_AUTHENTICATED_PATHS, readTokenRequest } from './token-request';
+
+/** The app a request is authenticated as, and the account it acts on when that is known before the handler. */
+export interface RequestApp {
+  appId: number;
+  /** null at the token endpoints: the account comes from the code or refresh token, read by the handler. */
+  hubId: number | null;
+}
+
+/**
+ * Who a request is as an app, found the same way the route itself will check it: the bearer guard's
+ * own token check on bearer routes (and on developer routes with an Authorization header), the token
+ * endpoint's own client authentication there. null when the request is not (validly) an app's; the
+ * route then answers its usual 401. For the test controls, which act before the handler runs.
+ */
+export function requestAppResolver(app: INestApplicationContext): (request: FastifyRequest) => RequestApp | null {
+  const bearer = app.get(BearerTokenGuard, { strict: false });
+  let clients: ClientAuthenticator | null = null;
+  try {
+    clients = app.get(ClientAuthenticator, { strict: false });
+  } catch {
+    clients = null; // a test app without the OAuth module has no token endpoint
+  }
+  return (request) => {
+    const kind = routeAuthenticationOf(request.routeOptions.config);
+    if (kind === 'bearer' || (kind === 'developer' && request.headers.authorization !== undefined)) {
+      try {
+        const claims = bearer.authenticate(request);
+        return { appId: claims.appId, hubId: claims.hubId };
+      } catch {
+        return null;
+      }
+    }
+    if (
+      kind === undefined &&
+      clients !== null &&
+      request.method === 'POST' &&
+      CLIENT_AUTHENTICATED_PATHS.has(request.routeOptions.url ?? '')
+    ) {
+      try {
+        // The endpoint's own reading of the credentials (HTTP Basic, form body, query for the secret).
+        const client = clients.authenticate(readTokenRequest(request).credentials);
+        return { appId: client.appId, hubId: null };
+      } catch {
+        return null;
+      }
+    }
+    return null;
+  };
+}

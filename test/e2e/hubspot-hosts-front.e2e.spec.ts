@@ -1,0 +1,230 @@
+import { execFile, spawnSync } from 'node:child_process';
+import { createHash, X509Certificate } from 'node:crypto';
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { connect } from 'node:net';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { chromium } from 'playwright-core';
+import { HubSpotHostsFront } from '../../src/controls/hosts-front/hubspot-hosts-front';
+import { childEnv } from '../support/child-env';
+import { installCode, oauthFixture, type OAuthFixture } from '../support/oauth-fixtures';
+import { startTestApp, type TestApp } from '../support/test-app';
+
+const run = promisify(execFile);
+
+// The recipes are tested where their tool is installed; otherwise skipped, saying so.
+const HAVE_CURL = existsSync('/usr/bin/curl');
+const HAVE_PYTHON_REQUESTS = spawnSync('python3', ['-c', 'import requests'], { env: childEnv() }).status === 0;
+const CHROMIUM = '/usr/bin/chromium';
+const HAVE_CHROMIUM = existsSync(CHROMIUM);
+for (const [have, what] of [
+  [HAVE_CURL, 'curl'],
+  [HAVE_PYTHON_REQUESTS, 'python3 with requests'],
+  [HAVE_CHROMIUM, CHROMIUM],
+] as const) {
+  if (!have) process.stderr.write(`[hosts-front] SKIPPED: ${what} is not installed; that recipe was NOT tested.\n`);
+}
+const curl = HAVE_CURL ? it : it.skip;
+const pythonTest = HAVE_PYTHON_REQUESTS ? it : it.skip;
+const browserTest = HAVE_CHROMIUM ? it : it.skip;
+
+// Each test starts or restarts a whole service; on a busy shared machine that can pass 5 s.
+jest.setTimeout(60_000);
+
+/**
+ * Unmodified apps through the HTTPS front for HubSpot's hosts (issue 30, item 3): with
+ * HUBSPOT_HOSTS_PROXY_PORT the service is also a CONNECT proxy for HubSpot's hosts only, with its
+ * own CA made once into DATA_DIR. Real clients in child processes, over loopback.
+ */
+describe('HubSpot hosts front (HUBSPOT_HOSTS_PROXY_PORT)', () => {
+  let t: TestApp;
+  let f: OAuthFixture;
+  let proxy: string;
+  let caFile: string;
+
+  beforeAll(async () => {
+    t = await startTestApp({ listen: true, env: { HUBSPOT_HOSTS_PROXY_PORT: '0' } });
+    f = await oauthFixture(t, { requiredScopes: ['oauth', 'crm.objects.contacts.read', 'crm.schemas.contacts.read'] });
+    proxy = `http://127.0.0.1:${t.app.get(HubSpotHostsFront).port}`;
+    caFile = join(t.dataDir, 'hubspot-hosts-ca.pem');
+  });
+  afterAll(() => t.close());
+
+  it('makes its CA once into DATA_DIR (key 0600) and serves it at GET /admin/v1/hubspot-hosts-ca.pem', async () => {
+    const pem = readFileSync(caFile, 'utf8');
+    expect(pem).toMatch(/^-----BEGIN CERTIFICATE-----/);
+    expect(statSync(join(t.dataDir, 'hubspot-hosts-ca-key.pem')).mode & 0o777).toBe(0o600);
+    const r = await t.admin('GET', '/admin/v1/hubspot-hosts-ca.pem');
+    expect(r.statusCode).toBe(200);
+    expect(r.headers['content-type']).toMatch(/^application\/x-pem-file/);
+    expect(r.body).toBe(pem);
+    expect((await t.inject({ method: 'GET', url: '/admin/v1/hubspot-hosts-ca.pem' })).statusCode).toBe(401);
+  });
+
+  it('@hubspot/api-client 14 with no basePath, only NODE_USE_ENV_PROXY, HTTPS_PROXY and NODE_EXTRA_CA_CERTS: token exchange, metadata, properties, refresh', async () => {
+    const { code } = await installCode(t, f);
+    const { stdout } = await run(process.execPath, [join(__dirname, '../support/hosts-front-client.mjs')], {
+      env: childEnv({
+        NODE_USE_ENV_PROXY: '1',
+        HTTPS_PROXY: proxy,
+        NO_PROXY: '',
+        NODE_EXTRA_CA_CERTS: caFile,
+        CODE: code,
+        CLIENT_ID: f.clientId,
+        CLIENT_SECRET: f.clientSecret,
+        REDIRECT_URI: f.redirectUri,
+      }),
+      timeout: 60_000,
+    });
+    const result = JSON.parse(stdout.trim()) as Record<string, number>;
+    expect(result).toEqual({
+      hubId: f.hubId,
+      expiresIn: 1800,
+      properties: expect.any(Number),
+      refreshedExpiresIn: 1800,
+      propertiesAfterRefresh: expect.any(Number),
+    });
+    expect(result.properties).toBeGreaterThan(0);
+  }, 90_000);
+
+  curl(
+    'curl --proxy --cacert reaches https://api.hubapi.com and https://app-eu1.hubspot.com as the service',
+    async () => {
+      const { stdout } = await run(
+        'curl',
+        ['-sS', '--proxy', proxy, '--cacert', caFile, 'https://api.hubapi.com/oauth/v1/access-tokens/not-a-token'],
+        { env: childEnv({ NO_PROXY: '', no_proxy: '' }), timeout: 30_000 },
+      );
+      expect(JSON.parse(stdout)).toMatchObject({ status: 'BAD_ACCESS_TOKEN', correlationId: expect.any(String) }); // the service's own answer
+      const page = await run(
+        'curl',
+        [
+          '-sS',
+          '-o',
+          '/dev/null',
+          '-w',
+          '%{http_code}',
+          '--proxy',
+          proxy,
+          '--cacert',
+          caFile,
+          'https://app-eu1.hubspot.com/oauth/authorize',
+        ],
+        { env: childEnv(), timeout: 30_000 },
+      );
+      expect(page.stdout).toMatch(/^[1-5]\d\d$/);
+      // Without trusting the CA, TLS fails: the certificate is not a public one.
+      await expect(
+        run('curl', ['-sS', '--proxy', proxy, 'https://api.hubapi.com/'], {
+          env: childEnv({ CURL_CA_BUNDLE: '/nonexistent' }),
+          timeout: 30_000,
+        }),
+      ).rejects.toThrow();
+    },
+  );
+
+  pythonTest('Python requests with HTTPS_PROXY and REQUESTS_CA_BUNDLE', async () => {
+    const script =
+      'import requests, json; r = requests.get("https://api.hubapi.com/oauth/v1/access-tokens/not-a-token"); ' +
+      'print(json.dumps({"status": r.status_code, "body": r.json()}))';
+    const { stdout } = await run('python3', ['-c', script], {
+      env: childEnv({ HTTPS_PROXY: proxy, NO_PROXY: '', no_proxy: '', REQUESTS_CA_BUNDLE: caFile }),
+      timeout: 30_000,
+    });
+    expect(JSON.parse(stdout)).toMatchObject({ status: expect.any(Number), body: { status: 'BAD_ACCESS_TOKEN' } });
+  });
+
+  browserTest(
+    'Chromium with --proxy-server, trusting the CA, opens the install page at https://app.hubspot.com/oauth/authorize',
+    async () => {
+      // Trust for this browser only: the CA's public key hash (Chromium accepts a chain that holds it).
+      const spki = new X509Certificate(readFileSync(caFile)).publicKey.export({ type: 'spki', format: 'der' });
+      const browser = await chromium.launch({
+        executablePath: CHROMIUM,
+        args: [
+          '--headless',
+          '--no-sandbox',
+          '--disable-gpu',
+          '--no-first-run',
+          '--disable-background-networking',
+          '--disable-component-update',
+          `--proxy-server=${proxy}`,
+          `--ignore-certificate-errors-spki-list=${createHash('sha256').update(spki).digest('base64')}`,
+        ],
+      });
+      try {
+        const page = await browser.newPage();
+        const url =
+          `https://app.hubspot.com/oauth/authorize?client_id=${f.clientId}` +
+          `&redirect_uri=${encodeURIComponent(f.redirectUri)}&scope=${encodeURIComponent(f.requiredScopes.join(' '))}`;
+        const response = await page.goto(url);
+        expect(response?.status()).toBe(200);
+        expect(new URL(page.url()).host).toBe('app.hubspot.com');
+        await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toMatch(/^Sign in to connect /);
+      } finally {
+        await browser.close();
+      }
+    },
+  );
+
+  /** A raw CONNECT: the proxy's status line and headers. */
+  const rawConnect = (authority: string) =>
+    new Promise<string>((resolve, reject) => {
+      const socket = connect(Number(new URL(proxy).port), '127.0.0.1', () =>
+        socket.write(`CONNECT ${authority} HTTP/1.1\r\nHost: ${authority}\r\n\r\n`),
+      );
+      let text = '';
+      socket.on('data', (d) => {
+        text += d.toString('utf8');
+        if (text.includes('\r\n\r\n')) {
+          socket.destroy();
+          resolve(text);
+        }
+      });
+      socket.on('error', reject);
+      socket.setTimeout(10_000, () => reject(new Error('no answer')));
+    });
+
+  it('refuses every other host and port: never a general proxy', async () => {
+    for (const authority of [
+      'example.com:443',
+      'api.hubapi.com:80',
+      'api.hubapi.com.evil.test:443',
+      '127.0.0.1:443',
+      'hubapi.com:443',
+      'garbage',
+    ]) {
+      const answer = await rawConnect(authority);
+      expect([authority, answer.split('\r\n')[0]]).toEqual([authority, 'HTTP/1.1 403 Forbidden']);
+    }
+    expect((await rawConnect('api.hubapi.com:443')).split('\r\n')[0]).toBe('HTTP/1.1 200 Connection Established');
+    const plain = await fetch(`${proxy}/crm/v3/properties/contacts`);
+    expect(plain.status).toBe(405);
+    expect(await plain.json()).toMatchObject({ status: 'error', category: 'FORBIDDEN' });
+  });
+
+  it('keeps the same CA across a restart', async () => {
+    const before = readFileSync(caFile, 'utf8');
+    const again = await startTestApp({ dataDir: t.dataDir, clock: t.clock, env: { HUBSPOT_HOSTS_PROXY_PORT: '0' } });
+    try {
+      expect((await again.admin('GET', '/admin/v1/hubspot-hosts-ca.pem')).body).toBe(before);
+    } finally {
+      await again.close();
+    }
+  });
+});
+
+describe('HubSpot hosts front: off by default', () => {
+  it('listens on nothing, makes no CA, and the CA route answers 404', async () => {
+    const t = await startTestApp();
+    try {
+      expect(t.app.get(HubSpotHostsFront).port).toBeNull();
+      expect(existsSync(join(t.dataDir, 'hubspot-hosts-ca.pem'))).toBe(false);
+      const r = await t.admin('GET', '/admin/v1/hubspot-hosts-ca.pem');
+      expect(r.statusCode).toBe(404);
+      expect(r.json()).toMatchObject({ status: 'error', category: 'OBJECT_NOT_FOUND' });
+    } finally {
+      await t.close();
+    }
+  });
+});
