@@ -19,7 +19,7 @@ import { DirectoryModule } from './directory';
 import type { FeatureModule } from './feature-modules';
 import { Metrics } from './platform/metrics/metrics';
 import { OpsModule } from './ops';
-import type { Clock } from './platform/clock';
+import type { Clock, MonotonicClock } from './platform/clock';
 import type { EventStore } from './platform/event-store/event-store.port';
 import { HubSpotExceptionFilter, sendHubSpotError } from './platform/errors/hubspot-exception.filter';
 import { routeBodyLimit } from './platform/http/body-limits';
@@ -52,6 +52,8 @@ function ignoreContentTypeOfEmptyDelete(request: FastifyRequest, _reply: Fastify
 export interface CreateAppOptions {
   config: AppConfig;
   clock: Clock;
+  /** Lock durations (tests hand in their ManualClock); the system's monotonic clock otherwise. */
+  monotonicClock?: MonotonicClock;
   eventStore?: EventStore;
   /** Feature modules (OAuth, Cards, Limits) plug in here. */
   modules?: FeatureModule[];
@@ -65,7 +67,12 @@ export async function createApp(options: CreateAppOptions): Promise<NestFastifyA
 
   @Module({
     imports: [
-      CoreModule.forRoot({ config, clock: options.clock, eventStore: options.eventStore }),
+      CoreModule.forRoot({
+        config,
+        clock: options.clock,
+        monotonicClock: options.monotonicClock,
+        eventStore: options.eventStore,
+      }),
       OpsModule,
       DirectoryModule,
       RateLimitModule,

@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { ArchiveFiles } from '../archive/archive-files';
 import { APP_CONFIG, AppConfig } from '../config/config';
 import { Metrics } from '../metrics/metrics';
-import { CLOCK, Clock } from '../clock';
+import { CLOCK, Clock, MONOTONIC_CLOCK, type MonotonicClock, systemMonotonicClock } from '../clock';
 import { EventStreams } from '../commands/event-streams';
 import { createEventStore } from '../event-store/create-event-store';
 import { EVENT_STORE, EventStore } from '../event-store/event-store.port';
@@ -29,6 +29,8 @@ import { EarlyAuthentication } from '../http/early-authentication';
 export interface CoreOptions {
   config: AppConfig;
   clock: Clock;
+  /** Lock and window durations; the system's monotonic clock unless a test hands one in. */
+  monotonicClock?: MonotonicClock;
   /** Tests may hand in a store; otherwise the config picks one. */
   eventStore?: EventStore;
 }
@@ -83,6 +85,7 @@ export class CoreModule {
         EventStreams,
         { provide: APP_CONFIG, useValue: config },
         { provide: CLOCK, useValue: options.clock },
+        { provide: MONOTONIC_CLOCK, useValue: options.monotonicClock ?? systemMonotonicClock },
         { provide: Metrics, useValue: metrics },
         {
           provide: EVENT_STORE,
@@ -112,6 +115,7 @@ export class CoreModule {
       exports: [
         APP_CONFIG,
         CLOCK,
+        MONOTONIC_CLOCK,
         Metrics,
         EVENT_STORE,
         READ_MODEL_DB,
