@@ -15,6 +15,7 @@ import { randomUUID } from 'node:crypto';
 import type { Logger as PinoLogger } from 'pino';
 import type { AppConfig } from './platform/config/config';
 import { CoreModule } from './platform/core/core.module';
+import { DataDirLock } from './platform/core/data-dir-lock';
 import { DirectoryModule } from './directory';
 import type { FeatureModule } from './feature-modules';
 import { Metrics } from './platform/metrics/metrics';
@@ -62,6 +63,19 @@ export interface CreateAppOptions {
 
 /** Builds the whole service; main.ts and the end-to-end tests use the same function. */
 export async function createApp(options: CreateAppOptions): Promise<NestFastifyApplication> {
+  // One service per DATA_DIR, and no start on a lost events.sqlite: before anything opens a file.
+  const dataDirLock = DataDirLock.acquireFor(options.config.dataDir, {
+    embeddedStore: !options.eventStore && !options.config.eventStoreConnectionString,
+  });
+  try {
+    return await buildApp(options, dataDirLock);
+  } catch (error) {
+    dataDirLock.release(); // a failed start in a process that goes on (tests, CLIs) frees DATA_DIR
+    throw error;
+  }
+}
+
+async function buildApp(options: CreateAppOptions, dataDirLock: DataDirLock): Promise<NestFastifyApplication> {
   const { config } = options;
   const logger = options.logger ?? createLogger(config.logLevel);
 
@@ -72,6 +86,7 @@ export async function createApp(options: CreateAppOptions): Promise<NestFastifyA
         clock: options.clock,
         monotonicClock: options.monotonicClock,
         eventStore: options.eventStore,
+        dataDirLock,
       }),
       OpsModule,
       DirectoryModule,

@@ -1,6 +1,7 @@
 import Database from 'better-sqlite3';
 import { existsSync } from 'node:fs';
 import { join, relative, resolve, isAbsolute } from 'node:path';
+import { StartupRefusal } from './platform/core/startup-refusal';
 
 /** What a start-up failure message needs to know about the configuration. */
 export interface StartupSettings {
@@ -27,6 +28,7 @@ const SQLITE_DAMAGED = /^SQLITE_(NOTADB|CORRUPT)/;
  * stack trace is then worth printing).
  */
 export function describeStartupFailure(error: unknown, settings: StartupSettings): string | null {
+  if (error instanceof StartupRefusal) return error.message;
   if (typeof error !== 'object' || error === null) return null;
   const e = error as SystemError;
   const code = typeof e.code === 'string' ? e.code : '';

@@ -25,6 +25,7 @@ import { flushLogAtShutdown } from './shutdown-log-flush';
 import { makePrivateDataDir } from '../security/private-files';
 import { SigningKeyring } from '../security/signing-keys';
 import { EarlyAuthentication } from '../http/early-authentication';
+import { DataDirLock } from './data-dir-lock';
 
 export interface CoreOptions {
   config: AppConfig;
@@ -33,6 +34,8 @@ export interface CoreOptions {
   monotonicClock?: MonotonicClock;
   /** Tests may hand in a store; otherwise the config picks one. */
   eventStore?: EventStore;
+  /** Taken before the application is built (DataDirLock.acquireFor); released at shutdown. */
+  dataDirLock: DataDirLock;
 }
 
 /** Starts projections once every module registered its own; closes everything in order on shutdown. */
@@ -43,6 +46,7 @@ class CoreLifecycle implements OnApplicationBootstrap, OnApplicationShutdown {
     private readonly runner: ProjectionRunner,
     @Inject(EVENT_STORE) private readonly store: EventStore,
     @Inject(READ_MODEL_DB) private readonly db: Database.Database,
+    private readonly dataDirLock: DataDirLock,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
@@ -66,6 +70,7 @@ class CoreLifecycle implements OnApplicationBootstrap, OnApplicationShutdown {
     await this.runner.stop();
     await this.store.close(); // flushes pending appends first
     closeReadModelDatabase(this.db);
+    this.dataDirLock.release();
     this.logger.log('event store and read models closed');
     await flushLogAtShutdown();
   }
@@ -87,6 +92,7 @@ export class CoreModule {
         { provide: CLOCK, useValue: options.clock },
         { provide: MONOTONIC_CLOCK, useValue: options.monotonicClock ?? systemMonotonicClock },
         { provide: Metrics, useValue: metrics },
+        { provide: DataDirLock, useValue: options.dataDirLock },
         {
           provide: EVENT_STORE,
           useFactory: () => options.eventStore ?? createEventStore(config, metrics, new Logger('EventStore')),
