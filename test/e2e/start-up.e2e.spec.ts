@@ -241,6 +241,23 @@ describe('npm start that cannot start: one sentence, exit status 1, no stack tra
     120_000,
   );
 
+  it.each([
+    ['signing-key.json', '{"kid":"k1","secret":""}', '"secret" must be at least 32 bytes once base64-decoded'],
+    ['signing-key.json', '{"kid":"k1","secret":"c2hvcnQ="}', '"secret" must be at least 32 bytes once base64-decoded'],
+    ['signing-key.json', '', 'it is empty'],
+    ['session-key.json', 'not json at all', 'it is not JSON'],
+  ])(
+    'a key file that is not usable: %s containing %j',
+    async (file, content, why) => {
+      const dir = dataDir();
+      writeFileSync(join(dir, file), content, { mode: 0o600 });
+      expect(await failedStart({ DATA_DIR: dir })).toBe(
+        `${join(dir, file)} is not a usable key file (${why}): restore it from a backup, or delete it to have a new key generated (tokens or sessions made with the old key then stop working).`,
+      );
+    },
+    90_000,
+  );
+
   it('corrupt events.sqlite', async () => {
     const dir = dataDir();
     writeFileSync(join(dir, 'events.sqlite'), Buffer.alloc(16_384, 'this is not an SQLite database '));
