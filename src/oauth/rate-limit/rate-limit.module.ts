@@ -11,14 +11,16 @@ import { RateLimiters } from './rate-limiters';
 export class RateLimitModule {}
 
 /**
- * Wires the limits into the HTTP pipeline, before `app.init()`. With RATE_LIMIT_ENABLED=false
- * no limit is installed, so benchmarks measure the service without it (the daily call count stays).
+ * Wires the limits into the HTTP pipeline, before `app.init()`. The throttle of failed client
+ * authentication is a security control and always on; RATE_LIMIT_ENABLED=false (HubSpot emulation)
+ * leaves out only HubSpot's public-app limit, so benchmarks measure the service without it (the daily
+ * call count stays).
  */
 export function installRateLimits(app: NestFastifyApplication, fastify: FastifyInstance): void {
   // The daily usage account-info reports is counted whether or not limits are enforced.
   installDailyApiUsageCount(fastify, app.get(DailyApiUsage));
   const limiters = app.get(RateLimiters);
+  installClientAuthenticationThrottle(fastify, limiters);
   if (!limiters.enabled) return;
   app.useGlobalInterceptors(new PublicAppRateLimitInterceptor(limiters));
-  installClientAuthenticationThrottle(fastify, limiters);
 }
