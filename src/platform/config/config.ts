@@ -47,6 +47,8 @@ export interface AppConfig {
     clientAuthFailures: { windowMs: number; max: number };
     /** Successful token requests per app and account (refresh grants) or per app (app tokens). */
     tokenRequests: { windowMs: number; max: number };
+    /** Calls authenticated by a developer API key (`?hapikey=`), per developer account. */
+    developerApiKeyRequests: { windowMs: number; max: number };
   };
   tierLimits: Record<Tier, TierLimits>;
   /** Secret for the sign-in session cookie (32+ bytes); null: generated and kept in DATA_DIR. */
@@ -184,6 +186,11 @@ export function loadConfig(env: Env): AppConfig {
       tokenRequests: {
         windowMs: int('TOKEN_RATE_LIMIT_WINDOW_MS', rateLimitWindowMs, 100, 3_600_000),
         max: int('TOKEN_RATE_LIMIT_MAX', rateLimitMax, 1, 1_000_000),
+      },
+      // HubSpot's API-key burst limit (100 per 10 s on the base tiers), per developer account.
+      developerApiKeyRequests: {
+        windowMs: rateLimitWindowMs,
+        max: int('DEVELOPER_KEY_RATE_LIMIT_MAX', 100, 1, 1_000_000),
       },
     },
     tierLimits,
