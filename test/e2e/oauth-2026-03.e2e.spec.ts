@@ -33,7 +33,7 @@ describe('OAuth 2026-03: token, introspect, revoke, discovery, expire-access-tok
 
   beforeAll(async () => {
     t = await startTestApp({ listen: true, env: { PUBLIC_URL } });
-  });
+  }, 30_000);
   afterAll(async () => {
     await t.close();
   });
@@ -784,7 +784,8 @@ describe('revocations after a restart', () => {
       await t.close();
       rmSync(dataDir, { recursive: true, force: true });
     }
-  });
+    // Two service starts (the second rebuilds read models from the store): far past jest's 5 s under load.
+  }, 60_000);
 });
 
 describe('ACCESS_TOKEN_TTL_SECONDS', () => {
@@ -814,5 +815,5 @@ describe('ACCESS_TOKEN_TTL_SECONDS', () => {
     } finally {
       await t.close();
     }
-  });
+  }, 30_000);
 });
