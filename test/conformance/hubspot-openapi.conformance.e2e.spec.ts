@@ -148,6 +148,8 @@ if (!DIR) {
           });
         }
         await record('GET', `/account-info/${v}/details`, `/account-info/${v}/details`, { token: fresh.access_token });
+        const usage = `/account-info/${v}/api-usage/daily/private-apps`;
+        await record('GET', usage, usage, { token: fresh.access_token });
       }
 
       // Legacy cards at every version, the migration included.
@@ -203,6 +205,7 @@ if (!DIR) {
       // Limits, properties, property groups and object schemas of an enterprise account.
       const hubId = (await createAccount(t, { tier: 'enterprise' })).hubId;
       const token = mintLimitsToken(t, { hubId, scopes: LIMITS_TEST_SCOPES });
+      const otherUser = mintLimitsToken(t, { hubId, userId: 2, scopes: LIMITS_TEST_SCOPES });
       const property = (name: string) => ({
         name,
         label: `Label ${name}`,
@@ -229,6 +232,38 @@ if (!DIR) {
         await record('PATCH', `${props}/{objectType}/{propertyName}`, `${props}/contacts/${name}`, {
           token,
           json: { label: 'Relabelled' },
+        });
+        // Display hints and sensitivity, created, listed by sensitivity and patched by another user.
+        const money = `${name}_money`;
+        await record('POST', `${props}/{objectType}`, `${props}/deals`, {
+          token,
+          json: {
+            name: money,
+            label: 'Money',
+            type: 'number',
+            fieldType: 'number',
+            groupName: 'dealinformation',
+            numberDisplayHint: 'currency',
+            showCurrencySymbol: true,
+            currencyPropertyName: 'deal_currency_code',
+          },
+        });
+        await record('POST', `${props}/{objectType}`, `${props}/deals`, {
+          token,
+          json: {
+            name: `${name}_mail`,
+            label: 'Mail',
+            type: 'string',
+            fieldType: 'text',
+            groupName: 'dealinformation',
+            textDisplayHint: 'email',
+            dataSensitivity: 'sensitive',
+          },
+        });
+        await record('GET', `${props}/{objectType}`, `${props}/deals?dataSensitivity=sensitive`, { token });
+        await record('PATCH', `${props}/{objectType}/{propertyName}`, `${props}/deals/${money}`, {
+          token: otherUser,
+          json: { numberDisplayHint: 'percentage', showCurrencySymbol: false },
         });
         const allGood = v === '2026-09' ? 200 : 201;
         const someFailed = v === '2026-09' ? 200 : 207;
@@ -314,6 +349,25 @@ if (!DIR) {
         expect(wireProblems(op.schema, body)).toEqual([]);
         expect(officialProblems(d, official, body)).toEqual([]);
       }
+    });
+
+    it('the recorded properties carry every optional field checked above: display hints, sensitivity, HubSpot-defined, who changed them', () => {
+      // Every Property in every recorded answer (lists, batches and object schemas included).
+      const properties: Array<Record<string, unknown>> = [];
+      const walk = (v: unknown): void => {
+        if (Array.isArray(v)) v.forEach(walk);
+        else if (v && typeof v === 'object') {
+          if ('fieldType' in v && 'modificationMetadata' in v) properties.push(v as Record<string, unknown>);
+          Object.values(v).forEach(walk);
+        }
+      };
+      for (const [k, bodies] of recorded) if (/\/(properties|schemas)\b/.test(k)) bodies.forEach(walk);
+      for (const field of ['numberDisplayHint', 'textDisplayHint', 'showCurrencySymbol', 'currencyPropertyName']) {
+        expect({ field, sent: properties.some((p) => field in p) }).toEqual({ field, sent: true });
+      }
+      expect(new Set(properties.map((p) => p.dataSensitivity))).toEqual(new Set(['non_sensitive', 'sensitive']));
+      expect(properties.some((p) => p.hubspotDefined === true)).toBe(true);
+      expect(properties.some((p) => p.updatedUserId !== undefined && p.updatedUserId !== p.createdUserId)).toBe(true);
     });
   });
 

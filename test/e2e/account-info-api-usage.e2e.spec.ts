@@ -18,7 +18,7 @@ describe.each(VERSIONS)('GET /account-info/%s/api-usage/daily/private-apps', (v)
     // 04:30 UTC: still the 21st in New York, already the 22nd in Berlin.
     t = await startTestApp({ env: { RATE_LIMIT_ENABLED: 'false' } });
     t.clock.set(Date.UTC(2026, 10, 22, 4, 30));
-  });
+  }, 30_000);
   afterAll(() => t.close());
 
   const get = (token: string, path = url): Promise<LightMyRequestResponse> =>

@@ -27,7 +27,7 @@ let t: TestApp;
 
 beforeAll(async () => {
   t = await startTestApp({ modules: [LimitsModule] });
-});
+}, 30_000);
 afterAll(() => t.close());
 
 async function account(userId = 21): Promise<{ hubId: number; token: (user?: number) => string }> {

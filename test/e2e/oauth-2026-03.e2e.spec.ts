@@ -34,7 +34,7 @@ describe('OAuth 2026-03: token, introspect, revoke, discovery, expire-access-tok
   beforeAll(async () => {
     // Wrong client credentials are tried on purpose, many times: the throttle's bound (always on) is raised.
     t = await startTestApp({ listen: true, env: { PUBLIC_URL, CLIENT_AUTH_FAILURE_MAX: '1000' } });
-  });
+  }, 30_000);
   afterAll(async () => {
     await t.close();
   });
@@ -785,7 +785,8 @@ describe('revocations after a restart', () => {
       await t.close();
       rmSync(dataDir, { recursive: true, force: true });
     }
-  });
+    // Two service starts (the second rebuilds read models from the store): far past jest's 5 s under load.
+  }, 60_000);
 });
 
 describe('ACCESS_TOKEN_TTL_SECONDS', () => {
@@ -815,5 +816,5 @@ describe('ACCESS_TOKEN_TTL_SECONDS', () => {
     } finally {
       await t.close();
     }
-  });
+  }, 30_000);
 });

@@ -21,11 +21,24 @@ function expectInfoSchema(v: (typeof VERSIONS)[number], body: unknown) {
   if (v !== '2026-09') expectOAuthSchema('PublicAccessTokenInfoResponse', body, { strict: true, version: v });
 }
 
+/**
+ * The token endpoint's answer inside simple-oauth2's token object: the library adds `expires_at`
+ * (a Date it computes from `expires_in`, access-token-parser.js), which the server never sends.
+ */
+function sentByServer(token: Record<string, unknown>, requestedAt: number): Record<string, unknown> {
+  const { expires_at: computed, ...answer } = token;
+  expect(computed).toBeInstanceOf(Date);
+  const expiresIn = Number(answer.expires_in) * 1000;
+  expect((computed as Date).getTime()).toBeGreaterThanOrEqual(requestedAt + expiresIn);
+  expect((computed as Date).getTime()).toBeLessThanOrEqual(Date.now() + expiresIn);
+  return answer;
+}
+
 describe('OAuth 2026-03 with HTTP Basic client authentication (openid-client, simple-oauth2)', () => {
   let t: TestApp;
   beforeAll(async () => {
     t = await startTestApp({ listen: true, env: { PUBLIC_URL } });
-  });
+  }, 30_000);
   afterAll(() => t.close());
 
   const crm = (token: string) => t.inject({ method: 'GET', url: CRM, headers: { authorization: `Bearer ${token}` } });
@@ -139,12 +152,16 @@ describe('OAuth 2026-03 with HTTP Basic client authentication (openid-client, si
       const verifier = randomBytes(32).toString('base64url');
       const challenge = createHash('sha256').update(verifier).digest('base64url');
       const { code } = await installCode(t, f, { codeChallenge: challenge, codeChallengeMethod: 'S256' });
+      const schemaVersion = v === '2026-09' ? '2026-03' : v;
+      let requestedAt = Date.now();
       const token = await client.getToken(withVerifier({ code, redirect_uri: f.redirectUri }, verifier));
-      expectOAuthSchema('AccessTokenResponse', token.token, { version: v === '2026-09' ? '2026-03' : v });
+      expectOAuthSchema('AccessTokenResponse', sentByServer(token.token, requestedAt), { version: schemaVersion });
       const accessToken = token.token.access_token as string;
       expect((await crm(accessToken)).statusCode).toBe(200);
 
+      requestedAt = Date.now();
       const refreshed = await token.refresh();
+      expectOAuthSchema('AccessTokenResponse', sentByServer(refreshed.token, requestedAt), { version: schemaVersion });
       expect(refreshed.token.refresh_token).toBe(token.token.refresh_token);
       const newAccess = refreshed.token.access_token as string;
 

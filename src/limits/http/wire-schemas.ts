@@ -14,6 +14,7 @@ import {
   type WireSchema,
   wireOperations,
 } from '../../platform/http/wire-schema';
+import { DATA_SENSITIVITIES, NUMBER_DISPLAY_HINTS, TEXT_DISPLAY_HINTS } from '../domain/property-rules';
 
 /**
  * What the limits, properties, property-groups and object-schemas endpoints send, by HubSpot's
@@ -53,7 +54,11 @@ export const ASSOCIATION_LABEL_LIMITS_SCHEMA = object({
   ),
 });
 
-/** HubSpot's Property, as toPropertyView writes it. */
+/**
+ * HubSpot's Property, as toPropertyView writes it. The display hints are sent once set, at every
+ * version: v3's and 2026-03's Property declare all four; 2026-09's declares only showCurrencySymbol
+ * (its objects are open, so clients of 2026-09 read past the other three).
+ */
 export const PROPERTY_SCHEMA = object(
   {
     name: str(),
@@ -69,13 +74,17 @@ export const PROPERTY_SCHEMA = object(
     hasUniqueValue: bool(),
     hidden: bool(),
     formField: bool(),
-    dataSensitivity: strEnum('non_sensitive'),
+    dataSensitivity: strEnum(...DATA_SENSITIVITIES),
     modificationMetadata: object({ archivable: bool(), readOnlyDefinition: bool(), readOnlyValue: bool() }),
     archived: bool(),
   },
   {
     hubspotDefined: bool(),
     calculationFormula: str(),
+    numberDisplayHint: strEnum(...NUMBER_DISPLAY_HINTS),
+    textDisplayHint: strEnum(...TEXT_DISPLAY_HINTS),
+    showCurrencySymbol: bool(),
+    currencyPropertyName: str(),
     referencedObjectType: str(),
     createdAt: dateTime(),
     updatedAt: dateTime(),

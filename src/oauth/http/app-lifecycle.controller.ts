@@ -14,7 +14,7 @@ import { localDay } from '../domain/local-day';
 import { DailyApiUsage } from '../rate-limit/daily-api-usage';
 import { RequireScopes, Token } from './bearer-token.guard';
 import { WireResponse } from '../../platform/http/wire-response';
-import { PORTAL_INFORMATION_SCHEMA } from './wire-schemas';
+import { API_USAGE_SCHEMA, PORTAL_INFORMATION_SCHEMA } from './wire-schemas';
 
 /**
  * `DELETE /appinstalls/{v3|2026-03|2026-09}/external-install` (appUninstalls.json): the app
@@ -90,6 +90,7 @@ export class AccountInfoController {
   @Get('api-usage/daily/private-apps')
   @RequireScopes('oauth')
   @ApiOperation({ summary: "The token's account's API calls today (its time zone), with its daily limit" })
+  @WireResponse(200, API_USAGE_SCHEMA, { description: 'CollectionResponseApiUsageNoPaging' })
   dailyUsage(@Token() token: AccessTokenClaims): { results: ApiUsageView[] } {
     const account = this.directory.getAccountWithSettings(token.hubId);
     if (!account) throw HubSpotError.notFound(`No account with hubId ${token.hubId}`);

@@ -3,6 +3,7 @@ import type { ApiVersion } from '../../platform/http/api-versions';
 import {
   arrayOf,
   bool,
+  dateTime,
   int32,
   int64,
   object,
@@ -139,6 +140,24 @@ export const PORTAL_INFORMATION_SCHEMA = object({
   dataHostingLocation: str(),
 });
 
+/**
+ * GET /account-info/{version}/api-usage/daily/private-apps (HubSpot's CollectionResponseApiUsageNoPaging):
+ * one ApiUsage, the account's calls today counted by this service. It is never a cached or failed
+ * fetch, and it always says when the day resets.
+ */
+export const API_USAGE_SCHEMA = object({
+  results: arrayOf(
+    object({
+      name: strEnum('private-apps-api-calls-daily'),
+      usageLimit: int32(),
+      currentUsage: int32(),
+      collectedAt: dateTime(),
+      fetchStatus: strEnum('SUCCESS'),
+      resetsAt: dateTime(),
+    }),
+  ),
+});
+
 /** Component schemas by HubSpot's names, per version (for lookups by name). */
 export function oauthWireComponents(version: ApiVersion): Record<string, WireSchema> {
   const tokens: Record<string, WireSchema> = {
@@ -211,6 +230,13 @@ export const OAUTH_WIRE_OPERATIONS: WireOperation[] = [
         status: 200,
         name: 'PortalInformationResponse',
         schema: PORTAL_INFORMATION_SCHEMA,
+      },
+      {
+        method: 'GET',
+        path: '/api-usage/daily/private-apps',
+        status: 200,
+        name: 'CollectionResponseApiUsageNoPaging',
+        schema: API_USAGE_SCHEMA,
       },
     ],
   ),
