@@ -2,7 +2,15 @@
 // require(esm), which jest allows only with --experimental-vm-modules (see scripts/test.mjs).
 // ts-jest transpiles file by file (isolatedModules); `npm run lint` type-checks the whole project.
 const transform = { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.jest.json' }] };
-const base = { testEnvironment: 'node', transform, moduleFileExtensions: ['ts', 'js', 'json'], rootDir: __dirname };
+// 30 s a test or hook (jest's default is 5 s): many e2e files start a whole service in beforeAll, and
+// on a loaded 2-core machine that alone can pass 5 s. Tests still wait on events, never on time.
+const base = {
+  testEnvironment: 'node',
+  transform,
+  moduleFileExtensions: ['ts', 'js', 'json'],
+  rootDir: __dirname,
+  testTimeout: 30_000,
+};
 module.exports = {
   projects: [
     { ...base, displayName: 'unit', testMatch: ['<rootDir>/test/**/*.unit.spec.ts'] },
