@@ -1,6 +1,6 @@
 import { execFile, spawnSync } from 'node:child_process';
 import { createHash, X509Certificate } from 'node:crypto';
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { connect } from 'node:net';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -48,7 +48,10 @@ describe('HubSpot hosts front (HUBSPOT_HOSTS_PROXY_PORT)', () => {
     proxy = `http://127.0.0.1:${t.app.get(HubSpotHostsFront).port}`;
     caFile = join(t.dataDir, 'hubspot-hosts-ca.pem');
   });
-  afterAll(() => t.close());
+  afterAll(async () => {
+    await t.close();
+    rmSync(t.dataDir, { recursive: true, force: true }); // the restarted service was handed the folder
+  });
 
   it('makes its CA once into DATA_DIR (key 0600) and serves it at GET /admin/v1/hubspot-hosts-ca.pem', async () => {
     const pem = readFileSync(caFile, 'utf8');
@@ -205,12 +208,11 @@ describe('HubSpot hosts front (HUBSPOT_HOSTS_PROXY_PORT)', () => {
 
   it('keeps the same CA across a restart', async () => {
     const before = readFileSync(caFile, 'utf8');
-    const again = await startTestApp({ dataDir: t.dataDir, clock: t.clock, env: { HUBSPOT_HOSTS_PROXY_PORT: '0' } });
-    try {
-      expect((await again.admin('GET', '/admin/v1/hubspot-hosts-ca.pem')).body).toBe(before);
-    } finally {
-      await again.close();
-    }
+    // One service per DATA_DIR: stop the first (keeping its folder), then start again on it.
+    const dataDir = t.dataDir;
+    await t.close({ keepData: true });
+    t = await startTestApp({ dataDir, clock: t.clock, env: { HUBSPOT_HOSTS_PROXY_PORT: '0' } });
+    expect((await t.admin('GET', '/admin/v1/hubspot-hosts-ca.pem')).body).toBe(before);
   });
 });
 
