@@ -15,11 +15,12 @@ import { randomUUID } from 'node:crypto';
 import type { Logger as PinoLogger } from 'pino';
 import type { AppConfig } from './platform/config/config';
 import { CoreModule } from './platform/core/core.module';
+import { DataDirLock } from './platform/core/data-dir-lock';
 import { DirectoryModule } from './directory';
 import type { FeatureModule } from './feature-modules';
 import { Metrics } from './platform/metrics/metrics';
 import { OpsModule } from './ops';
-import type { Clock } from './platform/clock';
+import type { Clock, MonotonicClock } from './platform/clock';
 import type { EventStore } from './platform/event-store/event-store.port';
 import { HubSpotExceptionFilter, sendHubSpotError } from './platform/errors/hubspot-exception.filter';
 import { routeBodyLimit } from './platform/http/body-limits';
@@ -52,6 +53,8 @@ function ignoreContentTypeOfEmptyDelete(request: FastifyRequest, _reply: Fastify
 export interface CreateAppOptions {
   config: AppConfig;
   clock: Clock;
+  /** Lock durations (tests hand in their ManualClock); the system's monotonic clock otherwise. */
+  monotonicClock?: MonotonicClock;
   eventStore?: EventStore;
   /** Feature modules (OAuth, Cards, Limits) plug in here. */
   modules?: FeatureModule[];
@@ -60,12 +63,31 @@ export interface CreateAppOptions {
 
 /** Builds the whole service; main.ts and the end-to-end tests use the same function. */
 export async function createApp(options: CreateAppOptions): Promise<NestFastifyApplication> {
+  // One service per DATA_DIR, and no start on a lost events.sqlite: before anything opens a file.
+  const dataDirLock = DataDirLock.acquireFor(options.config.dataDir, {
+    embeddedStore: !options.eventStore && !options.config.eventStoreConnectionString,
+  });
+  try {
+    return await buildApp(options, dataDirLock);
+  } catch (error) {
+    dataDirLock.release(); // a failed start in a process that goes on (tests, CLIs) frees DATA_DIR
+    throw error;
+  }
+}
+
+async function buildApp(options: CreateAppOptions, dataDirLock: DataDirLock): Promise<NestFastifyApplication> {
   const { config } = options;
   const logger = options.logger ?? createLogger(config.logLevel);
 
   @Module({
     imports: [
-      CoreModule.forRoot({ config, clock: options.clock, eventStore: options.eventStore }),
+      CoreModule.forRoot({
+        config,
+        clock: options.clock,
+        monotonicClock: options.monotonicClock,
+        eventStore: options.eventStore,
+        dataDirLock,
+      }),
       OpsModule,
       DirectoryModule,
       RateLimitModule,

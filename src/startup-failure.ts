@@ -1,6 +1,7 @@
 import Database from 'better-sqlite3';
-import { existsSync } from 'node:fs';
+import { existsSync, statfsSync } from 'node:fs';
 import { join, relative, resolve, isAbsolute } from 'node:path';
+import { StartupRefusal } from './platform/core/startup-refusal';
 
 /** What a start-up failure message needs to know about the configuration. */
 export interface StartupSettings {
@@ -27,6 +28,7 @@ const SQLITE_DAMAGED = /^SQLITE_(NOTADB|CORRUPT)/;
  * stack trace is then worth printing).
  */
 export function describeStartupFailure(error: unknown, settings: StartupSettings): string | null {
+  if (error instanceof StartupRefusal) return error.message;
   if (typeof error !== 'object' || error === null) return null;
   const e = error as SystemError;
   const code = typeof e.code === 'string' ? e.code : '';
@@ -55,8 +57,12 @@ export function describeStartupFailure(error: unknown, settings: StartupSettings
   if (sqlite && SQLITE_CANNOT_WRITE.test(code)) {
     return `DATA_DIR ${dataDir} cannot be written (${reason}): set DATA_DIR to a directory this user can write.`;
   }
-  if (sqlite && code === 'SQLITE_FULL') {
+  // SQLite reports a write that failed for want of space (e.g. growing the -shm file) as an I/O error.
+  if (sqlite && (code === 'SQLITE_FULL' || (code.startsWith('SQLITE_IOERR') && diskFull(dataDir)))) {
     return `The disk of DATA_DIR ${dataDir} is full (${reason}): free some space, or set DATA_DIR to a directory on another disk.`;
+  }
+  if (sqlite && code.startsWith('SQLITE_IOERR')) {
+    return `Reading or writing in DATA_DIR ${dataDir} failed (${reason}): check its disk and file system, or set DATA_DIR to a directory on another disk.`;
   }
   if (sqlite && SQLITE_DAMAGED.test(code)) {
     const damaged = damagedFile(dataDir);
@@ -66,6 +72,16 @@ export function describeStartupFailure(error: unknown, settings: StartupSettings
     return `${join(dataDir, 'events.sqlite')} is not a readable event store (${reason}): restore it from a backup, or move it away to start with an empty store.`;
   }
   return null;
+}
+
+/** Whether the file system of DATA_DIR has (next to) no room left: fewer than 64 KiB for this user. */
+function diskFull(dataDir: string): boolean {
+  try {
+    const fs = statfsSync(dataDir);
+    return fs.bavail * fs.bsize < 64 * 1024;
+  } catch {
+    return false;
+  }
 }
 
 /** Whether `path` is DATA_DIR, inside it, or one of the folders it would be created in. */

@@ -4,18 +4,37 @@ export interface Clock {
   now(): number;
 }
 
+/**
+ * Elapsed time that never steps: what lock and window durations are measured with, so a wall-clock
+ * step (NTP, an operator) neither stretches a lock nor ends it early.
+ */
+export interface MonotonicClock {
+  /** Milliseconds since an arbitrary origin; never goes backwards. */
+  elapsedMs(): number;
+}
+
 export const CLOCK = Symbol('CLOCK');
+export const MONOTONIC_CLOCK = Symbol('MONOTONIC_CLOCK');
 
 export const systemClock: Clock = { now: () => Date.now() };
+export const systemMonotonicClock: MonotonicClock = { elapsedMs: () => performance.now() };
 
-/** A clock tests move by hand. */
-export class ManualClock implements Clock {
+/**
+ * A clock tests move by hand. `advance` is time passing (wall and elapsed time both move); `set` is
+ * a step of the wall clock only, as when a host's clock is corrected.
+ */
+export class ManualClock implements Clock, MonotonicClock {
+  private elapsed = 0;
   constructor(private current = Date.UTC(2026, 0, 1)) {}
   now(): number {
     return this.current;
   }
+  elapsedMs(): number {
+    return this.elapsed;
+  }
   advance(ms: number): void {
     this.current += ms;
+    this.elapsed += Math.max(0, ms);
   }
   set(ms: number): void {
     this.current = ms;

@@ -183,7 +183,7 @@ describe('rate limits: defaults and the switch', () => {
       await on.close();
       await off.close();
     }
-  });
+  }, 30_000); // two services and 222 requests: over jest's 5 s on a busy 2-core machine
 });
 
 describe('token endpoint: failed client authentication is throttled per client and per address', () => {

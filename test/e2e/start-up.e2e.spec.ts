@@ -1,4 +1,14 @@
-import { existsSync, mkdtempSync, rmSync, writeFileSync, chmodSync, unlinkSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+  chmodSync,
+  unlinkSync,
+} from 'node:fs';
 import { createServer, Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -184,6 +194,70 @@ describe('npm start that cannot start: one sentence, exit status 1, no stack tra
     );
   }, 90_000);
 
+  it('a second service on a DATA_DIR in use is refused; after kill -9 of the first, the next one starts', async () => {
+    const dir = dataDir();
+    const first = await start({ DATA_DIR: dir });
+    await first.r.waitFor('listening on', 60_000);
+    expect(await failedStart({ DATA_DIR: dir })).toBe(
+      `DATA_DIR ${dir} is in use by another running instance of this service: stop that one first, or give this one its own DATA_DIR.`,
+    );
+    expect((await httpRequest(`http://127.0.0.1:${first.port}/health/ready`)).status).toBe(200);
+    first.r.child.kill('SIGKILL');
+    await first.r.ended();
+    const next = await start({ DATA_DIR: dir });
+    await next.r.waitFor('listening on', 60_000);
+    await stop(next.r);
+  }, 120_000);
+
+  it.each(['missing', 'zero-length'])(
+    '%s events.sqlite while the read models and the archive show a history: refused, no file touched',
+    async (how) => {
+      const dir = dataDir();
+      const first = await start({ DATA_DIR: dir, AUDIT_RETENTION_DAYS: '0' });
+      await first.r.waitFor('listening on', 60_000);
+      await stop(first.r);
+      for (const f of readdirSync(dir).filter((f) => f.startsWith('events.sqlite'))) rmSync(join(dir, f));
+      if (how === 'zero-length') writeFileSync(join(dir, 'events.sqlite'), '');
+      const before = snapshot(dir);
+      expect(await failedStart({ DATA_DIR: dir })).toBe(
+        `${join(dir, 'events.sqlite')} is ${how === 'missing' ? 'missing' : 'empty'}, but readmodels.sqlite in DATA_DIR shows that an event history existed: restore events.sqlite from a backup (no file was changed), or move DATA_DIR away to really start with an empty store.`,
+      );
+      expect(snapshot(dir)).toEqual(before);
+
+      // Only the archive's manifest left: refused too.
+      rmSync(join(dir, 'readmodels.sqlite'));
+      mkdirSync(join(dir, 'archive'), { recursive: true });
+      writeFileSync(
+        join(dir, 'archive', 'manifest.json'),
+        JSON.stringify({
+          version: 1,
+          files: { 'events-2026-01-01.ndjson.gz': { bytes: 0, sha256: '', segments: [] } },
+        }),
+      );
+      expect(await failedStart({ DATA_DIR: dir })).toMatch(
+        /, but archive\/manifest\.json in DATA_DIR shows that an event history existed/,
+      );
+    },
+    120_000,
+  );
+
+  it.each([
+    ['signing-key.json', '{"kid":"k1","secret":""}', '"secret" must be at least 32 bytes once base64-decoded'],
+    ['signing-key.json', '{"kid":"k1","secret":"c2hvcnQ="}', '"secret" must be at least 32 bytes once base64-decoded'],
+    ['signing-key.json', '', 'it is empty'],
+    ['session-key.json', 'not json at all', 'it is not JSON'],
+  ])(
+    'a key file that is not usable: %s containing %j',
+    async (file, content, why) => {
+      const dir = dataDir();
+      writeFileSync(join(dir, file), content, { mode: 0o600 });
+      expect(await failedStart({ DATA_DIR: dir })).toBe(
+        `${join(dir, file)} is not a usable key file (${why}): restore it from a backup, or delete it to have a new key generated (tokens or sessions made with the old key then stop working).`,
+      );
+    },
+    90_000,
+  );
+
   it('corrupt events.sqlite', async () => {
     const dir = dataDir();
     writeFileSync(join(dir, 'events.sqlite'), Buffer.alloc(16_384, 'this is not an SQLite database '));
@@ -192,6 +266,17 @@ describe('npm start that cannot start: one sentence, exit status 1, no stack tra
     );
   }, 90_000);
 });
+
+/** Every file of `dir` (not the lock file) with its size and modification time. */
+function snapshot(dir: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const f of readdirSync(dir, { recursive: true }) as string[]) {
+    if (f.startsWith('instance.lock')) continue;
+    const st = statSync(join(dir, f));
+    out[f] = `${st.size}:${st.mtimeMs}:${(st.mode & 0o777).toString(8)}`;
+  }
+  return out;
+}
 
 /**
  * A directory this user cannot write: a read-only one of our own, or, for root (whom permission

@@ -1,4 +1,13 @@
-import { chmodSync, existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createAccount, startTestApp, type TestApp } from '../support/test-app';
@@ -29,6 +38,26 @@ describe('data directory and database file modes', () => {
         expect([name + suffix, modeOf(path).toString(8)]).toEqual([name + suffix, '600']);
       }
     }
+  });
+
+  it('keeps every file it creates in DATA_DIR 0600 (the unsynced mark of the read models too)', async () => {
+    const t = await startTestApp({ dataDir });
+    closeAfter = t;
+    await createAccount(t);
+    const files = (readdirSync(dataDir, { recursive: true }) as string[]).filter((f) =>
+      statSync(join(dataDir, f)).isFile(),
+    );
+    expect(files).toEqual(expect.arrayContaining(['readmodels.sqlite.unsynced', 'instance.lock']));
+    for (const f of files) expect([f, modeOf(join(dataDir, f)).toString(8)]).toEqual([f, '600']);
+  });
+
+  it('narrows a mark an older version left 0644 at the next start', async () => {
+    const mark = join(dataDir, 'readmodels.sqlite.unsynced');
+    writeFileSync(mark, readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim());
+    chmodSync(mark, 0o644);
+    const t = await startTestApp({ dataDir });
+    closeAfter = t;
+    expect(modeOf(mark).toString(8)).toBe('600');
   });
 
   it('narrows files an older version left 0644 at the next start', async () => {

@@ -1,8 +1,15 @@
 import { ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { closeSync, mkdtempSync, openSync, rmSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, unlinkSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ensureBuilt, startService, waitForExit, type ServiceProcess } from '../support/service-process';
+import {
+  ensureBuilt,
+  freePort,
+  serviceEnv,
+  startService,
+  waitForExit,
+  type ServiceProcess,
+} from '../support/service-process';
 
 const ADMIN = 'storage-full-admin-key-0123456789';
 /** The data directory's file system: small, so that a filler file takes the rest of it. */
@@ -196,5 +203,50 @@ describeIfNamespaces('a full disk under write load (DATA_DIR on a small tmpfs)',
     await check('after the restart', service.url);
     service.child.kill('SIGTERM');
     await waitForExit(service.child);
+  }, 180_000);
+});
+
+describeIfNamespaces('a full disk at start (DATA_DIR on a full tmpfs)', () => {
+  it('fresh or with data: one sentence on stderr, exit status 1, no stack trace, no empty key file', async () => {
+    ensureBuilt();
+    const mountPoint = mkdtempSync(join(tmpdir(), 'hs-full-start-'));
+    const port = await freePort();
+    // In one mount namespace: a first start writes data and stops; the disk is filled; two more
+    // starts (one with the keys removed, so they would have to be generated) must both refuse.
+    const node = process.execPath;
+    const main = join(__dirname, '..', '..', 'dist', 'main.js');
+    const script = [
+      `mount -t tmpfs -o size=4m,mode=0700 tmpfs "$M"`,
+      `timeout -s INT 20 "$NODE" "$MAIN" >/dev/null 2>&1; echo "first=$?"`,
+      `dd if=/dev/zero of="$M/filler" bs=64k 2>/dev/null; dd if=/dev/zero of="$M/filler2" bs=512 2>/dev/null`,
+      `"$NODE" "$MAIN" 2>"$M.err1" >/dev/null; echo "second=$?"`,
+      `rm -f "$M/signing-key.json" "$M/session-key.json" "$M/instance.lock"`,
+      `"$NODE" "$MAIN" 2>"$M.err2" >/dev/null; echo "third=$?"; ls -A "$M" | tr '\\n' ' '`,
+    ].join('\n');
+    try {
+      const r = spawnSync('unshare', ['-rm', 'sh', '-c', script], {
+        env: serviceEnv(port, { DATA_DIR: mountPoint, SEED: 'demo', M: mountPoint, NODE: node, MAIN: main }),
+        encoding: 'utf8',
+        timeout: 150_000,
+      });
+      expect(r.stdout).toContain('first=');
+      expect(r.stdout).toContain('second=1');
+      expect(r.stdout).toContain('third=1');
+      expect(r.stdout).not.toMatch(/signing-key\.json/); // not left behind empty
+      for (const err of [`${mountPoint}.err1`, `${mountPoint}.err2`]) {
+        const lines = readFileSync(err, 'utf8').trim().split('\n');
+        expect(lines).toEqual([
+          expect.stringMatching(
+            new RegExp(
+              `^The disk of DATA_DIR ${mountPoint} is full \\([^)]*\\): free some space, or set DATA_DIR to a directory on another disk\\.$`,
+            ),
+          ),
+        ]);
+      }
+    } finally {
+      rmSync(mountPoint, { recursive: true, force: true });
+      rmSync(`${mountPoint}.err1`, { force: true });
+      rmSync(`${mountPoint}.err2`, { force: true });
+    }
   }, 180_000);
 });

@@ -62,6 +62,7 @@ export async function startTestApp(options: StartOptions = {}): Promise<TestApp>
   const app = await createService({
     config,
     clock,
+    monotonicClock: clock,
     modules: options.modules ?? featureModules(),
     logger: createLogger(config.logLevel, options.logDestination),
     eventStore: options.eventStore,

@@ -6,6 +6,8 @@ import { decodeAuthorizationRequest } from '../../src/oauth/install-page/authori
 import { InstallPageFlow } from '../../src/oauth/install-page/install-page.flow';
 import { PageError } from '../../src/oauth/install-page/page-error';
 import type { SignInThrottle } from '../../src/oauth/install-page/sign-in-throttle';
+import { CodeIssuanceLimit } from '../../src/oauth/install-page/code-issuance-limit';
+import { ManualClock } from '../../src/platform/clock';
 
 /** The install page's steps without HTTP: what the flow decides, given a directory and a session. */
 describe('install page flow: the next step', () => {
@@ -39,9 +41,13 @@ describe('install page flow: the next step', () => {
     getUser: (userId: number) => (userId === user.userId ? user : null),
   } as unknown as DirectoryQueries;
   const execute = jest.fn(async (_command: unknown) => ({ code: 'c0de', grantedScopes: [] }));
-  const flow = new InstallPageFlow({} as SignInThrottle, new AuthorizeRequestValidator(directory), directory, {
-    execute,
-  } as unknown as CommandBus);
+  const flow = new InstallPageFlow(
+    {} as SignInThrottle,
+    new CodeIssuanceLimit(new ManualClock()),
+    new AuthorizeRequestValidator(directory),
+    directory,
+    { execute } as unknown as CommandBus,
+  );
   const query = {
     client_id: app.clientId,
     redirect_uri: 'https://app.example.com/cb',

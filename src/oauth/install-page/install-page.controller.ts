@@ -158,6 +158,7 @@ export class InstallPageController {
       await step();
     } catch (error) {
       if (!(error instanceof PageError)) throw error;
+      if (error.retryAfterSeconds !== undefined) void reply.header('retry-after', String(error.retryAfterSeconds));
       sendHtml(
         reply,
         error.status,

@@ -19,6 +19,7 @@ import {
 import type { InstallPageStep } from './install-page-step';
 import { CANNOT_CONNECT, PageError, parsePortalId } from './page-error';
 import { SignInThrottle } from './sign-in-throttle';
+import { CodeIssuanceLimit } from './code-issuance-limit';
 
 /** A submitted form of the page, its CSRF token already checked. */
 export type PageForm = Record<string, unknown>;
@@ -39,6 +40,7 @@ export interface CheckedRequest {
 export class InstallPageFlow {
   constructor(
     private readonly signInThrottle: SignInThrottle,
+    private readonly codeIssuance: CodeIssuanceLimit,
     private readonly validator: AuthorizeRequestValidator,
     private readonly directory: DirectoryQueries,
     private readonly commandBus: CommandBus,
@@ -182,6 +184,16 @@ export class InstallPageFlow {
       };
     }
     if (form.decision !== 'approve') throw new PageError(400, CANNOT_CONNECT, 'Choose Connect app or Cancel.');
+    const gate = this.codeIssuance.tryAcquire(user.userId, validated.app.appId, hubId);
+    if (!gate.allowed) {
+      const seconds = Math.max(1, Math.ceil(gate.retryAfterMs / 1000));
+      throw new PageError(
+        429,
+        'Too many installs',
+        `You have connected apps too many times in a short while. Try again in ${seconds} second${seconds === 1 ? '' : 's'}.`,
+        seconds,
+      );
+    }
     const context: CommandContext = { correlationId, causationId: null, actor: `user:${user.userId}` };
     const code = await this.approve({ pending, validated }, account, user, context);
     return { kind: 'return-to-app', location: redirectWithParams(redirectUri, { code, state: pending.state }) };

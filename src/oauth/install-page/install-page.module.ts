@@ -8,6 +8,7 @@ import { registerInstallPageSession } from './install-page-session';
 import { InstallPageController } from './install-page.controller';
 import { InstallPageFlow } from './install-page.flow';
 import { SignInThrottle } from './sign-in-throttle';
+import { CodeIssuanceLimit } from './code-issuance-limit';
 
 /** Registers the page's session and CSRF plugins on Fastify before the app is ready, so they exist only with the page. */
 @Injectable()
@@ -26,6 +27,6 @@ class InstallPageSessionPlugins implements OnModuleInit {
 @Module({
   imports: [OAuthModule, DirectoryModule],
   controllers: [InstallPageController],
-  providers: [InstallPageSessionPlugins, SignInThrottle, InstallPageFlow],
+  providers: [InstallPageSessionPlugins, SignInThrottle, CodeIssuanceLimit, InstallPageFlow],
 })
 export class InstallPageModule {}

@@ -4,6 +4,8 @@ export class PageError extends Error {
     readonly status: number,
     readonly title: string,
     message: string,
+    /** Sent as Retry-After (a 429 page). */
+    readonly retryAfterSeconds?: number,
   ) {
     super(message);
   }

@@ -1,6 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { APP_CONFIG, AppConfig } from '../../platform/config/config';
-import { CLOCK, Clock } from '../../platform/clock';
+import { MONOTONIC_CLOCK, type MonotonicClock } from '../../platform/clock';
 import { FailureBackoff } from './failure-backoff';
 
 /**
@@ -33,18 +32,21 @@ export interface SignInAttempt {
  * client's, TRUST_PROXY decides which hop that is). The attempt is reserved before the password is
  * checked, so a burst of parallel posts gets no more checks than the budget; past it the password is
  * not even checked. Password checks run a few at a time, so a flood of posts cannot starve the
- * thread pool the rest of the service needs. Off with RATE_LIMIT_ENABLED=false, like the other limits.
+ * thread pool the rest of the service needs. These are security controls, not HubSpot emulation:
+ * always on, whatever RATE_LIMIT_ENABLED says.
+ *
+ * The address is checked before the e-mail, so a locked address cannot add e-mail keys at all; and
+ * a locked e-mail is kept apart from the keys anyone can add (FailureBackoff's `held`), so no flood
+ * of made-up e-mails evicts it.
  */
 @Injectable()
 export class SignInThrottle {
-  private readonly enabled: boolean;
   private readonly byEmail: FailureBackoff;
   private readonly byAddress: FailureBackoff;
   private running = 0;
   private readonly queue: Array<() => void> = [];
 
-  constructor(@Inject(APP_CONFIG) config: AppConfig, @Inject(CLOCK) clock: Clock) {
-    this.enabled = config.rateLimit.enabled;
+  constructor(@Inject(MONOTONIC_CLOCK) clock: MonotonicClock) {
     const { baseLockMs, maxLockMs, forgetAfterMs } = SIGN_IN_FAILURES;
     this.byEmail = new FailureBackoff(
       { free: SIGN_IN_FAILURES.perEmail, baseLockMs, maxLockMs, forgetAfterMs, resetOnSuccess: true },
@@ -59,18 +61,16 @@ export class SignInThrottle {
 
   /** Reserves a password check for this e-mail from this address, or says why not. */
   reserve(email: string, address: string): SignInGate {
-    const none: SignInAttempt = { succeeded: () => {}, failed: () => {} };
-    if (!this.enabled) return { allowed: true, attempt: none };
     if (this.running >= MAX_CONCURRENT_CHECKS && this.queue.length >= MAX_QUEUED_CHECKS) {
       return { allowed: false, busy: true };
     }
+    const byAddress = this.byAddress.reserve(address);
+    if (!byAddress.allowed) return byAddress;
     const emailKey = email.trim().toLowerCase();
     const byEmail = this.byEmail.reserve(emailKey);
-    if (!byEmail.allowed) return byEmail;
-    const byAddress = this.byAddress.reserve(address);
-    if (!byAddress.allowed) {
-      this.byEmail.release(emailKey);
-      return byAddress;
+    if (!byEmail.allowed) {
+      this.byAddress.release(address);
+      return byEmail;
     }
     let settled = false;
     const settle = (outcome: 'succeeded' | 'failed') => {

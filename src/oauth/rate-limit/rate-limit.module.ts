@@ -10,12 +10,13 @@ import { RateLimiters } from './rate-limiters';
 export class RateLimitModule {}
 
 /**
- * Wires the limits into the HTTP pipeline, before `app.init()`. With RATE_LIMIT_ENABLED=false
- * nothing is installed at all, so benchmarks measure the service without it.
+ * Wires the limits into the HTTP pipeline, before `app.init()`. The throttle of failed client
+ * authentication is a security control and always on; RATE_LIMIT_ENABLED=false (HubSpot emulation)
+ * leaves out only HubSpot's public-app limit, so benchmarks measure the service without it.
  */
 export function installRateLimits(app: NestFastifyApplication, fastify: FastifyInstance): void {
   const limiters = app.get(RateLimiters);
+  installClientAuthenticationThrottle(fastify, limiters);
   if (!limiters.enabled) return;
   app.useGlobalInterceptors(new PublicAppRateLimitInterceptor(limiters));
-  installClientAuthenticationThrottle(fastify, limiters);
 }

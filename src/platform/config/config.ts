@@ -38,7 +38,8 @@ export interface AppConfig {
   /**
    * HubSpot's public-app limit (per app and account, rolling window) and the throttle of failed
    * client authentication at the token endpoint (per client_id and per address). In memory, per
-   * instance; `enabled: false` switches both off (benchmarks, most tests).
+   * instance; `enabled: false` switches off HubSpot's limits (benchmarks, most tests), never the
+   * throttle of failed client authentication (a security control).
    */
   rateLimit: {
     enabled: boolean;

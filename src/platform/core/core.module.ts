@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { ArchiveFiles } from '../archive/archive-files';
 import { APP_CONFIG, AppConfig } from '../config/config';
 import { Metrics } from '../metrics/metrics';
-import { CLOCK, Clock } from '../clock';
+import { CLOCK, Clock, MONOTONIC_CLOCK, type MonotonicClock, systemMonotonicClock } from '../clock';
 import { EventStreams } from '../commands/event-streams';
 import { createEventStore } from '../event-store/create-event-store';
 import { EVENT_STORE, EventStore } from '../event-store/event-store.port';
@@ -25,12 +25,17 @@ import { flushLogAtShutdown } from './shutdown-log-flush';
 import { makePrivateDataDir } from '../security/private-files';
 import { SigningKeyring } from '../security/signing-keys';
 import { EarlyAuthentication } from '../http/early-authentication';
+import { DataDirLock } from './data-dir-lock';
 
 export interface CoreOptions {
   config: AppConfig;
   clock: Clock;
+  /** Lock and window durations; the system's monotonic clock unless a test hands one in. */
+  monotonicClock?: MonotonicClock;
   /** Tests may hand in a store; otherwise the config picks one. */
   eventStore?: EventStore;
+  /** Taken before the application is built (DataDirLock.acquireFor); released at shutdown. */
+  dataDirLock: DataDirLock;
 }
 
 /** Starts projections once every module registered its own; closes everything in order on shutdown. */
@@ -41,6 +46,7 @@ class CoreLifecycle implements OnApplicationBootstrap, OnApplicationShutdown {
     private readonly runner: ProjectionRunner,
     @Inject(EVENT_STORE) private readonly store: EventStore,
     @Inject(READ_MODEL_DB) private readonly db: Database.Database,
+    private readonly dataDirLock: DataDirLock,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
@@ -64,6 +70,7 @@ class CoreLifecycle implements OnApplicationBootstrap, OnApplicationShutdown {
     await this.runner.stop();
     await this.store.close(); // flushes pending appends first
     closeReadModelDatabase(this.db);
+    this.dataDirLock.release();
     this.logger.log('event store and read models closed');
     await flushLogAtShutdown();
   }
@@ -83,7 +90,9 @@ export class CoreModule {
         EventStreams,
         { provide: APP_CONFIG, useValue: config },
         { provide: CLOCK, useValue: options.clock },
+        { provide: MONOTONIC_CLOCK, useValue: options.monotonicClock ?? systemMonotonicClock },
         { provide: Metrics, useValue: metrics },
+        { provide: DataDirLock, useValue: options.dataDirLock },
         {
           provide: EVENT_STORE,
           useFactory: () => options.eventStore ?? createEventStore(config, metrics, new Logger('EventStore')),
@@ -112,6 +121,7 @@ export class CoreModule {
       exports: [
         APP_CONFIG,
         CLOCK,
+        MONOTONIC_CLOCK,
         Metrics,
         EVENT_STORE,
         READ_MODEL_DB,

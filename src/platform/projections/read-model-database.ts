@@ -2,7 +2,7 @@ import Database from 'better-sqlite3';
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { fsyncPath } from '../fsync-path';
-import { makePrivateDatabaseFile } from '../security/private-files';
+import { makePrivateDatabaseFile, makePrivateFile } from '../security/private-files';
 
 /** Linux's id of the running boot: it changes exactly when the system (and its page cache) restarted. */
 export function systemBootId(): string | undefined {
@@ -52,7 +52,8 @@ export function openReadModelDatabase(file: string, options: ReadModelDatabaseOp
   }
   if (bootId !== undefined) {
     // Durable before the first unsynced write: the file and its directory entry.
-    writeFileSync(mark, bootId);
+    writeFileSync(mark, bootId, { mode: 0o600 });
+    makePrivateFile(mark); // one an older version left 0644
     fsyncPath(mark);
     fsyncPath(dirname(file));
   }

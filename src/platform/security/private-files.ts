@@ -20,6 +20,11 @@ export function makePrivateDatabaseFile(file: string): void {
   }
 }
 
+/** Narrows an existing file to its owner (0600). */
+export function makePrivateFile(file: string): void {
+  chmodOwnOnly(file, 0o600);
+}
+
 /** chmod, except where we do not own the path (a mounted volume): that is the operator's choice. */
 function chmodOwnOnly(path: string, mode: number): void {
   try {
