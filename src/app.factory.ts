@@ -25,6 +25,7 @@ import type { EventStore } from './platform/event-store/event-store.port';
 import { HubSpotExceptionFilter, sendHubSpotError } from './platform/errors/hubspot-exception.filter';
 import { routeBodyLimit } from './platform/http/body-limits';
 import { hubSpotClientErrorHandler } from './platform/http/client-error';
+import { boundConnections, serverTimeouts } from './platform/http/connection-bounds';
 import { EarlyAuthentication } from './platform/http/early-authentication';
 import { checkJsonBounds } from './platform/http/json-body-bounds';
 import { registerSecurityHeaders } from './platform/http/security-headers';
@@ -117,6 +118,8 @@ async function buildApp(options: CreateAppOptions, dataDirLock: DataDirLock): Pr
           )(config.trustProxy)
         : config.trustProxy,
     return503OnClosing: true,
+    // Time to receive a whole request (a trickled body gets 408 and is closed); see connection-bounds.ts.
+    ...serverTimeouts(config.requestTimeoutMs),
     // Requests Node's HTTP parser refuses (bad request line, NUL in headers, huge headers).
     clientErrorHandler: hubSpotClientErrorHandler,
     // Malformed URLs and the like, rejected by the router before any route or hook runs.
@@ -130,6 +133,7 @@ async function buildApp(options: CreateAppOptions, dataDirLock: DataDirLock): Pr
     bodyParser: true,
   });
   const fastify = app.getHttpAdapter().getInstance() as unknown as FastifyInstance;
+  boundConnections(fastify.server, config.maxConnections, logger);
   const httpLogger = new Logger('Http');
   // Errors on a route (body parsing and limits, hooks, handlers) leave as HubSpot Error bodies.
   // Set on each route as it is added, before any exists: a route keeps the error handler in force

@@ -4,7 +4,7 @@ import { RateLimiters, type RateLimitedEvent } from '../../src/oauth/rate-limit/
 import { LIMITS_TEST_SCOPES, mintLimitsToken } from '../support/limits-tokens';
 import { installAndExchange, oauthFixture, refresh, tokenRequest } from '../support/oauth-fixtures';
 import { expectOAuthSchema } from '../support/oauth-schema';
-import { createAccount, startTestApp, type TestApp } from '../support/test-app';
+import { createAccount, createApp, startTestApp, type TestApp } from '../support/test-app';
 
 /**
  * HubSpot's public-app rate limit (per app and account, rolling window, 429 TEN_SECONDLY_ROLLING
@@ -152,6 +152,51 @@ describe('rate limits: public app per app and account, rolling window', () => {
       errors.mockRestore();
     }
   }, 30_000);
+});
+
+describe('rate limits: developer API key calls (issue 26, item 1)', () => {
+  let t: TestApp;
+
+  beforeAll(async () => {
+    t = await startTestApp({
+      env: { RATE_LIMIT_ENABLED: 'true', RATE_LIMIT_MAX: '5', DEVELOPER_KEY_RATE_LIMIT_MAX: '3' },
+    });
+  });
+  afterAll(() => t.close());
+
+  const developer = async () => {
+    const hubId = (await createAccount(t)).hubId;
+    const appId = (await createApp(t, { developerHubId: hubId })).appId;
+    const key = (await t.admin('POST', `/admin/v1/accounts/${hubId}/developer-api-keys`)).json().developerApiKey;
+    return { hubId, appId, key: key as string };
+  };
+  const cards = (d: { appId: number; key: string }, payload?: unknown) =>
+    t.inject({
+      method: payload === undefined ? 'GET' : 'POST',
+      url: `/crm/v3/extensions/cards-dev/${d.appId}?hapikey=${d.key}`,
+      ...(payload === undefined ? {} : { payload: payload as object }),
+    });
+
+  it('count per developer account, bad bodies included; past the limit HubSpot’s 429; other accounts unaffected', async () => {
+    const a = await developer();
+    const b = await developer();
+    const first = await cards(a);
+    expect(first.statusCode).toBe(200);
+    expect(first.headers['x-hubspot-ratelimit-max']).toBe('3');
+    expect(first.headers['x-hubspot-ratelimit-remaining']).toBe('2');
+    // The issue's body: a 30,000-wide objectTypes array through a developer key is counted, and refused short.
+    const wide = await cards(a, { fetch: { objectTypes: Array(30_000).fill({}) } });
+    expect(wide.statusCode).toBe(400);
+    expect(wide.headers['x-hubspot-ratelimit-remaining']).toBe('1');
+    expect((await cards(a)).statusCode).toBe(200);
+    expectRateLimited(await cards(a), `developerapikey:${a.hubId}`, '10');
+    // A new key of the same account (it replaces the first) shares the budget; another account has its own.
+    const second = (await t.admin('POST', `/admin/v1/accounts/${a.hubId}/developer-api-keys`)).json().developerApiKey;
+    expect((await cards({ appId: a.appId, key: second })).statusCode).toBe(429);
+    expect((await cards(b)).headers['x-hubspot-ratelimit-remaining']).toBe('2');
+    t.clock.advance(10_000);
+    expect((await cards({ appId: a.appId, key: second })).statusCode).toBe(200);
+  });
 });
 
 describe('rate limits: defaults and the switch', () => {

@@ -51,6 +51,16 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ CRM_BODY_LIMIT_BYTES: '10' })).toThrow(/CRM_BODY_LIMIT_BYTES must be an integer/);
   });
 
+  it('reads REQUEST_TIMEOUT_MS and MAX_CONNECTIONS (issue 26, item 2)', () => {
+    expect(loadConfig({})).toMatchObject({ requestTimeoutMs: 30_000, maxConnections: 1000 });
+    expect(loadConfig({ REQUEST_TIMEOUT_MS: '500', MAX_CONNECTIONS: '8' })).toMatchObject({
+      requestTimeoutMs: 500,
+      maxConnections: 8,
+    });
+    expect(() => loadConfig({ REQUEST_TIMEOUT_MS: '0' })).toThrow(/REQUEST_TIMEOUT_MS must be an integer/);
+    expect(() => loadConfig({ MAX_CONNECTIONS: '0' })).toThrow(/MAX_CONNECTIONS must be an integer/);
+  });
+
   it('requires ADMIN_API_KEY outside the demo', () => {
     expect(() => loadConfig({ SEED: 'none' })).toThrow(/ADMIN_API_KEY is required/);
     expect(loadConfig({ SEED: 'none', ADMIN_API_KEY: 'x'.repeat(16) }).adminApiKey).toBe('x'.repeat(16));

@@ -249,6 +249,7 @@ describe('rate-limit configuration', () => {
       max: 110,
       clientAuthFailures: { windowMs: 60_000, max: 10 },
       tokenRequests: { windowMs: 10_000, max: 110 },
+      developerApiKeyRequests: { windowMs: 10_000, max: 100 },
     });
   });
 
@@ -267,6 +268,8 @@ describe('rate-limit configuration', () => {
       clientAuthFailures: { windowMs: 30_000, max: 3 },
       // the token endpoint's limit follows the public-app limit unless set on its own
       tokenRequests: { windowMs: 200, max: 5 },
+      // developer-key calls share the window; their own count
+      developerApiKeyRequests: { windowMs: 200, max: 100 },
     });
     expect(
       loadConfig({ TOKEN_RATE_LIMIT_WINDOW_MS: '1000', TOKEN_RATE_LIMIT_MAX: '7' }).rateLimit.tokenRequests,

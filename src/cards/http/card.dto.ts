@@ -337,6 +337,7 @@ export class CreateAppCardDto {
   @IsDefined()
   @IsArray()
   @ArrayMinSize(1)
+  @ArrayMaxSize(CARD_OBJECT_TYPES.length)
   @ArrayUnique()
   @IsIn(CARD_OBJECT_TYPES, {
     each: true,

@@ -86,13 +86,17 @@ export class DeveloperAuthGuard implements CanActivate, OnModuleInit {
     return this.byBearerToken(context, request);
   }
 
-  private byDeveloperApiKey(hapikey: unknown, request: Pick<RequestWithCaller, 'actor'>): DeveloperCaller {
+  private byDeveloperApiKey(
+    hapikey: unknown,
+    request: Pick<RequestWithCaller, 'actor' | 'developerApiKeyHubId'>,
+  ): DeveloperCaller {
     if (typeof hapikey !== 'string' || hapikey.length === 0 || hapikey.length > MAX_KEY_LENGTH) {
       throw HubSpotError.invalidAuthentication(INVALID_API_KEY);
     }
     const key = this.directory.findDeveloperApiKeyByHash(sha256Hex(hapikey));
     if (!key) throw HubSpotError.invalidAuthentication(INVALID_API_KEY);
     request.actor = `developer-api-key:${key.keyId}/hub:${key.hubId}`;
+    request.developerApiKeyHubId = key.hubId;
     return { hubId: key.hubId, userId: DEVELOPER_API_KEY_USER_ID, via: 'developer_hapikey' };
   }
 

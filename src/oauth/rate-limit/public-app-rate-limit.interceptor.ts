@@ -2,7 +2,9 @@ import { CallHandler, ExecutionContext, Injectable, NestInterceptor } from '@nes
 import type { FastifyReply } from 'fastify';
 import { Observable, throwError } from 'rxjs';
 import type { RequestWithToken } from '../http/bearer-token.guard';
+import type { RequestWithActor } from '../../platform/http/request-context';
 import {
+  developerApiKeyGroup,
   publicAppGroup,
   rateLimitHeaders,
   tenSecondlyRollingExceeded,
@@ -14,7 +16,9 @@ import { RateLimiters } from './rate-limiters';
  * guard has verified the token before interceptors run, so the key is the token's app and
  * account. Every such response carries `X-HubSpot-RateLimit-*`; past the limit, a 429 with
  * HubSpot's TEN_SECONDLY_ROLLING body (what @hubspot/api-client's retry looks for).
- * Calls without an access token (admin API, token endpoint, install page) are not counted.
+ * Calls made with a developer API key (`?hapikey=`, the cards-dev endpoints) count against their
+ * developer account's own limit, HubSpot's API-key burst limit, with the same headers and 429.
+ * Calls without either (admin API, token endpoint, install page) are not counted.
  */
 @Injectable()
 export class PublicAppRateLimitInterceptor implements NestInterceptor {
@@ -23,10 +27,14 @@ export class PublicAppRateLimitInterceptor implements NestInterceptor {
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
     if (context.getType() !== 'http') return next.handle();
     const http = context.switchToHttp();
-    const token = http.getRequest<RequestWithToken>().token;
-    if (!token) return next.handle();
-    const group = publicAppGroup(token.appId, token.hubId);
-    const decision = this.limiters.publicApp.tryAcquire(group);
+    const request = http.getRequest<RequestWithToken & RequestWithActor>();
+    const token = request.token;
+    const developerHubId = token ? undefined : request.developerApiKeyHubId;
+    if (!token && developerHubId === undefined) return next.handle();
+    const [limiter, group] = token
+      ? [this.limiters.publicApp, publicAppGroup(token.appId, token.hubId)]
+      : [this.limiters.developerApiKey, developerApiKeyGroup(developerHubId!)];
+    const decision = limiter.tryAcquire(group);
     void http.getResponse<FastifyReply>().headers(rateLimitHeaders(decision));
     if (!decision.allowed) {
       this.limiters.noteLimited({ policy: 'TEN_SECONDLY_ROLLING', key: group, retryAfterMs: decision.retryAfterMs });

@@ -27,6 +27,7 @@ export class RateLimiters {
   readonly publicApp: SlidingWindowLog;
   readonly clientAuthFailures: SlidingWindowLog;
   readonly tokenRequests: SlidingWindowLog;
+  readonly developerApiKey: SlidingWindowLog;
   /** 'limited' → RateLimitedEvent. */
   readonly events = new EventEmitter();
   private readonly limited: Counter<'policy'>;
@@ -40,6 +41,10 @@ export class RateLimiters {
       clock,
     );
     this.tokenRequests = new SlidingWindowLog({ windowMs: r.tokenRequests.windowMs, max: r.tokenRequests.max }, clock);
+    this.developerApiKey = new SlidingWindowLog(
+      { windowMs: r.developerApiKeyRequests.windowMs, max: r.developerApiKeyRequests.max },
+      clock,
+    );
     this.limited = new Counter({
       name: 'http_rate_limited_total',
       help: 'Requests answered 429 by a rate limit, per policy',

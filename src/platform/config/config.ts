@@ -28,6 +28,10 @@ export interface AppConfig {
   bodyLimitBytes: number;
   /** Body limit of the CRM routes (properties, schemas, cards); see platform/http/body-limits.ts. */
   crmBodyLimitBytes: number;
+  /** Time a client has to send a whole request, headers and body (a trickled body is cut at it: 408). */
+  requestTimeoutMs: number;
+  /** Open connections at most; past it new ones are closed at once (and logged). */
+  maxConnections: number;
   /**
    * The embedded store's in-memory caches, bounded by (approximate) bytes whatever the events'
    * sizes: the stream cache of recently read aggregates and the live tail the projections read.
@@ -48,6 +52,8 @@ export interface AppConfig {
     clientAuthFailures: { windowMs: number; max: number };
     /** Successful token requests per app and account (refresh grants) or per app (app tokens). */
     tokenRequests: { windowMs: number; max: number };
+    /** Calls authenticated by a developer API key (`?hapikey=`), per developer account. */
+    developerApiKeyRequests: { windowMs: number; max: number };
   };
   tierLimits: Record<Tier, TierLimits>;
   /** Secret for the sign-in session cookie (32+ bytes); null: generated and kept in DATA_DIR. */
@@ -165,6 +171,8 @@ export function loadConfig(env: Env): AppConfig {
     publicUrl: str('PUBLIC_URL', `http://${host.includes(':') ? `[${host}]` : host}:${port}`).replace(/\/+$/, ''),
     bodyLimitBytes: int('BODY_LIMIT_BYTES', 1024 * 1024, 1024, 64 * 1024 * 1024),
     crmBodyLimitBytes: int('CRM_BODY_LIMIT_BYTES', 256 * 1024, 1024, 64 * 1024 * 1024),
+    requestTimeoutMs: int('REQUEST_TIMEOUT_MS', 30_000, 100, 600_000),
+    maxConnections: int('MAX_CONNECTIONS', 1000, 1, 1_000_000),
     eventCache: {
       streamCacheBytes: int('STREAM_CACHE_MAX_BYTES', 64 * 1024 * 1024, 0, 4 * 1024 * 1024 * 1024),
       liveTailBytes: int('LIVE_TAIL_MAX_BYTES', 16 * 1024 * 1024, 0, 1024 * 1024 * 1024),
@@ -185,6 +193,11 @@ export function loadConfig(env: Env): AppConfig {
       tokenRequests: {
         windowMs: int('TOKEN_RATE_LIMIT_WINDOW_MS', rateLimitWindowMs, 100, 3_600_000),
         max: int('TOKEN_RATE_LIMIT_MAX', rateLimitMax, 1, 1_000_000),
+      },
+      // HubSpot's API-key burst limit (100 per 10 s on the base tiers), per developer account.
+      developerApiKeyRequests: {
+        windowMs: rateLimitWindowMs,
+        max: int('DEVELOPER_KEY_RATE_LIMIT_MAX', 100, 1, 1_000_000),
       },
     },
     tierLimits,

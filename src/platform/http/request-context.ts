@@ -5,6 +5,8 @@ import type { CommandContext } from '../events/envelope';
 /** Guards record who is calling; commands stamp it on their events as `actor`. */
 export interface RequestWithActor extends FastifyRequest {
   actor?: string;
+  /** The developer account whose API key (`?hapikey=`) authenticated the call: its calls are rate-limited too. */
+  developerApiKeyHubId?: number;
 }
 
 export function commandContextOf(request: RequestWithActor): CommandContext {

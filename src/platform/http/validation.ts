@@ -1,29 +1,61 @@
 import { ArgumentMetadata, Injectable, PipeTransform, ValidationError, ValidationPipe } from '@nestjs/common';
 import { ErrorDetail, HubSpotError } from '../errors/hubspot-error';
+import { type DtoClass, overlongArrays } from './array-bounds';
 
-/** One `errors[]` entry per bad field, `in` naming the field by its dotted path. */
-export function flattenValidationErrors(errors: ValidationError[], parent = ''): ErrorDetail[] {
-  const out: ErrorDetail[] = [];
-  for (const e of errors) {
+/**
+ * At most this many `errors[]` entries in one answer (HubSpot lists a few, not thousands); the
+ * message says how many more fields were bad.
+ */
+export const MAX_REPORTED_ERRORS = 20;
+
+/**
+ * One `errors[]` entry per bad field, `in` naming the field by its dotted path, depth first in the
+ * body's order, at most `max` of them. Iterative, so a tree of any width or depth costs no stack.
+ */
+export function flattenValidationErrors(
+  errors: ValidationError[],
+  max = MAX_REPORTED_ERRORS,
+): { details: ErrorDetail[]; total: number } {
+  const details: ErrorDetail[] = [];
+  let total = 0;
+  const stack: Array<[ValidationError, string]> = [];
+  const pushAll = (list: ValidationError[], parent: string) => {
+    for (let i = list.length - 1; i >= 0; i--) stack.push([list[i]!, parent]);
+  };
+  pushAll(errors, '');
+  while (stack.length > 0) {
+    const [e, parent] = stack.pop()!;
     const path = parent ? `${parent}.${e.property}` : e.property;
     if (e.constraints) {
-      const names = Object.keys(e.constraints);
-      const required = names.some((n) => n === 'isDefined' || n === 'isNotEmpty');
-      const missing = required && (e.value === undefined || e.value === null || e.value === '');
-      out.push({
-        message: missing ? `${path} is required` : Object.values(e.constraints).join('; '),
-        in: path,
-        code: missing ? 'REQUIRED' : 'INVALID',
-      });
+      total++;
+      if (details.length < max) details.push(detailOf(e, path));
     }
-    if (e.children?.length) out.push(...flattenValidationErrors(e.children, path));
+    if (e.children?.length) pushAll(e.children, path);
   }
-  return out;
+  return { details, total };
+}
+
+function detailOf(e: ValidationError, path: string): ErrorDetail {
+  const constraints = e.constraints ?? {};
+  const names = Object.keys(constraints);
+  const required = names.some((n) => n === 'isDefined' || n === 'isNotEmpty');
+  const missing = required && (e.value === undefined || e.value === null || e.value === '');
+  return {
+    message: missing ? `${path} is required` : Object.values(constraints).join('; '),
+    in: path,
+    code: missing ? 'REQUIRED' : 'INVALID',
+  };
 }
 
 export function validationErrorFrom(errors: ValidationError[]): HubSpotError {
-  const details = flattenValidationErrors(errors);
-  const fields = details.map((d) => d.in).join(', ');
+  const { details, total } = flattenValidationErrors(errors);
+  return invalidFields(details, total);
+}
+
+/** HubSpot's VALIDATION_ERROR naming the bad fields (the first ones, and how many more). */
+function invalidFields(details: ErrorDetail[], total: number): HubSpotError {
+  const more = total > details.length ? ` and ${total - details.length} more` : '';
+  const fields = details.map((d) => d.in).join(', ') + more;
   return HubSpotError.validation(`Invalid input (details will vary based on the error): ${fields}`, details);
 }
 
@@ -54,6 +86,11 @@ export class HubSpotValidationPipe implements PipeTransform {
           [{ message: `nested deeper than ${MAX_BODY_DEPTH} levels`, in: 'body', code: 'TOO_DEEP' }],
         );
       }
+    }
+    // Over-long arrays are refused before class-transformer or class-validator visit an element.
+    if (metadata.type === 'body') {
+      const overlong = overlongArrays(metadata.metatype as DtoClass, value, MAX_REPORTED_ERRORS);
+      if (overlong.length > 0) throw invalidFields(overlong, overlong.length);
     }
     return this.inner.transform(value, metadata);
   }

@@ -1,80 +1,10 @@
 import type { LoggerService } from '@nestjs/common';
 import pino, { DestinationStream, Logger } from 'pino';
 import pretty from 'pino-pretty';
+import { redactUrl } from './redact-url';
 
-/**
- * The routes whose last path segment is token material, as Fastify names the matched route. The
- * routed path decides, never the raw URL: `/oauth/v1/refresh%2Dtokens/…`, `/%6Fauth/…` and an
- * absolute-form target (`GET http://host/oauth/…`) reach the same route.
- */
-const SECRET_ROUTE = /^\/oauth\/v1\/(?:access-tokens|refresh-tokens)\/:token$/;
-/**
- * The same paths found in a URL that did not route (a 404, a framework error): matched on the
- * percent-decoded path without its origin, in any case and with repeated slashes, and everything
- * after the prefix is redacted (a decoded `%2F` must not leave part of a token behind).
- */
-const SECRET_PATH = /^\/+oauth\/+v1\/+(?:access-tokens|refresh-tokens)(?:\/|$)/i;
-const SECRET_QUERY_NAMES = new Set([
-  'code',
-  'code_verifier',
-  'client_secret',
-  'refresh_token',
-  'access_token',
-  'password',
-  'token',
-  'hapikey',
-]);
-const QUERY_PARAM = /([?&])([^=&#]*)=([^&#]*)/g;
-
-/**
- * A query parameter's name as the query parser reads it (percent-decoded, `+` as a space), so
- * `?h%61pikey=...` — which reaches the guards as `hapikey` — is redacted like `?hapikey=...`.
- */
-function queryName(raw: string): string {
-  return percentDecoded(raw.replace(/\+/g, ' ')).toLowerCase();
-}
-
-/** Decodes what decodes; a malformed escape stays as it was (the router does the same). */
-function percentDecoded(raw: string): string {
-  if (!raw.includes('%')) return raw;
-  return raw.replace(/(?:%[0-9A-Fa-f]{2})+/g, (sequence) => {
-    try {
-      return decodeURIComponent(sequence);
-    } catch {
-      return sequence;
-    }
-  });
-}
-
-/** The path of an absolute-form request target (`http://host/path`), as the router reads it. */
-function withoutOrigin(path: string): string {
-  const match = /^[a-z][a-z0-9+.-]*:\/\/[^/]*/i.exec(path);
-  return match ? path.slice(match[0].length) || '/' : path;
-}
-
-/**
- * The URL as logged: token material in the path (by the routed path when the request routed, by
- * the decoded path otherwise) and secret query parameters (by their decoded names) redacted.
- */
-export function redactUrl(url: string, routeUrl?: string): string {
-  const q = url.search(/[?#]/);
-  const rawPath = q < 0 ? url : url.slice(0, q);
-  const rest = q < 0 ? '' : url.slice(q);
-  let path = rawPath;
-  if (routeUrl !== undefined && SECRET_ROUTE.test(routeUrl)) {
-    path = routeUrl.replace(':token', '[REDACTED]');
-  } else {
-    const decoded = percentDecoded(withoutOrigin(rawPath));
-    const secret = SECRET_PATH.exec(decoded);
-    if (secret) path = `${secret[0].replace(/\/?$/, '/')}[REDACTED]`;
-  }
-  return (
-    path +
-    rest.replace(QUERY_PARAM, (whole, sep: string, name: string) =>
-      SECRET_QUERY_NAMES.has(queryName(name)) ? `${sep}${name}=[REDACTED]` : whole,
-    )
-  );
-}
+/** Token material in URLs: see redact-url.ts. */
+export { redactUrl };
 
 export type LogFormat = 'json' | 'pretty';
 

@@ -11,6 +11,11 @@ export function publicAppGroup(appId: number, hubId: number): string {
   return `publicapp:${appId}:${hubId}`;
 }
 
+/** The rate-limit group of a developer account's API key calls. */
+export function developerApiKeyGroup(hubId: number): string {
+  return `developerapikey:${hubId}`;
+}
+
 /** `X-HubSpot-RateLimit-*`, on every response to an authenticated CRM call. */
 export function rateLimitHeaders(d: RateLimitDecision): Record<string, string> {
   return {
