@@ -1,4 +1,5 @@
 import { Redis } from 'ioredis';
+import { createServer } from 'node:net';
 import { ManualClock } from '../../src/platform/clock';
 import type { CounterStore, RollingWindowOptions } from '../../src/platform/rate-limit/counter-store';
 import type { FailureBackoffOptions } from '../../src/platform/rate-limit/failure-backoff';
@@ -136,6 +137,41 @@ describeWithRedis('RedisCounterStore on a real redis-server', () => {
     expect(await lock.reserve('x')).toEqual({ allowed: false, retryAfterMs: 1000 });
     clock.advance(60_000);
     expect((await lock.reserve('x')).allowed).toBe(true);
+  });
+
+  it('a clock stepped backwards does not stretch a lock past its bound', async () => {
+    const clock = new ManualClock();
+    const lock = (await redisStore(clock)).failureLock('step', { ...lockOptions, free: 1 }, clock);
+    const r = await lock.reserve('s');
+    if (!r.allowed) throw new Error('first attempt refused');
+    await lock.failed('s', r.ticket);
+    clock.set(clock.now() - 46 * 60_000);
+    const refused = await lock.reserve('s');
+    expect(refused.allowed).toBe(false);
+    expect((refused as { retryAfterMs: number }).retryAfterMs).toBeLessThanOrEqual(lockOptions.maxLockMs);
+  });
+
+  it('Redis not there at start: the store keeps trying and is shared once Redis starts', async () => {
+    const later = new RedisServer();
+    const port = await new Promise<number>((resolve) => {
+      const probe = createServer().listen(0, '127.0.0.1', () => {
+        const { port: p } = probe.address() as { port: number };
+        probe.close(() => resolve(p));
+      });
+    });
+    const store = new RedisCounterStore(`redis://127.0.0.1:${port}`, { commandTimeoutMs: 300 });
+    stores.push(store);
+    expect(await store.connect(300)).toBe(false);
+    const throttle = store.rollingWindow('late', window(new ManualClock(), 2, 'refuse'));
+    expect((await throttle.checkThenRecord('k')).allowed).toBe(false); // fail closed meanwhile
+    await later.start(port);
+    try {
+      expect(await store.connect(10_000)).toBe(true);
+      expect((await throttle.checkThenRecord('k')).allowed).toBe(true);
+    } finally {
+      await store.close();
+      await later.stop();
+    }
   });
 
   it('stores no e-mail, address or client id: keys are hashes', async () => {

@@ -1,6 +1,6 @@
 import { Redis } from 'ioredis';
 import { createHash, randomBytes } from 'node:crypto';
-import type { Clock } from '../clock';
+import type { Clock, MonotonicClock } from '../clock';
 import {
   type CounterStore,
   type FailureLock,
@@ -94,7 +94,8 @@ export class RedisCounterStore implements CounterStore {
     return new RedisRollingWindow(this, name, options);
   }
 
-  failureLock(name: string, options: FailureBackoffOptions): FailureLock {
+  /** Timed by Redis's clock (or the test clock), so the local monotonic clock is not used. */
+  failureLock(name: string, options: FailureBackoffOptions, _localClock?: MonotonicClock): FailureLock {
     return new RedisFailureLock(this, name, options);
   }
 

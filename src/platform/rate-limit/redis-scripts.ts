@@ -69,6 +69,9 @@ local failures = tonumber(h[1]) or 0
 local lockedUntil = tonumber(h[2]) or 0
 local last = tonumber(h[3]) or now
 local pending = redis.call('ZCARD', KEYS[2])
+-- A clock stepped backwards never stretches a lock past its bound, nor makes failures "future".
+if lockedUntil > now + maxLock then lockedUntil = now + maxLock end
+if last > now then last = now end
 if pending == 0 and now >= lockedUntil and now - last >= forget then
   failures = 0
   lockedUntil = 0
