@@ -174,6 +174,26 @@ describeWithRedis('RedisCounterStore on a real redis-server', () => {
     }
   });
 
+  it('Redis hung (no answer): each decision gives up after the command timeout, quotas count locally, throttles refuse', async () => {
+    const clock = new ManualClock();
+    const store = await redisStore(clock);
+    const quota = store.rollingWindow('hung-quota', window(clock, 5, 'count-locally'));
+    const lock = store.failureLock('hung-lock', lockOptions, clock);
+    server.pause();
+    try {
+      const started = Date.now();
+      expect((await quota.tryAcquire('a')).allowed).toBe(true);
+      expect(await lock.reserve('e')).toEqual({ allowed: false, unavailable: true });
+      const took = Date.now() - started;
+      expect(took).toBeGreaterThanOrEqual(2 * 500 - 50); // each waited for the 500 ms timeout...
+      expect(took).toBeLessThan(4000); // ...and no longer
+    } finally {
+      server.resume();
+    }
+    expect(await store.connect(10_000)).toBe(true);
+    expect((await lock.reserve('e')).allowed).toBe(true);
+  });
+
   it('stores no e-mail, address or client id: keys are hashes', async () => {
     const clock = new ManualClock();
     const store = await redisStore(clock);

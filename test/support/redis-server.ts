@@ -85,6 +85,15 @@ export class RedisServer {
     });
   }
 
+  /** Freezes it (SIGSTOP): connections stay open and nothing answers, like a hung server. */
+  pause(): void {
+    this.child?.kill('SIGSTOP');
+  }
+
+  resume(): void {
+    this.child?.kill('SIGCONT');
+  }
+
   /** Stops it (SIGTERM) and waits for the exit. */
   async stop(): Promise<void> {
     const child = this.child;
