@@ -4,6 +4,7 @@ import { HealthCheckService, HealthIndicatorService } from '@nestjs/terminus';
 import type { FastifyReply } from 'fastify';
 import { processFaults } from '../platform/core/process-faults';
 import { EVENT_STORE, EventStore } from '../platform/event-store/event-store.port';
+import { storageDamage } from '../platform/event-store/storage-fault';
 import { ProjectionRunner } from '../platform/projections/projection-runner';
 
 /** Liveness: the process answers. Readiness: the store answers and every projection is caught up. */
@@ -30,6 +31,9 @@ export class HealthController {
           this.indicators
             .check('eventStore')
             .attempt(async () => {
+              // A damaged page met by any read or write: not ready until the file is restored.
+              const damage = storageDamage.reason();
+              if (damage !== null) throw new Error(`a data file is damaged (${damage})`);
               await this.store.ping();
               return { kind: this.store.kind };
             })

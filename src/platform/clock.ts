@@ -40,3 +40,14 @@ export class ManualClock implements Clock, MonotonicClock {
     this.current = ms;
   }
 }
+
+/**
+ * Wall time that a forward step of the wall clock does not move on: never later than the wall time
+ * at creation plus the monotonic time elapsed since. For decisions that must not be hurried by a
+ * clock set ahead (archiving a token's history before the token really expired).
+ */
+export function steadyWallTime(clock: Clock, monotonic: MonotonicClock): () => number {
+  const wallAtStart = clock.now();
+  const elapsedAtStart = monotonic.elapsedMs();
+  return () => Math.min(clock.now(), wallAtStart + (monotonic.elapsedMs() - elapsedAtStart));
+}

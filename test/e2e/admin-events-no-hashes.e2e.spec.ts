@@ -1,7 +1,8 @@
+import { exportEvents, parseExportRange } from '../../src/platform/archive/audit-export';
 import { allEvents } from '../support/oauth-fixtures';
 import { createAccount, createApp, createUser, startTestApp, TestApp } from '../support/test-app';
 
-/** GET /admin/v1/events leaves credential hashes out (issue 14, finding 11). */
+/** GET /admin/v1/events and audit:export leave credential hashes out (issue 14, finding 11; issue 26, item 10). */
 describe('audit trail API without credential hashes', () => {
   let t: TestApp;
   beforeAll(async () => {
@@ -30,5 +31,11 @@ describe('audit trail API without credential hashes', () => {
     expect(types).toEqual(expect.arrayContaining(['directory.UserCreated', 'directory.AppRegistered']));
     const user = listed.json().results.find((e: { type: string }) => e.type === 'directory.UserCreated');
     expect(user.data).toMatchObject({ email: expect.any(String), hubIds: [dev.hubId] });
+
+    // ...nor does audit:export (the same rule: what the API withholds, the export withholds)
+    const exported = [...exportEvents(t.dataDir, parseExportRange([]))].join('\n');
+    expect(exported).toContain('directory.UserCreated');
+    for (const hash of hashes) expect(exported).not.toContain(hash);
+    for (const field of ['passwordHash', 'clientSecretHash', 'keyHash']) expect(exported).not.toContain(field);
   });
 });

@@ -75,6 +75,36 @@ describe('audit retention: archives of ended streams (AUDIT_RETENTION_DAYS=7)', 
     );
   }, 60_000);
 
+  it('a wall clock set 100 days ahead archives no token that has not really expired; revoking it then takes effect', async () => {
+    const f = await oauthFixture(t);
+    const tokens = await installAndExchange(t, f);
+    const bearer = () =>
+      t.inject({
+        method: 'GET',
+        url: '/crm/v3/limits/calculated-properties',
+        headers: { authorization: `Bearer ${tokens.access_token}` },
+      });
+    expect((await bearer()).statusCode).not.toBe(401);
+    await t.app.get(ProjectionRunner).waitForHead();
+    const saved = t.clock.now();
+    t.clock.set(saved + 100 * DAY); // a forward step of the host's clock, not elapsed time
+    expect(await t.app.get(HistoryArchiveService).runUntilCaughtUp()).toBe(0);
+    t.clock.set(saved); // corrected
+    expect((await allEvents(t)).filter((e) => e.streamId.startsWith('oauth.access-token-'))).toHaveLength(1);
+    const revoked = await t.inject({
+      method: 'POST',
+      url: '/oauth/2026-03/token/revoke',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: new URLSearchParams({
+        client_id: f.clientId,
+        client_secret: f.clientSecret,
+        token: tokens.access_token,
+      }).toString(),
+    });
+    expect(revoked.statusCode).toBe(200);
+    expect((await bearer()).statusCode).toBe(401);
+  });
+
   it('GET /admin/v1/events says which part of the requested range was archived', async () => {
     const f = await oauthFixture(t);
     const tokens = await installAndExchange(t, f);

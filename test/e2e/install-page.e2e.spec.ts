@@ -203,6 +203,22 @@ describe('OAuth install page over HTTP', () => {
       expect(out.statusCode).toBe(303);
       expect((await b.get(out.headers.location as string)).body).toContain('name="password"');
     });
+
+    it('ends the session on the server: a copy of the cookie taken before sign-out approves nothing after it', async () => {
+      const b = await signedIn();
+      const consent = await b.get(`/oauth/${enterprise.hubId}/authorize?${query({ state: 'copied' })}`);
+      expect(consent.body).toContain('/oauth/authorize/decision');
+      const copy = new InstallPageBrowser(t);
+      for (const [name, value] of b.cookies) copy.cookies.set(name, value);
+      await b.submit(consent, '/oauth/authorize/sign-out');
+
+      const replayed = await copy.submit(consent, '/oauth/authorize/decision', { decision: 'approve' });
+      expect(replayed.statusCode).toBe(303); // back to the steps, no code
+      expect(String(replayed.headers.location)).not.toContain('code=');
+      expect((await copy.get(`/oauth/authorize?${query()}`)).body).toContain('name="password"');
+      // Signing in again works as before.
+      expect((await (await signedIn()).get(`/oauth/authorize?${query()}`)).body).toContain('Signed in as');
+    });
   });
 
   describe('CSRF', () => {

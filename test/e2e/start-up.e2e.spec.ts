@@ -1,5 +1,8 @@
 import {
+  closeSync,
   existsSync,
+  openSync,
+  writeSync,
   mkdirSync,
   mkdtempSync,
   readdirSync,
@@ -257,6 +260,24 @@ describe('npm start that cannot start: one sentence, exit status 1, no stack tra
     },
     90_000,
   );
+
+  it('events.sqlite with a damaged page in the middle: found by the check at start', async () => {
+    const dir = dataDir();
+    const first = await start({ DATA_DIR: dir });
+    await first.r.waitFor('listening on', 60_000);
+    await stop(first.r);
+    const file = join(dir, 'events.sqlite');
+    const pages = statSync(file).size / 4096;
+    expect(pages).toBeGreaterThan(4);
+    const fd = openSync(file, 'r+');
+    writeSync(fd, Buffer.alloc(4096, 0xa5), 0, 4096, Math.floor(pages / 2) * 4096);
+    closeSync(fd);
+    expect(await failedStart({ DATA_DIR: dir })).toMatch(
+      new RegExp(
+        `^${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} is not a readable event store \\(SQLITE_CORRUPT: integrity check failed at start: .*\\): restore it from a backup, or move it away to start with an empty store\\.$`,
+      ),
+    );
+  }, 120_000);
 
   it('corrupt events.sqlite', async () => {
     const dir = dataDir();

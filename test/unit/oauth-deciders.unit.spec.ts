@@ -446,6 +446,25 @@ describe('access token decider', () => {
       .thenNothing();
   });
 
+  it('revokes a genuine unexpired token whose issue left the stream (archived) from the token itself, never silently', () => {
+    const token = {
+      tokenId: '0123456789abcdef',
+      appId: 7,
+      hubId: 9,
+      installId: 'aaaaaaaaaaaaaaaa',
+      expiresAt: T0 + 1_801_000,
+    };
+    spec
+      .given([])
+      .when({ ...revoke, token })
+      .then([{ type: OAuthEventType.AccessTokenRevoked, data: { ...token, revokedAt: T0 + 60_000 } }]);
+    // Expired by its own expiry: nothing to remember.
+    spec
+      .given([])
+      .when({ ...revoke, now: token.expiresAt, token })
+      .thenNothing();
+  });
+
   it('issues and revokes app tokens (client_credentials): no account, no install', () => {
     const app = {
       kind: 'IssueAppAccessToken' as const,

@@ -3,25 +3,11 @@ import { ApiTags } from '@nestjs/swagger';
 import { ArchiveFiles } from '../../platform/archive/archive-files';
 import { segmentsBetween } from '../../platform/archive/archive-manifest';
 import { EVENT_STORE, EventStore } from '../../platform/event-store/event-store.port';
+import { withoutCredentialHashes } from '../../platform/events/credential-hashes';
 import { eventTypes } from '../../platform/events/event-type-registry';
 import { HubSpotError } from '../../platform/errors/hubspot-error';
 import { IntParamPipe } from '../../platform/http/int-param.pipe';
 import { AdminOnly } from '../../platform/security/admin.guard';
-
-/**
- * Hashes of credentials a caller presents (passwords, client secrets, developer API keys): kept in
- * the store for sign-in and client authentication, never handed out, even to the admin (a scrypt
- * hash can be attacked offline). Hashes of codes and refresh tokens stay: they are those streams'
- * ids, already in `streamId`, and how a token's history is followed.
- */
-const CREDENTIAL_HASHES = new Set(['passwordHash', 'clientSecretHash', 'keyHash']);
-
-function withoutCredentialHashes<E extends { data: unknown }>(event: E): E {
-  if (typeof event.data !== 'object' || event.data === null) return event;
-  const entries = Object.entries(event.data as Record<string, unknown>);
-  if (!entries.some(([key]) => CREDENTIAL_HASHES.has(key))) return event;
-  return { ...event, data: Object.fromEntries(entries.filter(([key]) => !CREDENTIAL_HASHES.has(key))) };
-}
 
 /** The audit trail: stored envelopes with their metadata (credential hashes left out), paged by global position. */
 @ApiTags('admin: audit')

@@ -42,6 +42,12 @@ export interface IssueAppAccessTokenCommand {
 export interface RevokeAccessTokenCommand {
   kind: 'RevokeAccessToken';
   now: number;
+  /**
+   * What the verified (signed) token itself says. Used when its stream is empty: a genuine token
+   * whose issue left the live store (archived, e.g. after a wall-clock step) is still revoked,
+   * never silently missed.
+   */
+  token?: { tokenId: string; appId: number; hubId?: number; installId?: string; expiresAt: number };
 }
 
 export type AccessTokenCommand = IssueAccessTokenCommand | IssueAppAccessTokenCommand | RevokeAccessTokenCommand;
@@ -114,7 +120,24 @@ export const accessTokenDecider: Decider<AccessTokenState, AccessTokenCommand, A
             },
           },
         ];
-      case 'RevokeAccessToken':
+      case 'RevokeAccessToken': {
+        const { token } = command;
+        if (state.status === 'unknown' && token !== undefined && token.expiresAt > command.now) {
+          // Signed by us and unexpired, but its issue is not in the stream (archived): revoke from the token.
+          return [
+            {
+              type: OAuthEventType.AccessTokenRevoked,
+              data: {
+                tokenId: token.tokenId,
+                appId: token.appId,
+                ...(token.hubId !== undefined ? { hubId: token.hubId } : {}),
+                ...(token.installId !== undefined ? { installId: token.installId } : {}),
+                expiresAt: token.expiresAt,
+                revokedAt: command.now,
+              },
+            },
+          ];
+        }
         // RFC 7009: revoking a token that is unknown, already revoked or expired changes nothing.
         if (state.status !== 'issued' || state.expiresAt <= command.now) return [];
         return [
@@ -130,6 +153,7 @@ export const accessTokenDecider: Decider<AccessTokenState, AccessTokenCommand, A
             },
           },
         ];
+      }
     }
   },
 };

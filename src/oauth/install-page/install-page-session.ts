@@ -9,6 +9,8 @@ declare module '@fastify/secure-session' {
   interface SessionData {
     /** The signed-in user of the install page. */
     userId: number;
+    /** The user's session generation at sign-in (SessionGenerations): a sign-out moves it on. */
+    generation: number;
     /** @fastify/csrf-protection's per-session secret. */
     _csrf: string;
   }

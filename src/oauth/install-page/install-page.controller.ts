@@ -14,6 +14,7 @@ import { csrfTokenIsValid } from './install-page-session';
 import type { InstallPageStep } from './install-page-step';
 import { InstallPageFlow, type PageForm } from './install-page.flow';
 import { PageError, parsePortalId } from './page-error';
+import { SessionGenerations } from './session-generations';
 import { found, seeOther, sendHtml } from './page-responses';
 import { renderAccountChooserPage } from './views/account-chooser.view';
 import { renderConsentPage } from './views/consent.view';
@@ -31,6 +32,7 @@ export class InstallPageController {
   constructor(
     private readonly flow: InstallPageFlow,
     private readonly adapterHost: HttpAdapterHost,
+    private readonly generations: SessionGenerations,
   ) {}
 
   @Get('authorize')
@@ -84,6 +86,9 @@ export class InstallPageController {
   async signOut(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
     await this.answer(request, reply, async () => {
       const form = await this.checkedForm(request);
+      // Server side: every session of this user ends, a copy of this cookie included.
+      const userId = this.sessionUser(request);
+      if (userId !== undefined) this.generations.endAll(userId);
       this.render(request, reply, this.flow.signOut(form));
     });
   }
@@ -102,7 +107,7 @@ export class InstallPageController {
   async decide(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
     await this.answer(request, reply, async () => {
       const form = await this.checkedForm(request);
-      this.render(request, reply, await this.flow.decide(form, request.session.get('userId'), String(request.id)));
+      this.render(request, reply, await this.flow.decide(form, this.sessionUser(request), String(request.id)));
     });
   }
 
@@ -110,7 +115,12 @@ export class InstallPageController {
     const checked = this.flow.requestFromQuery(request.query);
     // The session gets its CSRF secret as soon as the request checks out, whichever step follows.
     const csrfToken = reply.generateCsrf();
-    this.render(request, reply, this.flow.pageFor(checked, request.session.get('userId'), portalId), csrfToken);
+    this.render(request, reply, this.flow.pageFor(checked, this.sessionUser(request), portalId), csrfToken);
+  }
+
+  /** The signed-in user of the session, unless that user signed out since (SessionGenerations). */
+  private sessionUser(request: FastifyRequest): number | undefined {
+    return this.generations.signedInUser(request.session.get('userId'), request.session.get('generation'));
   }
 
   /** A step as a page (with the session's CSRF token) or a redirect. */
@@ -127,6 +137,7 @@ export class InstallPageController {
       case 'start-session':
         request.session.regenerate();
         request.session.set('userId', step.userId);
+        request.session.set('generation', this.generations.current(step.userId));
         return seeOther(reply, step.next);
       case 'end-session':
         request.session.delete();

@@ -9,6 +9,7 @@ import { InstallPageController } from './install-page.controller';
 import { InstallPageFlow } from './install-page.flow';
 import { SignInThrottle } from './sign-in-throttle';
 import { CodeIssuanceLimit } from './code-issuance-limit';
+import { SessionGenerations } from './session-generations';
 
 /** Registers the page's session and CSRF plugins on Fastify before the app is ready, so they exist only with the page. */
 @Injectable()
@@ -27,6 +28,6 @@ class InstallPageSessionPlugins implements OnModuleInit {
 @Module({
   imports: [OAuthModule, DirectoryModule],
   controllers: [InstallPageController],
-  providers: [InstallPageSessionPlugins, SignInThrottle, CodeIssuanceLimit, InstallPageFlow],
+  providers: [InstallPageSessionPlugins, SignInThrottle, CodeIssuanceLimit, SessionGenerations, InstallPageFlow],
 })
 export class InstallPageModule {}

@@ -2,7 +2,7 @@ import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplica
 import { CommandBus } from '@nestjs/cqrs';
 import { randomUUID } from 'node:crypto';
 import { APP_CONFIG, type AppConfig } from '../../platform/config/config';
-import { CLOCK, type Clock } from '../../platform/clock';
+import { CLOCK, type Clock, MONOTONIC_CLOCK, type MonotonicClock, steadyWallTime } from '../../platform/clock';
 import { EventStreams } from '../../platform/commands/event-streams';
 import { ArchiveFiles, type ArchiveCrashPoint } from '../../platform/archive/archive-files';
 import { HistoryArchiver, type BatchOutcome } from '../../platform/archive/history-archiver';
@@ -31,6 +31,7 @@ export class HistoryArchiveService implements OnApplicationBootstrap, OnApplicat
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(CLOCK) clock: Clock,
+    @Inject(MONOTONIC_CLOCK) monotonic: MonotonicClock,
     @Inject(EVENT_STORE) store: EventStore,
     files: ArchiveFiles,
     runner: ProjectionRunner,
@@ -44,7 +45,9 @@ export class HistoryArchiveService implements OnApplicationBootstrap, OnApplicat
       rules: retentionRules,
       retentionDays: config.archive.retentionDays,
       batchEvents: config.archive.batchEvents,
-      now: () => clock.now(),
+      // A wall clock set ahead must not archive a stream whose token has not really expired (its
+      // revocation would then find no stream): the cutoff moves only as fast as elapsed time.
+      now: steadyWallTime(clock, monotonic),
       appliedPosition: () => Math.min(...runner.status().map((s) => s.position)),
       handledTypes: () => runner.handledTypes(),
       recordedSegments: async () => {

@@ -2,6 +2,7 @@ import Database from 'better-sqlite3';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { RecordedEvent } from '../events/envelope';
+import { withoutCredentialHashes } from '../events/credential-hashes';
 import { eventTypes } from '../events/event-type-registry';
 import { toRecorded, type EventRow } from '../event-store/sqlite-row-format';
 import { ArchiveFiles } from './archive-files';
@@ -109,7 +110,8 @@ export function* exportEvents(dataDir: string, range: ExportRange): Generator<st
       lastPosition = min;
       if (event.metadata.occurredAt < range.fromTime || event.metadata.occurredAt >= range.toTime) continue;
       const decoded = eventTypes.has(event.type) ? eventTypes.decode(event) : event;
-      yield JSON.stringify({ ...decoded, source });
+      // What the events API withholds, the export withholds too.
+      yield JSON.stringify({ ...withoutCredentialHashes(decoded), source });
     }
   } finally {
     db?.close();

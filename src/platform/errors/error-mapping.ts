@@ -38,6 +38,15 @@ export function toHubSpotError(error: unknown): { error: HubSpotError; isBug: bo
     };
   }
   const storageFault = storageFaultOf(error);
+  if (storageFault?.reason === 'corrupt') {
+    // Not the request's fault and not cured by waiting: readiness says so too (storageDamage).
+    const message =
+      "The service's event store is damaged and cannot be read; an operator must restore it from a backup.";
+    return {
+      error: new HubSpotError(503, 'SERVICE_UNAVAILABLE', message, { subCategory: 'STORAGE_CORRUPT' }),
+      isBug: false,
+    };
+  }
   if (storageFault) return { error: storageRefused(storageFault.reason), isBug: false };
   if (error instanceof StoreUnavailableError) {
     // The request may be retried as is: appends are idempotent, and its outcome is not known.
@@ -72,7 +81,7 @@ export function toHubSpotError(error: unknown): { error: HubSpotError; isBug: bo
 /** Seconds a client should wait before retrying a write the storage refused. */
 const STORAGE_RETRY_AFTER_SECONDS = 5;
 
-const STORAGE_STATE = { full: 'full', read_only: 'read-only', io: 'failing' } as const;
+const STORAGE_STATE = { full: 'full', read_only: 'read-only', io: 'failing', corrupt: 'damaged' } as const;
 
 /**
  * A write the storage refused (disk full, read-only, I/O errors): 507 Insufficient Storage with

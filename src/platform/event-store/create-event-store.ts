@@ -5,6 +5,7 @@ import { makePrivateDatabaseFile, makePrivateDataDir } from '../security/private
 import type { EventStore } from './event-store.port';
 import { EventStoreDbEventStore } from './eventstoredb-event-store';
 import { SqliteEventStore } from './sqlite-event-store';
+import { checkIntegrityAtStart } from './sqlite-integrity';
 
 /** The one place that picks the store: EventStoreDB when a connection string is set, else SQLite in DATA_DIR. */
 export function createEventStore(
@@ -23,6 +24,7 @@ export function createEventStore(
   }
   makePrivateDataDir(config.dataDir);
   const file = join(config.dataDir, 'events.sqlite');
+  checkIntegrityAtStart(file);
   makePrivateDatabaseFile(file);
   return new SqliteEventStore(file, {
     // The service is the file's one writer, so streams it has read can be served from memory.

@@ -1,5 +1,8 @@
-/** Why the storage refused a write: it is full (or out of inodes or quota), read-only, or failing. */
-export type StorageFaultReason = 'full' | 'read_only' | 'io';
+/**
+ * Why the storage refused: it is full (or out of inodes or quota), read-only, failing, or its
+ * file is damaged (a corrupt page: no retry mends it, a backup does).
+ */
+export type StorageFaultReason = 'full' | 'read_only' | 'io' | 'corrupt';
 
 /**
  * The store could not write because of its storage, not because of the request: the disk is full,
@@ -29,11 +32,13 @@ const ERRNO_REASONS: Record<string, StorageFaultReason> = {
 /**
  * SQLite's extended result codes: SQLITE_FULL ("database or disk is full"), SQLITE_READONLY_* (a
  * file or directory turned read-only), SQLITE_IOERR_* (a write, fsync or truncate failed, ENOSPC
- * included) and SQLITE_CANTOPEN (the -wal or -shm file cannot be created, e.g. no inodes left).
+ * included), SQLITE_CANTOPEN (the -wal or -shm file cannot be created, e.g. no inodes left) and
+ * SQLITE_CORRUPT_* / SQLITE_NOTADB (a damaged page or header).
  * Self-contained: the writer thread runs it from its source text (see sqlite-event-store.ts).
  */
 export function sqliteStorageFaultReason(code: string): StorageFaultReason | null {
   if (code === 'SQLITE_FULL') return 'full';
+  if (code === 'SQLITE_CORRUPT' || code.startsWith('SQLITE_CORRUPT_') || code === 'SQLITE_NOTADB') return 'corrupt';
   if (code === 'SQLITE_READONLY' || code.startsWith('SQLITE_READONLY_')) return 'read_only';
   if (code === 'SQLITE_IOERR' || code.startsWith('SQLITE_IOERR_')) return 'io';
   if (code === 'SQLITE_CANTOPEN' || code.startsWith('SQLITE_CANTOPEN_')) return 'io';
@@ -48,7 +53,29 @@ export function storageFaultOf(error: unknown): StorageFaultError | null {
   const { code, message } = error as { code?: unknown; message?: unknown };
   if (typeof code !== 'string') return null;
   const reason = sqliteStorageFaultReason(code) ?? ERRNO_REASONS[code] ?? null;
-  return reason ? new StorageFaultError(reason, code, typeof message === 'string' ? message : code) : null;
+  if (reason === null) return null;
+  const fault = new StorageFaultError(reason, code, typeof message === 'string' ? message : code);
+  if (reason === 'corrupt') storageDamage.record(fault);
+  return fault;
 }
+
+/**
+ * A damaged file seen by any reader or writer of this process (sticky: a corrupt page stays
+ * corrupt until a person restores the file), so readiness reports it even when the request that
+ * met it was answered.
+ */
+export class StorageDamage {
+  private first: string | null = null;
+
+  record(fault: StorageFaultError): void {
+    this.first ??= `${fault.code}: ${fault.message}`;
+  }
+
+  reason(): string | null {
+    return this.first;
+  }
+}
+
+export const storageDamage = new StorageDamage();
 
 export const isStorageFault = (error: unknown): boolean => storageFaultOf(error) !== null;

@@ -38,7 +38,17 @@ export class RevokeAccessTokenHandler implements ICommandHandler<RevokeAccessTok
   async execute({ claims, context }: RevokeAccessToken): Promise<void> {
     const { position } = await this.accessTokens.handle(
       accessTokenStream(claims.issuedAt, claims.tokenId),
-      { kind: 'RevokeAccessToken', now: this.clock.now() },
+      {
+        kind: 'RevokeAccessToken',
+        now: this.clock.now(),
+        token: {
+          tokenId: claims.tokenId,
+          appId: claims.appId,
+          ...(claims.appToken ? {} : { hubId: claims.hubId }),
+          ...(claims.appInstallId !== undefined ? { installId: claims.appInstallId } : {}),
+          expiresAt: claims.expiresAt,
+        },
+      },
       context,
     );
     // Committed: answered even when the read models cannot catch up now (readiness reports it).

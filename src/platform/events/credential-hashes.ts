@@ -1,0 +1,16 @@
+/**
+ * Hashes of credentials a caller presents (passwords, client secrets, developer API keys): kept in
+ * the store for sign-in and client authentication, never handed out, even to the admin (a scrypt
+ * hash can be attacked offline): not by the events API, not by audit:export. Hashes of codes and
+ * refresh tokens stay: they are those streams' ids, already in `streamId`, and how a token's
+ * history is followed.
+ */
+export const CREDENTIAL_HASHES: ReadonlySet<string> = new Set(['passwordHash', 'clientSecretHash', 'keyHash']);
+
+/** The event with its data's credential hashes left out (the same object when it has none). */
+export function withoutCredentialHashes<E extends { data: unknown }>(event: E): E {
+  if (typeof event.data !== 'object' || event.data === null) return event;
+  const entries = Object.entries(event.data as Record<string, unknown>);
+  if (!entries.some(([key]) => CREDENTIAL_HASHES.has(key))) return event;
+  return { ...event, data: Object.fromEntries(entries.filter(([key]) => !CREDENTIAL_HASHES.has(key))) };
+}
