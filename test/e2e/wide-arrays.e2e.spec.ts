@@ -1,4 +1,5 @@
 import { LIMITS_TEST_SCOPES, mintLimitsToken } from '../support/limits-tokens';
+import { arrayPaths, type OpenApiComponents, type Schema, wideBody } from '../support/wide-arrays';
 import { createAccount, createApp, startTestApp, type TestApp } from '../support/test-app';
 
 /**
@@ -10,59 +11,11 @@ import { createAccount, createApp, startTestApp, type TestApp } from '../support
  */
 const WIDE = 30_000;
 
-interface Schema {
-  $ref?: string;
-  type?: string;
-  items?: Schema;
-  allOf?: Schema[];
-  properties?: Record<string, Schema>;
-}
 interface Operation {
   requestBody?: { content?: Record<string, { schema?: Schema }> };
 }
-interface OpenApi {
+interface OpenApi extends OpenApiComponents {
   paths: Record<string, Record<string, Operation>>;
-  components: { schemas: Record<string, Schema> };
-}
-
-/** Every array field reachable in a body schema, as the path of property names and array indexes (0). */
-function arrayPaths(
-  doc: OpenApi,
-  schema: Schema,
-  prefix: Array<string | number> = [],
-  depth = 0,
-): Array<Array<string | number>> {
-  const resolved = resolve(doc, schema);
-  if (!resolved?.properties || depth > 4) return [];
-  const out: Array<Array<string | number>> = [];
-  for (const [name, raw] of Object.entries(resolved.properties)) {
-    const property = resolve(doc, raw)!;
-    const path = [...prefix, name];
-    if (property.type === 'array') {
-      out.push(path);
-      if (property.items) out.push(...arrayPaths(doc, property.items, [...path, 0], depth + 1));
-    } else if (property.properties) {
-      out.push(...arrayPaths(doc, property, path, depth + 1));
-    }
-  }
-  return out;
-}
-
-function resolve(doc: OpenApi, schema: Schema | undefined): Schema | undefined {
-  if (!schema) return undefined;
-  if (schema.$ref) return resolve(doc, doc.components.schemas[schema.$ref.split('/').pop()!]);
-  if (schema.allOf?.length === 1) return resolve(doc, schema.allOf[0]);
-  return schema;
-}
-
-/** `{ inputs: [ { options: [ {} × WIDE ] } ] }` for the path inputs.0.options. */
-function wideBody(path: Array<string | number>): unknown {
-  let value: unknown = Array.from({ length: WIDE }, () => ({}));
-  for (let i = path.length - 1; i >= 0; i--) {
-    const key = path[i]!;
-    value = typeof key === 'number' ? [value] : { [key]: value };
-  }
-  return value;
 }
 
 describe('wide JSON arrays (issue 26, item 1)', () => {
@@ -145,7 +98,7 @@ describe('wide JSON arrays (issue 26, item 1)', () => {
     expect(all.length).toBeGreaterThan(90);
     const failures: string[] = [];
     for (const [method, path, field] of all) {
-      const r = await request(method, path, wideBody(field));
+      const r = await request(method, path, wideBody(field, WIDE));
       const body = r.json() as { category?: string; errors?: Array<{ in: string; code: string }> };
       const name = field.join('.');
       const ok =

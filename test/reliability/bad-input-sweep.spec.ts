@@ -18,6 +18,9 @@ import {
   type RunningService,
 } from '../support/reliability-service';
 import { startTestApp, TEST_ADMIN_KEY } from '../support/test-app';
+import { arrayPaths, wideBody } from '../support/wide-arrays';
+import { once } from 'node:events';
+import { connect } from 'node:net';
 
 /**
  * A generated bad-input sweep over every route of the real service (the OpenAPI document's routes
@@ -44,6 +47,10 @@ const CONCURRENCY = 8;
 /** After the warm-up, the service's memory is sampled (after a full GC) every this many requests. */
 const SAMPLE_EVERY = 500;
 const mb = (bytes: number) => (bytes / 2 ** 20).toFixed(1);
+/** The sweep's service gets a short REQUEST_TIMEOUT_MS, so that its trickled bodies end soon. */
+const REQUEST_TIMEOUT_MS = 3000;
+/** Issue 26: how wide the wide arrays are (`{"inputs":[{}]×30000}`). */
+const WIDE = 30_000;
 
 jest.setTimeout(600_000);
 
@@ -219,6 +226,9 @@ describe('reliability: bad-input sweep over every route', () => {
       ADMIN_API_KEY: TEST_ADMIN_KEY,
       RATE_LIMIT_ENABLED: 'true',
       RATE_LIMIT_MAX: '1000000',
+      DEVELOPER_KEY_RATE_LIMIT_MAX: '1000000',
+      // Issue 26: trickled bodies are cut at this (short, so that the sweep can wait for it).
+      REQUEST_TIMEOUT_MS: String(REQUEST_TIMEOUT_MS),
       NODE_OPTIONS: GC_HOOK_NODE_OPTIONS,
     });
     const fx = new HttpFixtures(service.url, TEST_ADMIN_KEY);
@@ -982,6 +992,103 @@ describe('reliability: bad-input sweep over every route', () => {
     expect(failures.slice(failuresBefore).slice(0, 20)).toEqual([]);
     expect(wrong.slice(0, 20)).toEqual([]);
     expect(delay).toBeLessThan(MAX_EVENT_LOOP_DELAY_SECONDS);
+  });
+
+  it("issue 26's shapes: every array field 30,000 wide and trickled bodies: no 5xx, short answers, loop responsive", async () => {
+    // The generated sweep may have revoked the app's token or uninstalled it: a fresh install's token.
+    const fx = new HttpFixtures(service!.url, TEST_ADMIN_KEY);
+    const fresh = await fx.exchange(ctx, await fx.installCode(ctx.appId, ctx.hubId, ctx.userId));
+    expect(fresh.status).toBe(200);
+    const right: Record<string, string> = {
+      hubId: String(ctx.hubId),
+      appId: String(ctx.appId),
+      cardId: ctx.cardId,
+      objectType: 'contacts',
+      propertyName: 'score_x2',
+    };
+    const fill = (path: string) => path.replace(/\{(\w+)\}/g, (_, name: string) => right[name] ?? 'x');
+    const wide: Generated[] = [];
+    for (const route of routes) {
+      if (!route.bodySchema) continue;
+      const auth = route.path.startsWith('/admin/') ? TEST_ADMIN_KEY : fresh.body.access_token;
+      for (const field of arrayPaths(docs, { $ref: `#/components/schemas/${route.bodySchema}` })) {
+        wide.push({
+          route,
+          method: route.method,
+          path: fill(route.path),
+          query: '',
+          headers: [
+            ['Authorization', `Bearer ${auth}`],
+            ['Content-Type', 'application/json'],
+          ],
+          body: Buffer.from(JSON.stringify(wideBody(field, WIDE))),
+        });
+      }
+    }
+    expect(wide.length).toBeGreaterThan(90);
+
+    const failuresBefore = failures.length;
+    const long: string[] = [];
+    let refusedShort = 0;
+    await eventLoopMaxDelaySeconds(); // starts a new measuring period
+    await inPool(wide, 4, async (g) => {
+      const r = await rawRequest(ctx.port, encode(g, ctx.port), 20_000);
+      statuses.set(r.status, (statuses.get(r.status) ?? 0) + 1);
+      const problems = problemsOf(g, r, [ctx.clientSecret, TEST_ADMIN_KEY]);
+      if (problems.length > 0) failures.push(`${problems.join('; ')} ← ${describeRequest(g)} → ${r.status}`);
+      // Never thousands of errors[] entries: a refusal is a few hundred bytes.
+      if (r.body.length > 4096) long.push(`${describeRequest(g).slice(0, 160)} → ${r.status} ${r.body.length} bytes`);
+      if (r.status === 400 && r.body.toString('utf8').includes('TOO_MANY_ITEMS')) refusedShort++;
+    });
+    const delay = await eventLoopMaxDelaySeconds();
+
+    // Trickled bodies: a byte every 250 ms, never finished; each connection is cut at REQUEST_TIMEOUT_MS.
+    const trickled = ['/oauth/v1/token', '/oauth/authorize/sign-in', '/crm/v3/properties/contacts', '/admin/v1/apps'];
+    const cut = await Promise.all(
+      [...trickled, ...trickled].map(async (path) => {
+        const socket = connect({ host: '127.0.0.1', port: ctx.port });
+        await once(socket, 'connect');
+        const chunks: Buffer[] = [];
+        socket.on('data', (c: Buffer) => chunks.push(c));
+        socket.on('error', () => undefined);
+        const type = path.startsWith('/oauth/') ? 'application/x-www-form-urlencoded' : 'application/json';
+        // With the right credentials (without them, these routes answer 401 before reading a byte of the body).
+        const key = path.startsWith('/admin/') ? TEST_ADMIN_KEY : fresh.body.access_token;
+        const auth = path.startsWith('/oauth/') ? '' : `Authorization: Bearer ${key}\r\n`;
+        socket.write(
+          `POST ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\n${auth}Content-Type: ${type}\r\nContent-Length: 1000\r\n\r\n`,
+        );
+        const trickle = setInterval(() => {
+          if (socket.writable && !socket.destroyed) socket.write('a', () => undefined);
+        }, 250);
+        const cap = setTimeout(() => socket.destroy(), 20_000);
+        await once(socket, 'close');
+        clearInterval(trickle);
+        clearTimeout(cap);
+        return { path, answer: Buffer.concat(chunks).toString('utf8') };
+      }),
+    );
+    const notCut = cut.filter(
+      ({ answer }) =>
+        !/^HTTP\/1\.1 408 /.test(answer) ||
+        !/"category":"TIMEOUT"/.test(answer) ||
+        !/"correlationId":"[0-9a-f-]{36}"/.test(answer),
+    );
+    const live = await rawRequest(
+      ctx.port,
+      Buffer.from('GET /health/live HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n'),
+    );
+
+    process.stdout.write(
+      `issue 26 shapes: ${wide.length} wide-array requests (${refusedShort} refused TOO_MANY_ITEMS), longest event-loop delay ` +
+        `${(delay * 1000).toFixed(0)} ms; ${cut.length} trickled bodies, ${cut.length - notCut.length} cut with 408\n`,
+    );
+    expect(failures.slice(failuresBefore).slice(0, 20)).toEqual([]);
+    expect(long.slice(0, 20)).toEqual([]);
+    expect(refusedShort).toBeGreaterThan(wide.length / 2);
+    expect(delay).toBeLessThan(MAX_EVENT_LOOP_DELAY_SECONDS);
+    expect(notCut.map((c) => `${c.path}: ${c.answer.slice(0, 120)}`)).toEqual([]);
+    expect(live.status).toBe(200);
   });
 
   it('tokens of other kinds: only an access token opens the CRM API, only the admin key the admin API', async () => {

@@ -110,6 +110,11 @@ export class CardsQueries {
     return (this.s.legacyOfApp.all(appId) as LegacyRow[]).map((r) => this.toLegacy(r));
   }
 
+  /** Live legacy cards of an app (the per-app cap counts them). */
+  legacyCardCountOfApp(appId: number): number {
+    return (this.s.legacyCountOfApp.get(appId) as { n: number }).n;
+  }
+
   appCard(cardId: string): AppCardRecord | null {
     const row = this.s.appCard.get(cardId) as AppRow | undefined;
     return row ? toAppCard(row) : null;
@@ -283,6 +288,10 @@ function prepare(db: Database.Database) {
     legacyOfApp: cachedStatement(
       db,
       `SELECT * FROM cards_legacy WHERE app_id = ? AND deleted_at IS NULL ${ORDER_BY_ID}`,
+    ),
+    legacyCountOfApp: cachedStatement(
+      db,
+      'SELECT COUNT(*) AS n FROM cards_legacy WHERE app_id = ? AND deleted_at IS NULL',
     ),
     audit: cachedStatement(db, 'SELECT * FROM cards_legacy_audit WHERE card_id = ? ORDER BY revision'),
     appCard: cachedStatement(db, 'SELECT * FROM cards_app WHERE card_id = ?'),

@@ -2,6 +2,7 @@ import { Inject } from '@nestjs/common';
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { CLOCK, type Clock } from '../../../platform/clock';
 import { EventStreams } from '../../../platform/commands/event-streams';
+import { HubSpotError } from '../../../platform/errors/hubspot-error';
 import type { CommandContext } from '../../../platform/events/envelope';
 import { answerAfterCommit } from '../../../platform/projections/answer-after-commit';
 import { ProjectionRunner } from '../../../platform/projections/projection-runner';
@@ -10,6 +11,12 @@ import { legacyCardDecider } from '../../domain/legacy-card.decider';
 import { CardIdAllocator } from '../card-id-allocator';
 import { CardsQueries, type LegacyCardRecord } from '../cards.queries';
 import { legacyCardFromStream } from '../legacy-card-record';
+
+/**
+ * HubSpot's documented limit: "Each app can include up to 25 CRM cards". It also bounds how many
+ * cards every install of the app places in its accounts' views.
+ */
+export const MAX_LEGACY_CARDS_PER_APP = 25;
 
 /** A developer defines a new legacy CRM card for an app; the answer is the card as the read model holds it. */
 export class CreateLegacyCard extends Command<LegacyCardRecord> {
@@ -33,7 +40,29 @@ export class CreateLegacyCardHandler implements ICommandHandler<CreateLegacyCard
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
-  async execute({ appId, definition, userId, context }: CreateLegacyCard): Promise<LegacyCardRecord> {
+  /** The create in progress per app: creates of one app run one after the other, so the cap's count is exact. */
+  private readonly creating = new Map<number, Promise<unknown>>();
+
+  execute(command: CreateLegacyCard): Promise<LegacyCardRecord> {
+    const previous = this.creating.get(command.appId) ?? Promise.resolve();
+    const next = previous.catch(() => undefined).then(() => this.create(command));
+    this.creating.set(command.appId, next);
+    void next
+      .finally(() => {
+        if (this.creating.get(command.appId) === next) this.creating.delete(command.appId);
+      })
+      .catch(() => undefined);
+    return next;
+  }
+
+  private async create({ appId, definition, userId, context }: CreateLegacyCard): Promise<LegacyCardRecord> {
+    // The previous create of this app has answered, so the read model holds it: the count is current.
+    if (this.queries.legacyCardCountOfApp(appId) >= MAX_LEGACY_CARDS_PER_APP) {
+      throw HubSpotError.validation(
+        `An app can have at most ${MAX_LEGACY_CARDS_PER_APP} CRM cards; delete one before creating another.`,
+        [{ message: `at most ${MAX_LEGACY_CARDS_PER_APP} cards per app`, in: 'appId', code: 'TOO_MANY_CARDS' }],
+      );
+    }
     const { cardId, position } = await this.ids.createCard(
       legacyCardDecider,
       (cardId) => ({ kind: 'CreateLegacyCard' as const, cardId, appId, definition, userId, now: this.clock.now() }),
