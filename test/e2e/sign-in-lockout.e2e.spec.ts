@@ -31,9 +31,9 @@ describe('sign-in lockout and client-authentication throttle, with RATE_LIMIT_EN
     return b.submit(page, '/oauth/authorize/sign-in', { email, password });
   }
   /** One failed password check of `email` from `address`, as the sign-in form settles it. */
-  function fail(email: string, address: string): boolean {
-    const gate = throttle().reserve(email, address);
-    if (gate.allowed) gate.attempt.failed();
+  async function fail(email: string, address: string): Promise<boolean> {
+    const gate = await throttle().reserve(email, address);
+    if (gate.allowed) await gate.attempt.failed();
     return gate.allowed;
   }
 
@@ -53,12 +53,12 @@ describe('sign-in lockout and client-authentication throttle, with RATE_LIMIT_EN
     SCRYPT_HEAVY_MS,
   );
 
-  it('a wall-clock step backwards does not stretch a lock past its 15-minute bound', () => {
+  it('a wall-clock step backwards does not stretch a lock past its 15-minute bound', async () => {
     const email = 'clock-step@example.com';
-    for (let i = 0; i < SIGN_IN_FAILURES.perEmail; i++) expect(fail(email, `192.0.2.${i}`)).toBe(true);
+    for (let i = 0; i < SIGN_IN_FAILURES.perEmail; i++) expect(await fail(email, `192.0.2.${i}`)).toBe(true);
     const saved = t.clock.now();
     t.clock.set(saved - 46 * 60_000); // the host's clock corrected 46 minutes back
-    const gate = throttle().reserve(email, '192.0.2.200');
+    const gate = await throttle().reserve(email, '192.0.2.200');
     t.clock.set(saved);
     expect(gate.allowed).toBe(false);
     expect((gate as { retryAfterMs: number }).retryAfterMs).toBeLessThanOrEqual(SIGN_IN_FAILURES.baseLockMs);
@@ -69,11 +69,11 @@ describe('sign-in lockout and client-authentication throttle, with RATE_LIMIT_EN
     const releases: Array<() => void> = [];
     const running: Array<Promise<unknown>> = [];
     for (let i = 0; i < 68; i++) {
-      const gate = throttle().reserve(`queued-${i}@example.com`, `198.51.100.${i}`);
+      const gate = await throttle().reserve(`queued-${i}@example.com`, `198.51.100.${i}`);
       expect(gate.allowed).toBe(true);
       running.push(throttle().limitConcurrency(() => new Promise<void>((resolve) => releases.push(resolve))));
     }
-    expect(throttle().reserve('one-more@example.com', '203.0.113.1')).toEqual({ allowed: false, busy: true });
+    expect(await throttle().reserve('one-more@example.com', '203.0.113.1')).toEqual({ allowed: false, busy: true });
     // Let them all finish (each release lets a queued one start, which adds its own release).
     for (let done = 0; done < 68; done++) {
       while (releases.length === 0) await Promise.resolve();
@@ -83,27 +83,27 @@ describe('sign-in lockout and client-authentication throttle, with RATE_LIMIT_EN
     await Promise.all(running);
   });
 
-  it('a locked address adds no e-mail keys: 100,000 made-up e-mails do not evict a locked e-mail', () => {
+  it('a locked address adds no e-mail keys: 100,000 made-up e-mails do not evict a locked e-mail', async () => {
     const victim = 'victim-one@example.com';
     const attacker = '198.51.100.250';
-    for (let i = 0; i < SIGN_IN_FAILURES.perEmail; i++) expect(fail(victim, attacker)).toBe(true);
+    for (let i = 0; i < SIGN_IN_FAILURES.perEmail; i++) expect(await fail(victim, attacker)).toBe(true);
     for (let i = SIGN_IN_FAILURES.perEmail; i < SIGN_IN_FAILURES.perAddress; i++) {
-      expect(fail(`filler-${i}@example.com`, attacker)).toBe(true);
+      expect(await fail(`filler-${i}@example.com`, attacker)).toBe(true);
     }
-    for (let i = 0; i < 100_000; i++) expect(fail(`made-up-${i}@example.com`, attacker)).toBe(false);
-    const gate = throttle().reserve(victim, '203.0.113.77');
+    for (let i = 0; i < 100_000; i++) expect(await fail(`made-up-${i}@example.com`, attacker)).toBe(false);
+    const gate = await throttle().reserve(victim, '203.0.113.77');
     expect(gate.allowed).toBe(false);
     t.clock.advance(SIGN_IN_FAILURES.forgetAfterMs + SIGN_IN_FAILURES.maxLockMs);
   });
 
-  it('a locked e-mail is kept apart: 100,001 new keys from fresh addresses do not evict it', () => {
+  it('a locked e-mail is kept apart: 100,001 new keys from fresh addresses do not evict it', async () => {
     const victim = 'victim-two@example.com';
-    for (let i = 0; i < SIGN_IN_FAILURES.perEmail; i++) expect(fail(victim, `203.0.113.${i}`)).toBe(true);
+    for (let i = 0; i < SIGN_IN_FAILURES.perEmail; i++) expect(await fail(victim, `203.0.113.${i}`)).toBe(true);
     for (let i = 0; i <= 100_000; i++) {
-      const gate = throttle().reserve(`fresh-${i}@example.com`, `10.${i >> 16}.${(i >> 8) & 255}.${i & 255}`);
-      if (gate.allowed) gate.attempt.succeeded();
+      const gate = await throttle().reserve(`fresh-${i}@example.com`, `10.${i >> 16}.${(i >> 8) & 255}.${i & 255}`);
+      if (gate.allowed) await gate.attempt.succeeded();
     }
-    expect(throttle().reserve(victim, '203.0.113.99').allowed).toBe(false);
+    expect((await throttle().reserve(victim, '203.0.113.99')).allowed).toBe(false);
     t.clock.advance(SIGN_IN_FAILURES.forgetAfterMs + SIGN_IN_FAILURES.maxLockMs);
   });
 

@@ -61,6 +61,19 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ MAX_CONNECTIONS: '0' })).toThrow(/MAX_CONNECTIONS must be an integer/);
   });
 
+  it('reads COUNTER_STORE_URL: unset keeps the counters in memory; only a redis:// or rediss:// URL (issue 25, item 5)', () => {
+    expect(loadConfig({}).counterStoreUrl).toBeNull();
+    expect(loadConfig({ COUNTER_STORE_URL: 'redis://127.0.0.1:6380' }).counterStoreUrl).toBe('redis://127.0.0.1:6380');
+    expect(loadConfig({ COUNTER_STORE_URL: 'rediss://:pw@cache.internal:6380/2' }).counterStoreUrl).toBe(
+      'rediss://:pw@cache.internal:6380/2',
+    );
+    for (const bad of ['127.0.0.1:6379', 'http://127.0.0.1:6379', 'redis://', 'redis:///0', 'not a url\u0000']) {
+      expect(() => loadConfig({ COUNTER_STORE_URL: bad })).toThrow(
+        /COUNTER_STORE_URL must be a redis:\/\/ or rediss:\/\/ URL/,
+      );
+    }
+  });
+
   it('requires ADMIN_API_KEY outside the demo', () => {
     expect(() => loadConfig({ SEED: 'none' })).toThrow(/ADMIN_API_KEY is required/);
     expect(loadConfig({ SEED: 'none', ADMIN_API_KEY: 'x'.repeat(16) }).adminApiKey).toBe('x'.repeat(16));

@@ -1,4 +1,4 @@
-import { FailureBackoff } from '../../src/oauth/install-page/failure-backoff';
+import { FailureBackoff } from '../../src/platform/rate-limit/failure-backoff';
 import { ManualClock } from '../../src/platform/clock';
 
 const options = { free: 2, baseLockMs: 1000, maxLockMs: 4000, forgetAfterMs: 10_000, resetOnSuccess: true };

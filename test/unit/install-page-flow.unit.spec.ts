@@ -7,6 +7,7 @@ import { InstallPageFlow } from '../../src/oauth/install-page/install-page.flow'
 import { PageError } from '../../src/oauth/install-page/page-error';
 import type { SignInThrottle } from '../../src/oauth/install-page/sign-in-throttle';
 import { CodeIssuanceLimit } from '../../src/oauth/install-page/code-issuance-limit';
+import { MemoryCounterStore } from '../../src/platform/rate-limit/memory-counter-store';
 import { ManualClock } from '../../src/platform/clock';
 
 /** The install page's steps without HTTP: what the flow decides, given a directory and a session. */
@@ -43,7 +44,7 @@ describe('install page flow: the next step', () => {
   const execute = jest.fn(async (_command: unknown) => ({ code: 'c0de', grantedScopes: [] }));
   const flow = new InstallPageFlow(
     {} as SignInThrottle,
-    new CodeIssuanceLimit(new ManualClock()),
+    new CodeIssuanceLimit(new ManualClock(), new MemoryCounterStore()),
     new AuthorizeRequestValidator(directory),
     directory,
     { execute } as unknown as CommandBus,

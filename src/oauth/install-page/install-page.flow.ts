@@ -121,10 +121,14 @@ export class InstallPageFlow {
       view: { appName: validated.app.name, request: encodeAuthorizationRequest(pending), portalId, email, error },
       retryAfterSeconds,
     });
-    const gate = this.signInThrottle.reserve(email, address);
+    const gate = await this.signInThrottle.reserve(email, address);
     if (!gate.allowed) {
       if ('busy' in gate) {
         return signInAgain(503, 'Too many sign-ins are being checked right now. Try again in a few seconds.', 5);
+      }
+      if ('unavailable' in gate) {
+        // The shared counter store cannot be reached: no password check goes uncounted.
+        return signInAgain(503, 'Sign-in is unavailable for a moment. Try again in a few seconds.', 5);
       }
       const minutes = Math.max(1, Math.ceil(gate.retryAfterMs / 60_000));
       return signInAgain(
@@ -143,8 +147,8 @@ export class InstallPageFlow {
       );
     } finally {
       // Settled once, whatever happened: an error counts as a failure, never as a free attempt.
-      if (credentials && passwordOk && password.length > 0) gate.attempt.succeeded();
-      else gate.attempt.failed();
+      if (credentials && passwordOk && password.length > 0) await gate.attempt.succeeded();
+      else await gate.attempt.failed();
     }
     if (!credentials || !passwordOk || password.length === 0) {
       return signInAgain(401, 'That e-mail address and password do not match a user. Check both and try again.');
@@ -184,7 +188,7 @@ export class InstallPageFlow {
       };
     }
     if (form.decision !== 'approve') throw new PageError(400, CANNOT_CONNECT, 'Choose Connect app or Cancel.');
-    const gate = this.codeIssuance.tryAcquire(user.userId, validated.app.appId, hubId);
+    const gate = await this.codeIssuance.tryAcquire(user.userId, validated.app.appId, hubId);
     if (!gate.allowed) {
       const seconds = Math.max(1, Math.ceil(gate.retryAfterMs / 1000));
       throw new PageError(

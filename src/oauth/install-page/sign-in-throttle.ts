@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { MONOTONIC_CLOCK, type MonotonicClock } from '../../platform/clock';
-import { FailureBackoff } from './failure-backoff';
+import { COUNTER_STORE, type CounterStore, type FailureLock } from '../../platform/rate-limit/counter-store';
 
 /**
  * Failed sign-ins allowed per e-mail and per address before a lock, the first lock, and its bound:
@@ -19,12 +19,15 @@ const MAX_CONCURRENT_CHECKS = 4;
 const MAX_QUEUED_CHECKS = 64;
 
 export type SignInGate =
-  { allowed: true; attempt: SignInAttempt } | { allowed: false; retryAfterMs: number } | { allowed: false; busy: true };
+  | { allowed: true; attempt: SignInAttempt }
+  | { allowed: false; retryAfterMs: number }
+  | { allowed: false; busy: true }
+  | { allowed: false; unavailable: true };
 
 /** A reserved sign-in attempt: counted as a failure until it is settled. */
 export interface SignInAttempt {
-  succeeded(): void;
-  failed(): void;
+  succeeded(): Promise<void>;
+  failed(): Promise<void>;
 }
 
 /**
@@ -41,43 +44,49 @@ export interface SignInAttempt {
  */
 @Injectable()
 export class SignInThrottle {
-  private readonly byEmail: FailureBackoff;
-  private readonly byAddress: FailureBackoff;
+  private readonly byEmail: FailureLock;
+  private readonly byAddress: FailureLock;
   private running = 0;
   private readonly queue: Array<() => void> = [];
 
-  constructor(@Inject(MONOTONIC_CLOCK) clock: MonotonicClock) {
+  constructor(@Inject(MONOTONIC_CLOCK) clock: MonotonicClock, @Inject(COUNTER_STORE) counters: CounterStore) {
     const { baseLockMs, maxLockMs, forgetAfterMs } = SIGN_IN_FAILURES;
-    this.byEmail = new FailureBackoff(
+    // In the counter store: shared by every instance when one is configured, so N instances give
+    // no more guesses than one. Unreachable, it refuses sign-ins (fail closed).
+    this.byEmail = counters.failureLock(
+      'sign-in-email',
       { free: SIGN_IN_FAILURES.perEmail, baseLockMs, maxLockMs, forgetAfterMs, resetOnSuccess: true },
       clock,
     );
     // One valid account must not reset an address's count: only failures settle it.
-    this.byAddress = new FailureBackoff(
+    this.byAddress = counters.failureLock(
+      'sign-in-address',
       { free: SIGN_IN_FAILURES.perAddress, baseLockMs, maxLockMs, forgetAfterMs, resetOnSuccess: false },
       clock,
     );
   }
 
   /** Reserves a password check for this e-mail from this address, or says why not. */
-  reserve(email: string, address: string): SignInGate {
+  async reserve(email: string, address: string): Promise<SignInGate> {
     if (this.running >= MAX_CONCURRENT_CHECKS && this.queue.length >= MAX_QUEUED_CHECKS) {
       return { allowed: false, busy: true };
     }
-    const byAddress = this.byAddress.reserve(address);
+    const byAddress = await this.byAddress.reserve(address);
     if (!byAddress.allowed) return byAddress;
     const emailKey = email.trim().toLowerCase();
-    const byEmail = this.byEmail.reserve(emailKey);
+    const byEmail = await this.byEmail.reserve(emailKey);
     if (!byEmail.allowed) {
-      this.byAddress.release(address);
+      await this.byAddress.release(address, byAddress.ticket);
       return byEmail;
     }
     let settled = false;
-    const settle = (outcome: 'succeeded' | 'failed') => {
+    const settle = async (outcome: 'succeeded' | 'failed') => {
       if (settled) return;
       settled = true;
-      this.byEmail[outcome](emailKey);
-      this.byAddress[outcome](address);
+      await Promise.all([
+        this.byEmail[outcome](emailKey, byEmail.ticket),
+        this.byAddress[outcome](address, byAddress.ticket),
+      ]);
     };
     return { allowed: true, attempt: { succeeded: () => settle('succeeded'), failed: () => settle('failed') } };
   }

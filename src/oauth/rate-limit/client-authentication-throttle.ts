@@ -20,38 +20,36 @@ import { CLIENT_AUTHENTICATED_PATHS } from '../http/token-request';
  * guessing, which is already hopeless.
  */
 export function installClientAuthenticationThrottle(fastify: FastifyInstance, limiters: RateLimiters): void {
-  fastify.addHook(
-    'onSend',
-    (request: FastifyRequest, reply: FastifyReply, payload: unknown, done: (e: null, p: unknown) => void) => {
-      if (
-        reply.statusCode !== 401 ||
-        request.method !== 'POST' ||
-        !CLIENT_AUTHENTICATED_PATHS.has(request.routeOptions.url ?? '')
-      ) {
-        return done(null, payload);
-      }
-      const keys = [`address:${request.ip}`];
-      const clientId = presentedClientId(request);
-      if (clientId !== undefined) keys.push(`client:${clientId}`);
-      const log = limiters.clientAuthFailures;
-      const over = keys.map((k) => ({ key: k, d: log.check(k) })).filter((x) => !x.d.allowed);
-      for (const k of keys) log.record(k);
-      if (over.length === 0) return done(null, payload);
+  fastify.addHook('onSend', async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
+    if (
+      reply.statusCode !== 401 ||
+      request.method !== 'POST' ||
+      !CLIENT_AUTHENTICATED_PATHS.has(request.routeOptions.url ?? '')
+    ) {
+      return payload;
+    }
+    const keys = [`address:${request.ip}`];
+    const clientId = presentedClientId(request);
+    if (clientId !== undefined) keys.push(`client:${clientId}`);
+    const log = limiters.clientAuthFailures;
+    // Each key's decision from before this failure is counted (one atomic step per key).
+    const decisions = await Promise.all(keys.map(async (k) => ({ key: k, d: await log.checkThenRecord(k) })));
+    const over = decisions.filter((x) => !x.d.allowed);
+    if (over.length === 0) return payload;
 
-      // The longest wait of the keys that are over their limit.
-      const worst = over.reduce((a, b) => (b.d.retryAfterMs > a.d.retryAfterMs ? b : a));
-      const error = clientAuthenticationThrottled(worst.d);
-      limiters.noteLimited({
-        policy: 'CLIENT_AUTHENTICATION_FAILURES',
-        key: worst.key.startsWith('client:') ? 'client' : 'address', // never the address or id itself in metrics/events
-        retryAfterMs: worst.d.retryAfterMs,
-      });
-      void reply.removeHeader('www-authenticate');
-      void reply.code(429).headers(error.extras.headers ?? {});
-      void reply.header('content-type', 'application/json;charset=utf-8');
-      done(null, JSON.stringify(toErrorBody(error, String(request.id))));
-    },
-  );
+    // The longest wait of the keys that are over their limit.
+    const worst = over.reduce((a, b) => (b.d.retryAfterMs > a.d.retryAfterMs ? b : a));
+    const error = clientAuthenticationThrottled(worst.d);
+    limiters.noteLimited({
+      policy: 'CLIENT_AUTHENTICATION_FAILURES',
+      key: worst.key.startsWith('client:') ? 'client' : 'address', // never the address or id itself in metrics/events
+      retryAfterMs: worst.d.retryAfterMs,
+    });
+    void reply.removeHeader('www-authenticate');
+    void reply.code(429).headers(error.extras.headers ?? {});
+    void reply.header('content-type', 'application/json;charset=utf-8');
+    return JSON.stringify(toErrorBody(error, String(request.id)));
+  });
 }
 
 /** The client_id the request named, from the form body or HTTP Basic; undefined when unreadable. */

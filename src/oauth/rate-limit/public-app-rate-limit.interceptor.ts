@@ -1,6 +1,6 @@
 import { CallHandler, ExecutionContext, Injectable, NestInterceptor } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
-import { Observable, throwError } from 'rxjs';
+import { from, mergeMap, Observable, throwError } from 'rxjs';
 import type { RequestWithToken } from '../http/bearer-token.guard';
 import type { RequestWithActor } from '../../platform/http/request-context';
 import {
@@ -34,12 +34,19 @@ export class PublicAppRateLimitInterceptor implements NestInterceptor {
     const [limiter, group] = token
       ? [this.limiters.publicApp, publicAppGroup(token.appId, token.hubId)]
       : [this.limiters.developerApiKey, developerApiKeyGroup(developerHubId!)];
-    const decision = limiter.tryAcquire(group);
-    void http.getResponse<FastifyReply>().headers(rateLimitHeaders(decision));
-    if (!decision.allowed) {
-      this.limiters.noteLimited({ policy: 'TEN_SECONDLY_ROLLING', key: group, retryAfterMs: decision.retryAfterMs });
-      return throwError(() => tenSecondlyRollingExceeded(group, decision));
-    }
-    return next.handle();
+    return from(limiter.tryAcquire(group)).pipe(
+      mergeMap((decision) => {
+        void http.getResponse<FastifyReply>().headers(rateLimitHeaders(decision));
+        if (!decision.allowed) {
+          this.limiters.noteLimited({
+            policy: 'TEN_SECONDLY_ROLLING',
+            key: group,
+            retryAfterMs: decision.retryAfterMs,
+          });
+          return throwError(() => tenSecondlyRollingExceeded(group, decision));
+        }
+        return next.handle();
+      }),
+    );
   }
 }

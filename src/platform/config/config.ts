@@ -17,6 +17,11 @@ export interface AppConfig {
   /** null in demo mode when none was given: the demo generates one and prints it. */
   adminApiKey: string | null;
   eventStoreConnectionString: string | null;
+  /**
+   * Where the rate-limit counters, throttles and sign-in locks live: null keeps them in this
+   * process's memory (one instance); a `redis://` or `rediss://` URL shares them between instances.
+   */
+  counterStoreUrl: string | null;
   seed: 'demo' | 'none';
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   /** `auto`: human-readable lines on a terminal, JSON lines into a pipe or a file. */
@@ -42,7 +47,7 @@ export interface AppConfig {
   /**
    * HubSpot's public-app limit (per app and account, rolling window) and the throttle of failed
    * client authentication at the token endpoint (per client_id and per address). In memory, per
-   * instance; `enabled: false` switches off HubSpot's limits (benchmarks, most tests), never the
+   * instance, unless `counterStoreUrl` shares them; `enabled: false` switches off HubSpot's limits (benchmarks, most tests), never the
    * throttle of failed client authentication (a security control).
    */
   rateLimit: {
@@ -135,6 +140,11 @@ export function loadConfig(env: Env): AppConfig {
     problems.push('EVENTSTORE_CONNECTION_STRING must start with esdb:// or esdb+discover://');
   }
 
+  const counterStoreUrl = env.COUNTER_STORE_URL ? env.COUNTER_STORE_URL : null;
+  if (counterStoreUrl !== null && !isRedisUrl(counterStoreUrl)) {
+    problems.push('COUNTER_STORE_URL must be a redis:// or rediss:// URL with a host (e.g. redis://127.0.0.1:6379)');
+  }
+
   const signingKeys = parseSigningKeys(env.TOKEN_SIGNING_KEYS, problems);
   let sessionSecret: Buffer | null = null;
   if (env.SESSION_SECRET) {
@@ -169,6 +179,7 @@ export function loadConfig(env: Env): AppConfig {
     dataDir: str('DATA_DIR', './data'),
     adminApiKey,
     eventStoreConnectionString: esdb,
+    counterStoreUrl,
     seed,
     logLevel: oneOf('LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const, 'info'),
     logFormat: oneOf('LOG_FORMAT', ['auto', 'json', 'pretty'] as const, 'auto'),
@@ -308,3 +319,12 @@ function parseTierLimits(raw: string | undefined, problems: string[]): Record<Ti
 }
 
 export const APP_CONFIG = Symbol('APP_CONFIG');
+
+function isRedisUrl(raw: string): boolean {
+  try {
+    const url = new URL(raw);
+    return (url.protocol === 'redis:' || url.protocol === 'rediss:') && url.hostname !== '';
+  } catch {
+    return false;
+  }
+}

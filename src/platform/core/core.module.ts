@@ -26,6 +26,8 @@ import { makePrivateDataDir } from '../security/private-files';
 import { SigningKeyring } from '../security/signing-keys';
 import { EarlyAuthentication } from '../http/early-authentication';
 import { DataDirLock } from './data-dir-lock';
+import { COUNTER_STORE, type CounterStore } from '../rate-limit/counter-store';
+import { createCounterStore } from '../rate-limit/create-counter-store';
 
 export interface CoreOptions {
   config: AppConfig;
@@ -34,6 +36,8 @@ export interface CoreOptions {
   monotonicClock?: MonotonicClock;
   /** Tests may hand in a store; otherwise the config picks one. */
   eventStore?: EventStore;
+  /** Tests may hand in a counter store; otherwise the config picks one (memory, or Redis). */
+  counterStore?: CounterStore;
   /** Taken before the application is built (DataDirLock.acquireFor); released at shutdown. */
   dataDirLock: DataDirLock;
 }
@@ -47,6 +51,7 @@ class CoreLifecycle implements OnApplicationBootstrap, OnApplicationShutdown {
     @Inject(EVENT_STORE) private readonly store: EventStore,
     @Inject(READ_MODEL_DB) private readonly db: Database.Database,
     private readonly dataDirLock: DataDirLock,
+    @Inject(COUNTER_STORE) private readonly counters: CounterStore,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
@@ -70,6 +75,7 @@ class CoreLifecycle implements OnApplicationBootstrap, OnApplicationShutdown {
     await this.runner.stop();
     await this.store.close(); // flushes pending appends first
     closeReadModelDatabase(this.db);
+    await this.counters.close();
     this.dataDirLock.release();
     this.logger.log('event store and read models closed');
     await flushLogAtShutdown();
@@ -98,6 +104,10 @@ export class CoreModule {
           useFactory: () => options.eventStore ?? createEventStore(config, metrics, new Logger('EventStore')),
         },
         {
+          provide: COUNTER_STORE,
+          useFactory: () => options.counterStore ?? createCounterStore(config, metrics, new Logger('Counters')),
+        },
+        {
           provide: READ_MODEL_DB,
           useFactory: () => {
             makePrivateDataDir(config.dataDir);
@@ -122,6 +132,7 @@ export class CoreModule {
         APP_CONFIG,
         CLOCK,
         MONOTONIC_CLOCK,
+        COUNTER_STORE,
         Metrics,
         EVENT_STORE,
         READ_MODEL_DB,

@@ -41,7 +41,7 @@ export class IssueAccessTokenFromRefreshTokenHandler implements ICommandHandler<
         : installDecider.initialState();
     const grant = usableRefreshGrant(token.state, install, client.clientId);
     // HubSpot's per-app limit, per app and account, before anything is written.
-    this.limiters.acquireTokenRequest(grant.appId, grant.hubId);
+    await this.limiters.acquireTokenRequest(grant.appId, grant.hubId);
     return this.commandBus.execute(new IssueToken(grant, refreshToken, 'refresh_token', context));
   }
 }

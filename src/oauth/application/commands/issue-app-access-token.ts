@@ -51,7 +51,7 @@ export class IssueAppAccessTokenHandler implements ICommandHandler<IssueAppAcces
   }
 
   async execute({ client, context }: IssueAppAccessToken): Promise<ClientCredentialsTokenResponse> {
-    this.limiters.acquireTokenRequest(client.appId, 0);
+    await this.limiters.acquireTokenRequest(client.appId, 0);
     const ttl = this.config.accessTokenTtlSeconds;
     const issuedAt = Math.floor(this.clock.now() / 1000) * 1000;
     const expiresAt = issuedAt + ttl * 1000;

@@ -1,4 +1,4 @@
-import type { MonotonicClock } from '../../platform/clock';
+import type { MonotonicClock } from '../clock';
 
 export interface FailureBackoffOptions {
   /** Failures allowed before the first lock. */
