@@ -152,12 +152,15 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 function problemsOf(g: Generated, r: RawResponse, secrets: string[]): string[] {
   const p: string[] = [];
   if (!(r.status >= 100 && r.status < 500)) p.push(`status ${r.status}`);
+  // A short answer is excused only where the client was still sending a large body the route never
+  // read (a HEAD answer has a length and no body: it is never short).
+  if (!r.complete && g.method !== 'HEAD' && (g.body?.length ?? 0) < 64 * 1024) p.push('answer cut short');
   const correlationId = r.headers['x-hubspot-correlation-id'];
   const type = r.headers['content-type'] ?? '';
   const text = r.body.toString('utf8');
   if (g.method === 'HEAD' || (r.status >= 300 && r.status < 400) || r.status < 300) {
     if (r.status >= 300 && r.status < 400 && !r.headers.location) p.push('redirect without Location');
-    if (r.status < 300 && /json/.test(type) && g.method !== 'HEAD' && text !== '') {
+    if (r.status < 300 && /json/.test(type) && g.method !== 'HEAD' && text !== '' && r.complete) {
       try {
         JSON.parse(text);
       } catch {

@@ -127,6 +127,13 @@ export interface RawResponse {
   status: number;
   headers: Record<string, string>;
   body: Buffer;
+  /**
+   * False when the connection ended before the whole answer arrived: the server closed it while the
+   * client was still sending a body it never read (a GET with a 1.5 MB body), and the reset that
+   * follows can drop answer bytes the client's kernel already held. The status line is still the
+   * server's; the body is only a prefix.
+   */
+  complete: boolean;
 }
 
 /**
@@ -146,7 +153,8 @@ export function rawRequest(port: number, request: Buffer, timeoutMs = 10_000): P
       socket.destroy();
       if (error) return reject(error);
       try {
-        resolve(parseResponse(Buffer.concat(chunks)));
+        const all = Buffer.concat(chunks);
+        resolve({ ...parseResponse(all), complete: isComplete(all) || !framedByLength(all) });
       } catch (e) {
         reject(e as Error);
       }
@@ -180,6 +188,14 @@ function headersOf(head: string): Record<string, string> {
   return headers;
 }
 
+/** Whether the answer says where it ends (length or chunks), so a short read can be told apart. */
+function framedByLength(buf: Buffer): boolean {
+  const parts = splitHead(buf);
+  if (!parts) return false;
+  const h = headersOf(parts.head);
+  return h['content-length'] !== undefined || /chunked/i.test(h['transfer-encoding'] ?? '');
+}
+
 function isComplete(buf: Buffer): boolean {
   const parts = splitHead(buf);
   if (!parts) return false;
@@ -191,7 +207,7 @@ function isComplete(buf: Buffer): boolean {
   return status === 204 || status === 304; // otherwise the body ends with the connection
 }
 
-function parseResponse(buf: Buffer): RawResponse {
+function parseResponse(buf: Buffer): Omit<RawResponse, 'complete'> {
   const parts = splitHead(buf);
   if (!parts) throw new Error(`not an HTTP response: ${JSON.stringify(buf.subarray(0, 200).toString('latin1'))}`);
   const status = Number(parts.head.split(' ')[1]);
