@@ -9,9 +9,9 @@ const base = {
   transform,
   moduleFileExtensions: ['ts', 'js', 'json'],
   rootDir: __dirname,
-  testTimeout: 30_000,
 };
 module.exports = {
+  testTimeout: 30_000, // a global option: jest ignores it inside `projects`
   projects: [
     { ...base, displayName: 'unit', testMatch: ['<rootDir>/test/**/*.unit.spec.ts'] },
     { ...base, displayName: 'int', testMatch: ['<rootDir>/test/**/*.int.spec.ts'] },
