@@ -2,8 +2,6 @@
 // require(esm), which jest allows only with --experimental-vm-modules (see scripts/test.mjs).
 // ts-jest transpiles file by file (isolatedModules); `npm run lint` type-checks the whole project.
 const transform = { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.jest.json' }] };
-// 30 s a test or hook (jest's default is 5 s): many e2e files start a whole service in beforeAll, and
-// on a loaded 2-core machine that alone can pass 5 s. Tests still wait on events, never on time.
 const base = {
   testEnvironment: 'node',
   transform,
@@ -11,6 +9,8 @@ const base = {
   rootDir: __dirname,
 };
 module.exports = {
+  // 30 s a test or hook (jest's default is 5 s): many e2e files start a whole service in beforeAll, and
+  // on a loaded 2-core machine that alone can pass 5 s. Tests still wait on events, never on time.
   testTimeout: 30_000, // a global option: jest ignores it inside `projects`
   projects: [
     { ...base, displayName: 'unit', testMatch: ['<rootDir>/test/**/*.unit.spec.ts'] },
