@@ -36,17 +36,18 @@ describe('AccessTokenRevocations (in memory, bounded by token expiry)', () => {
     expect(r.verdict(claims({ appInstallId: 'bbbbbbbbbbbbbbbb' }))).toBeNull();
   });
 
+  // The issue-time floor ("the next ones start a second later") is the install stream's now:
+  // test/unit/oauth-deciders.unit.spec.ts, 'install decider: expiring access tokens'.
   it('expired tokens: those issued in or before the second of the expiry; the next ones start a second later', () => {
     const r = new AccessTokenRevocations(new ManualClock(T0));
     r.expireInstallTokens('aaaaaaaaaaaaaaaa', T0 + 400);
     expect(r.verdict(claims({ issuedAt: T0 }))).toEqual({ status: 'expired', expiredAt: T0 + 400 });
     expect(r.verdict(claims({ issuedAt: T0 - 60_000 }))).toEqual({ status: 'expired', expiredAt: T0 + 400 });
-    expect(r.issueFloor('aaaaaaaaaaaaaaaa')).toBe(T0 + 1000);
     expect(r.verdict(claims({ issuedAt: T0 + 1000 }))).toBeNull();
-    expect(r.issueFloor('bbbbbbbbbbbbbbbb')).toBe(0);
-    // An earlier expiry never moves the floor back.
+    // An earlier expiry never moves the line back.
     r.expireInstallTokens('aaaaaaaaaaaaaaaa', T0 - 5000);
-    expect(r.issueFloor('aaaaaaaaaaaaaaaa')).toBe(T0 + 1000);
+    expect(r.verdict(claims({ issuedAt: T0 + 1000 }))).toBeNull();
+    expect(r.verdict(claims({ issuedAt: T0 }))).toEqual({ status: 'expired', expiredAt: T0 + 400 });
   });
 
   it('forgets entries once the tokens they stop have expired anyway', () => {

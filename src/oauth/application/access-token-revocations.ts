@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { CLOCK, type Clock } from '../../platform/clock';
 import type { AccessTokenClaims } from '../domain/access-token';
+import { nextSecond } from '../domain/install.decider';
 
 /**
  * How long an install's floor is remembered after it was set: longer than any access token lives
@@ -11,9 +12,6 @@ export const INSTALL_FLOOR_RETENTION_MS = 24 * 60 * 60 * 1000;
 const SWEEP_EVERY_MS = 60_000;
 
 export type RevocationVerdict = { status: 'revoked' } | { status: 'expired'; expiredAt: number } | null;
-
-/** Tokens carry whole seconds: the first issue time after the second `ms` falls in. */
-const nextSecond = (ms: number) => Math.floor(ms / 1000) * 1000 + 1000;
 
 /**
  * Which signed (otherwise valid) access tokens no longer work, in memory, so the bearer guard stays
@@ -62,16 +60,11 @@ export class AccessTokenRevocations {
     if (this.closedInstalls.has(installId)) return { status: 'revoked' };
     const expired = this.expiredInstalls.get(installId);
     // Tokens carry their issue time in seconds: every token of the second of the expiry (or before) is
-    // expired; IssueToken issues the install's next tokens from the following second (issueFloor).
+    // expired; IssueToken issues the install's next tokens from the following second (accessTokenIssueFloor,
+    // from the install's stream).
     if (expired && claims.issuedAt < nextSecond(expired.expiredAt))
       return { status: 'expired', expiredAt: expired.expiredAt };
     return null;
-  }
-
-  /** The earliest issue time (epoch ms, whole second) a new token of the install may carry. */
-  issueFloor(installId: string): number {
-    const expired = this.expiredInstalls.get(installId);
-    return expired ? nextSecond(expired.expiredAt) : 0;
   }
 
   clear(): void {

@@ -122,26 +122,34 @@ export function encodeAccessToken(
 
 /** Checks shape, key, signature (constant time) and expiry against `now` (epoch ms). */
 export function verifyAccessToken(token: string, keys: KeyLookup, now: number): VerifyResult {
-  if (typeof token !== 'string' || token.length === 0 || token.length > MAX_ACCESS_TOKEN_LENGTH) {
-    return { ok: false, reason: 'malformed' };
-  }
-  const parts = token.split('.');
-  if (parts.length !== 3 || parts.some((p) => !/^[A-Za-z0-9_-]+$/.test(p))) return { ok: false, reason: 'malformed' };
-  const [kid, payload, signature] = parts as [string, string, string];
-  const secret = keys.secretFor(kid);
-  if (!secret) return { ok: false, reason: 'unknown_key' };
-  const expected = Buffer.from(sign(kid, payload, secret));
-  const given = Buffer.from(signature);
-  if (expected.length !== given.length || !timingSafeEqual(expected, given))
-    return { ok: false, reason: 'bad_signature' };
-  let claims: AccessTokenClaims;
-  try {
-    claims = decodePayload(Buffer.from(payload, 'base64url'));
-  } catch {
-    return { ok: false, reason: 'malformed' };
-  }
+  const claims = readAccessToken(token, keys);
+  if (typeof claims === 'string') return { ok: false, reason: claims };
   if (claims.expiresAt <= now) return { ok: false, reason: 'expired', claims };
   return { ok: true, claims };
+}
+
+/**
+ * The claims of a token whose signature verifies, or why not; expiry is left to the caller (the
+ * time it is checked against may depend on the claims). No wrapper object: the hot paths read this.
+ */
+export function readAccessToken(
+  token: string,
+  keys: KeyLookup,
+): AccessTokenClaims | 'malformed' | 'unknown_key' | 'bad_signature' {
+  if (typeof token !== 'string' || token.length === 0 || token.length > MAX_ACCESS_TOKEN_LENGTH) return 'malformed';
+  const parts = token.split('.');
+  if (parts.length !== 3 || parts.some((p) => !/^[A-Za-z0-9_-]+$/.test(p))) return 'malformed';
+  const [kid, payload, signature] = parts as [string, string, string];
+  const secret = keys.secretFor(kid);
+  if (!secret) return 'unknown_key';
+  const expected = Buffer.from(sign(kid, payload, secret));
+  const given = Buffer.from(signature);
+  if (expected.length !== given.length || !timingSafeEqual(expected, given)) return 'bad_signature';
+  try {
+    return decodePayload(Buffer.from(payload, 'base64url'));
+  } catch {
+    return 'malformed';
+  }
 }
 
 function decodePayload(buf: Buffer): AccessTokenClaims {
