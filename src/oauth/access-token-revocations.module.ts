@@ -1,5 +1,5 @@
 import { Global, Module } from '@nestjs/common';
-import { AccessTokenRevocations } from './application/access-token-revocations';
+import { AccessTokenRevocations } from './application/access-token-verifier';
 import { AccessTokenVerifier } from './application/access-token-verifier';
 import { BearerTokenGuard } from './http/bearer-token.guard';
 

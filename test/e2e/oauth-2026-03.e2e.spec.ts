@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { ManualClock } from '../../src/platform/clock';
 import { ProjectionRunner } from '../../src/platform/projections/projection-runner';
 import { SigningKeyring } from '../../src/platform/security/signing-keys';
-import { AccessTokenRevocations } from '../../src/oauth/application/access-token-revocations';
+import { AccessTokenRevocations } from '../../src/oauth/application/access-token-verifier';
 import { readAccessToken } from '../../src/oauth/domain/access-token';
 import type { LightMyRequestResponse } from 'fastify';
 import * as openid from 'openid-client';

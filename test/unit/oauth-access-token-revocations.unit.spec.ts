@@ -1,8 +1,5 @@
 import { ManualClock } from '../../src/platform/clock';
-import {
-  AccessTokenRevocations,
-  INSTALL_FLOOR_RETENTION_MS,
-} from '../../src/oauth/application/access-token-revocations';
+import { AccessTokenRevocations, INSTALL_FLOOR_RETENTION_MS } from '../../src/oauth/application/access-token-verifier';
 import type { AccessTokenClaims } from '../../src/oauth/domain/access-token';
 
 const T0 = Date.UTC(2026, 10, 22, 9, 0, 0);

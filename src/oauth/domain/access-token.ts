@@ -44,6 +44,12 @@ const INSTALL_ID = /^[0-9a-f]{16}$/;
 const HUBLETS = ['na1', 'na2', 'na3', 'eu1', 'ap1'] as const;
 export const MAX_ACCESS_TOKEN_LENGTH = 512;
 
+/** Not secret: names an access token in its event and inside the signed token. */
+export const newAccessTokenId = (): string => randomBytesFromPool(8).toString('hex');
+
+/** Tokens carry whole seconds: the first issue time after the second `ms` falls in. */
+export const nextSecond = (ms: number): number => Math.floor(ms / 1000) * 1000 + 1000;
+
 export interface KeyLookup {
   active: { kid: string; secret: Buffer };
   secretFor(kid: string): Buffer | undefined;

@@ -1,5 +1,6 @@
 import type { Decider } from '../../platform/commands/decider';
 import { HubSpotError } from '../../platform/errors/hubspot-error';
+import { nextSecond } from './access-token';
 import { InstallEvent, OAuthEventType } from './oauth-events';
 
 /** One app in one account. `installId` changes with every (re-)install, so old refresh tokens die with an uninstall. */
@@ -128,9 +129,6 @@ export function installIsActive(
 ): state is Extract<InstallState, { status: 'installed' }> {
   return state.status === 'installed' && state.installId === installId;
 }
-
-/** Tokens carry whole seconds: the first issue time after the second `ms` falls in. */
-export const nextSecond = (ms: number): number => Math.floor(ms / 1000) * 1000 + 1000;
 
 /**
  * The earliest issue time (epoch ms, whole second) a new access token of the install may carry: an

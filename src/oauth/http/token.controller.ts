@@ -161,7 +161,7 @@ export class TokenController implements OnModuleInit {
     NO_STORE,
     WireResponse(200, ACCESS_TOKEN_RESPONSE_SCHEMA, { serialize: true, description: 'HubSpot AccessTokenResponse' }),
   )
-  tokenV1(@Req() request: FastifyRequest, @Ctx() ctx: CommandContext): Promise<TokenResponse> {
+  token(@Req() request: FastifyRequest, @Ctx() ctx: CommandContext): Promise<TokenResponse> {
     // v1 lists no client_credentials: its answer is always an install's token.
     return this.issue(TOKEN_ENDPOINTS.v1, request, ctx) as Promise<TokenResponse>;
   }
@@ -174,7 +174,7 @@ export class TokenController implements OnModuleInit {
       description: 'AccessTokenResponse or (v3, 2026-03) ClientCredentialsTokenResponse',
     }),
   )
-  token(
+  currentToken(
     @Req() request: FastifyRequest,
     @Ctx() ctx: CommandContext,
   ): Promise<TokenResponse | ClientCredentialsTokenResponse> {

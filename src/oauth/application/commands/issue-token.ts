@@ -7,7 +7,7 @@ import { APP_CONFIG, type AppConfig } from '../../../platform/config/config';
 import type { CommandContext } from '../../../platform/events/envelope';
 import { sha256Hex } from '../../../platform/security/constant-time';
 import { SigningKeyring } from '../../../platform/security/signing-keys';
-import { encodeAccessToken } from '../../domain/access-token';
+import { encodeAccessToken, newAccessTokenId } from '../../domain/access-token';
 import { accessTokenDecider } from '../../domain/access-token.decider';
 import { accessTokenIssueFloor, installDecider } from '../../domain/install.decider';
 import {
@@ -19,7 +19,6 @@ import {
 import { type RefreshGrant, refreshTokenDecider, usableRefreshGrant } from '../../domain/refresh-token.decider';
 import { RateLimiters } from '../../rate-limit/rate-limiters';
 import type { AuthenticatedClient } from '../client-authentication';
-import { newAccessTokenId } from '../token-material';
 import { AuthorizationCodeRedemption } from './redeem-authorization-code';
 
 /** HubSpot's token response (`AccessTokenResponse` in oauth.json). */
