@@ -168,15 +168,11 @@ async function buildApp(options: CreateAppOptions, dataDirLock: DataDirLock): Pr
     parseJson(request as FastifyRequest, body as unknown as string, done); // it takes a Buffer too
   });
   await app.register(fastifyCookie as never);
-  // helmet's headers, computed once (helmet itself rebuilds its middleware on every request).
-  registerSecurityHeaders(fastify);
+  // helmet's headers, computed once (helmet itself rebuilds its middleware on every request); the
+  // correlation id goes on every answer in the same onSend hook.
+  registerSecurityHeaders(fastify, (request, reply) => void reply.header('x-hubspot-correlation-id', request.id));
 
   const metrics = app.get(Metrics);
-  // Callback-style hooks: an async hook costs a promise per request on every route.
-  fastify.addHook('onSend', (request, reply, payload, done) => {
-    void reply.header('x-hubspot-correlation-id', request.id);
-    done(null, payload);
-  });
   observe = (request, reply) =>
     metrics.httpDuration.observe(
       { method: request.method, route: request.routeOptions.url ?? 'unmatched', status: String(reply.statusCode) },
