@@ -235,7 +235,7 @@ export function markdown(results, evaluation, m) {
   return `${lines.join('\n')}\n`;
 }
 
-const NOTES = `## How to read these figures
+export const NOTES = `## How to read these figures
 
 - The machine is shared: the references run in the same invocation so that ratios, not absolute
   figures, carry the comparison; run-to-run spread on a busy 2-core machine is easily ±20 %.
@@ -382,4 +382,45 @@ const NOTES = `## How to read these figures
     outside V8's heap (heap total 0.10 MiB/min, external −0.01). Every bound is met. What that last
     1 MiB/min is (allocator fragmentation, SQLite's page caches) was not traced; the 20-minute run
     shows it slowing.
+- The default log level (issue 29, 2026-11-25). At \`info\`, the level users run, Fastify wrote two
+  lines per request ("incoming request" with the redacted URL, then "request completed"), each
+  through a per-request child logger and pino's redaction paths. CPU profiles of the event loop
+  (\`BENCH_PROFILE_DIR\`, the bench's own scenarios, before = 9d210be and after = the change, back to
+  back, two rounds, on the 2-core machine shared with four other engineers' test runs, load 9–10)
+  put logging at 15.3–16.5 % of the event loop's busy time in the metadata GET, 15.9–16.4 % in the
+  limits GET and 12.5–13.7 % in the refresh grant. Now there is one line per request, written with
+  the answer by a Fastify \`LogController\` (\`src/platform/logging/request-log.ts\`): correlation id,
+  method, routed path, the redacted URL, status and ms; no child logger for it; no redaction walk (the
+  line is flat and made only of those fields, the URL already through \`redactUrl\`); the ISO time
+  formatted once per millisecond; \`redactUrl\` answers at once for a static route requested as routed
+  and for a token route with nothing after the token. After: logging 4.7–5.6 %, 4.3–4.7 % and
+  2.5–2.7 % of busy time. The request's metric is recorded at the same point, so no route has an
+  onResponse hook, and the correlation id is set in the security headers' onSend hook (two onSend
+  hooks per request became one; too small to see in a profile on its own). req/s and event-loop µs
+  per answer moved by up to ±40 % between rounds of one build on that machine, so the profile shares
+  are the measure of this change; the ratios come from a full run on a quiet machine.
+- V8's heap (issue 29). V8 sized the young generation from the host's 24 GiB: a 128 MiB new space.
+  \`node bench/rss-probe.mjs\` (refresh grant, metadata GET, limits GET, then /proc and /metrics)
+  without heap settings: RSS 289 MiB = 62 MiB file-backed (the node binary and libraries) + 227 MiB
+  anonymous: V8's heap 193 MiB (new space 128, old space 50, trusted 8, code 5, large objects 2; 68
+  MiB of it in use), Buffers 4 MiB, and about 30 MiB of native memory (SQLite's page caches on the
+  store's, the writer thread's and the read models' connections, the writer thread's own V8 heap,
+  the allocator). With \`--max-semi-space-size=16\`: 203 MiB (new space 32); with 8: 183 MiB. The
+  service now runs with \`--max-semi-space-size=16 --max-old-space-size=384\` (\`scripts/heap-options.mjs\`:
+  \`npm start\`, \`npm run start:prod\`, the container, the bench). Same build, alternated, two rounds:
+  peak RSS over the three scenarios 288–297 → 210–228 MiB; the garbage collector's share of the
+  profile 0.2–1.5 % → 1.3–2.3 %; p99 not longer (refresh grant 77 and 116 → 52 and 66 ms, metadata
+  GET 173 and 144 → 45 and 84 ms on that loaded machine, where noise is most of it).
+- What the 256 MiB bound depends on: the byte-bounded caches (\`STREAM_CACHE_MAX_BYTES\` 64 MiB,
+  \`SNAPSHOT_CACHE_MAX_BYTES\` 32 MiB, \`LIVE_TAIL_MAX_BYTES\` 16 MiB) live in the old space and the
+  short load scenarios fill little of them; the code exchange, with its 33,000 codes made
+  beforehand, and the soak fill more. Full caches (112 MiB) on top of the about 200 MiB above do not
+  fit in 256 MiB: that bound in the soak needs smaller cache budgets, a trade of hit rate for memory.
+- What is left in the metadata GET's profile after these changes (share of the profile): the socket
+  write of the answer 17 %, Node's HTTP parser and server about 10 %, Fastify 8 %, Nest 5 %, the
+  access token's HMAC about 7 % (a \`createHmac\` per request: its \`init\` alone 4 %), the answer's
+  \`scope_group_pks\` (a \`Buffer.from\` of an array and its base64, per request) 2.5 %, the latency
+  histogram (prom-client hashes its labels per observation) 1.4–1.8 %, \`@fastify/secure-session\`'s
+  hooks, registered for the install page but run on every request, 0.4 % plus the per-request child
+  logger its trace call makes (0.7 %).
 `;
