@@ -1,5 +1,5 @@
-// V8 heap settings of the service, in one place: `npm start` (scripts/start.mjs), `npm run
-// start:prod`, the container (docker/Dockerfile's NODE_OPTIONS) and the bench run it with these;
+// V8 heap settings of the service, in one place: `npm start`, `npm run start:prod` (package.json),
+// the container (docker/Dockerfile's NODE_OPTIONS) and the bench run it with these;
 // test/unit/heap-options.unit.spec.ts checks that package.json and the Dockerfile say the same.
 // - young generation: V8 sizes its semi-spaces from the host's memory (64 MiB each on a 24 GiB host,
 //   a 128 MiB new space of which a request-serving process uses a few MiB between scavenges); 16 MiB
