@@ -52,11 +52,13 @@ async function references() {
     ['bare-fastify.mjs', 'bare Fastify', 'fastify'],
     ['nest-minimal.mjs', 'NestJS, one route', 'nest'],
   ]) {
+    if (!reference(prefix)) continue;
     await withReference(file, async (pid, base) => {
       out[`${prefix}Get`] = await measure(`${label}: GET`, { pid, url: `${base}/` });
       out[`${prefix}Post`] = await measure(`${label}: form POST`, { pid, ...formPost(`${base}/form`) });
     });
   }
+  if (!reference('oidc')) return out;
   await withReference('oidc-provider.mjs', async (pid, base, info) => {
     const refresh = (refreshToken) => ({
       pid,
@@ -92,10 +94,11 @@ async function sameBytesAsMetadata(url) {
   writeFileSync(cannedFile, JSON.stringify({ headers, body: answer.body }));
   const out = {};
   try {
-    for (const [key, file, label] of [
-      ['fastifySameBytes', 'bare-fastify.mjs', 'bare Fastify: the metadata answer, canned'],
-      ['nestSameBytes', 'nest-minimal.mjs', 'NestJS, one route: the metadata answer, canned'],
+    for (const [key, file, label, prefix] of [
+      ['fastifySameBytes', 'bare-fastify.mjs', 'bare Fastify: the metadata answer, canned', 'fastify'],
+      ['nestSameBytes', 'nest-minimal.mjs', 'NestJS, one route: the metadata answer, canned', 'nest'],
     ]) {
+      if (!reference(prefix)) continue;
       out[key] = await withReference(file, (pid, base) => measure(label, { pid, url: `${base}/canned` }), {
         BENCH_CANNED: cannedFile,
       });
@@ -106,31 +109,56 @@ async function sameBytesAsMetadata(url) {
   return out;
 }
 
-async function serviceEndpoints() {
+/**
+ * BENCH_HTTP=refresh,refresh2026,metadata,introspect,canned,limits,codeExchange picks service
+ * scenarios (all by default); BENCH_REFS=fastify,nest,oidc picks reference servers.
+ */
+const pick = (variable) => {
+  const names = new Set((process.env[variable] ?? '').split(',').filter(Boolean));
+  return (name) => names.size === 0 || names.has(name);
+};
+const httpScenario = pick('BENCH_HTTP');
+const reference = pick('BENCH_REFS');
+
+/**
+ * The service's scenarios at one log level: `undefined` is the service's own default (`info`, one
+ * line per request: what users run); 'warn' logs nothing per request. Keys of the warn pass end in `Warn`.
+ */
+async function serviceEndpoints(logLevel) {
   const dataDir = mkdtempSync(join(tmpdir(), 'hs-bench-http-'));
-  const service = new Service({ dataDir });
+  const service = new Service({ dataDir, logLevel });
+  const suffix = logLevel ? ` (LOG_LEVEL=${logLevel})` : '';
+  const key = (name) => (logLevel ? `${name}${logLevel[0].toUpperCase()}${logLevel.slice(1)}` : name);
   const out = {};
   try {
     await service.start();
     await service.ready();
     const setup = await service.createDeveloperSetup({ scopes: BENCH_SCOPES });
     const tokens = await service.exchange(setup, await service.authorizationCode(setup));
-    out.refresh = await refreshGrant(service, setup, tokens.refresh_token);
-    out.refresh2026 = await refreshGrant(service, setup, tokens.refresh_token, '2026-03');
-    // The access token of the exchange expires in 30 minutes: long enough for both runs.
-    out.metadata = await accessTokenMetadata(service, tokens.access_token);
-    out.introspect = await introspection(service, setup, tokens.access_token);
-    Object.assign(out, await sameBytesAsMetadata(`${service.url}/oauth/v1/access-tokens/${tokens.access_token}`));
-    out.limits = await limitsGet(service, tokens.access_token);
-    const codeCount = Number(process.env.BENCH_CODES ?? 30_000);
-    const began = performance.now();
-    const codes = await createCodes(service, setup, codeCount + 3000);
-    const seconds = (performance.now() - began) / 1000;
-    console.log(
-      `  (made ${codes.length} authorization codes in ${seconds.toFixed(1)} s through the admin install API)`,
-    );
-    out.codeExchange = await codeExchange(service, setup, codes.slice(0, 3000), codes.slice(3000));
-    out.codesMadePerSec = codes.length / seconds;
+    if (httpScenario('refresh'))
+      out[key('refresh')] = await refreshGrant(service, setup, tokens.refresh_token, 'v1', suffix);
+    if (httpScenario('refresh2026'))
+      out[key('refresh2026')] = await refreshGrant(service, setup, tokens.refresh_token, '2026-03', suffix);
+    // The access token of the exchange expires in 30 minutes: long enough for every run.
+    if (httpScenario('metadata'))
+      out[key('metadata')] = await accessTokenMetadata(service, tokens.access_token, suffix);
+    if (httpScenario('introspect'))
+      out[key('introspect')] = await introspection(service, setup, tokens.access_token, suffix);
+    // The canned references send the metadata answer's bytes: once, from the default-level pass.
+    if (!logLevel && httpScenario('canned'))
+      Object.assign(out, await sameBytesAsMetadata(`${service.url}/oauth/v1/access-tokens/${tokens.access_token}`));
+    if (httpScenario('limits')) out[key('limits')] = await limitsGet(service, tokens.access_token, suffix);
+    if (httpScenario('codeExchange')) {
+      const codeCount = Number(process.env.BENCH_CODES ?? 30_000);
+      const began = performance.now();
+      const codes = await createCodes(service, setup, codeCount + 3000);
+      const seconds = (performance.now() - began) / 1000;
+      console.log(
+        `  (made ${codes.length} authorization codes in ${seconds.toFixed(1)} s through the admin install API)`,
+      );
+      out[key('codeExchange')] = await codeExchange(service, setup, codes.slice(0, 3000), codes.slice(3000), suffix);
+      if (!logLevel) out.codesMadePerSec = codes.length / seconds;
+    }
   } finally {
     await service.stop();
     rmSync(dataDir, { recursive: true, force: true });
@@ -174,11 +202,13 @@ async function soakScenario() {
   const dataDir = mkdtempSync(join(tmpdir(), 'hs-bench-soak-'));
   const service = new Service({
     dataDir,
-    // As the container runs it (docker/Dockerfile): V8's old space capped at 384 MiB.
+    // As the container runs it: V8's heap settings of scripts/heap-options.mjs (BENCH_SOAK_NODE_OPTIONS: others).
     env: {
       METRICS_TOKEN: SOAK_METRICS_TOKEN,
       ACCESS_TOKEN_TTL_SECONDS: '86400',
-      NODE_OPTIONS: process.env.BENCH_SOAK_NODE_OPTIONS ?? '--max-old-space-size=384',
+      ...(process.env.BENCH_SOAK_NODE_OPTIONS === undefined
+        ? {}
+        : { NODE_OPTIONS: process.env.BENCH_SOAK_NODE_OPTIONS }),
     },
   });
   try {
@@ -202,8 +232,10 @@ async function soakScenario() {
 const results = {};
 console.log('references');
 if (wants('refs')) Object.assign(results, await references());
-console.log('service (dist/main.js, SQLite store)');
+console.log('service (dist/main.js, SQLite store), at its default log level');
 if (wants('http')) Object.assign(results, await serviceEndpoints());
+console.log('service at LOG_LEVEL=warn (no line per request)');
+if (wants('http-warn')) Object.assign(results, await serviceEndpoints('warn'));
 if (wants('migration')) Object.assign(results, await migrationScenario());
 if (wants('startup')) Object.assign(results, await startupScenario());
 if (wants('limits-replay')) results.limitsReplay = await limitsReplay();

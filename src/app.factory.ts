@@ -4,13 +4,7 @@ import { Logger, Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
-import {
-  LogController,
-  type FastifyError,
-  type FastifyInstance,
-  type FastifyReply,
-  type FastifyRequest,
-} from 'fastify';
+import { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { randomUUID } from 'node:crypto';
 import type { Logger as PinoLogger } from 'pino';
 import type { AppConfig } from './platform/config/config';
@@ -34,6 +28,7 @@ import { installRateLimits, RateLimitModule } from './oauth';
 import { installFaultInjection } from './controls';
 import { lazyChildLoggerFactory } from './platform/logging/lazy-child-logger';
 import { createLogger, PinoNestLogger } from './platform/logging/logger';
+import { OneLinePerRequest } from './platform/logging/request-log';
 
 /**
  * @hubspot/api-client's apiRequest sends `Content-Type: application/json` on every call, a bodiless
@@ -80,6 +75,8 @@ export async function createApp(options: CreateAppOptions): Promise<NestFastifyA
 async function buildApp(options: CreateAppOptions, dataDirLock: DataDirLock): Promise<NestFastifyApplication> {
   const { config } = options;
   const logger = options.logger ?? createLogger(config.logLevel);
+  // Each finished request: its metric, then its one log line (no onResponse hook on any route).
+  let observe = (_request: FastifyRequest, _reply: FastifyReply): void => undefined;
 
   @Module({
     imports: [
@@ -102,7 +99,7 @@ async function buildApp(options: CreateAppOptions, dataDirLock: DataDirLock): Pr
     loggerInstance: logger,
     genReqId: () => randomUUID(),
     requestIdHeader: false, // the correlation id is ours, never the caller's
-    logController: new LogController({ requestIdLogLabel: 'correlationId' }),
+    logController: new OneLinePerRequest(logger, (request, reply) => observe(request, reply)),
     // The per-request child logger is made only when the request logs something.
     childLoggerFactory: lazyChildLoggerFactory as never,
     bodyLimit: config.bodyLimitBytes,
@@ -171,22 +168,16 @@ async function buildApp(options: CreateAppOptions, dataDirLock: DataDirLock): Pr
     parseJson(request as FastifyRequest, body as unknown as string, done); // it takes a Buffer too
   });
   await app.register(fastifyCookie as never);
-  // helmet's headers, computed once (helmet itself rebuilds its middleware on every request).
-  registerSecurityHeaders(fastify);
+  // helmet's headers, computed once (helmet itself rebuilds its middleware on every request); the
+  // correlation id goes on every answer in the same onSend hook.
+  registerSecurityHeaders(fastify, (request, reply) => void reply.header('x-hubspot-correlation-id', request.id));
 
   const metrics = app.get(Metrics);
-  // Callback-style hooks: an async hook costs a promise per request on every route.
-  fastify.addHook('onSend', (request, reply, payload, done) => {
-    void reply.header('x-hubspot-correlation-id', request.id);
-    done(null, payload);
-  });
-  fastify.addHook('onResponse', (request, reply, done) => {
+  observe = (request, reply) =>
     metrics.httpDuration.observe(
       { method: request.method, route: request.routeOptions.url ?? 'unmatched', status: String(reply.statusCode) },
       reply.elapsedTime / 1000,
     );
-    done();
-  });
   app.useGlobalFilters(new HubSpotExceptionFilter());
   app.useGlobalPipes(new HubSpotValidationPipe());
   // HubSpot's public-app limit and the token endpoint's failed-authentication throttle.

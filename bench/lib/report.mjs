@@ -23,57 +23,86 @@ export function machine() {
   return { nproc, model, node: process.version, memory: mib(totalmem()), date: new Date().toISOString() };
 }
 
-/** Every ratio and target the issue asks for, from the figures of one run. */
+/** Service scenarios measured twice: at the default log level and, under `<key>Warn`, at LOG_LEVEL=warn. */
+const SERVICE_KEYS = ['refresh', 'refresh2026', 'codeExchange', 'metadata', 'introspect', 'limits'];
+const warnOf = (key) => (SERVICE_KEYS.includes(key) ? `${key}Warn` : key);
+const MIB = 1048576;
+
+/** Every ratio and target the issue asks for, from the figures of one run (`warn`: the same at LOG_LEVEL=warn). */
 export function evaluate(r) {
   const ratios = [];
   const targets = [];
+  const quotient = (a, b) => (r[a] && r[b] ? r[a].reqPerSec / r[b].reqPerSec : undefined);
   const ratio = (label, a, b) => {
-    if (!a || !b) return undefined;
-    const value = a.reqPerSec / b.reqPerSec;
-    ratios.push({ label, value });
-    return value;
+    const value = quotient(a, b);
+    const warn = SERVICE_KEYS.includes(a) || SERVICE_KEYS.includes(b) ? quotient(warnOf(a), warnOf(b)) : undefined;
+    if (value !== undefined || warn !== undefined) ratios.push({ label, value, warn });
+    return { value, warn };
   };
-  const refresh = ratio('refresh grant / oidc-provider refresh grant', r.refresh, r.oidcRefresh);
-  ratio('refresh grant / oidc-provider refresh grant with ID token', r.refresh, r.oidcRefreshIdToken);
-  ratio('refresh grant / bare Fastify form POST', r.refresh, r.fastifyPost);
-  ratio('code exchange / oidc-provider refresh grant', r.codeExchange, r.oidcRefresh);
-  ratio('code exchange / bare Fastify form POST', r.codeExchange, r.fastifyPost);
-  ratio('refresh grant / NestJS one-route form POST', r.refresh, r.nestPost);
-  ratio('2026-03 refresh grant / oidc-provider refresh grant', r.refresh2026, r.oidcRefresh);
-  ratio('2026-03 refresh grant / oidc-provider refresh grant with ID token', r.refresh2026, r.oidcRefreshIdToken);
-  ratio('2026-03 refresh grant / bare Fastify form POST', r.refresh2026, r.fastifyPost);
-  ratio('2026-03 refresh grant / NestJS one-route form POST', r.refresh2026, r.nestPost);
-  ratio('2026-03 refresh grant / v1 refresh grant', r.refresh2026, r.refresh);
-  const metadata = ratio('access-token metadata GET / bare Fastify GET', r.metadata, r.fastifyGet);
-  ratio('bare Fastify sending the metadata answer / bare Fastify GET', r.fastifySameBytes, r.fastifyGet);
-  ratio('NestJS one route sending the metadata answer / bare Fastify GET', r.nestSameBytes, r.fastifyGet);
-  ratio('access-token metadata GET / bare Fastify sending the same answer', r.metadata, r.fastifySameBytes);
-  ratio('access-token metadata GET / NestJS one route sending the same answer', r.metadata, r.nestSameBytes);
-  ratio('introspection POST / bare Fastify GET', r.introspect, r.fastifyGet);
-  ratio('introspection POST / bare Fastify form POST', r.introspect, r.fastifyPost);
-  ratio('introspection POST / bare Fastify sending the metadata answer', r.introspect, r.fastifySameBytes);
-  ratio('introspection POST / NestJS one route sending the metadata answer', r.introspect, r.nestSameBytes);
-  ratio('introspection POST / NestJS one-route form POST', r.introspect, r.nestPost);
-  ratio('introspection POST / v1 metadata GET', r.introspect, r.metadata);
-  const limits = ratio('limits GET / bare Fastify GET', r.limits, r.fastifyGet);
-  ratio('NestJS one-route GET / bare Fastify GET', r.nestGet, r.fastifyGet);
-  ratio('NestJS one-route form POST / bare Fastify form POST', r.nestPost, r.fastifyPost);
-  ratio('oidc-provider refresh grant / bare Fastify form POST', r.oidcRefresh, r.fastifyPost);
-
-  if (refresh !== undefined)
-    targets.push({ target: 'refresh grant ≥ 2.5× oidc-provider', figure: x(refresh), met: refresh >= 2.5 });
-  if (metadata !== undefined)
-    targets.push({ target: 'metadata GET ≥ 0.6× bare Fastify GET', figure: x(metadata), met: metadata >= 0.6 });
-  if (limits !== undefined)
-    targets.push({ target: 'limits GET ≥ 0.6× bare Fastify GET', figure: x(limits), met: limits >= 0.6 });
-  for (const key of ['refresh', 'refresh2026', 'codeExchange', 'metadata', 'introspect', 'limits']) {
-    if (!r[key]) continue;
+  /** A target on a figure taken at both levels: met when the default level's figure meets it. */
+  const target = (label, figures, meets, show) => {
+    if (figures.value === undefined && figures.warn === undefined) return;
     targets.push({
-      target: `p99 ≤ 25 ms at 32 connections: ${r[key].name.replace('service: ', '')}`,
-      figure: `${r[key].p99} ms`,
-      met: r[key].p99 <= 25,
+      target: label,
+      figure: figures.value === undefined ? '—' : show(figures.value),
+      warn: figures.warn === undefined ? '—' : show(figures.warn),
+      met: figures.value !== undefined && meets(figures.value),
     });
+  };
+  const refresh = ratio('refresh grant / oidc-provider refresh grant', 'refresh', 'oidcRefresh');
+  ratio('refresh grant / oidc-provider refresh grant with ID token', 'refresh', 'oidcRefreshIdToken');
+  ratio('refresh grant / bare Fastify form POST', 'refresh', 'fastifyPost');
+  const exchange = ratio('code exchange / oidc-provider refresh grant', 'codeExchange', 'oidcRefresh');
+  ratio('code exchange / bare Fastify form POST', 'codeExchange', 'fastifyPost');
+  ratio('refresh grant / NestJS one-route form POST', 'refresh', 'nestPost');
+  ratio('2026-03 refresh grant / oidc-provider refresh grant', 'refresh2026', 'oidcRefresh');
+  ratio('2026-03 refresh grant / oidc-provider refresh grant with ID token', 'refresh2026', 'oidcRefreshIdToken');
+  ratio('2026-03 refresh grant / bare Fastify form POST', 'refresh2026', 'fastifyPost');
+  ratio('2026-03 refresh grant / NestJS one-route form POST', 'refresh2026', 'nestPost');
+  ratio('2026-03 refresh grant / v1 refresh grant', 'refresh2026', 'refresh');
+  ratio('access-token metadata GET / bare Fastify GET', 'metadata', 'fastifyGet');
+  ratio('bare Fastify sending the metadata answer / bare Fastify GET', 'fastifySameBytes', 'fastifyGet');
+  ratio('NestJS one route sending the metadata answer / bare Fastify GET', 'nestSameBytes', 'fastifyGet');
+  ratio('access-token metadata GET / bare Fastify sending the same answer', 'metadata', 'fastifySameBytes');
+  const metadata = ratio(
+    'access-token metadata GET / NestJS one route sending the same answer',
+    'metadata',
+    'nestSameBytes',
+  );
+  ratio('introspection POST / bare Fastify GET', 'introspect', 'fastifyGet');
+  ratio('introspection POST / bare Fastify form POST', 'introspect', 'fastifyPost');
+  ratio('introspection POST / bare Fastify sending the metadata answer', 'introspect', 'fastifySameBytes');
+  ratio('introspection POST / NestJS one route sending the metadata answer', 'introspect', 'nestSameBytes');
+  ratio('introspection POST / NestJS one-route form POST', 'introspect', 'nestPost');
+  ratio('introspection POST / v1 metadata GET', 'introspect', 'metadata');
+  ratio('limits GET / bare Fastify GET', 'limits', 'fastifyGet');
+  const limits = ratio('limits GET / NestJS one-route GET', 'limits', 'nestGet');
+  ratio('NestJS one-route GET / bare Fastify GET', 'nestGet', 'fastifyGet');
+  ratio('NestJS one-route form POST / bare Fastify form POST', 'nestPost', 'fastifyPost');
+  ratio('oidc-provider refresh grant / bare Fastify form POST', 'oidcRefresh', 'fastifyPost');
+
+  const p99 = (key) => ({ value: r[key]?.p99, warn: r[warnOf(key)]?.p99 });
+  const ms = (v) => `${v} ms`;
+  target('metadata GET ≥ 0.5× NestJS one route sending the same answer', metadata, (v) => v >= 0.5, x);
+  target('limits GET ≥ 0.4× NestJS one-route GET', limits, (v) => v >= 0.4, x);
+  target('refresh grant ≥ 1.6× oidc-provider refresh grant', refresh, (v) => v >= 1.6, x);
+  target('refresh grant p99 ≤ 10 ms (POST /oauth/v1/token, 32 connections)', p99('refresh'), (v) => v <= 10, ms);
+  target('authorization-code exchange ≥ 0.6× oidc-provider refresh grant', exchange, (v) => v >= 0.6, x);
+  target('authorization-code exchange p99 ≤ 25 ms', p99('codeExchange'), (v) => v <= 25, ms);
+  for (const key of ['refresh2026', 'metadata', 'introspect', 'limits']) {
+    const name = (r[key] ?? r[warnOf(key)])?.name.replace('service: ', '').replace(/ \(LOG_LEVEL=\w+\)$/, '');
+    if (name) target(`p99 ≤ 25 ms at 32 connections: ${name}`, p99(key), (v) => v <= 25, ms);
   }
+  const peak = (keys) => {
+    const rss = keys.map((k) => r[k]?.peakRss).filter((v) => v !== undefined);
+    return rss.length > 0 ? Math.max(...rss) : undefined;
+  };
+  target(
+    'peak RSS ≤ 256 MiB in every service load scenario',
+    { value: peak(SERVICE_KEYS), warn: peak(SERVICE_KEYS.map(warnOf)) },
+    (v) => v <= 256 * MIB,
+    mib,
+  );
   if (r.migration) {
     targets.push({
       target: '100,000 accounts migrated < 10 s',
@@ -105,15 +134,20 @@ export function evaluate(r) {
 }
 
 export function printSummary({ ratios, targets }) {
-  console.log('\nratios');
-  for (const { label, value } of ratios) console.log(`  ${label.padEnd(60)} ${x(value)}`);
-  console.log('\ntargets');
-  for (const t of targets) console.log(`  ${t.met ? 'MET    ' : 'NOT MET'}  ${t.target.padEnd(66)} ${t.figure}`);
+  const show = (v) => (v === undefined ? '—' : x(v));
+  console.log('\nratios (default log level; LOG_LEVEL=warn)');
+  for (const { label, value, warn } of ratios)
+    console.log(`  ${label.padEnd(70)} ${show(value).padStart(7)} ${warn === undefined ? '' : show(warn).padStart(7)}`);
+  console.log('\ntargets (default log level; LOG_LEVEL=warn)');
+  for (const t of targets)
+    console.log(
+      `  ${t.met ? 'MET    ' : 'NOT MET'}  ${t.target.padEnd(70)} ${t.figure}${t.warn ? `  (warn: ${t.warn})` : ''}`,
+    );
 }
 
 const pct = (v) => (v === undefined ? '' : `${(v * 100).toFixed(0)} %`);
 const loadRow = (r) =>
-  `| ${r.name} | ${num(r.reqPerSec)} | ${r.p50} | ${r.p99} | ${mib(r.peakRss)} | ${num(r.ok)}${r.failed ? ` (${r.failed} failed)` : ''} | ${pct(r.clientCpu)} | ${pct(r.serverCpu)}${r.serverMainCpu === undefined ? '' : ` (${pct(r.serverMainCpu)})`} |`;
+  `| ${r.name} | ${num(r.reqPerSec)} | ${r.p50} | ${r.p99} | ${mib(r.peakRss)} | ${num(r.ok)}${r.failed ? ` (${r.failed} failed)` : ''} | ${pct(r.clientCpu)} | ${pct(r.serverCpu)}${r.serverMainCpu === undefined ? '' : ` (${pct(r.serverMainCpu)})`} | ${r.loopUsPerAnswer === undefined ? '' : r.loopUsPerAnswer.toFixed(1)} |`;
 
 export function markdown(results, evaluation, m) {
   const loads = [
@@ -125,12 +159,8 @@ export function markdown(results, evaluation, m) {
     'nestSameBytes',
     'oidcRefresh',
     'oidcRefreshIdToken',
-    'refresh',
-    'refresh2026',
-    'codeExchange',
-    'metadata',
-    'introspect',
-    'limits',
+    ...SERVICE_KEYS,
+    ...SERVICE_KEYS.map(warnOf),
   ]
     .map((k) => results[k])
     .filter(Boolean);
@@ -144,23 +174,29 @@ export function markdown(results, evaluation, m) {
     'its own child process; 2 s warm-up, then 6 s measured (the code exchange: until its pre-made codes',
     'run out). req/s counts 2xx answers only. Peak RSS is the server process, sampled every 50 ms. CPU is',
     'per run, 100 % = one core: the load generator, the server process (all its threads) and, in brackets,',
-    "the server's event-loop thread alone (from /proc).",
+    "the server's event-loop thread alone (from /proc); event-loop µs per answer is that thread's CPU time",
+    'over the run divided by its 2xx answers.',
     '',
     '## Targets',
     '',
-    '| target | figure | met |',
-    '| --- | --- | --- |',
-    ...evaluation.targets.map((t) => `| ${t.target} | ${t.figure} | ${t.met ? 'yes' : '**no**'} |`),
+    'At the default log level (`info`: one line per request), as users run the service; beside it the',
+    'same figure at `LOG_LEVEL=warn` (no line per request). Met or not is judged at the default level.',
+    '',
+    '| target | figure | at `LOG_LEVEL=warn` | met |',
+    '| --- | --- | --- | --- |',
+    ...evaluation.targets.map((t) => `| ${t.target} | ${t.figure} | ${t.warn ?? ''} | ${t.met ? 'yes' : '**no**'} |`),
     '',
     '## Load',
     '',
-    '| scenario | req/s | p50 ms | p99 ms | peak RSS | answers | load generator CPU | server CPU (event loop) |',
-    '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+    '| scenario | req/s | p50 ms | p99 ms | peak RSS | answers | load generator CPU | server CPU (event loop) | event-loop µs per answer |',
+    '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
     ...loads.map(loadRow),
     '',
-    '| ratio | value |',
-    '| --- | ---: |',
-    ...evaluation.ratios.map((r) => `| ${r.label} | ${x(r.value)} |`),
+    '| ratio | default log level | `LOG_LEVEL=warn` |',
+    '| --- | ---: | ---: |',
+    ...evaluation.ratios.map(
+      (r) => `| ${r.label} | ${r.value === undefined ? '' : x(r.value)} | ${r.warn === undefined ? '' : x(r.warn)} |`,
+    ),
     '',
   ];
   if (results.codesMadePerSec) {
@@ -199,7 +235,7 @@ export function markdown(results, evaluation, m) {
   return `${lines.join('\n')}\n`;
 }
 
-const NOTES = `## How to read these figures
+export const NOTES = `## How to read these figures
 
 - The machine is shared: the references run in the same invocation so that ratios, not absolute
   figures, carry the comparison; run-to-run spread on a busy 2-core machine is easily ±20 %.
@@ -208,13 +244,20 @@ const NOTES = `## How to read these figures
   reference for the target — and with \`openid\` in scope, where every answer also signs an ID token.
   It records nothing durable; each of the service's refresh grants appends an audited
   \`oauth.AccessTokenIssued\` event that is fsynced (WAL, \`synchronous=FULL\`) before the answer.
-- The service runs as \`node dist/main.js\` with \`SEED=none\`, \`RATE_LIMIT_ENABLED=false\`,
-  \`LOG_LEVEL=warn\` and its own temporary \`DATA_DIR\`, set up through the admin API, the programmatic
-  install (\`POST /admin/v1/apps/{appId}/installs\`) and \`/oauth/v1/token\`.
+- The service runs as \`node dist/main.js\` with \`SEED=none\`, \`RATE_LIMIT_ENABLED=false\`, the V8
+  heap settings it ships with (\`scripts/heap-options.mjs\`, as \`npm start\`, \`npm run start:prod\` and
+  the container run it) and its own temporary \`DATA_DIR\`, set up through the admin API, the
+  programmatic install (\`POST /admin/v1/apps/{appId}/installs\`) and \`/oauth/v1/token\`. Its service
+  scenarios run twice: at its default log level (\`info\`, one JSON line per request, written to a file
+  as a log shipper would read it) and again at \`LOG_LEVEL=warn\` (rows marked so): the targets are
+  judged at the default level.
+- Selection: \`BENCH_ONLY=refs,http,http-warn,migration,startup,limits-replay\` picks sections;
+  \`BENCH_REFS=fastify,nest,oidc\` the reference servers; \`BENCH_HTTP=refresh,refresh2026,metadata,introspect,canned,limits,codeExchange\`
+  the service scenarios (\`canned\`: the references sending the metadata answer's bytes). A run with
+  \`BENCH_ONLY\` leaves this file alone unless \`BENCH_WRITE_DOC=1\`.
 - Profiling: \`BENCH_PROFILE_DIR=/tmp/prof npm run bench\` writes a V8 CPU profile of every measured
   service run (bench/profile-preload.cjs); \`node bench/summarize-profile.mjs <file>\` prints self time
-  by package and function (\`BENCH_CALLERS=<function>\` adds its call stacks). \`BENCH_ONLY=refs,http,migration,startup,limits-replay\`
-  runs a subset.
+  by package and function (\`BENCH_CALLERS=<function>\` adds its call stacks).
 - Soak: \`BENCH_ONLY=soak npm run bench\` (only by name; \`BENCH_SOAK_SECONDS\`, default 900;
   \`BENCH_SOAK_ACCOUNTS\`, \`BENCH_SOAK_WRITES_PER_SEC\`, \`BENCH_SOAK_BODY_BYTES\`) rewrites only the Soak
   section, and only for a run of 5 minutes or more (\`BENCH_SOAK_SECONDS=30\` checks the scenario). Its
@@ -339,4 +382,45 @@ const NOTES = `## How to read these figures
     outside V8's heap (heap total 0.10 MiB/min, external −0.01). Every bound is met. What that last
     1 MiB/min is (allocator fragmentation, SQLite's page caches) was not traced; the 20-minute run
     shows it slowing.
+- The default log level (issue 29, 2026-11-25). At \`info\`, the level users run, Fastify wrote two
+  lines per request ("incoming request" with the redacted URL, then "request completed"), each
+  through a per-request child logger and pino's redaction paths. CPU profiles of the event loop
+  (\`BENCH_PROFILE_DIR\`, the bench's own scenarios, before = 9d210be and after = the change, back to
+  back, two rounds, on the 2-core machine shared with four other engineers' test runs, load 9–10)
+  put logging at 15.3–16.5 % of the event loop's busy time in the metadata GET, 15.9–16.4 % in the
+  limits GET and 12.5–13.7 % in the refresh grant. Now there is one line per request, written with
+  the answer by a Fastify \`LogController\` (\`src/platform/logging/request-log.ts\`): correlation id,
+  method, routed path, the redacted URL, status and ms; no child logger for it; no redaction walk (the
+  line is flat and made only of those fields, the URL already through \`redactUrl\`); the ISO time
+  formatted once per millisecond; \`redactUrl\` answers at once for a static route requested as routed
+  and for a token route with nothing after the token. After: logging 4.7–5.6 %, 4.3–4.7 % and
+  2.5–2.7 % of busy time. The request's metric is recorded at the same point, so no route has an
+  onResponse hook, and the correlation id is set in the security headers' onSend hook (two onSend
+  hooks per request became one; too small to see in a profile on its own). req/s and event-loop µs
+  per answer moved by up to ±40 % between rounds of one build on that machine, so the profile shares
+  are the measure of this change; the ratios come from a full run on a quiet machine.
+- V8's heap (issue 29). V8 sized the young generation from the host's 24 GiB: a 128 MiB new space.
+  \`node bench/rss-probe.mjs\` (refresh grant, metadata GET, limits GET, then /proc and /metrics)
+  without heap settings: RSS 289 MiB = 62 MiB file-backed (the node binary and libraries) + 227 MiB
+  anonymous: V8's heap 193 MiB (new space 128, old space 50, trusted 8, code 5, large objects 2; 68
+  MiB of it in use), Buffers 4 MiB, and about 30 MiB of native memory (SQLite's page caches on the
+  store's, the writer thread's and the read models' connections, the writer thread's own V8 heap,
+  the allocator). With \`--max-semi-space-size=16\`: 203 MiB (new space 32); with 8: 183 MiB. The
+  service now runs with \`--max-semi-space-size=16 --max-old-space-size=384\` (\`scripts/heap-options.mjs\`:
+  \`npm start\`, \`npm run start:prod\`, the container, the bench). Same build, alternated, two rounds:
+  peak RSS over the three scenarios 288–297 → 210–228 MiB; the garbage collector's share of the
+  profile 0.2–1.5 % → 1.3–2.3 %; p99 not longer (refresh grant 77 and 116 → 52 and 66 ms, metadata
+  GET 173 and 144 → 45 and 84 ms on that loaded machine, where noise is most of it).
+- What the 256 MiB bound depends on: the byte-bounded caches (\`STREAM_CACHE_MAX_BYTES\` 64 MiB,
+  \`SNAPSHOT_CACHE_MAX_BYTES\` 32 MiB, \`LIVE_TAIL_MAX_BYTES\` 16 MiB) live in the old space and the
+  short load scenarios fill little of them; the code exchange, with its 33,000 codes made
+  beforehand, and the soak fill more. Full caches (112 MiB) on top of the about 200 MiB above do not
+  fit in 256 MiB: that bound in the soak needs smaller cache budgets, a trade of hit rate for memory.
+- What is left in the metadata GET's profile after these changes (share of the profile): the socket
+  write of the answer 17 %, Node's HTTP parser and server about 10 %, Fastify 8 %, Nest 5 %, the
+  access token's HMAC about 7 % (a \`createHmac\` per request: its \`init\` alone 4 %), the answer's
+  \`scope_group_pks\` (a \`Buffer.from\` of an array and its base64, per request) 2.5 %, the latency
+  histogram (prom-client hashes its labels per observation) 1.4–1.8 %, \`@fastify/secure-session\`'s
+  hooks, registered for the install page but run on every request, 0.4 % plus the per-request child
+  logger its trace call makes (0.7 %).
 `;

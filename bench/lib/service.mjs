@@ -3,17 +3,28 @@
 import { performance } from 'node:perf_hooks';
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { closeSync, openSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { freePort, stop, waitForStatus } from './processes.mjs';
+import { HEAP_OPTIONS } from '../../scripts/heap-options.mjs';
 
 export const ROOT = new URL('../..', import.meta.url).pathname;
 export const REDIRECT_URI = 'https://example.com/oauth-callback';
 
+/** V8 heap settings the service runs with (`npm start`, `npm run start:prod`, the container): what users run. */
+export const SERVICE_NODE_OPTIONS = process.env.BENCH_SERVICE_NODE_OPTIONS ?? HEAP_OPTIONS.join(' ');
+
 export class Service {
-  constructor({ dataDir, adminKey = randomBytes(24).toString('hex'), env = {} }) {
+  /**
+   * `logLevel`: undefined runs the service at its own default (what users run: `info`); its log
+   * lines go to a file in `dataDir`, as a log shipper would read them, not through the bench.
+   */
+  constructor({ dataDir, adminKey = randomBytes(24).toString('hex'), env = {}, logLevel }) {
     this.dataDir = dataDir;
     this.adminKey = adminKey;
     this.extraEnv = env;
+    this.logLevel = logLevel;
+    this.logFile = join(dataDir, 'service.log');
     this.child = null;
     this.url = '';
     this.output = '';
@@ -30,26 +41,33 @@ export class Service {
     this.output = '';
     const began = performance.now();
     const profile = process.env.BENCH_PROFILE_DIR ? ['-r', join(ROOT, 'bench', 'profile-preload.cjs')] : [];
-    this.child = spawn(process.execPath, [...profile, join(ROOT, 'dist', 'main.js')], {
+    const { LOG_LEVEL: _, ...inherited } = process.env;
+    const logFd = openSync(this.logFile, 'a');
+    // BENCH_SERVICE_MAIN: another build of the service (a before/after pair in one sitting).
+    const main = process.env.BENCH_SERVICE_MAIN ?? join(ROOT, 'dist', 'main.js');
+    this.child = spawn(process.execPath, [...profile, main], {
       cwd: ROOT,
       env: {
-        ...process.env,
+        ...inherited,
+        NODE_OPTIONS: [inherited.NODE_OPTIONS, SERVICE_NODE_OPTIONS].filter(Boolean).join(' '),
         HOST: '127.0.0.1',
         PORT: String(port),
         DATA_DIR: this.dataDir,
         SEED: 'none',
         ADMIN_API_KEY: this.adminKey,
         RATE_LIMIT_ENABLED: 'false',
-        LOG_LEVEL: 'warn',
+        ...(this.logLevel ? { LOG_LEVEL: this.logLevel } : {}),
         AUTH_CODE_TTL_SECONDS: '600',
         ...this.extraEnv,
       },
-      stdio: ['ignore', 'pipe', 'pipe'],
+      stdio: ['ignore', logFd, 'pipe'],
     });
-    this.child.stdout.on('data', (c) => (this.output += c.toString()));
+    closeSync(logFd);
     this.child.stderr.on('data', (c) => (this.output += c.toString()));
     const exited = new Promise((_, reject) =>
-      this.child.once('exit', (code) => reject(new Error(`service exited with ${code}:\n${this.output}`))),
+      this.child.once('exit', (code) =>
+        reject(new Error(`service exited with ${code}:\n${this.output}\n${this.logTail()}`)),
+      ),
     );
     exited.catch(() => undefined);
     await Promise.race([waitForStatus(`${this.url}/health/live`, 200, { everyMs: 10 }), exited]);
@@ -61,6 +79,16 @@ export class Service {
   async ready() {
     await waitForStatus(`${this.url}/health/ready`, 200, { everyMs: 20, timeoutMs: 600_000 });
     return performance.now() - this.startedAt;
+  }
+
+  /** The end of the service's log (for an error message). */
+  logTail(bytes = 4096) {
+    try {
+      const text = readFileSync(this.logFile, 'utf8');
+      return text.slice(-bytes);
+    } catch {
+      return '';
+    }
   }
 
   async stop() {

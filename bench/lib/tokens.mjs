@@ -23,8 +23,8 @@ const form = (fields) => new URLSearchParams(fields).toString();
 const FORM_HEADERS = { 'content-type': 'application/x-www-form-urlencoded' };
 
 /** The refresh grant at `/oauth/v1/token` (`version` 'v1') or at the date-versioned `/oauth/2026-03/token`. */
-export async function refreshGrant(service, setup, refreshToken, version = 'v1') {
-  return measure(`service: refresh grant (POST /oauth/${version}/token)`, {
+export async function refreshGrant(service, setup, refreshToken, version = 'v1', suffix = '') {
+  return measure(`service: refresh grant (POST /oauth/${version}/token)${suffix}`, {
     pid: service.pid,
     profile: true,
     url: `${service.url}/oauth/${version}/token`,
@@ -40,7 +40,7 @@ export async function refreshGrant(service, setup, refreshToken, version = 'v1')
 }
 
 /** Every request redeems a fresh code: the run is bounded by the codes made beforehand. */
-export async function codeExchange(service, setup, warmupCodes, codes) {
+export async function codeExchange(service, setup, warmupCodes, codes, suffix = '') {
   const feed = (list) => {
     let i = 0;
     return (req) => ({
@@ -64,7 +64,7 @@ export async function codeExchange(service, setup, warmupCodes, codes) {
     requests: [{ method: 'POST', headers: FORM_HEADERS, setupRequest: feed(warmupCodes) }],
     quiet: true,
   });
-  return measure('service: authorization-code exchange', {
+  return measure(`service: authorization-code exchange${suffix}`, {
     ...base,
     warmupS: 0,
     amount: codes.length,
@@ -72,8 +72,8 @@ export async function codeExchange(service, setup, warmupCodes, codes) {
   });
 }
 
-export async function accessTokenMetadata(service, accessToken) {
-  return measure('service: access-token metadata GET', {
+export async function accessTokenMetadata(service, accessToken, suffix = '') {
+  return measure(`service: access-token metadata GET${suffix}`, {
     pid: service.pid,
     profile: true,
     url: `${service.url}/oauth/v1/access-tokens/${accessToken}`,
@@ -81,8 +81,8 @@ export async function accessTokenMetadata(service, accessToken) {
 }
 
 /** RFC 7662 introspection of an access token (POST /oauth/2026-03/token/introspect): the 2026-03 metadata. */
-export async function introspection(service, setup, accessToken) {
-  return measure('service: introspection POST (2026-03)', {
+export async function introspection(service, setup, accessToken, suffix = '') {
+  return measure(`service: introspection POST (2026-03)${suffix}`, {
     pid: service.pid,
     profile: true,
     url: `${service.url}/oauth/2026-03/token/introspect`,
@@ -92,8 +92,8 @@ export async function introspection(service, setup, accessToken) {
   });
 }
 
-export async function limitsGet(service, accessToken) {
-  return measure('service: limits GET (custom-object-types)', {
+export async function limitsGet(service, accessToken, suffix = '') {
+  return measure(`service: limits GET (custom-object-types)${suffix}`, {
     pid: service.pid,
     profile: true,
     url: `${service.url}/crm/v3/limits/custom-object-types`,

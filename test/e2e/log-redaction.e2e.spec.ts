@@ -70,7 +70,7 @@ describe('tokens never logged, however the URL is spelled (issue 26, item 9)', (
       expect(status).toBeLessThan(500);
     }
     const log = lines.join('');
-    expect(log).toContain('incoming request');
+    expect(log).toContain('"msg":"request"'); // the one line per request (was 'incoming request', issue 29)
     expect(log).toContain('[REDACTED]');
     const parts = [at, rt, clientSecret, ...at.split('.').slice(1), rt.slice(4)];
     const leaked = parts.filter((p) => log.includes(p));

@@ -67,4 +67,18 @@ describe('redactUrl: every spelling of issue 26, item 9', () => {
       expect(redactUrl(url)).toBe(url);
     }
   });
+
+  it('short cuts (issue 29): a static route requested as routed is its own text; a token route with nothing after it', () => {
+    expect(redactUrl('/crm/v3/limits/custom-object-types', '/crm/v3/limits/custom-object-types')).toBe(
+      '/crm/v3/limits/custom-object-types',
+    );
+    expect(redactUrl(`/oauth/v1/access-tokens/${AT}`, '/oauth/v1/access-tokens/:token')).toBe(
+      '/oauth/v1/access-tokens/[REDACTED]',
+    );
+    // Not the short cut: a parameter, a wildcard, a query or a different spelling still go through every net.
+    expectRedacted(`/crm/v3/limits/${AT}`, AT, '/crm/v3/limits/:objectType');
+    expectRedacted(`/x/${RT}`, RT, '*');
+    expectRedacted(`/oauth/v1/access-tokens/${AT}?t=${RT}`, RT, '/oauth/v1/access-tokens/:token');
+    expectRedacted(`/crm/v3/limits/custom-object-types?apikey=${KEY}`, KEY, '/crm/v3/limits/custom-object-types');
+  });
 });

@@ -30,12 +30,16 @@ const RANDOM_RUN = /[A-Za-z0-9_-]{32,}/g;
 const REDACTED = '[REDACTED]';
 
 export function redactUrl(url: string, routeUrl?: string): string {
+  // A static route requested as routed, no query: the URL is the route's own text, from our code.
+  if (url === routeUrl && !routeUrl.includes(':') && !routeUrl.includes('*')) return url;
   const q = url.search(/[?#]/);
   const rawPath = q < 0 ? url : url.slice(0, q);
   const rest = q < 0 ? '' : url.slice(q);
   let path = rawPath;
   if (routeUrl !== undefined && SECRET_ROUTE.test(routeUrl)) {
     path = routeUrl.replace(':token', REDACTED);
+    // Nothing after the token: what is left is the route's own text.
+    if (rest === '') return path;
   } else {
     const normalized = routerPath(rawPath);
     const secret = SECRET_PATH.exec(normalized);
