@@ -29,6 +29,10 @@ import { TokenController } from './http/token.controller';
 import { OAuthBootstrap } from './oauth-bootstrap';
 import { OAuthProjection } from './projections/oauth.projection';
 import { RateLimitModule } from './rate-limit/rate-limit.module';
+import { AdvanceInstallClockHandler, ResetInstallClockHandler } from './application/commands/install-clock';
+import { installClockEvents } from './domain/install-clock';
+import { InstallClockController } from './http/install-clock.controller';
+import { InstallClocksProjection } from './projections/install-clocks.projection';
 
 /**
  * OAuth: installs, authorization codes, the token endpoint, token metadata, refresh-token
@@ -38,9 +42,9 @@ import { RateLimitModule } from './rate-limit/rate-limit.module';
  */
 @Module(
   EventSourcingModule.forFeature({
-    events: oauthEvents,
+    events: { ...oauthEvents, ...installClockEvents },
     retention: oauthRetention,
-    projections: [OAuthProjection, AccessTokenRevocationsProjection],
+    projections: [OAuthProjection, AccessTokenRevocationsProjection, InstallClocksProjection],
     commandHandlers: [
       ApproveInstallHandler,
       IssueAuthorizationCodeHandler,
@@ -53,6 +57,8 @@ import { RateLimitModule } from './rate-limit/rate-limit.module';
       RevokeAccessTokenHandler,
       RevokeTokenProcess,
       ExpireInstallAccessTokensHandler,
+      AdvanceInstallClockHandler,
+      ResetInstallClockHandler,
     ],
     imports: [DirectoryModule, AccessTokenRevocationsModule, RateLimitModule],
     controllers: [
@@ -63,6 +69,7 @@ import { RateLimitModule } from './rate-limit/rate-limit.module';
       AuthorizationServerMetadataController,
       AppUninstallsController,
       AccountInfoController,
+      InstallClockController,
     ],
     providers: [OAuthBootstrap, AuthorizeRequestValidator, InstallQueries, ClientAuthenticator, TokenMetadataService],
     exports: [AuthorizeRequestValidator, InstallQueries],

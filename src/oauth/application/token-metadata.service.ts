@@ -14,6 +14,7 @@ import { installStream, refreshTokenStream } from '../domain/oauth-events';
 import { refreshGrantOrNull, refreshTokenDecider, refreshTokenNotFound } from '../domain/refresh-token.decider';
 import { AccessTokenRevocations } from './access-token-revocations';
 import type { AuthenticatedClient } from './client-authentication';
+import { InstallClocks } from './install-clocks';
 import { InstallQueries } from './install.queries';
 
 /** HubSpot's `RefreshTokenInfoResponse`. */
@@ -82,10 +83,14 @@ export class TokenMetadataService {
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly revocations: AccessTokenRevocations,
+    private readonly installClocks: InstallClocks,
   ) {}
 
   /** Signature, own expiry, then the in-memory revocations (no store read). */
-  checkAccessToken(token: string, now = this.clock.now()): AccessTokenCheck {
+  checkAccessToken(
+    token: string,
+    now: number | ((claims: AccessTokenClaims) => number) = this.installClocks.nowOf,
+  ): AccessTokenCheck {
     const result = verifyAccessToken(token, this.keys, now);
     if (!result.ok) {
       if (result.reason === 'expired')
@@ -117,10 +122,10 @@ export class TokenMetadataService {
   }
 
   private introspectAccessToken(client: AuthenticatedClient, token: string): PublicAccessTokenInfo | null {
-    const now = this.clock.now();
-    const check = this.checkAccessToken(token, now);
+    const check = this.checkAccessToken(token);
     if (check.status !== 'active' || check.claims.appId !== client.appId) return null;
     const { claims } = check;
+    const now = this.installClocks.nowOf(claims);
     const info = accessTokenInfo({
       token,
       claims,
@@ -165,8 +170,8 @@ export class TokenMetadataService {
   }
 
   accessTokenInfo(token: string): AccessTokenInfo {
-    const now = this.clock.now();
-    const result = verifyAccessToken(token, this.keys, now);
+    const result = verifyAccessToken(token, this.keys, this.installClocks.nowOf);
+    const now = 'claims' in result ? this.installClocks.nowOf(result.claims) : this.clock.now();
     if (!result.ok) {
       switch (result.reason) {
         case 'malformed':

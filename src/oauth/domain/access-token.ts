@@ -120,8 +120,15 @@ export function encodeAccessToken(
   return { token: `${kid}.${payload}.${sign(kid, payload, secret)}`, tokenId };
 }
 
-/** Checks shape, key, signature (constant time) and expiry against `now` (epoch ms). */
-export function verifyAccessToken(token: string, keys: KeyLookup, now: number): VerifyResult {
+/**
+ * Checks shape, key, signature (constant time) and expiry against `now` (epoch ms), or against the
+ * time `now` gives for the token's own claims (an install's own clock: InstallClocks.nowOf).
+ */
+export function verifyAccessToken(
+  token: string,
+  keys: KeyLookup,
+  now: number | ((claims: AccessTokenClaims) => number),
+): VerifyResult {
   if (typeof token !== 'string' || token.length === 0 || token.length > MAX_ACCESS_TOKEN_LENGTH) {
     return { ok: false, reason: 'malformed' };
   }
@@ -140,7 +147,8 @@ export function verifyAccessToken(token: string, keys: KeyLookup, now: number): 
   } catch {
     return { ok: false, reason: 'malformed' };
   }
-  if (claims.expiresAt <= now) return { ok: false, reason: 'expired', claims };
+  if (claims.expiresAt <= (typeof now === 'number' ? now : now(claims)))
+    return { ok: false, reason: 'expired', claims };
   return { ok: true, claims };
 }
 

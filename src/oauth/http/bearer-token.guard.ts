@@ -3,7 +3,6 @@ import {
   CanActivate,
   createParamDecorator,
   ExecutionContext,
-  Inject,
   Injectable,
   OnModuleInit,
   SetMetadata,
@@ -13,11 +12,11 @@ import { Reflector } from '@nestjs/core';
 import { ApiBearerAuth } from '@nestjs/swagger';
 import { SigningKeyring } from '../../platform/security/signing-keys';
 import { AccessTokenClaims, verifyAccessToken } from '../domain/access-token';
-import { CLOCK, Clock } from '../../platform/clock';
 import { HubSpotError } from '../../platform/errors/hubspot-error';
 import { AuthenticateBeforeBody, EarlyAuthentication } from '../../platform/http/early-authentication';
 import type { RequestWithActor } from '../../platform/http/request-context';
 import { AccessTokenRevocations } from '../application/access-token-revocations';
+import { InstallClocks } from '../application/install-clocks';
 
 const NOT_FOUND_MESSAGE =
   'Authentication credentials not found. This API supports OAuth 2.0 authentication and you can find more details at https://developers.hubspot.com/docs/methods/auth/oauth-overview';
@@ -52,9 +51,9 @@ export class BearerTokenGuard implements CanActivate, OnModuleInit {
   constructor(
     private readonly reflector: Reflector,
     private readonly keys: SigningKeyring,
-    @Inject(CLOCK) private readonly clock: Clock,
     private readonly revocations: AccessTokenRevocations,
     private readonly earlyAuthentication: EarlyAuthentication,
+    private readonly installClocks: InstallClocks,
   ) {}
 
   /** The token is checked in onRequest too, so a request without a valid one is refused before its body is read. */
@@ -78,10 +77,10 @@ export class BearerTokenGuard implements CanActivate, OnModuleInit {
     const header = request.headers.authorization;
     const match = typeof header === 'string' ? /^Bearer ([^\s]+)$/i.exec(header.trim()) : null;
     if (!match) throw HubSpotError.invalidAuthentication(NOT_FOUND_MESSAGE);
-    const now = this.clock.now();
-    const result = verifyAccessToken(match[1]!, this.keys, now);
+    const result = verifyAccessToken(match[1]!, this.keys, this.installClocks.nowOf);
     if (!result.ok) {
-      if (result.reason === 'expired') throw expiredError(result.claims.expiresAt, now);
+      if (result.reason === 'expired')
+        throw expiredError(result.claims.expiresAt, this.installClocks.nowOf(result.claims));
       throw HubSpotError.invalidAuthentication(NOT_FOUND_MESSAGE);
     }
     if (result.claims.appToken) {
@@ -91,7 +90,7 @@ export class BearerTokenGuard implements CanActivate, OnModuleInit {
     }
     const verdict = this.revocations.verdict(result.claims);
     if (verdict?.status === 'revoked') throw HubSpotError.invalidAuthentication(NOT_FOUND_MESSAGE);
-    if (verdict?.status === 'expired') throw expiredError(verdict.expiredAt, now);
+    if (verdict?.status === 'expired') throw expiredError(verdict.expiredAt, this.installClocks.nowOf(result.claims));
     return result.claims;
   }
 }

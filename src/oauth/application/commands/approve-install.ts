@@ -12,6 +12,7 @@ import { installStream } from '../../domain/oauth-events';
 import { checkPkceRequest } from '../../domain/pkce';
 import { AuthorizeRequestValidator } from '../authorize-request.validator';
 import { newInstallId } from '../token-material';
+import { InstallClocks } from '../install-clocks';
 import { IssueAuthorizationCode } from './issue-authorization-code';
 
 export interface InstallApproval {
@@ -62,6 +63,7 @@ export class ApproveInstallHandler implements ICommandHandler<ApproveInstall> {
     private readonly directory: DirectoryQueries,
     private readonly runner: ProjectionRunner,
     @Inject(CLOCK) private readonly clock: Clock,
+    private readonly installClocks: InstallClocks,
   ) {
     this.installs = streams.forDecider(installDecider);
   }
@@ -117,7 +119,7 @@ export class ApproveInstallHandler implements ICommandHandler<ApproveInstall> {
           redirectUri: approval.redirectUri,
           scopes,
           codeChallenge,
-          issuedAt: now,
+          issuedAt: this.installClocks.nowFor(app.appId, approval.hubId),
         },
         context,
       ),

@@ -1,6 +1,5 @@
 import { Inject } from '@nestjs/common';
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { CLOCK, type Clock } from '../../../platform/clock';
 import { EventStreams } from '../../../platform/commands/event-streams';
 import { APP_CONFIG, type AppConfig } from '../../../platform/config/config';
 import type { CommandContext } from '../../../platform/events/envelope';
@@ -10,6 +9,7 @@ import { accessTokenDecider } from '../../domain/access-token.decider';
 import { type AccessTokenIssued, accessTokenStream } from '../../domain/oauth-events';
 import type { RefreshGrant } from '../../domain/refresh-token.decider';
 import { AccessTokenRevocations } from '../access-token-revocations';
+import { InstallClocks } from '../install-clocks';
 import { newAccessTokenId } from '../token-material';
 
 /** HubSpot's token response (`AccessTokenResponse` in oauth.json). */
@@ -52,9 +52,9 @@ export class IssueTokenHandler implements ICommandHandler<IssueToken> {
   constructor(
     streams: EventStreams,
     private readonly keys: SigningKeyring,
-    @Inject(CLOCK) private readonly clock: Clock,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly revocations: AccessTokenRevocations,
+    private readonly installClocks: InstallClocks,
   ) {
     this.accessTokens = streams.forDecider(accessTokenDecider);
   }
@@ -63,7 +63,10 @@ export class IssueTokenHandler implements ICommandHandler<IssueToken> {
     const ttl = this.config.accessTokenTtlSeconds;
     // Second precision, as the token stores it; expires_in is then exactly the TTL. An admin who just
     // expired the install's tokens expired that whole second: a new token starts at the next one.
-    const issuedAt = Math.max(Math.floor(this.clock.now() / 1000) * 1000, this.revocations.issueFloor(grant.installId));
+    const issuedAt = Math.max(
+      Math.floor(this.installClocks.nowFor(grant.appId, grant.hubId) / 1000) * 1000,
+      this.revocations.issueFloor(grant.installId),
+    );
     const expiresAt = issuedAt + ttl * 1000;
     const tokenId = newAccessTokenId();
     const { token } = encodeAccessToken(

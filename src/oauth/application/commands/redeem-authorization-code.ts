@@ -26,6 +26,7 @@ import { oauthError } from '../../domain/oauth-errors';
 import { type RefreshGrant, refreshTokenDecider } from '../../domain/refresh-token.decider';
 import type { AuthenticatedClient } from '../client-authentication';
 import { newRefreshToken } from '../token-material';
+import { InstallClocks } from '../install-clocks';
 import { IssueToken, type TokenResponse } from './issue-token';
 import { RevokeRefreshToken } from './revoke-refresh-token';
 
@@ -100,6 +101,7 @@ export class RedeemAuthorizationCodeProcess implements ICommandHandler<RedeemAut
     private readonly commandBus: CommandBus,
     private readonly runner: ProjectionRunner,
     @Inject(CLOCK) private readonly clock: Clock,
+    private readonly installClocks: InstallClocks,
   ) {}
 
   async execute(command: RedeemAuthorizationCode): Promise<TokenResponse> {
@@ -158,7 +160,11 @@ export class RedeemAuthorizationCodeProcess implements ICommandHandler<RedeemAut
         redirectUri: command.redirectUri,
         codeVerifier: command.codeVerifier,
         refreshTokenHash,
-        now,
+        // The code expires by its install's own clock (a code that is not issued is refused anyway).
+        now:
+          code.state.status === 'unknown'
+            ? now
+            : this.installClocks.nowFor(code.state.grant.appId, code.state.grant.hubId),
       },
       code.state,
     );

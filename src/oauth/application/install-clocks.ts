@@ -1,0 +1,56 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { CLOCK, type Clock } from '../../platform/clock';
+
+/**
+ * The installs' own clocks, in memory (filled by InstallClocksProjection from the checkpointed feed):
+ * the time by which an install's access tokens and authorization codes are issued and checked.
+ * On the hot paths (bearer guard, metadata GET, refresh grant) a lookup is at most two Map gets and
+ * no await; with no clock set anywhere it is one size check.
+ */
+@Injectable()
+export class InstallClocks {
+  /** appId -> hubId -> offset in ms. Nested maps: no key string is built per request. */
+  private readonly offsets = new Map<number, Map<number, number>>();
+  private count = 0;
+
+  constructor(@Inject(CLOCK) private readonly clock: Clock) {}
+
+  /** The install's time (epoch ms): the service's clock plus the install's offset. */
+  nowFor(appId: number, hubId: number): number {
+    const now = this.clock.now();
+    if (this.count === 0) return now;
+    return now + (this.offsets.get(appId)?.get(hubId) ?? 0);
+  }
+
+  /** nowFor by a token's claims (an app token has hubId 0, which never has a clock). */
+  readonly nowOf = (claims: { appId: number; hubId: number }): number => this.nowFor(claims.appId, claims.hubId);
+
+  offsetMs(appId: number, hubId: number): number {
+    return this.offsets.get(appId)?.get(hubId) ?? 0;
+  }
+
+  set(appId: number, hubId: number, offsetMs: number): void {
+    if (offsetMs <= 0) return this.remove(appId, hubId);
+    let ofApp = this.offsets.get(appId);
+    if (!ofApp) this.offsets.set(appId, (ofApp = new Map()));
+    if (!ofApp.has(hubId)) this.count++;
+    ofApp.set(hubId, offsetMs);
+  }
+
+  remove(appId: number, hubId: number): void {
+    const ofApp = this.offsets.get(appId);
+    if (!ofApp?.delete(hubId)) return;
+    this.count--;
+    if (ofApp.size === 0) this.offsets.delete(appId);
+  }
+
+  clear(): void {
+    this.offsets.clear();
+    this.count = 0;
+  }
+
+  /** Installs with a clock ahead of real time. */
+  get size(): number {
+    return this.count;
+  }
+}
