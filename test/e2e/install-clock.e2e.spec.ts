@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { LightMyRequestResponse } from 'fastify';
 import { INSTALL_CLOCK_SCHEMA } from '../../src/oauth/http/wire-schemas';
 import { ProjectionRunner } from '../../src/platform/projections/projection-runner';
@@ -246,6 +249,19 @@ describe('an install’s own clock', () => {
     expectExpired(await crm(mine.access_token), 1);
   });
 
+  it('/docs shows the clock’s own wire schema for POST and GET', async () => {
+    const doc = (await t.inject({ method: 'GET', url: '/docs/json' })).json() as {
+      paths: Record<
+        string,
+        Record<string, { responses: Record<string, { content?: Record<string, { schema: unknown }> }> }>
+      >;
+    };
+    const ops = doc.paths['/admin/v1/accounts/{hubId}/installs/{appId}/clock']!;
+    for (const m of ['post', 'get'])
+      expect(ops[m]!.responses['200']!.content!['application/json']!.schema).toEqual(INSTALL_CLOCK_SCHEMA);
+    expect(Object.keys(ops).sort()).toEqual(['delete', 'get', 'post']);
+  });
+
   it('bad input on every clock route: HubSpot Error bodies, nothing stored', async () => {
     const f = await oauthFixture(t, SCOPES);
     await installAndExchange(t, f);
@@ -330,5 +346,32 @@ describe('an install’s own clock', () => {
 
     const stored = (await allEvents(t)).slice(before);
     expect(stored.map((e) => e.type)).toEqual(['oauth.InstallClockAdvanced']);
+  });
+});
+
+describe('an install’s clock across a restart', () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'install-clock-restart-'));
+  afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+
+  it('is reloaded from the read model: the offset and what it expires stay', async () => {
+    const first = await startTestApp({ dataDir });
+    const f = await oauthFixture(first, SCOPES);
+    const tokens = await installAndExchange(first, f);
+    const url = `/admin/v1/accounts/${f.hubId}/installs/${f.appId}/clock`;
+    expect((await first.admin('POST', url, { advanceSeconds: 1801 })).statusCode).toBe(200);
+    await first.close({ keepData: true });
+
+    const second = await startTestApp({ dataDir, clock: first.clock });
+    try {
+      expect((await second.admin('GET', url)).json()).toMatchObject({ offsetSeconds: 1801 });
+      const r = await second.inject({
+        method: 'GET',
+        url: CRM,
+        headers: { authorization: `Bearer ${tokens.access_token}` },
+      });
+      expect([r.statusCode, r.json().category]).toEqual([401, 'EXPIRED_AUTHENTICATION']);
+    } finally {
+      await second.close({ keepData: true });
+    }
   });
 });
