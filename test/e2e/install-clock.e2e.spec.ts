@@ -234,6 +234,54 @@ describe('an install’s own clock', () => {
     expect((await t.admin('GET', clockUrl(f))).statusCode).toBe(404);
   });
 
+  it('after DELETE, tokens issued ahead live to their own expiry; an uninstall stops them for good, even a day on', async () => {
+    const f = await oauthFixture(t, SCOPES);
+    const g = await oauthFixture(t, SCOPES);
+    const tokens = await installAndExchange(t, f);
+    await installAndExchange(t, g);
+    await advance(f, 2 * 86_400);
+    const ahead = (await refresh(t, f, tokens.refresh_token)).json().access_token as string;
+    expect((await t.admin('DELETE', clockUrl(f))).statusCode).toBe(204);
+    expect((await crm(ahead)).statusCode).toBe(200); // documented: its expiry lies two days ahead
+    expect((await t.admin('DELETE', `/admin/v1/accounts/${f.hubId}/installs/${f.appId}`)).statusCode).toBe(204);
+    expect([(await crm(ahead)).statusCode, (await crm(ahead)).json().category]).toEqual([
+      401,
+      'INVALID_AUTHENTICATION',
+    ]);
+    const day = 25 * 3_600_000;
+    t.clock.advance(day);
+    try {
+      // Another uninstall makes the revocations drop what they no longer need; the first uninstall's stays.
+      expect((await t.admin('DELETE', `/admin/v1/accounts/${g.hubId}/installs/${g.appId}`)).statusCode).toBe(204);
+      expect((await crm(ahead)).statusCode).toBe(401);
+      expect((await introspect(f, ahead)).json()).toEqual({ active: false });
+    } finally {
+      t.clock.advance(-day);
+    }
+  });
+
+  it('a token revoked while expired in the install’s time stays revoked after DELETE', async () => {
+    const f = await oauthFixture(t, SCOPES);
+    const tokens = await installAndExchange(t, f);
+    await advance(f, 1801);
+    const revoked = await t.inject({
+      method: 'POST',
+      url: '/oauth/2026-03/token/revoke',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: new URLSearchParams({
+        client_id: f.clientId,
+        client_secret: f.clientSecret,
+        token: tokens.access_token,
+      }).toString(),
+    });
+    expect(revoked.statusCode).toBe(200);
+    expect((await t.admin('DELETE', clockUrl(f))).statusCode).toBe(204);
+    expect([(await crm(tokens.access_token)).statusCode, (await crm(tokens.access_token)).json().category]).toEqual([
+      401,
+      'INVALID_AUTHENTICATION',
+    ]);
+  });
+
   it('a rebuild of the projection from zero restores every offset', async () => {
     const f = await oauthFixture(t, SCOPES);
     const g = await oauthFixture(t, SCOPES);

@@ -131,6 +131,25 @@ describe('InstallClocks', () => {
     expect(clocks.size).toBe(0);
   });
 
+  it('furthestFor: the install’s time, or the furthest it reached before a reset', () => {
+    const clock = new ManualClock(1_000_000);
+    const clocks = new InstallClocks(clock);
+    expect(clocks.furthestFor(7, 70)).toBe(1_000_000);
+    clocks.set(7, 70, 60_000);
+    expect(clocks.furthestFor(7, 70)).toBe(1_060_000);
+    clocks.remove(7, 70);
+    clocks.reachedBeforeReset(7, 70, 1_060_000);
+    clocks.reachedBeforeReset(7, 70, 1_010_000);
+    expect([clocks.nowFor(7, 70), clocks.furthestFor(7, 70), clocks.furthestFor(7, 71)]).toEqual([
+      1_000_000, 1_060_000, 1_000_000,
+    ]);
+    clock.advance(100_000);
+    expect(clocks.furthestFor(7, 70)).toBe(1_100_000);
+    clocks.clear();
+    clock.advance(-100_000);
+    expect(clocks.furthestFor(7, 70)).toBe(1_000_000);
+  });
+
   it('verifyAccessToken judges expiry by the time given for the token’s own install', () => {
     const clock = new ManualClock(Date.UTC(2026, 0, 1));
     const clocks = new InstallClocks(clock);

@@ -12,6 +12,8 @@ export class InstallClocks {
   /** appId -> hubId -> offset in ms. Nested maps: no key string is built per request. */
   private readonly offsets = new Map<number, Map<number, number>>();
   private count = 0;
+  /** `${appId}:${hubId}` -> the furthest time an install reached before it was reset (not on a hot path). */
+  private readonly reached = new Map<string, number>();
 
   constructor(@Inject(CLOCK) private readonly clock: Clock) {}
 
@@ -24,6 +26,21 @@ export class InstallClocks {
 
   /** nowFor by a token's claims (an app token has hubId 0, which never has a clock). */
   readonly nowOf = (claims: { appId: number; hubId: number }): number => this.nowFor(claims.appId, claims.hubId);
+
+  /**
+   * The furthest time the install's tokens may have been issued at: its time now, or, when its clock
+   * was reset since, the time it had reached then. A token issued ahead keeps its later expiry after a
+   * reset, so whatever must outlive every token of the install (the uninstall's revocation) counts from here.
+   */
+  furthestFor(appId: number, hubId: number): number {
+    return Math.max(this.nowFor(appId, hubId), this.reached.get(`${appId}:${hubId}`) ?? 0);
+  }
+
+  /** The install's clock was reset when it had reached `time` (epoch ms). */
+  reachedBeforeReset(appId: number, hubId: number, time: number): void {
+    const key = `${appId}:${hubId}`;
+    this.reached.set(key, Math.max(time, this.reached.get(key) ?? 0));
+  }
 
   offsetMs(appId: number, hubId: number): number {
     return this.offsets.get(appId)?.get(hubId) ?? 0;
@@ -46,6 +63,7 @@ export class InstallClocks {
 
   clear(): void {
     this.offsets.clear();
+    this.reached.clear();
     this.count = 0;
   }
 

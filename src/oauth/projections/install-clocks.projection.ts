@@ -7,8 +7,9 @@ import { InstallClocks } from '../application/install-clocks';
 import { InstallClockEventType, type InstallClockEvent } from '../domain/install-clock';
 
 /**
- * Feeds the in-memory InstallClocks from the checkpointed feed, and keeps the clocks ahead of real
- * time in one small table so that a restart reloads them instead of replaying the history.
+ * Feeds the in-memory InstallClocks from the checkpointed feed, and keeps the clocks in one small
+ * table (one row per install that ever had one) so that a restart reloads them instead of replaying
+ * the history.
  */
 @Injectable()
 export class InstallClocksProjection implements Projection<InstallClockEvent> {
@@ -27,16 +28,19 @@ export class InstallClocksProjection implements Projection<InstallClockEvent> {
         app_id         INTEGER NOT NULL,
         hub_id         INTEGER NOT NULL,
         offset_seconds INTEGER NOT NULL,
+        reached_before INTEGER NOT NULL DEFAULT 0,
         PRIMARY KEY (app_id, hub_id)
       ) WITHOUT ROWID;
     `);
     this.clocks.clear();
-    const rows = cachedStatement(db, 'SELECT app_id, hub_id, offset_seconds FROM oauth_install_clocks').all() as {
-      app_id: number;
-      hub_id: number;
-      offset_seconds: number;
-    }[];
-    for (const r of rows) this.clocks.set(r.app_id, r.hub_id, r.offset_seconds * 1000);
+    const rows = cachedStatement(
+      db,
+      'SELECT app_id, hub_id, offset_seconds, reached_before FROM oauth_install_clocks',
+    ).all() as { app_id: number; hub_id: number; offset_seconds: number; reached_before: number }[];
+    for (const r of rows) {
+      this.clocks.set(r.app_id, r.hub_id, r.offset_seconds * 1000);
+      if (r.reached_before > 0) this.clocks.reachedBeforeReset(r.app_id, r.hub_id, r.reached_before);
+    }
   }
 
   reset(db: Database.Database): void {
@@ -54,13 +58,18 @@ export class InstallClocksProjection implements Projection<InstallClockEvent> {
         ).run(e.data.appId, e.data.hubId, e.data.offsetSeconds);
         this.clocks.set(e.data.appId, e.data.hubId, e.data.offsetSeconds * 1000);
         break;
-      case InstallClockEventType.InstallClockReset:
-        cachedStatement(db, 'DELETE FROM oauth_install_clocks WHERE app_id = ? AND hub_id = ?').run(
-          e.data.appId,
-          e.data.hubId,
-        );
+      case InstallClockEventType.InstallClockReset: {
+        // The row stays (offset 0) with the time the install had reached: its tokens issued ahead outlive the reset.
+        const reached = e.data.resetAt + e.data.offsetSeconds * 1000;
+        cachedStatement(
+          db,
+          `INSERT INTO oauth_install_clocks (app_id, hub_id, offset_seconds, reached_before) VALUES (?, ?, 0, ?)
+           ON CONFLICT (app_id, hub_id) DO UPDATE SET offset_seconds = 0, reached_before = max(reached_before, excluded.reached_before)`,
+        ).run(e.data.appId, e.data.hubId, reached);
         this.clocks.remove(e.data.appId, e.data.hubId);
+        this.clocks.reachedBeforeReset(e.data.appId, e.data.hubId, reached);
         break;
+      }
     }
   }
 }

@@ -1,4 +1,6 @@
+import { Inject } from '@nestjs/common';
 import { Command, CommandBus, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import { CLOCK, type Clock } from '../../../platform/clock';
 import { EventStreams } from '../../../platform/commands/event-streams';
 import type { CommandContext } from '../../../platform/events/envelope';
 import { ProjectionRunner } from '../../../platform/projections/projection-runner';
@@ -8,7 +10,6 @@ import { verifyAccessToken } from '../../domain/access-token';
 import { refreshTokenStream } from '../../domain/oauth-events';
 import { refreshTokenDecider } from '../../domain/refresh-token.decider';
 import type { AuthenticatedClient } from '../client-authentication';
-import { InstallClocks } from '../install-clocks';
 import { RevokeAccessToken } from './revoke-access-token';
 import { RevokeRefreshToken } from './revoke-refresh-token';
 
@@ -36,11 +37,11 @@ export class RevokeTokenProcess implements ICommandHandler<RevokeToken> {
     private readonly commandBus: CommandBus,
     private readonly keys: SigningKeyring,
     private readonly runner: ProjectionRunner,
-    private readonly installClocks: InstallClocks,
+    @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
   async execute({ client, token, context }: RevokeToken): Promise<void> {
-    const verified = verifyAccessToken(token, this.keys, this.installClocks.nowOf);
+    const verified = verifyAccessToken(token, this.keys, this.clock.now());
     if (verified.ok) {
       if (verified.claims.appId === client.appId)
         await this.commandBus.execute(new RevokeAccessToken(verified.claims, context));
