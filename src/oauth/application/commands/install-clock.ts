@@ -83,14 +83,22 @@ export class AdvanceInstallClockHandler implements ICommandHandler<AdvanceInstal
 
   async execute({ appId, hubId, advanceSeconds, context }: AdvanceInstallClock): Promise<InstallClockView> {
     checkInstall(this.directory, this.installs, this.clocks, appId, hubId);
-    const { position } = await this.streams.handle(
+    const { position, state } = await this.streams.handle(
       installClockStream(appId, hubId),
       { kind: 'AdvanceInstallClock', appId, hubId, advanceSeconds, now: this.clock.now() },
       context,
     );
-    // Answered once this instance issues and checks the install's tokens by the new time.
+    // Answered once this instance issues and checks the install's tokens by the new time; the answer
+    // itself is the decided state (committed), even if the read model lags.
     if (position > 0) await this.runner.readModelsReached(position);
-    return installClockView(this.clocks, this.clock, appId, hubId);
+    const realTime = this.clock.now();
+    return {
+      appId,
+      hubId,
+      offsetSeconds: state.offsetSeconds,
+      installTime: realTime + state.offsetSeconds * 1000,
+      realTime,
+    };
   }
 }
 
