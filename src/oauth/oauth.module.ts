@@ -4,19 +4,14 @@ import { EventSourcingModule } from '../platform/event-sourcing/event-sourcing.m
 import { AuthorizeRequestValidator } from './application/authorize-request.validator';
 import { ClientAuthenticator } from './application/client-authentication';
 import { ApproveInstallHandler } from './application/commands/approve-install';
-import { IssueAccessTokenFromRefreshTokenHandler } from './application/commands/issue-access-token-from-refresh-token';
-import { IssueAuthorizationCodeHandler } from './application/commands/issue-authorization-code';
-import { IssueTokenHandler } from './application/commands/issue-token';
-import { RedeemAuthorizationCodeProcess } from './application/commands/redeem-authorization-code';
+import { IssueTokenProcess } from './application/commands/issue-token';
+import { AuthorizationCodeRedemption } from './application/commands/redeem-authorization-code';
 import { RevokeRefreshTokenHandler } from './application/commands/revoke-refresh-token';
 import { UninstallHandler } from './application/commands/uninstall';
 import { ExpireInstallAccessTokensHandler } from './application/commands/expire-install-access-tokens';
-import { IssueAppAccessTokenHandler } from './application/commands/issue-app-access-token';
-import { RevokeAccessTokenHandler } from './application/commands/revoke-access-token';
 import { RevokeTokenProcess } from './application/commands/revoke-token';
 import { AccessTokenRevocationsModule } from './access-token-revocations.module';
 import { AuthorizationServerMetadataController } from './http/authorization-server-metadata.controller';
-import { OAuthTokensController } from './http/oauth-tokens.controller';
 import { AccessTokenRevocationsProjection } from './projections/access-token-revocations.projection';
 import { InstallQueries } from './application/install.queries';
 import { TokenMetadataService } from './application/token-metadata.service';
@@ -26,7 +21,6 @@ import { AccountInfoController, AppUninstallsController } from './http/app-lifec
 import { InstallsAdminController } from './http/installs-admin.controller';
 import { TokenMetadataController } from './http/token-metadata.controller';
 import { TokenController } from './http/token.controller';
-import { OAuthBootstrap } from './oauth-bootstrap';
 import { OAuthProjection } from './projections/oauth.projection';
 import { RateLimitModule } from './rate-limit/rate-limit.module';
 import { AdvanceInstallClockHandler, ResetInstallClockHandler } from './application/commands/install-clock';
@@ -45,16 +39,12 @@ import { InstallClocksProjection } from './projections/install-clocks.projection
     events: { ...oauthEvents, ...installClockEvents },
     retention: oauthRetention,
     projections: [OAuthProjection, AccessTokenRevocationsProjection, InstallClocksProjection],
+    // One handler per command; a flow across streams is one named process (ApproveInstall, IssueToken, RevokeToken).
     commandHandlers: [
       ApproveInstallHandler,
-      IssueAuthorizationCodeHandler,
       UninstallHandler,
-      RedeemAuthorizationCodeProcess,
-      IssueAccessTokenFromRefreshTokenHandler,
-      IssueTokenHandler,
+      IssueTokenProcess,
       RevokeRefreshTokenHandler,
-      IssueAppAccessTokenHandler,
-      RevokeAccessTokenHandler,
       RevokeTokenProcess,
       ExpireInstallAccessTokensHandler,
       AdvanceInstallClockHandler,
@@ -63,7 +53,6 @@ import { InstallClocksProjection } from './projections/install-clocks.projection
     imports: [DirectoryModule, AccessTokenRevocationsModule, RateLimitModule],
     controllers: [
       TokenController,
-      OAuthTokensController,
       TokenMetadataController,
       InstallsAdminController,
       AuthorizationServerMetadataController,
@@ -71,7 +60,13 @@ import { InstallClocksProjection } from './projections/install-clocks.projection
       AccountInfoController,
       InstallClockController,
     ],
-    providers: [OAuthBootstrap, AuthorizeRequestValidator, InstallQueries, ClientAuthenticator, TokenMetadataService],
+    providers: [
+      AuthorizeRequestValidator,
+      InstallQueries,
+      ClientAuthenticator,
+      TokenMetadataService,
+      AuthorizationCodeRedemption,
+    ],
     exports: [AuthorizeRequestValidator, InstallQueries],
   }),
 )

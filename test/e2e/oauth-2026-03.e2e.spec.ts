@@ -4,6 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ManualClock } from '../../src/platform/clock';
 import { ProjectionRunner } from '../../src/platform/projections/projection-runner';
+import { SigningKeyring } from '../../src/platform/security/signing-keys';
+import { AccessTokenRevocations } from '../../src/oauth/application/access-token-verifier';
+import { readAccessToken } from '../../src/oauth/domain/access-token';
 import type { LightMyRequestResponse } from 'fastify';
 import * as openid from 'openid-client';
 import OAuth2Strategy from 'passport-oauth2';
@@ -329,6 +332,33 @@ describe('OAuth 2026-03: token, introspect, revoke, discovery, expire-access-tok
     );
     // HubSpot's behaviour: access tokens already issued from it stay valid.
     expect((await crm(mine.access_token)).statusCode).toBe(200);
+  });
+
+  it('expire-access-tokens: the next token starts a second later, from the install stream even before the projection ran', async () => {
+    const f = await oauthFixture(t, SCOPES);
+    const tokens = await tokensAt(f);
+    const now = t.clock.now();
+    expect(
+      (await t.admin('POST', `/admin/v1/accounts/${f.hubId}/installs/${f.appId}/expire-access-tokens`)).statusCode,
+    ).toBe(200);
+    // As on an instance whose revocations projection has not applied the expiry yet.
+    t.app.get(AccessTokenRevocations).clear();
+    try {
+      for (const path of ['/oauth/v1/token', '/oauth/2026-03/token']) {
+        const fresh = await form(path, {
+          grant_type: 'refresh_token',
+          ...creds(f),
+          refresh_token: tokens.refresh_token,
+        });
+        expect(fresh.statusCode).toBe(200);
+        const claims = readAccessToken(fresh.json().access_token, t.app.get(SigningKeyring));
+        if (typeof claims === 'string') throw new Error(claims);
+        // Same clock second as the expiry: the floor, not the clock, sets the issue time.
+        expect(claims.issuedAt).toBe(Math.floor(now / 1000) * 1000 + 1000);
+      }
+    } finally {
+      await t.app.get(ProjectionRunner).rebuild('oauth-access-token-revocations');
+    }
   });
 
   it('expire-access-tokens: the install’s tokens get 401 EXPIRED_AUTHENTICATION at once; a new token works', async () => {

@@ -1,8 +1,5 @@
 import Database from 'better-sqlite3';
-import {
-  AccessTokenRevocations,
-  INSTALL_FLOOR_RETENTION_MS,
-} from '../../src/oauth/application/access-token-revocations';
+import { AccessTokenRevocations, INSTALL_FLOOR_RETENTION_MS } from '../../src/oauth/application/access-token-verifier';
 import type { AccessTokenClaims } from '../../src/oauth/domain/access-token';
 import { OAuthEventType } from '../../src/oauth/domain/oauth-events';
 import { AccessTokenRevocationsProjection } from '../../src/oauth/projections/access-token-revocations.projection';

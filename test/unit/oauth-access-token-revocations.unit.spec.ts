@@ -1,9 +1,13 @@
 import { ManualClock } from '../../src/platform/clock';
 import {
+  accessTokenExpiredError,
   AccessTokenRevocations,
+  AccessTokenVerifier,
   INSTALL_FLOOR_RETENTION_MS,
-} from '../../src/oauth/application/access-token-revocations';
-import type { AccessTokenClaims } from '../../src/oauth/domain/access-token';
+} from '../../src/oauth/application/access-token-verifier';
+import { InstallClocks } from '../../src/oauth/application/install-clocks';
+import { type AccessTokenClaims, encodeAccessToken } from '../../src/oauth/domain/access-token';
+import type { SigningKeyring } from '../../src/platform/security/signing-keys';
 
 const T0 = Date.UTC(2026, 10, 22, 9, 0, 0);
 
@@ -36,17 +40,18 @@ describe('AccessTokenRevocations (in memory, bounded by token expiry)', () => {
     expect(r.verdict(claims({ appInstallId: 'bbbbbbbbbbbbbbbb' }))).toBeNull();
   });
 
+  // The issue-time floor ("the next ones start a second later") is the install stream's now:
+  // test/unit/oauth-deciders.unit.spec.ts, 'install decider: expiring access tokens'.
   it('expired tokens: those issued in or before the second of the expiry; the next ones start a second later', () => {
     const r = new AccessTokenRevocations(new ManualClock(T0));
     r.expireInstallTokens('aaaaaaaaaaaaaaaa', T0 + 400);
     expect(r.verdict(claims({ issuedAt: T0 }))).toEqual({ status: 'expired', expiredAt: T0 + 400 });
     expect(r.verdict(claims({ issuedAt: T0 - 60_000 }))).toEqual({ status: 'expired', expiredAt: T0 + 400 });
-    expect(r.issueFloor('aaaaaaaaaaaaaaaa')).toBe(T0 + 1000);
     expect(r.verdict(claims({ issuedAt: T0 + 1000 }))).toBeNull();
-    expect(r.issueFloor('bbbbbbbbbbbbbbbb')).toBe(0);
-    // An earlier expiry never moves the floor back.
+    // An earlier expiry never moves the line back.
     r.expireInstallTokens('aaaaaaaaaaaaaaaa', T0 - 5000);
-    expect(r.issueFloor('aaaaaaaaaaaaaaaa')).toBe(T0 + 1000);
+    expect(r.verdict(claims({ issuedAt: T0 + 1000 }))).toBeNull();
+    expect(r.verdict(claims({ issuedAt: T0 }))).toEqual({ status: 'expired', expiredAt: T0 + 400 });
   });
 
   it('forgets entries once the tokens they stop have expired anyway', () => {
@@ -60,5 +65,50 @@ describe('AccessTokenRevocations (in memory, bounded by token expiry)', () => {
     clock.advance(INSTALL_FLOOR_RETENTION_MS + 1);
     r.revokeToken('1111111111111111', clock.now() + 1000); // any insert may sweep
     expect(r.size).toBe(1);
+  });
+});
+
+describe('AccessTokenVerifier (the one access-token check)', () => {
+  const key = { kid: 'k1', secret: Buffer.alloc(32, 7) };
+  const keys = { active: key, secretFor: (kid: string) => (kid === key.kid ? key.secret : undefined) };
+  const setup = () => {
+    const clock = new ManualClock(T0 + 60_000);
+    const revocations = new AccessTokenRevocations(clock);
+    const verifier = new AccessTokenVerifier(keys as unknown as SigningKeyring, new InstallClocks(clock), revocations);
+    return { clock, revocations, verifier };
+  };
+  const { tokenId: _unused, ...rest } = claims();
+  const signed = (over: Partial<AccessTokenClaims> = {}) => encodeAccessToken({ ...rest, ...over }, keys).token;
+
+  it('says why a token does not work, with the claims and the time it was checked against', () => {
+    const { clock, revocations, verifier } = setup();
+    const token = signed();
+    expect(verifier.check(token)).toMatchObject({ status: 'active', now: T0 + 60_000, claims: { hubId: 9 } });
+    expect(verifier.check('not-a-token')).toEqual({ status: 'malformed' });
+    expect(verifier.check(`k2${token.slice(2)}`)).toEqual({ status: 'bad_signature' });
+    const otherLast = token.endsWith('A') ? 'B' : 'A';
+    expect(verifier.check(`${token.slice(0, -1)}${otherLast}`)).toEqual({ status: 'bad_signature' });
+
+    revocations.expireInstallTokens('aaaaaaaaaaaaaaaa', T0 + 30_000);
+    expect(verifier.check(token)).toMatchObject({ status: 'expired', expiredAt: T0 + 30_000, now: T0 + 60_000 });
+    revocations.closeInstall('aaaaaaaaaaaaaaaa', T0 + 40_000);
+    expect(verifier.check(token)).toMatchObject({ status: 'revoked' });
+
+    // Past its own expiry it is expired whatever else holds, with its own expiry.
+    clock.advance(1_800_000);
+    expect(verifier.check(token)).toMatchObject({ status: 'expired', expiredAt: T0 + 1_800_000 });
+  });
+
+  it('writes HubSpot’s expired error in one place, for an API call and for the metadata endpoint', () => {
+    const api = accessTokenExpiredError(T0, T0 + 150_000, 'api-call');
+    expect([api.httpStatus, api.category, api.message]).toEqual([
+      401,
+      'EXPIRED_AUTHENTICATION',
+      'The OAuth token used to make this call expired 2 minute(s) ago.',
+    ]);
+    expect(api.extras).toEqual({ context: { expiredAt: [new Date(T0).toISOString()] } });
+    const metadata = accessTokenExpiredError(T0, T0 + 1, 'metadata');
+    expect(metadata.message).toBe('The OAuth token used to make this call expired 1 minute(s) ago.');
+    expect(metadata.extras).toEqual({ status: 'EXPIRED_ACCESS_TOKEN' });
   });
 });

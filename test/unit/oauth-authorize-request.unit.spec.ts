@@ -7,7 +7,7 @@ import {
 import { redirectWithParams } from '../../src/oauth/domain/redirect-url';
 import { checkPkceRequest, s256, verifierMatches } from '../../src/oauth/domain/pkce';
 import { parseBasicAuthorization } from '../../src/oauth/application/client-authentication';
-import { isNonFormTokenRequest } from '../../src/oauth/http/token-request';
+import { isNonFormTokenRequest } from '../../src/oauth/http/token.controller';
 import { HubSpotError } from '../../src/platform/errors/hubspot-error';
 import { redactUrl } from '../../src/platform/logging/logger';
 

@@ -6,7 +6,7 @@ import {
   AuthorizationCodeReplayed,
   CodeGrant,
 } from '../../src/oauth/domain/authorization-code.decider';
-import { installDecider, installIsActive } from '../../src/oauth/domain/install.decider';
+import { accessTokenIssueFloor, installDecider, installIsActive } from '../../src/oauth/domain/install.decider';
 import {
   AccessTokenIssued,
   AuthorizationCodeEvent,
@@ -545,5 +545,33 @@ describe('install decider: expiring access tokens', () => {
     };
     const state = fold(installDecider.evolve, installDecider.initialState(), [installed, expired]);
     expect(installIsActive(state, 'aaaaaaaaaaaaaaaa')).toBe(true);
+  });
+
+  it('keeps the expiry on the install: the next access token starts a second later (the issue-time floor)', () => {
+    const at = (expiredAt: number, installId = 'aaaaaaaaaaaaaaaa'): InstallEvent => ({
+      type: OAuthEventType.InstallAccessTokensExpired,
+      data: { appId: 7, hubId: 9, installId, expiredAt },
+    });
+    const fold_ = (events: InstallEvent[]) => fold(installDecider.evolve, installDecider.initialState(), events);
+    expect(accessTokenIssueFloor(fold_([]))).toBe(0);
+    expect(accessTokenIssueFloor(fold_([installed]))).toBe(0);
+    expect(accessTokenIssueFloor(fold_([installed, at(T0 + 5400)]))).toBe(T0 + 6000);
+    // An earlier expiry never moves the floor back; a re-approval keeps it.
+    const scopesChanged: InstallEvent = {
+      type: OAuthEventType.AppInstallScopesChanged,
+      data: { appId: 7, hubId: 9, installId: 'aaaaaaaaaaaaaaaa', scopes: ['oauth'], changedAt: T0 + 6000 },
+    };
+    expect(accessTokenIssueFloor(fold_([installed, at(T0 + 5400), at(T0 - 5000), scopesChanged]))).toBe(T0 + 6000);
+    // Another install's expiry (an old install id) is not this install's; a re-install starts afresh.
+    expect(accessTokenIssueFloor(fold_([installed, at(T0 + 5400, 'bbbbbbbbbbbbbbbb')]))).toBe(0);
+    const uninstalled: InstallEvent = {
+      type: OAuthEventType.AppUninstalled,
+      data: { appId: 7, hubId: 9, installId: 'aaaaaaaaaaaaaaaa', uninstalledAt: T0 + 7000 },
+    };
+    const reinstalled: InstallEvent = {
+      ...installed,
+      data: { ...installed.data, installId: 'cccccccccccccccc', installedAt: T0 + 8000 },
+    } as InstallEvent;
+    expect(accessTokenIssueFloor(fold_([installed, at(T0 + 5400), uninstalled, reinstalled]))).toBe(0);
   });
 });

@@ -1,5 +1,10 @@
 import { InstallClocks } from '../../src/oauth/application/install-clocks';
-import { encodeAccessToken, verifyAccessToken } from '../../src/oauth/domain/access-token';
+import {
+  AccessTokenRevocations,
+  accessTokenExpiredError,
+  AccessTokenVerifier,
+} from '../../src/oauth/application/access-token-verifier';
+import { encodeAccessToken } from '../../src/oauth/domain/access-token';
 import {
   type InstallClockAdvanced,
   installClockDecider,
@@ -9,6 +14,7 @@ import {
 } from '../../src/oauth/domain/install-clock';
 import { parseAdvance } from '../../src/oauth/http/install-clock.controller';
 import { ManualClock } from '../../src/platform/clock';
+import type { SigningKeyring } from '../../src/platform/security/signing-keys';
 import { HubSpotError } from '../../src/platform/errors/hubspot-error';
 import { DeciderSpecification } from '../support/decider-specification';
 
@@ -114,7 +120,6 @@ describe('InstallClocks', () => {
     expect(clocks.nowFor(7, 70)).toBe(1_000_000);
     clocks.set(7, 70, 1_801_000);
     expect(clocks.nowFor(7, 70)).toBe(2_801_000);
-    expect(clocks.nowOf({ appId: 7, hubId: 70 })).toBe(2_801_000);
     expect(clocks.nowFor(7, 71)).toBe(1_000_000);
     expect(clocks.nowFor(8, 70)).toBe(1_000_000);
     expect(clocks.nowFor(7, 0)).toBe(1_000_000);
@@ -150,10 +155,15 @@ describe('InstallClocks', () => {
     expect(clocks.furthestFor(7, 70)).toBe(1_000_000);
   });
 
-  it('verifyAccessToken judges expiry by the time given for the token’s own install', () => {
+  it('AccessTokenVerifier judges a token by its own install’s clock, and says how long ago by the same time', () => {
     const clock = new ManualClock(Date.UTC(2026, 0, 1));
     const clocks = new InstallClocks(clock);
     const keys = { active: { kid: 'k1', secret: Buffer.alloc(32, 1) }, secretFor: () => Buffer.alloc(32, 1) };
+    const verifier = new AccessTokenVerifier(
+      keys as unknown as SigningKeyring,
+      clocks,
+      new AccessTokenRevocations(clock),
+    );
     const base = {
       userId: 3,
       installingUserId: 3,
@@ -165,9 +175,14 @@ describe('InstallClocks', () => {
     const mine = encodeAccessToken({ ...base, appId: 7, hubId: 70 }, keys).token;
     const other = encodeAccessToken({ ...base, appId: 7, hubId: 71 }, keys).token;
     clocks.set(7, 70, 1_801_000);
-    expect(verifyAccessToken(mine, keys, clocks.nowOf)).toMatchObject({ ok: false, reason: 'expired' });
-    expect(verifyAccessToken(other, keys, clocks.nowOf)).toMatchObject({ ok: true });
+    const expired = verifier.check(mine);
+    expect(expired).toMatchObject({ status: 'expired', expiredAt: base.expiresAt, now: clock.now() + 1_801_000 });
+    if (expired.status !== 'expired') throw new Error('expected expired');
+    expect(accessTokenExpiredError(expired.expiredAt, expired.now, 'api-call').message).toBe(
+      'The OAuth token used to make this call expired 1 minute(s) ago.',
+    );
+    expect(verifier.check(other)).toMatchObject({ status: 'active', now: clock.now() });
     clocks.remove(7, 70);
-    expect(verifyAccessToken(mine, keys, clocks.nowOf)).toMatchObject({ ok: true });
+    expect(verifier.check(mine)).toMatchObject({ status: 'active' });
   });
 });

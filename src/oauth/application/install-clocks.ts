@@ -24,9 +24,6 @@ export class InstallClocks {
     return now + (this.offsets.get(appId)?.get(hubId) ?? 0);
   }
 
-  /** nowFor by a token's claims (an app token has hubId 0, which never has a clock). */
-  readonly nowOf = (claims: { appId: number; hubId: number }): number => this.nowFor(claims.appId, claims.hubId);
-
   /**
    * The furthest time the install's tokens may have been issued at: its time now, or, when its clock
    * was reset since, the time it had reached then. A token issued ahead keeps its later expiry after a

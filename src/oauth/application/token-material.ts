@@ -8,5 +8,3 @@ export const newAuthorizationCode = (hublet: string) => `${hublet}-${randomBytes
 export const newRefreshToken = (hublet: string) => `${hublet}-${randomBytes(32).toString('base64url')}`;
 /** Not secret: names an install in events, tokens and metadata. */
 export const newInstallId = () => randomBytes(8).toString('hex');
-/** Not secret either: names an access token in its event and inside the signed token. */
-export const newAccessTokenId = () => randomBytes(8).toString('hex');

@@ -1,20 +1,16 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { APP_CONFIG, AppConfig } from '../../platform/config/config';
-import { SigningKeyring } from '../../platform/security/signing-keys';
 import { DirectoryQueries } from '../../directory';
-import { CLOCK, Clock } from '../../platform/clock';
 import { EventStreams } from '../../platform/commands/event-streams';
 import { HubSpotError } from '../../platform/errors/hubspot-error';
 import { ProjectionRunner } from '../../platform/projections/projection-runner';
 import { sha256Hex } from '../../platform/security/constant-time';
-import { AccessTokenClaims, verifyAccessToken } from '../domain/access-token';
 import { AccessTokenInfo, accessTokenInfo } from '../domain/access-token-info';
 import { installDecider } from '../domain/install.decider';
 import { installStream, refreshTokenStream } from '../domain/oauth-events';
 import { refreshGrantOrNull, refreshTokenDecider, refreshTokenNotFound } from '../domain/refresh-token.decider';
-import { AccessTokenRevocations } from './access-token-revocations';
+import { accessTokenExpiredError, AccessTokenVerifier } from './access-token-verifier';
 import type { AuthenticatedClient } from './client-authentication';
-import { InstallClocks } from './install-clocks';
 import { InstallQueries } from './install.queries';
 
 /** HubSpot's `RefreshTokenInfoResponse`. */
@@ -56,13 +52,6 @@ export type IntrospectionResponse = PublicAccessTokenInfo | PublicRefreshTokenIn
 
 export type TokenTypeHint = 'access_token' | 'refresh_token';
 
-/** An access token's signature, expiry and revocation, checked the way the bearer guard checks them. */
-export type AccessTokenCheck =
-  | { status: 'active'; claims: AccessTokenClaims }
-  | { status: 'expired'; claims: AccessTokenClaims; expiredAt: number }
-  | { status: 'revoked'; claims: AccessTokenClaims }
-  | { status: 'malformed' | 'bad_signature' };
-
 /**
  * Metadata of access tokens (decoded from the token itself: no store lookup) and of refresh
  * tokens (from the read model, by hash). See docs/oauth-errors.md for the error statuses.
@@ -75,33 +64,13 @@ export class TokenMetadataService {
   private readonly domains = new Map<number, string>();
 
   constructor(
-    private readonly keys: SigningKeyring,
+    private readonly verifier: AccessTokenVerifier,
     private readonly directory: DirectoryQueries,
     private readonly installs: InstallQueries,
     private readonly runner: ProjectionRunner,
     private readonly streams: EventStreams,
-    @Inject(CLOCK) private readonly clock: Clock,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-    private readonly revocations: AccessTokenRevocations,
-    private readonly installClocks: InstallClocks,
   ) {}
-
-  /** Signature, own expiry, then the in-memory revocations (no store read). */
-  checkAccessToken(
-    token: string,
-    now: number | ((claims: AccessTokenClaims) => number) = this.installClocks.nowOf,
-  ): AccessTokenCheck {
-    const result = verifyAccessToken(token, this.keys, now);
-    if (!result.ok) {
-      if (result.reason === 'expired')
-        return { status: 'expired', claims: result.claims, expiredAt: result.claims.expiresAt };
-      return { status: result.reason === 'malformed' ? 'malformed' : 'bad_signature' };
-    }
-    const verdict = this.revocations.verdict(result.claims);
-    if (verdict === null) return { status: 'active', claims: result.claims };
-    if (verdict.status === 'revoked') return { status: 'revoked', claims: result.claims };
-    return { status: 'expired', claims: result.claims, expiredAt: verdict.expiredAt };
-  }
 
   /**
    * RFC 7662 introspection for `client`: its own tokens that still work are described; every other
@@ -122,10 +91,9 @@ export class TokenMetadataService {
   }
 
   private introspectAccessToken(client: AuthenticatedClient, token: string): PublicAccessTokenInfo | null {
-    const check = this.checkAccessToken(token);
+    const check = this.verifier.check(token);
     if (check.status !== 'active' || check.claims.appId !== client.appId) return null;
-    const { claims } = check;
-    const now = this.installClocks.nowOf(claims);
+    const { claims, now } = check;
     const info = accessTokenInfo({
       token,
       claims,
@@ -170,62 +138,30 @@ export class TokenMetadataService {
   }
 
   accessTokenInfo(token: string): AccessTokenInfo {
-    const result = verifyAccessToken(token, this.keys, this.installClocks.nowOf);
-    const now = 'claims' in result ? this.installClocks.nowOf(result.claims) : this.clock.now();
-    if (!result.ok) {
-      switch (result.reason) {
-        case 'malformed':
-          throw new HubSpotError(400, 'VALIDATION_ERROR', 'The access token is malformed.', {
-            status: 'BAD_ACCESS_TOKEN',
-            errors: [{ message: 'not an access token issued by this service', in: 'token', code: 'INVALID' }],
-          });
-        case 'unknown_key':
-        case 'bad_signature':
-          throw new HubSpotError(
-            401,
-            'INVALID_AUTHENTICATION',
-            'The access token is not valid: its signature does not verify.',
-            {
-              status: 'BAD_ACCESS_TOKEN',
-            },
-          );
-        case 'expired': {
-          const minutes = Math.max(1, Math.floor((now - result.claims.expiresAt) / 60_000));
-          throw new HubSpotError(
-            401,
-            'EXPIRED_AUTHENTICATION',
-            `The OAuth token used to make this call expired ${minutes} minute(s) ago.`,
-            {
-              status: 'EXPIRED_ACCESS_TOKEN',
-            },
-          );
-        }
-      }
-    }
-    const { claims } = result;
-    const verdict = this.revocations.verdict(claims);
-    if (claims.appToken || verdict?.status === 'revoked') {
-      // App tokens (client_credentials) and revoked or uninstalled ones are described only by introspection.
-      throw new HubSpotError(
-        401,
-        'INVALID_AUTHENTICATION',
-        'The access token is not valid: it was revoked or is not an install token.',
-        {
+    const check = this.verifier.check(token);
+    switch (check.status) {
+      case 'malformed':
+        throw new HubSpotError(400, 'VALIDATION_ERROR', 'The access token is malformed.', {
           status: 'BAD_ACCESS_TOKEN',
-        },
-      );
+          errors: [{ message: 'not an access token issued by this service', in: 'token', code: 'INVALID' }],
+        });
+      case 'bad_signature':
+        throw new HubSpotError(
+          401,
+          'INVALID_AUTHENTICATION',
+          'The access token is not valid: its signature does not verify.',
+          {
+            status: 'BAD_ACCESS_TOKEN',
+          },
+        );
+      case 'expired':
+        throw accessTokenExpiredError(check.expiredAt, check.now, 'metadata');
+      case 'revoked':
+        throw notAnInstallToken();
     }
-    if (verdict?.status === 'expired') {
-      const minutes = Math.max(1, Math.floor((now - verdict.expiredAt) / 60_000));
-      throw new HubSpotError(
-        401,
-        'EXPIRED_AUTHENTICATION',
-        `The OAuth token used to make this call expired ${minutes} minute(s) ago.`,
-        {
-          status: 'EXPIRED_ACCESS_TOKEN',
-        },
-      );
-    }
+    const { claims, now } = check;
+    // App tokens (client_credentials) and revoked or uninstalled ones are described only by introspection.
+    if (claims.appToken) throw notAnInstallToken();
     return accessTokenInfo({
       token,
       claims,
@@ -282,3 +218,13 @@ export class TokenMetadataService {
     return domain;
   }
 }
+
+const notAnInstallToken = () =>
+  new HubSpotError(
+    401,
+    'INVALID_AUTHENTICATION',
+    'The access token is not valid: it was revoked or is not an install token.',
+    {
+      status: 'BAD_ACCESS_TOKEN',
+    },
+  );

@@ -1,11 +1,20 @@
 import type { Decider } from '../../platform/commands/decider';
 import { HubSpotError } from '../../platform/errors/hubspot-error';
+import { nextSecond } from './access-token';
 import { InstallEvent, OAuthEventType } from './oauth-events';
 
 /** One app in one account. `installId` changes with every (re-)install, so old refresh tokens die with an uninstall. */
 export type InstallState =
   | { status: 'never' }
-  | { status: 'installed'; installId: string; installingUserId: number; scopes: string[]; installedAt: number }
+  | {
+      status: 'installed';
+      installId: string;
+      installingUserId: number;
+      scopes: string[];
+      installedAt: number;
+      /** When an admin last expired the install's access tokens (InstallAccessTokensExpired); absent if never. */
+      tokensExpiredAt?: number;
+    }
   | { status: 'uninstalled'; installId: string };
 
 export type InstallCommand =
@@ -42,6 +51,11 @@ export const installDecider: Decider<InstallState, InstallCommand, InstallEvent>
         return state.status === 'installed' ? { ...state, scopes: event.data.scopes } : state;
       case OAuthEventType.AppUninstalled:
         return { status: 'uninstalled', installId: event.data.installId };
+      case OAuthEventType.InstallAccessTokensExpired:
+        // An earlier expiry never moves the floor back.
+        return state.status === 'installed' && state.installId === event.data.installId
+          ? { ...state, tokensExpiredAt: Math.max(state.tokensExpiredAt ?? 0, event.data.expiredAt) }
+          : state;
       default:
         return state;
     }
@@ -114,4 +128,13 @@ export function installIsActive(
   installId: string,
 ): state is Extract<InstallState, { status: 'installed' }> {
   return state.status === 'installed' && state.installId === installId;
+}
+
+/**
+ * The earliest issue time (epoch ms, whole second) a new access token of the install may carry: an
+ * admin who expired the install's tokens expired that whole second, so the next token starts at the
+ * following one. From the install's own stream, which both grants load anyway.
+ */
+export function accessTokenIssueFloor(state: InstallState): number {
+  return state.status === 'installed' && state.tokensExpiredAt !== undefined ? nextSecond(state.tokensExpiredAt) : 0;
 }

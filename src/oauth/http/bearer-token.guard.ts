@@ -10,27 +10,14 @@ import {
 } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { ApiBearerAuth } from '@nestjs/swagger';
-import { SigningKeyring } from '../../platform/security/signing-keys';
-import { AccessTokenClaims, verifyAccessToken } from '../domain/access-token';
+import type { AccessTokenClaims } from '../domain/access-token';
 import { HubSpotError } from '../../platform/errors/hubspot-error';
 import { AuthenticateBeforeBody, EarlyAuthentication } from '../../platform/http/early-authentication';
 import type { RequestWithActor } from '../../platform/http/request-context';
-import { AccessTokenRevocations } from '../application/access-token-revocations';
-import { InstallClocks } from '../application/install-clocks';
+import { accessTokenExpiredError, AccessTokenVerifier } from '../application/access-token-verifier';
 
 const NOT_FOUND_MESSAGE =
   'Authentication credentials not found. This API supports OAuth 2.0 authentication and you can find more details at https://developers.hubspot.com/docs/methods/auth/oauth-overview';
-
-/** HubSpot's 401 for an expired token: how long ago, and (in `context`) when it expired. */
-function expiredError(expiredAt: number, now: number): HubSpotError {
-  const minutes = Math.max(1, Math.floor((now - expiredAt) / 60_000));
-  return new HubSpotError(
-    401,
-    'EXPIRED_AUTHENTICATION',
-    `The OAuth token used to make this call expired ${minutes} minute(s) ago.`,
-    { context: { expiredAt: [new Date(expiredAt).toISOString()] } },
-  );
-}
 
 const ACCEPTED_SCOPES = 'hubspot:acceptedScopes';
 
@@ -39,9 +26,9 @@ export interface RequestWithToken extends RequestWithActor {
 }
 
 /**
- * Checks the OAuth bearer token of the CRM endpoints: signature and expiry without a store lookup,
- * then the in-memory revocations (revoked tokens, uninstalled installs, installs whose tokens an
- * admin expired: AccessTokenRevocations, fed from the event feed), then that the token holds at
+ * Checks the OAuth bearer token of the CRM endpoints with the one AccessTokenVerifier (signature and
+ * expiry without a store lookup, then the in-memory revocations: revoked tokens, uninstalled installs,
+ * installs whose tokens an admin expired), then that the token holds at
  * least one of the accepted scopes (HubSpot's "any of" lists). App tokens (client_credentials) name
  * no account and are refused. A module with bearer endpoints imports AccessTokenRevocationsModule
  * (the OAuth module's projection keeps it; in a test app without that module it stays empty).
@@ -50,10 +37,8 @@ export interface RequestWithToken extends RequestWithActor {
 export class BearerTokenGuard implements CanActivate, OnModuleInit {
   constructor(
     private readonly reflector: Reflector,
-    private readonly keys: SigningKeyring,
-    private readonly revocations: AccessTokenRevocations,
+    private readonly verifier: AccessTokenVerifier,
     private readonly earlyAuthentication: EarlyAuthentication,
-    private readonly installClocks: InstallClocks,
   ) {}
 
   /** The token is checked in onRequest too, so a request without a valid one is refused before its body is read. */
@@ -77,21 +62,22 @@ export class BearerTokenGuard implements CanActivate, OnModuleInit {
     const header = request.headers.authorization;
     const match = typeof header === 'string' ? /^Bearer ([^\s]+)$/i.exec(header.trim()) : null;
     if (!match) throw HubSpotError.invalidAuthentication(NOT_FOUND_MESSAGE);
-    const result = verifyAccessToken(match[1]!, this.keys, this.installClocks.nowOf);
-    if (!result.ok) {
-      if (result.reason === 'expired')
-        throw expiredError(result.claims.expiresAt, this.installClocks.nowOf(result.claims));
-      throw HubSpotError.invalidAuthentication(NOT_FOUND_MESSAGE);
+    const check = this.verifier.check(match[1]!);
+    switch (check.status) {
+      case 'active':
+      case 'revoked':
+        if (check.claims.appToken) {
+          throw HubSpotError.invalidAuthentication(
+            'This endpoint does not accept an app token (client_credentials): it acts on an account, so use the access token of an install of the app in that account.',
+          );
+        }
+        if (check.status === 'active') return check.claims;
+        throw HubSpotError.invalidAuthentication(NOT_FOUND_MESSAGE);
+      case 'expired':
+        throw accessTokenExpiredError(check.expiredAt, check.now, 'api-call');
+      default:
+        throw HubSpotError.invalidAuthentication(NOT_FOUND_MESSAGE);
     }
-    if (result.claims.appToken) {
-      throw HubSpotError.invalidAuthentication(
-        'This endpoint does not accept an app token (client_credentials): it acts on an account, so use the access token of an install of the app in that account.',
-      );
-    }
-    const verdict = this.revocations.verdict(result.claims);
-    if (verdict?.status === 'revoked') throw HubSpotError.invalidAuthentication(NOT_FOUND_MESSAGE);
-    if (verdict?.status === 'expired') throw expiredError(verdict.expiredAt, this.installClocks.nowOf(result.claims));
-    return result.claims;
   }
 }
 

@@ -3,7 +3,8 @@ import type { FastifyRequest } from 'fastify';
 import { routeAuthenticationOf } from '../../platform/http/early-authentication';
 import { ClientAuthenticator } from '../application/client-authentication';
 import { BearerTokenGuard } from './bearer-token.guard';
-import { CLIENT_AUTHENTICATED_PATHS, readTokenRequest } from './token-request';
+import { OAuthForm } from './oauth-form';
+import { tokenFormRulesOf } from './token.controller';
 
 /** The app a request is authenticated as, and the account it acts on when that is known before the handler. */
 export interface RequestApp {
@@ -36,15 +37,12 @@ export function requestAppResolver(app: INestApplicationContext): (request: Fast
         return null;
       }
     }
-    if (
-      kind === undefined &&
-      clients !== null &&
-      request.method === 'POST' &&
-      CLIENT_AUTHENTICATED_PATHS.has(request.routeOptions.url ?? '')
-    ) {
+    const form =
+      kind === undefined && request.method === 'POST' ? tokenFormRulesOf(request.routeOptions.url ?? '') : undefined;
+    if (form !== undefined && clients !== null) {
       try {
-        // The endpoint's own reading of the credentials (HTTP Basic, form body, query for the secret).
-        const client = clients.authenticate(readTokenRequest(request).credentials);
+        // The endpoint's own reading of the credentials (HTTP Basic, form body, and at v1 the query for the secret).
+        const client = clients.authenticate(new OAuthForm(request, form).credentials());
         return { appId: client.appId, hubId: null };
       } catch {
         return null;

@@ -4,7 +4,7 @@ import { CLOCK, type Clock } from '../../platform/clock';
 import type { Recorded } from '../../platform/events/event-type-registry';
 import type { Projection } from '../../platform/projections/projection';
 import { cachedStatement } from '../../platform/projections/statement-cache';
-import { AccessTokenRevocations, INSTALL_FLOOR_RETENTION_MS } from '../application/access-token-revocations';
+import { AccessTokenRevocations, INSTALL_FLOOR_RETENTION_MS } from '../application/access-token-verifier';
 import { AccessTokenRevoked, AppUninstalled, InstallAccessTokensExpired, OAuthEventType } from '../domain/oauth-events';
 
 type ProjectedEvent = AccessTokenRevoked | AppUninstalled | InstallAccessTokensExpired;

@@ -49,8 +49,8 @@ export class HubSpotError extends Error {
     return new HubSpotError(401, 'INVALID_AUTHENTICATION', message);
   }
 
-  static expiredAuthentication(message: string): HubSpotError {
-    return new HubSpotError(401, 'EXPIRED_AUTHENTICATION', message);
+  static expiredAuthentication(message: string, extras: HubSpotErrorExtras = {}): HubSpotError {
+    return new HubSpotError(401, 'EXPIRED_AUTHENTICATION', message, extras);
   }
 
   static missingScopes(requiredScopes: string[], message?: string): HubSpotError {

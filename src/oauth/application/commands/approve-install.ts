@@ -1,19 +1,21 @@
 import { Inject } from '@nestjs/common';
-import { Command, CommandBus, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { DirectoryQueries } from '../../../directory';
 import { CLOCK, type Clock } from '../../../platform/clock';
 import { EventStreams } from '../../../platform/commands/event-streams';
+import { APP_CONFIG, type AppConfig } from '../../../platform/config/config';
 import { HubSpotError } from '../../../platform/errors/hubspot-error';
 import type { CommandContext } from '../../../platform/events/envelope';
 import { ProjectionRunner } from '../../../platform/projections/projection-runner';
+import { sha256Hex } from '../../../platform/security/constant-time';
+import { authorizationCodeDecider } from '../../domain/authorization-code.decider';
 import { grantScopesForTier } from '../../domain/authorize-request';
 import { installDecider } from '../../domain/install.decider';
-import { installStream } from '../../domain/oauth-events';
+import { authorizationCodeStream, installStream } from '../../domain/oauth-events';
 import { checkPkceRequest } from '../../domain/pkce';
 import { AuthorizeRequestValidator } from '../authorize-request.validator';
-import { newInstallId } from '../token-material';
 import { InstallClocks } from '../install-clocks';
-import { IssueAuthorizationCode } from './issue-authorization-code';
+import { newAuthorizationCode, newInstallId } from '../token-material';
 
 export interface InstallApproval {
   clientId: string;
@@ -47,18 +49,21 @@ export class ApproveInstall extends Command<ApprovedInstall> {
 }
 
 /**
- * Checks the request again (client, redirect URI, scopes, account, user, PKCE), records the
- * approval on the install's stream (AppInstalled the first time, AppInstallScopesChanged when the
- * scopes differ), then IssueAuthorizationCode for that install. Answers once the read models hold
- * both: other modules (Cards) read installs right after an approval.
+ * A process across the install's stream and a new code's: checks the request again (client, redirect
+ * URI, scopes, account, user, PKCE), records the approval on the install's stream (AppInstalled the
+ * first time, AppInstallScopesChanged when the scopes differ), then issues a fresh authorization code
+ * bound to client, redirect URI, account, user, install, scopes and PKCE challenge (handed out once,
+ * stored only as its hash). Answers once the read models hold both: other modules (Cards) read
+ * installs right after an approval.
  */
 @CommandHandler(ApproveInstall)
 export class ApproveInstallHandler implements ICommandHandler<ApproveInstall> {
   private readonly installs;
+  private readonly codes;
 
   constructor(
     streams: EventStreams,
-    private readonly commandBus: CommandBus,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly validator: AuthorizeRequestValidator,
     private readonly directory: DirectoryQueries,
     private readonly runner: ProjectionRunner,
@@ -66,6 +71,7 @@ export class ApproveInstallHandler implements ICommandHandler<ApproveInstall> {
     private readonly installClocks: InstallClocks,
   ) {
     this.installs = streams.forDecider(installDecider);
+    this.codes = streams.forDecider(authorizationCodeDecider);
   }
 
   async execute({ approval, context }: ApproveInstall): Promise<ApprovedInstall> {
@@ -106,9 +112,16 @@ export class ApproveInstallHandler implements ICommandHandler<ApproveInstall> {
     );
     if (install.state.status !== 'installed') throw new Error('install stream did not end installed');
 
-    const issued = await this.commandBus.execute(
-      new IssueAuthorizationCode(
-        {
+    const code = newAuthorizationCode(account.hublet);
+    // The code lives by its install's own clock (redeemed by it too); the approval itself is on real time.
+    const codeIssuedAt = this.installClocks.nowFor(app.appId, approval.hubId);
+    const codeHash = sha256Hex(code);
+    const issued = await this.codes.handle(
+      authorizationCodeStream(codeHash),
+      {
+        kind: 'IssueAuthorizationCode',
+        grant: {
+          codeHash,
           appId: app.appId,
           clientId: app.clientId,
           hubId: approval.hubId,
@@ -119,14 +132,15 @@ export class ApproveInstallHandler implements ICommandHandler<ApproveInstall> {
           redirectUri: approval.redirectUri,
           scopes,
           codeChallenge,
-          issuedAt: this.installClocks.nowFor(app.appId, approval.hubId),
+          issuedAt: codeIssuedAt,
+          expiresAt: codeIssuedAt + this.config.authCodeTtlSeconds * 1000,
         },
-        context,
-      ),
+      },
+      context,
     );
     // Committed: answered even when the read models cannot catch up now (readiness reports it).
     await this.runner.readModelsReached(Math.max(install.position, issued.position));
-    return { code: issued.code, grantedScopes: scopes };
+    return { code, grantedScopes: scopes };
   }
 }
 

@@ -1,16 +1,25 @@
 import { Inject } from '@nestjs/common';
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import { DirectoryQueries } from '../../../directory';
 import { EventStreams } from '../../../platform/commands/event-streams';
 import { APP_CONFIG, type AppConfig } from '../../../platform/config/config';
 import type { CommandContext } from '../../../platform/events/envelope';
+import { sha256Hex } from '../../../platform/security/constant-time';
 import { SigningKeyring } from '../../../platform/security/signing-keys';
-import { encodeAccessToken } from '../../domain/access-token';
+import { encodeAccessToken, newAccessTokenId } from '../../domain/access-token';
 import { accessTokenDecider } from '../../domain/access-token.decider';
-import { type AccessTokenIssued, accessTokenStream } from '../../domain/oauth-events';
-import type { RefreshGrant } from '../../domain/refresh-token.decider';
-import { AccessTokenRevocations } from '../access-token-revocations';
+import { accessTokenIssueFloor, installDecider } from '../../domain/install.decider';
+import {
+  type AccessTokenIssued,
+  accessTokenStream,
+  installStream,
+  refreshTokenStream,
+} from '../../domain/oauth-events';
+import { type RefreshGrant, refreshTokenDecider, usableRefreshGrant } from '../../domain/refresh-token.decider';
+import { RateLimiters } from '../../rate-limit/rate-limiters';
+import type { AuthenticatedClient } from '../client-authentication';
 import { InstallClocks } from '../install-clocks';
-import { newAccessTokenId } from '../token-material';
+import { AuthorizationCodeRedemption } from './redeem-authorization-code';
 
 /** HubSpot's token response (`AccessTokenResponse` in oauth.json). */
 export interface TokenResponse {
@@ -24,16 +33,26 @@ export interface TokenResponse {
   scopes: string[];
 }
 
-/**
- * Where both grants of the token endpoint end: an access token from a refresh token the caller
- * found usable for the client (the refresh grant), or just stored (the authorization-code grant).
- */
-export class IssueToken extends Command<TokenResponse> {
+/** HubSpot's `ClientCredentialsTokenResponse` (OAuth 2026-03): no refresh token, no account. */
+export interface ClientCredentialsTokenResponse {
+  token_type: 'bearer';
+  access_token: string;
+  expires_in: number;
+  token_use: 'client_credentials';
+  scopes: string[];
+}
+
+/** What the client presented for each grant of the token endpoint (its form, already read). */
+export type TokenGrantRequest =
+  | { grantType: 'refresh_token'; refreshToken: string }
+  | { grantType: 'authorization_code'; code: string; redirectUri: string; codeVerifier: string | undefined }
+  | { grantType: 'client_credentials' };
+
+/** A token for an authenticated client, by one of the token endpoint's grants. */
+export class IssueToken extends Command<TokenResponse | ClientCredentialsTokenResponse> {
   constructor(
-    readonly grant: RefreshGrant,
-    /** The plain refresh token, handed back in the response. */
-    readonly refreshToken: string,
-    readonly grantType: AccessTokenIssued['data']['grantType'],
+    readonly client: AuthenticatedClient,
+    readonly grant: TokenGrantRequest,
     readonly context: CommandContext,
   ) {
     super();
@@ -41,32 +60,87 @@ export class IssueToken extends Command<TokenResponse> {
 }
 
 /**
- * AccessTokenIssued on the token's own, new stream. That stream is named by a fresh random id, so
- * the bound decider decides on its initial state (`handleNew`: the refresh grant is the hot path;
- * it gets no extra store read).
+ * The token endpoint's one process, over its grants:
+ *  - refresh_token (the hot path): one read of each small stream (both usually in the store's
+ *    stream cache), the usable-refresh-token rule, the per-app limit, one append. Refresh tokens are
+ *    not rotated: the answer carries the same one;
+ *  - authorization_code: AuthorizationCodeRedemption stores a refresh token and marks the code
+ *    redeemed, then the access token is issued as for a refresh;
+ *  - client_credentials: an access token of the app itself, for the endpoints meant for the app
+ *    (introspection, revocation); it names no account, so every CRM endpoint's bearer guard refuses it.
+ * Each access token is AccessTokenIssued on its own, new stream, named by a fresh random id, so the
+ * bound decider decides on its initial state (`handleNew`: no extra store read). No projection is
+ * read or waited for: the answer comes from the write side only.
  */
 @CommandHandler(IssueToken)
-export class IssueTokenHandler implements ICommandHandler<IssueToken> {
+export class IssueTokenProcess implements ICommandHandler<IssueToken> {
   private readonly accessTokens;
 
   constructor(
-    streams: EventStreams,
+    private readonly streams: EventStreams,
     private readonly keys: SigningKeyring,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-    private readonly revocations: AccessTokenRevocations,
+    private readonly limiters: RateLimiters,
+    private readonly directory: DirectoryQueries,
+    private readonly codes: AuthorizationCodeRedemption,
     private readonly installClocks: InstallClocks,
   ) {
     this.accessTokens = streams.forDecider(accessTokenDecider);
   }
 
-  async execute({ grant, refreshToken, grantType, context }: IssueToken): Promise<TokenResponse> {
-    const ttl = this.config.accessTokenTtlSeconds;
-    // Second precision, as the token stores it; expires_in is then exactly the TTL. An admin who just
-    // expired the install's tokens expired that whole second: a new token starts at the next one.
-    const issuedAt = Math.max(
-      Math.floor(this.installClocks.nowFor(grant.appId, grant.hubId) / 1000) * 1000,
-      this.revocations.issueFloor(grant.installId),
+  execute({ client, grant, context }: IssueToken): Promise<TokenResponse | ClientCredentialsTokenResponse> {
+    switch (grant.grantType) {
+      case 'refresh_token':
+        return this.refreshTokenGrant(client, grant.refreshToken, context);
+      case 'authorization_code':
+        return this.authorizationCodeGrant(client, grant, context);
+      case 'client_credentials':
+        return this.clientCredentialsGrant(client, context);
+    }
+  }
+
+  private async refreshTokenGrant(
+    client: AuthenticatedClient,
+    refreshToken: string,
+    context: CommandContext,
+  ): Promise<TokenResponse> {
+    const token = await this.streams.load(refreshTokenStream(sha256Hex(refreshToken)), refreshTokenDecider);
+    const install =
+      token.state.status === 'active'
+        ? (await this.streams.load(installStream(token.state.grant.appId, token.state.grant.hubId), installDecider))
+            .state
+        : installDecider.initialState();
+    const grant = usableRefreshGrant(token.state, install, client.clientId);
+    // HubSpot's per-app limit, per app and account, before anything is written.
+    await this.limiters.acquireTokenRequest(grant.appId, grant.hubId);
+    return this.issueInstallToken(grant, refreshToken, 'refresh_token', accessTokenIssueFloor(install), context);
+  }
+
+  private async authorizationCodeGrant(
+    client: AuthenticatedClient,
+    grant: Extract<TokenGrantRequest, { grantType: 'authorization_code' }>,
+    context: CommandContext,
+  ): Promise<TokenResponse> {
+    const redeemed = await this.codes.redeem(client, grant, context);
+    return this.issueInstallToken(
+      redeemed.grant,
+      redeemed.refreshToken,
+      'authorization_code',
+      accessTokenIssueFloor(redeemed.install),
+      context,
     );
+  }
+
+  /** An access token of an install, from a refresh token the grant found usable (or just stored). */
+  private async issueInstallToken(
+    grant: RefreshGrant,
+    refreshToken: string,
+    grantType: AccessTokenIssued['data']['grantType'],
+    issueFloor: number,
+    context: CommandContext,
+  ): Promise<TokenResponse> {
+    const ttl = this.config.accessTokenTtlSeconds;
+    const issuedAt = this.issuedAt(grant.appId, grant.hubId, issueFloor);
     const expiresAt = issuedAt + ttl * 1000;
     const tokenId = newAccessTokenId();
     const { token } = encodeAccessToken(
@@ -99,5 +173,57 @@ export class IssueTokenHandler implements ICommandHandler<IssueToken> {
       user_id: grant.userId,
       scopes: grant.scopes,
     };
+  }
+
+  private async clientCredentialsGrant(
+    client: AuthenticatedClient,
+    context: CommandContext,
+  ): Promise<ClientCredentialsTokenResponse> {
+    await this.limiters.acquireTokenRequest(client.appId, 0);
+    const ttl = this.config.accessTokenTtlSeconds;
+    const issuedAt = this.issuedAt(client.appId, 0, 0);
+    const expiresAt = issuedAt + ttl * 1000;
+    const tokenId = newAccessTokenId();
+    const { token } = encodeAccessToken(
+      {
+        tokenId,
+        hubId: 0,
+        userId: 0,
+        appId: client.appId,
+        installingUserId: 0,
+        // The hublet of the developer account that owns the app.
+        hublet: this.hubletOfApp(client.appId),
+        issuedAt,
+        expiresAt,
+        scopes: [],
+        appToken: true,
+      },
+      this.keys,
+    );
+    await this.accessTokens.handleNew(
+      accessTokenStream(issuedAt, tokenId),
+      { kind: 'IssueAppAccessToken', appId: client.appId, clientId: client.clientId, tokenId, issuedAt, expiresAt },
+      context,
+    );
+    return { token_type: 'bearer', access_token: token, expires_in: ttl, token_use: 'client_credentials', scopes: [] };
+  }
+
+  /**
+   * The issue time of a new access token of the install (app, account; account 0: an app token): the
+   * one place it is read. Second precision, as the token stores it (expires_in is then exactly the
+   * TTL), and never before the install's floor (an admin expired its tokens this second).
+   */
+  private issuedAt(appId: number, hubId: number, issueFloor: number): number {
+    return Math.max(Math.floor(this.nowFor(appId, hubId) / 1000) * 1000, issueFloor);
+  }
+
+  /** The time tokens of the install are issued at: its own clock (InstallClocks; an app token's account 0 has none). */
+  private nowFor(appId: number, hubId: number): number {
+    return this.installClocks.nowFor(appId, hubId);
+  }
+
+  private hubletOfApp(appId: number): string {
+    const app = this.directory.getApp(appId);
+    return (app && this.directory.getAccount(app.developerHubId)?.hublet) || 'na1';
   }
 }

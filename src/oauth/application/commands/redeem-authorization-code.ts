@@ -1,5 +1,4 @@
-import { Inject } from '@nestjs/common';
-import { Command, CommandBus, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import { Inject, Injectable } from '@nestjs/common';
 import { CLOCK, type Clock } from '../../../platform/clock';
 import { ConcurrencyConflictError } from '../../../platform/commands/concurrency-conflict-error';
 import { EventStreams } from '../../../platform/commands/event-streams';
@@ -15,7 +14,7 @@ import {
   AuthorizationCodeReplayed,
   type CodeGrant,
 } from '../../domain/authorization-code.decider';
-import { installDecider, installIsActive } from '../../domain/install.decider';
+import { installDecider, installIsActive, type InstallState } from '../../domain/install.decider';
 import {
   type AuthorizationCodeEvent,
   authorizationCodeStream,
@@ -26,21 +25,14 @@ import { oauthError } from '../../domain/oauth-errors';
 import { type RefreshGrant, refreshTokenDecider } from '../../domain/refresh-token.decider';
 import type { AuthenticatedClient } from '../client-authentication';
 import { newRefreshToken } from '../token-material';
+import type { RefreshTokenDeletionReason } from '../../domain/oauth-events';
 import { InstallClocks } from '../install-clocks';
-import { IssueToken, type TokenResponse } from './issue-token';
-import { RevokeRefreshToken } from './revoke-refresh-token';
 
-/** The authorization_code grant. */
-export class RedeemAuthorizationCode extends Command<TokenResponse> {
-  constructor(
-    readonly client: AuthenticatedClient,
-    readonly code: string,
-    readonly redirectUri: string,
-    readonly codeVerifier: string | undefined,
-    readonly context: CommandContext,
-  ) {
-    super();
-  }
+/** The authorization_code grant's parameters. */
+export interface CodeRedemptionRequest {
+  code: string;
+  redirectUri: string;
+  codeVerifier: string | undefined;
 }
 
 /** How many times a redemption is decided again after losing a race on the code's stream. */
@@ -50,6 +42,11 @@ interface StoredRefreshToken {
   grant: RefreshGrant;
   /** The plain token: handed out once, in this redemption's answer. */
   refreshToken: string;
+}
+
+/** A redeemed code: its refresh token, stored, and the install's state it was checked against. */
+export interface RedeemedCode extends StoredRefreshToken {
+  install: InstallState;
 }
 
 /** Step 1's outcome: the code's grant and the decided redemption, not stored yet. */
@@ -63,7 +60,11 @@ interface Redemption {
 }
 
 /** The refresh token a redemption hands out: the code's binding, issued now. */
-function refreshTokenFrom({ code, refreshToken, refreshTokenHash }: Redemption, now: number): StoredRefreshToken {
+function refreshTokenFrom(
+  { code, refreshToken, refreshTokenHash }: Redemption,
+  now: number,
+  install: InstallState,
+): RedeemedCode {
   const grant: RefreshGrant = {
     refreshTokenHash,
     codeHash: code.codeHash,
@@ -77,53 +78,60 @@ function refreshTokenFrom({ code, refreshToken, refreshTokenHash }: Redemption, 
     scopes: code.scopes,
     issuedAt: now,
   };
-  return { grant, refreshToken };
+  return { grant, refreshToken, install };
 }
 
 /**
- * Code redemption, a process across the code's, the install's and a new refresh token's streams.
- * Neither it nor IssueToken waits for projections: the answer comes from the write side only.
+ * Code redemption, the authorization_code grant's part of IssueToken's process, across the code's,
+ * the install's and a new refresh token's streams. It waits for no projection.
  *
  *  1. decide the redemption on the code's stream;
  *  2. check that the install the code was issued for is still the current one;
  *  3. store the refresh token, then mark the code redeemed, in that order (a replay that sees the
  *     code redeemed then always finds the refresh token to revoke). Single use is the code
  *     stream's expected revision: of two concurrent redemptions exactly one append succeeds;
- *  4. IssueToken.
+ *  4. (IssueToken) the access token.
  * Lost the race at 3: the refresh token just stored was never handed out, so it is revoked
  * (`not_delivered`) and 1-3 run again, which now finds a replay.
  * A replay (RFC 6749 §4.1.2): the refresh token the code gave out is revoked before the answer.
  */
-@CommandHandler(RedeemAuthorizationCode)
-export class RedeemAuthorizationCodeProcess implements ICommandHandler<RedeemAuthorizationCode> {
+@Injectable()
+export class AuthorizationCodeRedemption {
+  private readonly refreshTokens;
+
   constructor(
     private readonly streams: EventStreams,
-    private readonly commandBus: CommandBus,
     private readonly runner: ProjectionRunner,
     @Inject(CLOCK) private readonly clock: Clock,
     private readonly installClocks: InstallClocks,
-  ) {}
+  ) {
+    this.refreshTokens = streams.forDecider(refreshTokenDecider);
+  }
 
-  async execute(command: RedeemAuthorizationCode): Promise<TokenResponse> {
-    let stored: StoredRefreshToken;
+  /** Steps 1-3; the caller issues the access token. */
+  async redeem(
+    client: AuthenticatedClient,
+    request: CodeRedemptionRequest,
+    context: CommandContext,
+  ): Promise<RedeemedCode> {
     try {
-      stored = await this.redeemSingleUse(command);
+      return await this.redeemSingleUse(client, request, context);
     } catch (error) {
-      if (error instanceof AuthorizationCodeReplayed)
-        await this.revokeRefreshTokenOfReplayedCode(error, command.context);
+      if (error instanceof AuthorizationCodeReplayed) await this.revokeRefreshTokenOfReplayedCode(error, context);
       if (error instanceof ConcurrencyConflictError) {
         throw HubSpotError.conflict('The authorization code was used by another request at the same time.');
       }
       throw error;
     }
-    return this.commandBus.execute(
-      new IssueToken(stored.grant, stored.refreshToken, 'authorization_code', command.context),
-    );
   }
 
   /** Steps 1-3, decided again while the code's stream moved on under them. */
-  private redeemSingleUse(command: RedeemAuthorizationCode): Promise<StoredRefreshToken> {
-    const codeStreamId = authorizationCodeStream(sha256Hex(command.code));
+  private redeemSingleUse(
+    client: AuthenticatedClient,
+    request: CodeRedemptionRequest,
+    context: CommandContext,
+  ): Promise<RedeemedCode> {
+    const codeStreamId = authorizationCodeStream(sha256Hex(request.code));
     // The refresh token of the running attempt, from just before it is stored until the code is marked.
     let inFlight: StoredRefreshToken | null = null;
     return retryOnConflict(
@@ -132,21 +140,22 @@ export class RedeemAuthorizationCodeProcess implements ICommandHandler<RedeemAut
       async () => {
         inFlight = null;
         const now = this.clock.now();
-        const redemption = await this.decideRedemption(codeStreamId, command, now);
-        await this.checkInstallStillActive(redemption.code);
-        const refreshToken = refreshTokenFrom(redemption, now);
-        inFlight = refreshToken;
-        await this.storeRefreshTokenThenMarkCodeRedeemed(codeStreamId, redemption, refreshToken.grant, command.context);
-        return refreshToken;
+        const redemption = await this.decideRedemption(codeStreamId, client, request, now);
+        const install = await this.checkInstallStillActive(redemption.code);
+        const redeemed = refreshTokenFrom(redemption, now, install);
+        inFlight = redeemed;
+        await this.storeRefreshTokenThenMarkCodeRedeemed(codeStreamId, redemption, redeemed.grant, context);
+        return redeemed;
       },
-      (_n, error) => this.revokeUndeliveredRefreshToken(inFlight, codeStreamId, error, command.context),
+      (_n, error) => this.revokeUndeliveredRefreshToken(inFlight, codeStreamId, error, context),
     );
   }
 
   /** 1. The code's decider redeems it for a fresh refresh token, or refuses (a replay among the refusals). */
   private async decideRedemption(
     codeStreamId: string,
-    command: RedeemAuthorizationCode,
+    client: AuthenticatedClient,
+    request: CodeRedemptionRequest,
     now: number,
   ): Promise<Redemption> {
     const code = await this.streams.load(codeStreamId, authorizationCodeDecider);
@@ -156,9 +165,9 @@ export class RedeemAuthorizationCodeProcess implements ICommandHandler<RedeemAut
     const redeemed = authorizationCodeDecider.decide(
       {
         kind: 'RedeemAuthorizationCode',
-        clientId: command.client.clientId,
-        redirectUri: command.redirectUri,
-        codeVerifier: command.codeVerifier,
+        clientId: client.clientId,
+        redirectUri: request.redirectUri,
+        codeVerifier: request.codeVerifier,
         refreshTokenHash,
         // The code expires by its install's own clock (a code that is not issued is refused anyway).
         now:
@@ -173,11 +182,12 @@ export class RedeemAuthorizationCodeProcess implements ICommandHandler<RedeemAut
   }
 
   /** 2. An uninstall since the code was issued voids it. */
-  private async checkInstallStillActive(code: CodeGrant): Promise<void> {
+  private async checkInstallStillActive(code: CodeGrant): Promise<InstallState> {
     const install = await this.streams.load(installStream(code.appId, code.hubId), installDecider);
     if (!installIsActive(install.state, code.installId)) {
       throw oauthError('BAD_AUTH_CODE', 'invalid_grant', 'missing or unknown auth code');
     }
+    return install.state;
   }
 
   /**
@@ -209,7 +219,7 @@ export class RedeemAuthorizationCodeProcess implements ICommandHandler<RedeemAut
   ): Promise<void> {
     // Only the code's append lost: the refresh token's own append came first and was stored.
     if (attempt === null || error.streamId !== codeStreamId) return;
-    await this.commandBus.execute(new RevokeRefreshToken(attempt.grant.refreshTokenHash, 'not_delivered', context));
+    await this.deleteRefreshToken(attempt.grant.refreshTokenHash, 'not_delivered', context);
   }
 
   /** The replay's effect is visible to the metadata endpoints once the refusal arrives. */
@@ -217,10 +227,21 @@ export class RedeemAuthorizationCodeProcess implements ICommandHandler<RedeemAut
     replay: AuthorizationCodeReplayed,
     context: CommandContext,
   ): Promise<void> {
-    const { position } = await this.commandBus.execute(
-      new RevokeRefreshToken(replay.refreshTokenHash, 'authorization_code_replayed', context),
-    );
+    const { position } = await this.deleteRefreshToken(replay.refreshTokenHash, 'authorization_code_replayed', context);
     // Committed: answered even when the read models cannot catch up now (readiness reports it).
     await this.runner.readModelsReached(position);
+  }
+
+  /** The refresh token's own decider, as RevokeRefreshToken uses it (idempotent). */
+  private deleteRefreshToken(
+    refreshTokenHash: string,
+    reason: RefreshTokenDeletionReason,
+    context: CommandContext,
+  ): Promise<{ position: number }> {
+    return this.refreshTokens.handle(
+      refreshTokenStream(refreshTokenHash),
+      { kind: 'DeleteRefreshToken', reason, now: this.clock.now() },
+      context,
+    );
   }
 }

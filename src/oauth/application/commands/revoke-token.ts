@@ -1,17 +1,16 @@
 import { Inject } from '@nestjs/common';
-import { Command, CommandBus, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { CLOCK, type Clock } from '../../../platform/clock';
 import { EventStreams } from '../../../platform/commands/event-streams';
 import type { CommandContext } from '../../../platform/events/envelope';
 import { ProjectionRunner } from '../../../platform/projections/projection-runner';
 import { sha256Hex } from '../../../platform/security/constant-time';
-import { SigningKeyring } from '../../../platform/security/signing-keys';
-import { verifyAccessToken } from '../../domain/access-token';
-import { refreshTokenStream } from '../../domain/oauth-events';
+import type { AccessTokenClaims } from '../../domain/access-token';
+import { accessTokenDecider } from '../../domain/access-token.decider';
+import { accessTokenStream, refreshTokenStream } from '../../domain/oauth-events';
 import { refreshTokenDecider } from '../../domain/refresh-token.decider';
+import { AccessTokenVerifier } from '../access-token-verifier';
 import type { AuthenticatedClient } from '../client-authentication';
-import { RevokeAccessToken } from './revoke-access-token';
-import { RevokeRefreshToken } from './revoke-refresh-token';
 
 /**
  * RFC 7009 revocation (`POST /oauth/2026-03/token/revoke`), a process over the two kinds of token:
@@ -32,27 +31,66 @@ export class RevokeToken extends Command<void> {
 
 @CommandHandler(RevokeToken)
 export class RevokeTokenProcess implements ICommandHandler<RevokeToken> {
+  private readonly accessTokens;
+  private readonly refreshTokens;
+
   constructor(
     private readonly streams: EventStreams,
-    private readonly commandBus: CommandBus,
-    private readonly keys: SigningKeyring,
+    private readonly verifier: AccessTokenVerifier,
     private readonly runner: ProjectionRunner,
     @Inject(CLOCK) private readonly clock: Clock,
-  ) {}
+  ) {
+    this.accessTokens = streams.forDecider(accessTokenDecider);
+    this.refreshTokens = streams.forDecider(refreshTokenDecider);
+  }
 
   async execute({ client, token, context }: RevokeToken): Promise<void> {
-    const verified = verifyAccessToken(token, this.keys, this.clock.now());
-    if (verified.ok) {
-      if (verified.claims.appId === client.appId)
-        await this.commandBus.execute(new RevokeAccessToken(verified.claims, context));
+    const check = this.verifier.check(token);
+    if (check.status === 'bad_signature') return;
+    if (check.status !== 'malformed') {
+      // Signed and not past its own expiry (revoked, or expired early by an admin, included): the
+      // client's own token is revoked on its stream; a token past its own expiry needs nothing. Judged
+      // on real time, not the install's own clock (check.now): a token expired only in the install's
+      // time still works after its clock is reset (DELETE …/clock), so it is revoked all the same.
+      if (check.claims.expiresAt > this.clock.now() && check.claims.appId === client.appId)
+        await this.revokeAccessToken(check.claims, context);
       return;
     }
-    // An expired access token needs nothing; a malformed one may be a refresh token.
-    if (verified.reason !== 'malformed' || token.length > 512) return;
+    // A malformed access token may be a refresh token.
+    if (token.length > 512) return;
     const hash = sha256Hex(token);
     const { state } = await this.streams.load(refreshTokenStream(hash), refreshTokenDecider);
     if (state.status !== 'active' || state.grant.clientId !== client.clientId) return;
-    const { position } = await this.commandBus.execute(new RevokeRefreshToken(hash, 'deleted_by_client', context));
+    const { position } = await this.refreshTokens.handle(
+      refreshTokenStream(hash),
+      { kind: 'DeleteRefreshToken', reason: 'deleted_by_client', now: this.clock.now() },
+      context,
+    );
+    // Committed: answered even when the read models cannot catch up now (readiness reports it).
+    if (position > 0) await this.runner.readModelsReached(position);
+  }
+
+  /**
+   * AccessTokenRevoked on the token's own stream (found from the issue second and id the signed token
+   * carries). Answers once this instance's revocation set holds it, so the very next request with the
+   * token fails at the bearer guard. A token already revoked or expired changes nothing.
+   */
+  private async revokeAccessToken(claims: AccessTokenClaims, context: CommandContext): Promise<void> {
+    const { position } = await this.accessTokens.handle(
+      accessTokenStream(claims.issuedAt, claims.tokenId),
+      {
+        kind: 'RevokeAccessToken',
+        now: this.clock.now(),
+        token: {
+          tokenId: claims.tokenId,
+          appId: claims.appId,
+          ...(claims.appToken ? {} : { hubId: claims.hubId }),
+          ...(claims.appInstallId !== undefined ? { installId: claims.appInstallId } : {}),
+          expiresAt: claims.expiresAt,
+        },
+      },
+      context,
+    );
     // Committed: answered even when the read models cannot catch up now (readiness reports it).
     if (position > 0) await this.runner.readModelsReached(position);
   }

@@ -1,6 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { CLOCK, type Clock } from '../../platform/clock';
-import type { AccessTokenClaims } from '../domain/access-token';
+import { HubSpotError } from '../../platform/errors/hubspot-error';
+import { SigningKeyring } from '../../platform/security/signing-keys';
+import { type AccessTokenClaims, nextSecond, readAccessToken } from '../domain/access-token';
+import { InstallClocks } from './install-clocks';
 
 /**
  * How long an install's floor is remembered after it was set: longer than any access token lives
@@ -11,9 +14,6 @@ export const INSTALL_FLOOR_RETENTION_MS = 24 * 60 * 60 * 1000;
 const SWEEP_EVERY_MS = 60_000;
 
 export type RevocationVerdict = { status: 'revoked' } | { status: 'expired'; expiredAt: number } | null;
-
-/** Tokens carry whole seconds: the first issue time after the second `ms` falls in. */
-const nextSecond = (ms: number) => Math.floor(ms / 1000) * 1000 + 1000;
 
 /**
  * Which signed (otherwise valid) access tokens no longer work, in memory, so the bearer guard stays
@@ -62,16 +62,11 @@ export class AccessTokenRevocations {
     if (this.closedInstalls.has(installId)) return { status: 'revoked' };
     const expired = this.expiredInstalls.get(installId);
     // Tokens carry their issue time in seconds: every token of the second of the expiry (or before) is
-    // expired; IssueToken issues the install's next tokens from the following second (issueFloor).
+    // expired; IssueToken issues the install's next tokens from the following second (accessTokenIssueFloor,
+    // from the install's stream).
     if (expired && claims.issuedAt < nextSecond(expired.expiredAt))
       return { status: 'expired', expiredAt: expired.expiredAt };
     return null;
-  }
-
-  /** The earliest issue time (epoch ms, whole second) a new token of the install may carry. */
-  issueFloor(installId: string): number {
-    const expired = this.expiredInstalls.get(installId);
-    return expired ? nextSecond(expired.expiredAt) : 0;
   }
 
   clear(): void {
@@ -92,5 +87,71 @@ export class AccessTokenRevocations {
     for (const [id, expiresAt] of this.revokedTokens) if (expiresAt <= now) this.revokedTokens.delete(id);
     for (const [id, keepUntil] of this.closedInstalls) if (keepUntil <= now) this.closedInstalls.delete(id);
     for (const [id, e] of this.expiredInstalls) if (e.keepUntil <= now) this.expiredInstalls.delete(id);
+  }
+}
+
+/**
+ * What one access token is worth now: signature, own expiry, then the in-memory revocations (no
+ * store read). `now` is the time it was checked against, for answers that say how long ago or how
+ * long still.
+ */
+export type AccessTokenCheck =
+  | { status: 'active'; claims: AccessTokenClaims; now: number }
+  /** Past its own expiry, or an admin expired the install's tokens (`expiredAt` says which time). */
+  | { status: 'expired'; claims: AccessTokenClaims; now: number; expiredAt: number }
+  /** Revoked, or its install was uninstalled. */
+  | { status: 'revoked'; claims: AccessTokenClaims; now: number }
+  | { status: 'malformed' }
+  /** An unknown key or a signature that does not verify. */
+  | { status: 'bad_signature' };
+
+// Refusals without claims are the same every time: no object per request.
+const MALFORMED: AccessTokenCheck = { status: 'malformed' };
+const BAD_SIGNATURE: AccessTokenCheck = { status: 'bad_signature' };
+
+/**
+ * HubSpot's 401 for an expired token, the one place it is written: at an API call (the bearer
+ * guard) it says when in `context`; the metadata endpoint says so in `status`.
+ */
+export function accessTokenExpiredError(expiredAt: number, now: number, answer: 'api-call' | 'metadata'): HubSpotError {
+  const minutes = Math.max(1, Math.floor((now - expiredAt) / 60_000));
+  return HubSpotError.expiredAuthentication(
+    `The OAuth token used to make this call expired ${minutes} minute(s) ago.`,
+    answer === 'api-call'
+      ? { context: { expiredAt: [new Date(expiredAt).toISOString()] } }
+      : { status: 'EXPIRED_ACCESS_TOKEN' },
+  );
+}
+
+/**
+ * The one access-token check: the bearer guard, the metadata endpoint, introspection and revocation
+ * all ask it, and each turns the result into its own answer.
+ */
+@Injectable()
+export class AccessTokenVerifier {
+  constructor(
+    private readonly keys: SigningKeyring,
+    private readonly installClocks: InstallClocks,
+    private readonly revocations: AccessTokenRevocations,
+  ) {}
+
+  check(token: string): AccessTokenCheck {
+    const claims = readAccessToken(token, this.keys);
+    if (typeof claims === 'string') return claims === 'malformed' ? MALFORMED : BAD_SIGNATURE;
+    const now = this.nowFor(claims.appId, claims.hubId);
+    if (claims.expiresAt <= now) return { status: 'expired', claims, now, expiredAt: claims.expiresAt };
+    const verdict = this.revocations.verdict(claims);
+    if (verdict === null) return { status: 'active', claims, now };
+    if (verdict.status === 'revoked') return { status: 'revoked', claims, now };
+    return { status: 'expired', claims, now, expiredAt: verdict.expiredAt };
+  }
+
+  /**
+   * The time a token of the install (app, account; account 0: an app token) is checked against: the
+   * one place it is read. The install's own clock (InstallClocks: a Map get, no await); the expired
+   * answer's minutes count from this same time (`now` in the result).
+   */
+  private nowFor(appId: number, hubId: number): number {
+    return this.installClocks.nowFor(appId, hubId);
   }
 }
