@@ -23,6 +23,10 @@ import { TokenMetadataController } from './http/token-metadata.controller';
 import { TokenController } from './http/token.controller';
 import { OAuthProjection } from './projections/oauth.projection';
 import { RateLimitModule } from './rate-limit/rate-limit.module';
+import { AdvanceInstallClockHandler, ResetInstallClockHandler } from './application/commands/install-clock';
+import { installClockEvents } from './domain/install-clock';
+import { InstallClockController } from './http/install-clock.controller';
+import { InstallClocksProjection } from './projections/install-clocks.projection';
 
 /**
  * OAuth: installs, authorization codes, the token endpoint, token metadata, refresh-token
@@ -32,9 +36,9 @@ import { RateLimitModule } from './rate-limit/rate-limit.module';
  */
 @Module(
   EventSourcingModule.forFeature({
-    events: oauthEvents,
+    events: { ...oauthEvents, ...installClockEvents },
     retention: oauthRetention,
-    projections: [OAuthProjection, AccessTokenRevocationsProjection],
+    projections: [OAuthProjection, AccessTokenRevocationsProjection, InstallClocksProjection],
     // One handler per command; a flow across streams is one named process (ApproveInstall, IssueToken, RevokeToken).
     commandHandlers: [
       ApproveInstallHandler,
@@ -43,6 +47,8 @@ import { RateLimitModule } from './rate-limit/rate-limit.module';
       RevokeRefreshTokenHandler,
       RevokeTokenProcess,
       ExpireInstallAccessTokensHandler,
+      AdvanceInstallClockHandler,
+      ResetInstallClockHandler,
     ],
     imports: [DirectoryModule, AccessTokenRevocationsModule, RateLimitModule],
     controllers: [
@@ -52,6 +58,7 @@ import { RateLimitModule } from './rate-limit/rate-limit.module';
       AuthorizationServerMetadataController,
       AppUninstallsController,
       AccountInfoController,
+      InstallClockController,
     ],
     providers: [
       AuthorizeRequestValidator,

@@ -5,6 +5,7 @@ import {
   AccessTokenVerifier,
   INSTALL_FLOOR_RETENTION_MS,
 } from '../../src/oauth/application/access-token-verifier';
+import { InstallClocks } from '../../src/oauth/application/install-clocks';
 import { type AccessTokenClaims, encodeAccessToken } from '../../src/oauth/domain/access-token';
 import type { SigningKeyring } from '../../src/platform/security/signing-keys';
 
@@ -73,7 +74,7 @@ describe('AccessTokenVerifier (the one access-token check)', () => {
   const setup = () => {
     const clock = new ManualClock(T0 + 60_000);
     const revocations = new AccessTokenRevocations(clock);
-    const verifier = new AccessTokenVerifier(keys as unknown as SigningKeyring, clock, revocations);
+    const verifier = new AccessTokenVerifier(keys as unknown as SigningKeyring, new InstallClocks(clock), revocations);
     return { clock, revocations, verifier };
   };
   const { tokenId: _unused, ...rest } = claims();

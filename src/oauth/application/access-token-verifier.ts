@@ -3,6 +3,7 @@ import { CLOCK, type Clock } from '../../platform/clock';
 import { HubSpotError } from '../../platform/errors/hubspot-error';
 import { SigningKeyring } from '../../platform/security/signing-keys';
 import { type AccessTokenClaims, nextSecond, readAccessToken } from '../domain/access-token';
+import { InstallClocks } from './install-clocks';
 
 /**
  * How long an install's floor is remembered after it was set: longer than any access token lives
@@ -130,7 +131,7 @@ export function accessTokenExpiredError(expiredAt: number, now: number, answer: 
 export class AccessTokenVerifier {
   constructor(
     private readonly keys: SigningKeyring,
-    @Inject(CLOCK) private readonly clock: Clock,
+    private readonly installClocks: InstallClocks,
     private readonly revocations: AccessTokenRevocations,
   ) {}
 
@@ -145,8 +146,12 @@ export class AccessTokenVerifier {
     return { status: 'expired', claims, now, expiredAt: verdict.expiredAt };
   }
 
-  /** The time a token of the install (app, account; account 0: an app token) is checked against: the one place it is read. */
-  private nowFor(_appId: number, _hubId: number): number {
-    return this.clock.now();
+  /**
+   * The time a token of the install (app, account; account 0: an app token) is checked against: the
+   * one place it is read. The install's own clock (InstallClocks: a Map get, no await); the expired
+   * answer's minutes count from this same time (`now` in the result).
+   */
+  private nowFor(appId: number, hubId: number): number {
+    return this.installClocks.nowFor(appId, hubId);
   }
 }

@@ -241,3 +241,15 @@ export const OAUTH_WIRE_OPERATIONS: WireOperation[] = [
     ],
   ),
 ];
+
+/**
+ * POST and GET /admin/v1/accounts/{hubId}/installs/{appId}/clock: our own admin answer (no HubSpot
+ * counterpart), the install's offset and its time next to the service's (epoch ms).
+ */
+export const INSTALL_CLOCK_SCHEMA = object({
+  appId: int32(),
+  hubId: int32(),
+  offsetSeconds: int64(),
+  installTime: int64(),
+  realTime: int64(),
+});

@@ -14,6 +14,7 @@ import { installDecider } from '../../domain/install.decider';
 import { authorizationCodeStream, installStream } from '../../domain/oauth-events';
 import { checkPkceRequest } from '../../domain/pkce';
 import { AuthorizeRequestValidator } from '../authorize-request.validator';
+import { InstallClocks } from '../install-clocks';
 import { newAuthorizationCode, newInstallId } from '../token-material';
 
 export interface InstallApproval {
@@ -67,6 +68,7 @@ export class ApproveInstallHandler implements ICommandHandler<ApproveInstall> {
     private readonly directory: DirectoryQueries,
     private readonly runner: ProjectionRunner,
     @Inject(CLOCK) private readonly clock: Clock,
+    private readonly installClocks: InstallClocks,
   ) {
     this.installs = streams.forDecider(installDecider);
     this.codes = streams.forDecider(authorizationCodeDecider);
@@ -111,6 +113,8 @@ export class ApproveInstallHandler implements ICommandHandler<ApproveInstall> {
     if (install.state.status !== 'installed') throw new Error('install stream did not end installed');
 
     const code = newAuthorizationCode(account.hublet);
+    // The code lives by its install's own clock (redeemed by it too); the approval itself is on real time.
+    const codeIssuedAt = this.installClocks.nowFor(app.appId, approval.hubId);
     const codeHash = sha256Hex(code);
     const issued = await this.codes.handle(
       authorizationCodeStream(codeHash),
@@ -128,8 +132,8 @@ export class ApproveInstallHandler implements ICommandHandler<ApproveInstall> {
           redirectUri: approval.redirectUri,
           scopes,
           codeChallenge,
-          issuedAt: now,
-          expiresAt: now + this.config.authCodeTtlSeconds * 1000,
+          issuedAt: codeIssuedAt,
+          expiresAt: codeIssuedAt + this.config.authCodeTtlSeconds * 1000,
         },
       },
       context,

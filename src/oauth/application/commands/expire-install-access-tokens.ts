@@ -1,11 +1,10 @@
-import { Inject } from '@nestjs/common';
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { CLOCK, type Clock } from '../../../platform/clock';
 import { EventStreams } from '../../../platform/commands/event-streams';
 import type { CommandContext } from '../../../platform/events/envelope';
 import { ProjectionRunner } from '../../../platform/projections/projection-runner';
 import { installDecider } from '../../domain/install.decider';
 import { installStream } from '../../domain/oauth-events';
+import { InstallClocks } from '../install-clocks';
 
 export interface ExpiredInstallAccessTokens {
   appId: number;
@@ -36,13 +35,13 @@ export class ExpireInstallAccessTokensHandler implements ICommandHandler<ExpireI
   constructor(
     streams: EventStreams,
     private readonly runner: ProjectionRunner,
-    @Inject(CLOCK) private readonly clock: Clock,
+    private readonly installClocks: InstallClocks,
   ) {
     this.installs = streams.forDecider(installDecider);
   }
 
   async execute({ appId, hubId, context }: ExpireInstallAccessTokens): Promise<ExpiredInstallAccessTokens> {
-    const now = this.clock.now();
+    const now = this.installClocks.nowFor(appId, hubId);
     const { position } = await this.installs.handle(
       installStream(appId, hubId),
       { kind: 'ExpireAccessTokens', appId, hubId, now },

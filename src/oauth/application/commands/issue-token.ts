@@ -1,7 +1,6 @@
 import { Inject } from '@nestjs/common';
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { DirectoryQueries } from '../../../directory';
-import { CLOCK, type Clock } from '../../../platform/clock';
 import { EventStreams } from '../../../platform/commands/event-streams';
 import { APP_CONFIG, type AppConfig } from '../../../platform/config/config';
 import type { CommandContext } from '../../../platform/events/envelope';
@@ -19,6 +18,7 @@ import {
 import { type RefreshGrant, refreshTokenDecider, usableRefreshGrant } from '../../domain/refresh-token.decider';
 import { RateLimiters } from '../../rate-limit/rate-limiters';
 import type { AuthenticatedClient } from '../client-authentication';
+import { InstallClocks } from '../install-clocks';
 import { AuthorizationCodeRedemption } from './redeem-authorization-code';
 
 /** HubSpot's token response (`AccessTokenResponse` in oauth.json). */
@@ -79,11 +79,11 @@ export class IssueTokenProcess implements ICommandHandler<IssueToken> {
   constructor(
     private readonly streams: EventStreams,
     private readonly keys: SigningKeyring,
-    @Inject(CLOCK) private readonly clock: Clock,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly limiters: RateLimiters,
     private readonly directory: DirectoryQueries,
     private readonly codes: AuthorizationCodeRedemption,
+    private readonly installClocks: InstallClocks,
   ) {
     this.accessTokens = streams.forDecider(accessTokenDecider);
   }
@@ -217,9 +217,9 @@ export class IssueTokenProcess implements ICommandHandler<IssueToken> {
     return Math.max(Math.floor(this.nowFor(appId, hubId) / 1000) * 1000, issueFloor);
   }
 
-  /** The time tokens of the install are issued at. */
-  private nowFor(_appId: number, _hubId: number): number {
-    return this.clock.now();
+  /** The time tokens of the install are issued at: its own clock (InstallClocks; an app token's account 0 has none). */
+  private nowFor(appId: number, hubId: number): number {
+    return this.installClocks.nowFor(appId, hubId);
   }
 
   private hubletOfApp(appId: number): string {

@@ -26,6 +26,7 @@ import { type RefreshGrant, refreshTokenDecider } from '../../domain/refresh-tok
 import type { AuthenticatedClient } from '../client-authentication';
 import { newRefreshToken } from '../token-material';
 import type { RefreshTokenDeletionReason } from '../../domain/oauth-events';
+import { InstallClocks } from '../install-clocks';
 
 /** The authorization_code grant's parameters. */
 export interface CodeRedemptionRequest {
@@ -102,6 +103,7 @@ export class AuthorizationCodeRedemption {
     private readonly streams: EventStreams,
     private readonly runner: ProjectionRunner,
     @Inject(CLOCK) private readonly clock: Clock,
+    private readonly installClocks: InstallClocks,
   ) {
     this.refreshTokens = streams.forDecider(refreshTokenDecider);
   }
@@ -167,7 +169,11 @@ export class AuthorizationCodeRedemption {
         redirectUri: request.redirectUri,
         codeVerifier: request.codeVerifier,
         refreshTokenHash,
-        now,
+        // The code expires by its install's own clock (a code that is not issued is refused anyway).
+        now:
+          code.state.status === 'unknown'
+            ? now
+            : this.installClocks.nowFor(code.state.grant.appId, code.state.grant.hubId),
       },
       code.state,
     );

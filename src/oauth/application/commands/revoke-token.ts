@@ -49,8 +49,10 @@ export class RevokeTokenProcess implements ICommandHandler<RevokeToken> {
     if (check.status === 'bad_signature') return;
     if (check.status !== 'malformed') {
       // Signed and not past its own expiry (revoked, or expired early by an admin, included): the
-      // client's own token is revoked on its stream; a token past its own expiry needs nothing.
-      if (check.claims.expiresAt > check.now && check.claims.appId === client.appId)
+      // client's own token is revoked on its stream; a token past its own expiry needs nothing. Judged
+      // on real time, not the install's own clock (check.now): a token expired only in the install's
+      // time still works after its clock is reset (DELETE …/clock), so it is revoked all the same.
+      if (check.claims.expiresAt > this.clock.now() && check.claims.appId === client.appId)
         await this.revokeAccessToken(check.claims, context);
       return;
     }

@@ -1,11 +1,10 @@
-import { Inject } from '@nestjs/common';
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { CLOCK, type Clock } from '../../../platform/clock';
 import { EventStreams } from '../../../platform/commands/event-streams';
 import type { CommandContext } from '../../../platform/events/envelope';
 import { ProjectionRunner } from '../../../platform/projections/projection-runner';
 import { installDecider } from '../../domain/install.decider';
 import { installStream } from '../../domain/oauth-events';
+import { InstallClocks } from '../install-clocks';
 
 /** AppUninstalled: the install's refresh tokens and unredeemed codes stop working; 404 when not installed. */
 export class Uninstall extends Command<void> {
@@ -18,7 +17,11 @@ export class Uninstall extends Command<void> {
   }
 }
 
-/** Answers once the read models hold the uninstall (install lists, refresh-token metadata). */
+/**
+ * Answers once the read models hold the uninstall (install lists, refresh-token metadata). Its time is
+ * the furthest the install's own clock reached (InstallClocks): the revocation it starts is kept a day
+ * past it, so it outlives every access token of the install, those issued ahead of real time included.
+ */
 @CommandHandler(Uninstall)
 export class UninstallHandler implements ICommandHandler<Uninstall> {
   private readonly installs;
@@ -26,7 +29,7 @@ export class UninstallHandler implements ICommandHandler<Uninstall> {
   constructor(
     streams: EventStreams,
     private readonly runner: ProjectionRunner,
-    @Inject(CLOCK) private readonly clock: Clock,
+    private readonly installClocks: InstallClocks,
   ) {
     this.installs = streams.forDecider(installDecider);
   }
@@ -34,7 +37,7 @@ export class UninstallHandler implements ICommandHandler<Uninstall> {
   async execute({ appId, hubId, context }: Uninstall): Promise<void> {
     const { position } = await this.installs.handle(
       installStream(appId, hubId),
-      { kind: 'Uninstall', appId, hubId, now: this.clock.now() },
+      { kind: 'Uninstall', appId, hubId, now: this.installClocks.furthestFor(appId, hubId) },
       context,
     );
     // Committed: answered even when the read models cannot catch up now (readiness reports it).
