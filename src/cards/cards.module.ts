@@ -10,6 +10,7 @@ import {
   CardMigrationWorker,
   type MigrationWorkerOptions,
 } from './application/card-migration.worker';
+import { CardsAnswers } from './application/cards-answers';
 import { CardsQueries } from './application/cards.queries';
 import { CompleteCardMigrationHandler } from './application/commands/complete-card-migration';
 import { CreateAppCardHandler } from './application/commands/create-app-card';
@@ -59,7 +60,7 @@ class CardsLifecycle implements OnApplicationBootstrap {
     ],
     imports: [DirectoryModule, AccessTokenRevocationsModule],
     controllers: [LegacyCardsController, CardsAdminController],
-    providers: [CardsQueries, CardIdAllocator, AppOwnership, CardMigrationWorker, CardsLifecycle],
+    providers: [CardsQueries, CardsAnswers, CardIdAllocator, AppOwnership, CardMigrationWorker, CardsLifecycle],
     exports: [CardsQueries, CardMigrationWorker],
   }),
 )

@@ -3,8 +3,7 @@ import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { CLOCK, Clock } from '../../../platform/clock';
 import { EventStreams } from '../../../platform/commands/event-streams';
 import type { CommandContext } from '../../../platform/events/envelope';
-import { answerAfterCommit } from '../../../platform/projections/answer-after-commit';
-import { ProjectionRunner } from '../../../platform/projections/projection-runner';
+import { DirectoryAnswers } from '../directory-answers';
 import { type AccountWithSettings, DirectoryQueries } from '../../directory.queries';
 import type { AccountSettingsPatch } from '../../domain/account-settings';
 import { accountDecider } from '../../domain/directory-deciders';
@@ -28,7 +27,7 @@ export class ChangeAccountSettingsHandler implements ICommandHandler<ChangeAccou
 
   constructor(
     streams: EventStreams,
-    private readonly runner: ProjectionRunner,
+    private readonly answers: DirectoryAnswers,
     private readonly queries: DirectoryQueries,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {
@@ -36,16 +35,11 @@ export class ChangeAccountSettingsHandler implements ICommandHandler<ChangeAccou
   }
 
   async execute({ hubId, patch, context }: ChangeAccountSettings): Promise<AccountWithSettings> {
-    const { position, state } = await this.accounts.handle(
+    const { position } = await this.accounts.handle(
       accountStream(hubId),
       { kind: 'ChangeAccountSettings', hubId, patch, now: this.clock.now() },
       context,
     );
-    return answerAfterCommit(
-      this.runner,
-      position,
-      () => this.queries.getAccountWithSettings(hubId),
-      () => ({ ...state.created!, ...state.settings! }),
-    );
+    return this.answers.answer(position, [accountStream(hubId)], (directory) => directory.getAccountWithSettings(hubId));
   }
 }
