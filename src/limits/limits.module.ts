@@ -34,12 +34,7 @@ import { LimitsProjection } from './projections/limits.projection';
       LimitsController,
       AdminLimitsController,
     ],
-    providers: [
-      LimitsQueries,
-      PropertiesQueries,
-      SchemasQueries,
-      AccountFacts,
-    ],
+    providers: [LimitsQueries, PropertiesQueries, SchemasQueries, AccountFacts],
     exports: [LimitsQueries],
   }),
 )

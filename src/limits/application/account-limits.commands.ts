@@ -153,7 +153,10 @@ export class CreateCustomObjectSchema extends Command<ObjectSchemaView> implemen
 }
 
 /** PATCH /crm/v3/schemas/{objectType}. */
-export class UpdateCustomObjectSchema extends Command<ObjectTypeDefinitionView> implements Shape<'UpdateCustomObjectSchema'> {
+export class UpdateCustomObjectSchema
+  extends Command<ObjectTypeDefinitionView>
+  implements Shape<'UpdateCustomObjectSchema'>
+{
   readonly type = 'UpdateCustomObjectSchema' as const;
   constructor(
     readonly hubId: number,
@@ -193,7 +196,10 @@ export class PurgeCustomObjectSchema extends Command<void> implements Shape<'Pur
 }
 
 /** POST /crm/v3/schemas/{objectType}/associations: a named one counts against the pair's label ceiling. */
-export class CreateAssociationDefinition extends Command<AssociationView> implements Shape<'CreateAssociationDefinition'> {
+export class CreateAssociationDefinition
+  extends Command<AssociationView>
+  implements Shape<'CreateAssociationDefinition'>
+{
   readonly type = 'CreateAssociationDefinition' as const;
   constructor(
     readonly hubId: number,

@@ -91,7 +91,11 @@ export class AccountLimitsHandler implements SharedHandler<AccountLimitsBusComma
       await this.runner.readModelsReached(position);
       return undefined;
     }
-    const answer = await answerAfterCommit({ runner: this.runner, store: this.store, position, streams: [stream] }, this.readModel, read);
+    const answer = await answerAfterCommit(
+      { runner: this.runner, store: this.store, position, streams: [stream] },
+      this.readModel,
+      read,
+    );
     return command.type === 'BatchCreateProperties'
       ? batchAnswer(command, answer as PropertyBatchView['results'], rejected, startedAt, this.clock.now())
       : answer;
@@ -104,7 +108,8 @@ function answerOf(command: AccountLimitsBusCommand, events: LimitsEvent[]): ((re
   switch (command.type) {
     case 'CreateProperty': {
       const [created] = events.filter(isPropertyCreated);
-      return ({ properties }) => created && properties.get(hubId, created.data.objectTypeId, created.data.property.name, false);
+      return ({ properties }) =>
+        created && properties.get(hubId, created.data.objectTypeId, created.data.property.name, false);
     }
     case 'BatchCreateProperties':
       return ({ properties }) =>
@@ -130,7 +135,8 @@ function answerOf(command: AccountLimitsBusCommand, events: LimitsEvent[]): ((re
         (e): e is AssociationDefinitionCreated => e.type === LimitsEventType.AssociationDefinitionCreated,
       );
       return ({ schemas }) =>
-        created && schemas.getAssociation(hubId, created.data.association.fromObjectTypeId, created.data.association.id);
+        created &&
+        schemas.getAssociation(hubId, created.data.association.fromObjectTypeId, created.data.association.id);
     }
     case 'OverrideAccountLimits':
       return ({ limits }) => limits.accountLimits(hubId);
@@ -149,7 +155,12 @@ function batchAnswer(
   startedAt: number,
   completedAt: number,
 ): PropertyBatchView {
-  const body: PropertyBatchView = { status: 'COMPLETE', results, startedAt: iso(startedAt), completedAt: iso(completedAt) };
+  const body: PropertyBatchView = {
+    status: 'COMPLETE',
+    results,
+    startedAt: iso(startedAt),
+    completedAt: iso(completedAt),
+  };
   if (rejected.length === 0) return body;
   body.errors = rejected.map(({ index, error }) =>
     standardError(error, { inputIndex: [String(index)], propertyName: [String(inputs[index]?.name)] }),

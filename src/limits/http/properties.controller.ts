@@ -8,7 +8,13 @@ import { type ApiVersion, RouteVersion, versionedPaths } from '../../platform/ht
 import { Inject } from '@nestjs/common';
 import { Ctx } from '../../platform/http/request-context';
 import { VersionedBody } from '../../platform/http/versioned-body';
-import { ArchiveProperty, BatchArchiveProperties, BatchCreateProperties, CreateProperty, UpdateProperty } from '../application/account-limits.commands';
+import {
+  ArchiveProperty,
+  BatchArchiveProperties,
+  BatchCreateProperties,
+  CreateProperty,
+  UpdateProperty,
+} from '../application/account-limits.commands';
 import { iso, standardError, type PropertyBatchView, type PropertyView } from '../application/limits.views';
 import { PropertiesQueries } from '../application/properties.queries';
 import { CLOCK, type Clock } from '../../platform/clock';

@@ -8,7 +8,14 @@ import { type ApiVersion, RouteVersion, versionedPaths } from '../../platform/ht
 import { Ctx } from '../../platform/http/request-context';
 import { refuseIfAny } from '../../platform/http/version-rules';
 import { VersionedBody } from '../../platform/http/versioned-body';
-import { ArchiveCustomObjectSchema, CreateAssociationDefinition, CreateCustomObjectSchema, DeleteAssociationDefinition, PurgeCustomObjectSchema, UpdateCustomObjectSchema } from '../application/account-limits.commands';
+import {
+  ArchiveCustomObjectSchema,
+  CreateAssociationDefinition,
+  CreateCustomObjectSchema,
+  DeleteAssociationDefinition,
+  PurgeCustomObjectSchema,
+  UpdateCustomObjectSchema,
+} from '../application/account-limits.commands';
 import { SchemasQueries } from '../application/schemas.queries';
 import type {
   AssociationView,

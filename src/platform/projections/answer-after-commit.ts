@@ -36,13 +36,18 @@ export function answerAfterCommit<Q, T>(
   model: ReadModel<Q>,
   read: (queries: Q) => T | null | undefined,
 ): Promise<T> {
-  return answerFromReadModelOr(committed.runner, committed.position, () => read(model.shared), async () => {
-    const view = await readModelOfStreams(committed.store, model, committed.streams, read);
-    if (view === null || view === undefined) {
-      throw new Error(`no answer in ${model.projection.name}'s read model of ${committed.streams.join(', ')}`);
-    }
-    return view;
-  });
+  return answerFromReadModelOr(
+    committed.runner,
+    committed.position,
+    () => read(model.shared),
+    async () => {
+      const view = await readModelOfStreams(committed.store, model, committed.streams, read);
+      if (view === null || view === undefined) {
+        throw new Error(`no answer in ${model.projection.name}'s read model of ${committed.streams.join(', ')}`);
+      }
+      return view;
+    },
+  );
 }
 
 /**

@@ -40,6 +40,8 @@ export class ChangeAccountSettingsHandler implements ICommandHandler<ChangeAccou
       { kind: 'ChangeAccountSettings', hubId, patch, now: this.clock.now() },
       context,
     );
-    return this.answers.answer(position, [accountStream(hubId)], (directory) => directory.getAccountWithSettings(hubId));
+    return this.answers.answer(position, [accountStream(hubId)], (directory) =>
+      directory.getAccountWithSettings(hubId),
+    );
   }
 }

@@ -68,7 +68,9 @@ export class CreateAccountHandler implements ICommandHandler<CreateAccount> {
       },
       context,
     );
-    return this.answers.answer(position, [accountStream(hubId)], (directory) => directory.getAccountWithSettings(hubId));
+    return this.answers.answer(position, [accountStream(hubId)], (directory) =>
+      directory.getAccountWithSettings(hubId),
+    );
   }
 
   /** Step 1: a random id whose account stream does not exist yet. */
