@@ -2,7 +2,7 @@ import { Inject } from '@nestjs/common';
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { CLOCK, type Clock } from '../../../platform/clock';
 import type { CommandContext } from '../../../platform/events/envelope';
-import { appCardDecider } from '../../domain/app-card.decider';
+import { appCardDecider, type CreateAppCard as Decided } from '../../domain/app-card.decider';
 import { cardStream } from '../../domain/card-events';
 import type { CardObjectType } from '../../domain/card-views';
 import { CardIdAllocator } from '../card-id-allocator';
@@ -10,7 +10,8 @@ import { CardsAnswers } from '../cards-answers';
 import type { AppCardRecord } from '../cards.queries';
 
 /** An admin registers one of an app's new-style cards: the target of a views migration. */
-export class CreateAppCard extends Command<AppCardRecord> {
+export class CreateAppCard extends Command<AppCardRecord> implements Omit<Decided, 'appCardId' | 'now'> {
+  readonly kind = 'CreateAppCard' as const;
   constructor(
     readonly appId: number,
     readonly title: string,

@@ -4,7 +4,7 @@ import { CLOCK, type Clock } from '../../../platform/clock';
 import { HubSpotError } from '../../../platform/errors/hubspot-error';
 import type { CommandContext } from '../../../platform/events/envelope';
 import { cardStream, type LegacyCardDefinition } from '../../domain/card-events';
-import { legacyCardDecider } from '../../domain/legacy-card.decider';
+import { type CreateLegacyCard as Decided, legacyCardDecider } from '../../domain/legacy-card.decider';
 import { CardIdAllocator } from '../card-id-allocator';
 import { CardsQueries, type LegacyCardRecord } from '../cards.queries';
 import { CardsAnswers } from '../cards-answers';
@@ -16,7 +16,8 @@ import { CardsAnswers } from '../cards-answers';
 export const MAX_LEGACY_CARDS_PER_APP = 25;
 
 /** A developer defines a new legacy CRM card for an app; the answer is the card as the read model holds it. */
-export class CreateLegacyCard extends Command<LegacyCardRecord> {
+export class CreateLegacyCard extends Command<LegacyCardRecord> implements Omit<Decided, 'cardId' | 'now'> {
+  readonly kind = 'CreateLegacyCard' as const;
   constructor(
     readonly appId: number,
     readonly definition: LegacyCardDefinition,

@@ -4,12 +4,13 @@ import { CLOCK, type Clock } from '../../../platform/clock';
 import { EventStreams } from '../../../platform/commands/event-streams';
 import type { CommandContext } from '../../../platform/events/envelope';
 import { cardStream, type LegacyCardPatch } from '../../domain/card-events';
-import { legacyCardDecider } from '../../domain/legacy-card.decider';
+import { legacyCardDecider, type UpdateLegacyCard as Decided } from '../../domain/legacy-card.decider';
 import type { LegacyCardRecord } from '../cards.queries';
 import { CardsAnswers } from '../cards-answers';
 
 /** A developer patches a legacy CRM card; the answer is the whole card after the patch. */
-export class UpdateLegacyCard extends Command<LegacyCardRecord> {
+export class UpdateLegacyCard extends Command<LegacyCardRecord> implements Omit<Decided, 'now'> {
+  readonly kind = 'UpdateLegacyCard' as const;
   constructor(
     readonly appId: number,
     readonly cardId: string,
@@ -34,12 +35,9 @@ export class UpdateLegacyCardHandler implements ICommandHandler<UpdateLegacyCard
     this.cards = streams.forDecider(legacyCardDecider);
   }
 
-  async execute({ appId, cardId, patch, userId, context }: UpdateLegacyCard): Promise<LegacyCardRecord> {
-    const { position } = await this.cards.handle(
-      cardStream(cardId),
-      { kind: 'UpdateLegacyCard', cardId, appId, patch, userId, now: this.clock.now() },
-      context,
-    );
+  async execute(command: UpdateLegacyCard): Promise<LegacyCardRecord> {
+    const { cardId, context } = command;
+    const { position } = await this.cards.handle(cardStream(cardId), { ...command, now: this.clock.now() }, context);
     return this.answers.answer(position, [cardStream(cardId)], (cards) => cards.legacyCard(cardId));
   }
 }

@@ -6,11 +6,12 @@ import type { CommandContext } from '../../../platform/events/envelope';
 import { DirectoryAnswers } from '../directory-answers';
 import { type AccountWithSettings, DirectoryQueries } from '../../directory.queries';
 import type { AccountSettingsPatch } from '../../domain/account-settings';
-import { accountDecider } from '../../domain/directory-deciders';
+import { accountDecider, type ChangeAccountSettings as Decided } from '../../domain/directory-deciders';
 import { accountStream } from '../../domain/directory-events';
 
 /** Changes some of an account's settings (time zone, currencies, account type); answers the account as it is then. */
-export class ChangeAccountSettings extends Command<AccountWithSettings> {
+export class ChangeAccountSettings extends Command<AccountWithSettings> implements Omit<Decided, 'now'> {
+  readonly kind = 'ChangeAccountSettings' as const;
   constructor(
     readonly hubId: number,
     readonly patch: AccountSettingsPatch,
@@ -34,10 +35,11 @@ export class ChangeAccountSettingsHandler implements ICommandHandler<ChangeAccou
     this.accounts = streams.forDecider(accountDecider);
   }
 
-  async execute({ hubId, patch, context }: ChangeAccountSettings): Promise<AccountWithSettings> {
+  async execute(command: ChangeAccountSettings): Promise<AccountWithSettings> {
+    const { hubId, context } = command;
     const { position } = await this.accounts.handle(
       accountStream(hubId),
-      { kind: 'ChangeAccountSettings', hubId, patch, now: this.clock.now() },
+      { ...command, now: this.clock.now() },
       context,
     );
     return this.answers.answer(position, [accountStream(hubId)], (directory) =>

@@ -13,7 +13,8 @@ import { type AccountSettingsPatch, applySettingsPatch, defaultAccountSettings }
 import type { Tier } from '../../../platform/tiers';
 
 /** An account (hub) on its own domain; the domain is unique. */
-export class CreateAccount extends Command<AccountWithSettings> {
+export class CreateAccount extends Command<AccountWithSettings> implements Omit<NewAccount, 'hubId' | 'now'> {
+  readonly kind = 'CreateAccount' as const;
   constructor(
     readonly domain: string,
     readonly tier: Tier,
