@@ -2,7 +2,6 @@ import { Module } from '@nestjs/common';
 import { DirectoryModule } from '../directory';
 import { AccessTokenRevocationsModule } from '../oauth';
 import { EventSourcingModule } from '../platform/event-sourcing/event-sourcing.module';
-import { AccountFacts } from './application/account-facts';
 import { ACCOUNT_LIMITS_COMMANDS } from './application/account-limits.commands';
 import { AccountLimitsHandler } from './application/account-limits.handler';
 import { commandHandlersFor } from '../platform/commands/command-handlers';
@@ -34,7 +33,7 @@ import { LimitsProjection } from './projections/limits.projection';
       LimitsController,
       AdminLimitsController,
     ],
-    providers: [LimitsQueries, PropertiesQueries, SchemasQueries, AccountFacts],
+    providers: [LimitsQueries, PropertiesQueries, SchemasQueries],
     exports: [LimitsQueries],
   }),
 )
