@@ -1,15 +1,15 @@
-import { DynamicModule, Injectable, Logger, Module, OnApplicationBootstrap } from '@nestjs/common';
+import { DynamicModule, Module } from '@nestjs/common';
 import { DirectoryModule } from '../directory';
 import { AccessTokenRevocationsModule } from '../oauth';
 import { EventSourcingModule } from '../platform/event-sourcing/event-sourcing.module';
 import { AppOwnership } from './application/app-ownership';
 import { CardIdAllocator } from './application/card-id-allocator';
-import { CardMigrationReactor } from './application/card-migration.reactor';
 import {
   CARDS_MIGRATION_WORKER_OPTIONS,
   CardMigrationWorker,
   type MigrationWorkerOptions,
 } from './application/card-migration.worker';
+import { CardsAnswers } from './application/cards-answers';
 import { CardsQueries } from './application/cards.queries';
 import { CompleteCardMigrationHandler } from './application/commands/complete-card-migration';
 import { CreateAppCardHandler } from './application/commands/create-app-card';
@@ -23,21 +23,6 @@ import { CardsAdminController } from './http/cards-admin.controller';
 import { LegacyCardsController } from './http/legacy-cards.controller';
 import { CardsProjection } from './projections/cards.projection';
 
-/** Resumes unfinished migrations once the app is up. */
-@Injectable()
-class CardsLifecycle implements OnApplicationBootstrap {
-  constructor(private readonly worker: CardMigrationWorker) {}
-
-  onApplicationBootstrap(): void {
-    // Not awaited: start-up must not wait for the read models to catch up with a long history.
-    this.worker
-      .resumeUnfinished()
-      .catch((e: unknown) =>
-        new Logger('CardsMigration').warn(`resume skipped: ${e instanceof Error ? e.message : String(e)}`),
-      );
-  }
-}
-
 /**
  * Legacy CRM cards, app cards, the CRM views of every account that installed an app, and the
  * migration that swaps a legacy card for an app card in all of them.
@@ -47,7 +32,7 @@ class CardsLifecycle implements OnApplicationBootstrap {
     // The cards read model also applies the OAuth module's install events, which that module registers.
     events: cardsEvents,
     projections: [CardsProjection],
-    reactors: [CardMigrationReactor],
+    reactors: [CardMigrationWorker],
     commandHandlers: [
       CreateLegacyCardHandler,
       UpdateLegacyCardHandler,
@@ -59,7 +44,7 @@ class CardsLifecycle implements OnApplicationBootstrap {
     ],
     imports: [DirectoryModule, AccessTokenRevocationsModule],
     controllers: [LegacyCardsController, CardsAdminController],
-    providers: [CardsQueries, CardIdAllocator, AppOwnership, CardMigrationWorker, CardsLifecycle],
+    providers: [CardsQueries, CardsAnswers, CardIdAllocator, AppOwnership],
     exports: [CardsQueries, CardMigrationWorker],
   }),
 )

@@ -1,8 +1,8 @@
 import { Module } from '@nestjs/common';
 import { DirectoryModule } from '../directory';
+import { commandHandlersFor } from '../platform/commands/command-handlers';
 import { EventSourcingModule } from '../platform/event-sourcing/event-sourcing.module';
-import { ClearFaultsHandler } from './application/commands/clear-faults';
-import { SetFaultHandler } from './application/commands/set-fault';
+import { APP_FAULTS_COMMANDS, AppFaultsHandler } from './application/app-faults.commands';
 import { FaultRegistry } from './application/fault-registry';
 import { controlsEvents } from './domain/fault-events';
 import { FaultInjector } from './http/fault-injection';
@@ -20,7 +20,7 @@ import { FaultsProjection } from './projections/faults.projection';
   EventSourcingModule.forFeature({
     events: controlsEvents,
     projections: [FaultsProjection],
-    commandHandlers: [SetFaultHandler, ClearFaultsHandler],
+    commandHandlers: commandHandlersFor(AppFaultsHandler, APP_FAULTS_COMMANDS),
     imports: [DirectoryModule],
     controllers: [FaultsController, HostsCaController],
     providers: [FaultRegistry, FaultInjector, HubSpotHostsFront],

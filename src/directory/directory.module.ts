@@ -8,6 +8,7 @@ import { CreateAccountHandler } from './application/commands/create-account';
 import { IssueDeveloperApiKeyHandler } from './application/commands/issue-developer-api-key';
 import { CreateUserHandler } from './application/commands/create-user';
 import { RegisterAppHandler } from './application/commands/register-app';
+import { DirectoryAnswers } from './application/directory-answers';
 import { DirectoryQueries } from './directory.queries';
 import { directoryEvents } from './domain/directory-events';
 import { AccountsController } from './http/accounts.controller';
@@ -34,6 +35,7 @@ import { DemoSeeder } from './seed/demo-seeder';
       { provide: AdminKey, inject: [APP_CONFIG], useFactory: (c: AppConfig) => new AdminKey(c) },
       AdminGuard,
       DirectoryQueries,
+      DirectoryAnswers,
       DemoSeeder,
     ],
     exports: [AdminKey, AdminGuard, DirectoryQueries, DemoSeeder],

@@ -1,4 +1,3 @@
-import { EventBus } from '@nestjs/cqrs';
 import { CardsQueries } from '../../src/cards/application/cards.queries';
 import { DeleteLegacyCard, DeleteLegacyCardHandler } from '../../src/cards/application/commands/delete-legacy-card';
 import {
@@ -126,7 +125,7 @@ describe('cards: migrate races', () => {
     });
     const clock = t.app.get(CLOCK, { strict: false });
     const deleting = new DeleteLegacyCardHandler(
-      new EventStreams(gated, clock, t.app.get(EventBus, { strict: false })),
+      new EventStreams(gated, clock),
       t.app.get(ProjectionRunner, { strict: false }),
       t.app.get(CardsQueries, { strict: false }),
       clock,

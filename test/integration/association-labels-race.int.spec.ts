@@ -11,7 +11,7 @@ import {
 } from '../../src/limits/domain/account-limits.decider';
 import type { AccountLimitsState } from '../../src/limits/domain/account-limits.state';
 import { LimitsEvent, limitsAccountStream, limitsEvents, LimitsEventType } from '../../src/limits/domain/limits-events';
-import { ACCOUNT_LIMITS_RETRY_POLICY } from '../../src/limits/application/account-limits-retry';
+import { ACCOUNT_LIMITS_RETRY_POLICY } from '../../src/limits/application/account-limits.handler';
 import { CLOCK, ManualClock } from '../../src/platform/clock';
 import type { DeciderCommandHandler } from '../../src/platform/commands/decider-command-handler';
 import { EventStreams } from '../../src/platform/commands/event-streams';

@@ -7,7 +7,7 @@ import { DEFAULT_TIER_LIMITS } from '../../src/platform/tiers';
 import { AccountLimitsCommand, accountLimitsDecider } from '../../src/limits/domain/account-limits.decider';
 import { usageOf } from '../../src/limits/domain/account-limits.state';
 import { limitsAccountStream, limitsEvents } from '../../src/limits/domain/limits-events';
-import { ACCOUNT_LIMITS_RETRY_POLICY } from '../../src/limits/application/account-limits-retry';
+import { ACCOUNT_LIMITS_RETRY_POLICY } from '../../src/limits/application/account-limits.handler';
 import { CLOCK, ManualClock } from '../../src/platform/clock';
 import { EventStreams } from '../../src/platform/commands/event-streams';
 import { HubSpotError } from '../../src/platform/errors/hubspot-error';

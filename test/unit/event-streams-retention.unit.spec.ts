@@ -1,4 +1,3 @@
-import type { EventBus } from '@nestjs/cqrs';
 import { EventStreams } from '../../src/platform/commands/event-streams';
 import type { NewEvent } from '../../src/platform/events/envelope';
 import type {
@@ -31,8 +30,7 @@ describe('EventStreams and the store retention capability', () => {
       },
       ...(retention ? { retention } : {}),
     } as unknown as EventStore;
-    const eventBus = { publishAll: () => undefined } as unknown as EventBus;
-    return { calls, streams: new EventStreams(store, { now: () => 0 }, eventBus) };
+    return { calls, streams: new EventStreams(store, { now: () => 0 }) };
   }
 
   it('appends the record of an archive batch through the store’s retention, with the archived events', async () => {

@@ -1,10 +1,13 @@
-import { Inject, Injectable, Logger, OnModuleDestroy, Optional } from '@nestjs/common';
+import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy, Optional } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { randomUUID } from 'node:crypto';
 import { Metrics } from '../../platform/metrics/metrics';
 import type { CommandContext } from '../../platform/events/envelope';
+import type { Recorded } from '../../platform/events/event-type-registry';
+import type { Reactor } from '../../platform/projections/projection';
 import { ProjectionRunner } from '../../platform/projections/projection-runner';
 import { StorageFaultRetries } from '../../platform/projections/storage-fault-retries';
+import { CardsEventType, type MigrationStarted } from '../domain/card-events';
 import type { CrmView } from '../domain/card-views';
 import { CardsQueries, type MigrationRecord } from './cards.queries';
 import { CompleteCardMigration } from './commands/complete-card-migration';
@@ -38,7 +41,11 @@ const ACTOR = 'system:cards-migration-worker';
 const RETRY_NAME_PREFIX = 'cards-migration-of-legacy-card-';
 
 /**
- * Sends MigratePortalCard for every account of a started migration, then CompleteCardMigration.
+ * The migration process: for every account of a started migration it sends MigratePortalCard, then
+ * CompleteCardMigration. It starts a migration from two places only: the checkpointed feed (it is
+ * the reactor of cards.MigrationStarted, also one appended by another instance) and the start of
+ * the app (every migration the read model shows unfinished). It does not hold the feed while a
+ * migration runs: the read model says what is left, so the checkpoint may move past the event.
  *
  * Everything it needs is in the event history: the accounts still to migrate are a read model,
  * paged in hub id order (memory flat in the number of accounts), and each account's part is its
@@ -47,7 +54,10 @@ const RETRY_NAME_PREFIX = 'cards-migration-of-legacy-card-';
  * commits their appends in large groups.
  */
 @Injectable()
-export class CardMigrationWorker implements OnModuleDestroy {
+export class CardMigrationWorker implements Reactor<MigrationStarted>, OnApplicationBootstrap, OnModuleDestroy {
+  readonly name = 'cards-migration-reactor';
+  /** Only these: on start the runner then reads them by type instead of replaying the whole history. */
+  readonly handles = [CardsEventType.MigrationStarted];
   private readonly logger = new Logger('CardsMigration');
   private readonly running = new Map<string, Promise<void>>();
   private readonly options: MigrationWorkerOptions;
@@ -69,8 +79,20 @@ export class CardMigrationWorker implements OnModuleDestroy {
     this.options = { ...DEFAULT_MIGRATION_WORKER_OPTIONS, ...options };
   }
 
+  handle(event: Recorded<MigrationStarted>): Promise<void> {
+    this.ensureRunning(event.data.legacyCardId, event.position);
+    return Promise.resolve();
+  }
+
+  onApplicationBootstrap(): void {
+    // Not awaited: start-up must not wait for the read models to catch up with a long history.
+    this.resumeUnfinished().catch((e: unknown) =>
+      this.logger.warn(`resume skipped: ${e instanceof Error ? e.message : String(e)}`),
+    );
+  }
+
   /** Starts the migration of this legacy card unless it runs already; `position` is its MigrationStarted. */
-  ensureRunning(legacyCardId: string, position = 0): void {
+  private ensureRunning(legacyCardId: string, position = 0): void {
     if (this.stopping || this.running.has(legacyCardId)) return;
     const run = this.run(legacyCardId, position)
       .then(() => this.storageRetries.progressed(this.retried(legacyCardId)))
@@ -97,7 +119,7 @@ export class CardMigrationWorker implements OnModuleDestroy {
   }
 
   /** On start: every migration the history shows unfinished is picked up where it stopped. */
-  async resumeUnfinished(): Promise<void> {
+  private async resumeUnfinished(): Promise<void> {
     await this.runner.waitForHead(null);
     for (const m of this.queries.unfinishedMigrations()) {
       this.logger.log(

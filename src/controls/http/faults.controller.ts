@@ -7,8 +7,7 @@ import type { CommandContext } from '../../platform/events/envelope';
 import { IntParamPipe } from '../../platform/http/int-param.pipe';
 import { Ctx } from '../../platform/http/request-context';
 import { AdminOnly } from '../../platform/security/admin.guard';
-import { ClearFaults } from '../application/commands/clear-faults';
-import { SetFault } from '../application/commands/set-fault';
+import { ClearAppFaults, ClearFault, SetFault } from '../application/app-faults.commands';
 import { FaultRegistry, type FaultView } from '../application/fault-registry';
 import { parseFaultSpec } from '../domain/fault-spec';
 
@@ -58,13 +57,13 @@ export class FaultsController {
     @Param('faultId') faultId: string,
     @Ctx() ctx: CommandContext,
   ): Promise<void> {
-    await this.commandBus.execute(new ClearFaults(appId, faultId.slice(0, 100), ctx));
+    await this.commandBus.execute(new ClearFault(appId, faultId.slice(0, 100), ctx));
   }
 
   @Delete()
   @HttpCode(204)
   @ApiOperation({ summary: 'Clear every fault of the app (AppFaultsCleared)' })
   async clearAll(@Param('appId', new IntParamPipe()) appId: number, @Ctx() ctx: CommandContext): Promise<void> {
-    await this.commandBus.execute(new ClearFaults(appId, null, ctx));
+    await this.commandBus.execute(new ClearAppFaults(appId, ctx));
   }
 }

@@ -1,3 +1,4 @@
+import type { HubSpotError } from '../../platform/errors/hubspot-error';
 import type { PropertyDefinition } from '../domain/limits-events';
 
 /**
@@ -69,6 +70,23 @@ export interface StandardErrorView {
     context?: Record<string, string[]>;
   }>;
   links: Record<string, string>;
+}
+
+/** One refused input as HubSpot's StandardError; `context` says which (`inputIndex`, `propertyName`). */
+export function standardError(error: HubSpotError, context: Record<string, string[]>): StandardErrorView {
+  const details = error.extras.errors ?? [];
+  const subCategory = error.extras.subCategory;
+  return {
+    status: 'error',
+    category: error.category,
+    message: error.message,
+    context: { ...error.extras.context, ...context },
+    errors:
+      details.length > 0
+        ? details
+        : [{ message: error.message, ...(subCategory ? { subCategory } : {}), code: error.category }],
+    links: {},
+  };
 }
 
 export interface ObjectSchemaView {

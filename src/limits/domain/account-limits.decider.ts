@@ -15,7 +15,14 @@ import { invalidInput } from './limit-errors';
 import { AssociationDefinition, LimitOverrides, LimitsEvent, LimitsEventType } from './limits-events';
 import { fullyQualifiedNameOf, isHubSpotDefinedProperty } from './object-types';
 import { checkUniqueValueCeiling } from './property-checks';
-import { decidePropertyCommand, decidePropertyCreation, emptyBatch, PropertyCommand } from './property-decisions';
+import {
+  type BatchRefusal,
+  decidePropertyCommand,
+  decidePropertyCreation,
+  emptyBatch,
+  planBatchCreate,
+  PropertyCommand,
+} from './property-decisions';
 import type { PropertyInput } from './property-rules';
 import { normalizeSchema, SchemaInput } from './schema-rules';
 import { AssociationInput, decideCreateAssociation, decideDeleteAssociation } from './association-definitions';
@@ -203,8 +210,13 @@ export function decideAccountLimits(command: AccountLimitsCommand, state: Accoun
 }
 
 /** One account's limits stream: every write of the account, so ceilings count a consistent state. */
-export const accountLimitsDecider: Decider<AccountLimitsState, AccountLimitsCommand, LimitsEvent> = {
+export const accountLimitsDecider: Decider<AccountLimitsState, AccountLimitsCommand, LimitsEvent, BatchRefusal> = {
   initialState: initialAccountLimitsState,
   evolve: evolveAccountLimits,
   decide: decideAccountLimits,
+  // A batch create is taken in part: the inputs that pass are appended, the others answered.
+  plan: (command, state) =>
+    command.type === 'BatchCreateProperties'
+      ? planBatchCreate(command, state)
+      : { events: decideAccountLimits(command, state), rejected: [] },
 };

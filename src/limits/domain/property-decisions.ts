@@ -149,10 +149,15 @@ export function decidePropertyCreation(
   };
 }
 
+/** An input of a batch rejected, by its index in the batch, with HubSpot's error for it. */
+export interface BatchRefusal {
+  index: number;
+  error: HubSpotError;
+}
+
 export interface BatchCreatePlan {
   events: PropertyCreated[];
-  /** The inputs refused, by their index in the batch, with HubSpot's error for each. */
-  rejected: Array<{ index: number; error: HubSpotError }>;
+  rejected: BatchRefusal[];
 }
 
 /**

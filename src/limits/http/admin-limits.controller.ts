@@ -6,7 +6,7 @@ import { HubSpotError } from '../../platform/errors/hubspot-error';
 import type { CommandContext } from '../../platform/events/envelope';
 import { IntParamPipe } from '../../platform/http/int-param.pipe';
 import { Ctx } from '../../platform/http/request-context';
-import { OverrideAccountLimits } from '../application/commands/override-account-limits';
+import { OverrideAccountLimits } from '../application/account-limits.commands';
 import { AccountLimitsView, LimitsQueries } from '../application/limits.queries';
 import { LIMIT_NAMES } from '../domain/ceilings';
 import type { LimitOverrides } from '../domain/limits-events';

@@ -8,12 +8,14 @@ import { type ApiVersion, RouteVersion, versionedPaths } from '../../platform/ht
 import { Inject } from '@nestjs/common';
 import { Ctx } from '../../platform/http/request-context';
 import { VersionedBody } from '../../platform/http/versioned-body';
-import { ArchiveProperty } from '../application/commands/archive-property';
-import { BatchArchiveProperties } from '../application/commands/batch-archive-properties';
-import { BatchCreateProperties, standardError } from '../application/commands/batch-create-properties';
-import { CreateProperty } from '../application/commands/create-property';
-import { UpdateProperty } from '../application/commands/update-property';
-import { iso, type PropertyBatchView, type PropertyView } from '../application/limits.views';
+import {
+  ArchiveProperty,
+  BatchArchiveProperties,
+  BatchCreateProperties,
+  CreateProperty,
+  UpdateProperty,
+} from '../application/account-limits.commands';
+import { iso, standardError, type PropertyBatchView, type PropertyView } from '../application/limits.views';
 import { PropertiesQueries } from '../application/properties.queries';
 import { CLOCK, type Clock } from '../../platform/clock';
 import { HubSpotError } from '../../platform/errors/hubspot-error';
@@ -173,10 +175,10 @@ export class PropertiesController {
     parseSegment(objectType, 'objectType');
     requireAnyScope(token, propertyScopes(scopeFamilyOf(objectType), 'write', version));
     const inputs = body.inputs.map((i) => ({ ...i }));
-    const { status, body: answer } = await this.commandBus.execute(
+    const answer = await this.commandBus.execute(
       new BatchCreateProperties(token.hubId, token.userId, objectType, inputs, ctx),
     );
-    void reply.status(multiStatus(status, version));
+    void reply.status(batchStatus(answer, 201, version));
     return answer;
   }
 
@@ -210,15 +212,13 @@ export class PropertiesController {
       startedAt,
       completedAt: iso(this.clock.now()),
     };
-    if (missing.length === 0) {
-      void reply.status(200);
-      return answer;
+    if (missing.length > 0) {
+      answer.errors = missing.map((name) =>
+        standardError(HubSpotError.notFound(`Property ${name} does not exist`), { propertyName: [name] }),
+      );
+      answer.numErrors = missing.length;
     }
-    answer.errors = missing.map((name) =>
-      standardError(HubSpotError.notFound(`Property ${name} does not exist`), { propertyName: [name] }),
-    );
-    answer.numErrors = missing.length;
-    void reply.status(multiStatus(207, version));
+    void reply.status(batchStatus(answer, 200, version));
     return answer;
   }
 
@@ -258,9 +258,13 @@ export class PropertiesController {
   }
 }
 
-/** 2026-09's spec answers every batch with 200 (BatchResponseProperty carries the errors); earlier ones 201/207. */
-function multiStatus(status: 200 | 201 | 207, version: PropertiesVersion): number {
-  return version === '2026-09' ? 200 : status;
+/**
+ * A batch's status, chosen here only: `ok` when every input passed, 207 with `errors` otherwise;
+ * 2026-09's spec answers every batch with 200 (BatchResponseProperty carries the errors).
+ */
+function batchStatus(answer: PropertyBatchView, ok: 200 | 201, version: PropertiesVersion): number {
+  if (version === '2026-09') return 200;
+  return answer.errors ? 207 : ok;
 }
 
 /** `archived`, `dataSensitivity` and `locale` of the list and read routes. */

@@ -8,12 +8,14 @@ import { type ApiVersion, RouteVersion, versionedPaths } from '../../platform/ht
 import { Ctx } from '../../platform/http/request-context';
 import { refuseIfAny } from '../../platform/http/version-rules';
 import { VersionedBody } from '../../platform/http/versioned-body';
-import { ArchiveCustomObjectSchema } from '../application/commands/archive-custom-object-schema';
-import { CreateCustomObjectSchema } from '../application/commands/create-custom-object-schema';
-import { PurgeCustomObjectSchema } from '../application/commands/purge-custom-object-schema';
-import { UpdateCustomObjectSchema } from '../application/commands/update-custom-object-schema';
-import { CreateAssociationDefinition } from '../application/commands/create-association-definition';
-import { DeleteAssociationDefinition } from '../application/commands/delete-association-definition';
+import {
+  ArchiveCustomObjectSchema,
+  CreateAssociationDefinition,
+  CreateCustomObjectSchema,
+  DeleteAssociationDefinition,
+  PurgeCustomObjectSchema,
+  UpdateCustomObjectSchema,
+} from '../application/account-limits.commands';
 import { SchemasQueries } from '../application/schemas.queries';
 import type {
   AssociationView,

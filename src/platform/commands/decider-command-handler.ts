@@ -4,13 +4,15 @@ import { fold, type Decider } from './decider';
 import type { EventStreams } from './event-streams';
 import { retryOnConflict, type RetryPolicy } from './retry-policy';
 
-export interface DecisionResult<S, E extends DomainEvent> {
+export interface DecisionResult<S, E extends DomainEvent, R = unknown> {
   /** State after the new events. */
   state: S;
   /** The events this command appended ([] when it decided nothing needed to happen). */
   events: E[];
   /** Global position of the last appended event; 0 when nothing was appended. */
   position: number;
+  /** What the decision that was appended rejected (a decider with `plan`; snapshotted streams only). */
+  rejected?: R[];
 }
 
 /**

@@ -4,10 +4,20 @@ import type { DomainEvent } from '../events/envelope';
  * A pure aggregate: fold its own stream with `evolve`, answer a command with `decide`
  * (events, or a thrown HubSpotError). No framework, no I/O, no clock: time comes in the command.
  */
-export interface Decider<State, Command, Event extends DomainEvent> {
+export interface Decider<State, Command, Event extends DomainEvent, Refusal = unknown> {
   initialState: () => State;
   evolve: (state: State, event: Event) => State;
   decide: (command: Command, state: State) => Event[];
+  /**
+   * For a command that may be taken in part (a batch): the events of `decide` and the parts it
+   * rejected, which are answered and never stored. `plan(c, s).events` equals `decide(c, s)`.
+   */
+  plan?: (command: Command, state: State) => Planned<Event, Refusal>;
+}
+
+export interface Planned<Event, Refusal> {
+  events: Event[];
+  rejected: Refusal[];
 }
 
 export function fold<S, E>(evolve: (s: S, e: E) => S, initial: S, events: readonly E[]): S {

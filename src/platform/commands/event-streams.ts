@@ -1,8 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { EventBus } from '@nestjs/cqrs';
 import { randomUUIDv7 } from 'node:crypto';
 import { CLOCK, type Clock } from '../clock';
-import type { CommandContext, DomainEvent, NewEvent, RecordedEvent } from '../events/envelope';
+import type { CommandContext, DomainEvent, NewEvent } from '../events/envelope';
 import { eventTypes } from '../events/event-type-registry';
 import {
   EVENT_STORE,
@@ -39,7 +38,8 @@ export interface PendingAppend {
  * The write side's access to the event store, for command handlers only: load a stream folded
  * through a decider (events decoded and upcast by the registry), append decided events with an
  * expected revision. Envelopes (event id, correlation, causation, actor, time) are made here and
- * nowhere else; appended events go to the EventBus only after the store acknowledged them.
+ * nowhere else. Nothing is published in process: read models and reactors tail the store's
+ * checkpointed feed, which has every acknowledged append.
  * Store properties stay behind this class (see appendInOrder).
  */
 @Injectable()
@@ -47,7 +47,6 @@ export class EventStreams {
   constructor(
     @Inject(EVENT_STORE) private readonly store: EventStore,
     @Inject(CLOCK) private readonly clock: Clock,
-    private readonly eventBus: EventBus,
   ) {}
 
   /** Binds a decider once: the one generic load-decide-append-retry handler for its streams. */
@@ -62,11 +61,11 @@ export class EventStreams {
    * As forDecider, for long streams: each stream's folded state is kept in memory (at most
    * `capacity` streams) and only the events after it are read (see SnapshottingDeciderHandler).
    */
-  forSnapshottedDecider<S, C, E extends DomainEvent>(
-    decider: Decider<S, C, E>,
+  forSnapshottedDecider<S, C, E extends DomainEvent, R = unknown>(
+    decider: Decider<S, C, E, R>,
     policy: RetryPolicy,
     bounds: SnapshotBounds,
-  ): SnapshottingDeciderHandler<S, C, E> {
+  ): SnapshottingDeciderHandler<S, C, E, R> {
     return new SnapshottingDeciderHandler(this, decider, policy, bounds);
   }
 
@@ -125,7 +124,7 @@ export class EventStreams {
     archived: ArchivedEvents | null,
   ): Promise<Appended> {
     const envelopes = events.map((e) => this.envelope(e, context));
-    // Stored in the type's storage shape (hot types are stored smaller); published in the domain shape.
+    // Stored in the type's storage shape (hot types are stored smaller).
     // Types without a codec come back unchanged: their envelope is stored as it is, not copied.
     const stored = envelopes.map((e) => {
       const data = eventTypes.encode(e.type, e.data, streamId);
@@ -136,15 +135,6 @@ export class EventStreams {
     else if (this.store.retention)
       result = await this.store.retention.appendRemovingArchived(streamId, stored, expected, archived);
     else throw new Error(`the ${this.store.kind} store does not remove archived events (see docs/retention.md)`);
-    const first = envelopes.length - 1;
-    this.eventBus.publishAll(
-      envelopes.map((e, i): RecordedEvent => ({
-        ...e,
-        streamId,
-        revision: result.nextExpectedRevision - first + i,
-        position: result.position - first + i,
-      })),
-    );
     return { position: result.position };
   }
 

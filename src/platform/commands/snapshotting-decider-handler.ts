@@ -33,14 +33,14 @@ const weigh = (event: DomainEvent): number => 2 * (JSON.stringify(event.data)?.l
  * recently used streams are dropped until both bounds hold, a state weighing more than a quarter
  * of the bytes is not kept, and a dropped stream is replayed whole on its next command.
  */
-export class SnapshottingDeciderHandler<S, C, E extends DomainEvent> {
+export class SnapshottingDeciderHandler<S, C, E extends DomainEvent, R = unknown> {
   private readonly snapshots = new Map<string, Snapshot<S>>();
   private readonly queues = new Map<string, Promise<unknown>>();
   private total = 0;
 
   constructor(
     private readonly streams: EventStreams,
-    private readonly decider: Decider<S, C, E>,
+    private readonly decider: Decider<S, C, E, R>,
     private readonly policy: RetryPolicy,
     private readonly bounds: SnapshotBounds,
   ) {}
@@ -50,17 +50,12 @@ export class SnapshottingDeciderHandler<S, C, E extends DomainEvent> {
     return this.total;
   }
 
-  /** `decide` replaces the decider's own for this command (to report more than the events). */
-  handle(
-    streamId: string,
-    command: C,
-    context: CommandContext,
-    decide: (command: C, state: S) => E[] = this.decider.decide,
-  ): Promise<DecisionResult<S, E>> {
+  /** The decider's `plan` when it has one: then the result also says what the appended decision rejected. */
+  handle(streamId: string, command: C, context: CommandContext): Promise<DecisionResult<S, E, R>> {
     const previous = this.queues.get(streamId) ?? Promise.resolve();
     const run = previous.then(
-      () => this.decideInTurn(streamId, command, context, decide),
-      () => this.decideInTurn(streamId, command, context, decide),
+      () => this.decideInTurn(streamId, command, context),
+      () => this.decideInTurn(streamId, command, context),
     );
     const settled = run.then(
       () => undefined,
@@ -73,16 +68,13 @@ export class SnapshottingDeciderHandler<S, C, E extends DomainEvent> {
     return run;
   }
 
-  private decideInTurn(
-    streamId: string,
-    command: C,
-    context: CommandContext,
-    decide: (command: C, state: S) => E[],
-  ): Promise<DecisionResult<S, E>> {
+  private decideInTurn(streamId: string, command: C, context: CommandContext): Promise<DecisionResult<S, E, R>> {
     return retryOnConflict(streamId, this.policy, async () => {
       const snapshot = await this.catchUp(streamId);
-      const events = decide(command, snapshot.state);
-      if (events.length === 0) return { state: snapshot.state, events, position: 0 };
+      const { events, rejected } = this.decider.plan
+        ? this.decider.plan(command, snapshot.state)
+        : { events: this.decider.decide(command, snapshot.state), rejected: [] };
+      if (events.length === 0) return { state: snapshot.state, events, position: 0, rejected };
       const expected = snapshot.revision < 0 ? 'no_stream' : snapshot.revision;
       const { position } = await this.streams.append(streamId, events, expected, context);
       let state = snapshot.state;
@@ -92,7 +84,7 @@ export class SnapshottingDeciderHandler<S, C, E extends DomainEvent> {
         bytes += weigh(e);
       }
       this.remember(streamId, { state, revision: snapshot.revision + events.length, bytes });
-      return { state, events, position };
+      return { state, events, position, rejected };
     });
   }
 

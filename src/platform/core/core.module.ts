@@ -90,7 +90,7 @@ export class CoreModule {
     const metrics = new Metrics();
     return {
       module: CoreModule,
-      // The CommandBus and EventBus (global): feature modules' @CommandHandlers bind to them.
+      // The CommandBus (global): feature modules' @CommandHandlers bind to it. Nothing is published on its EventBus.
       imports: [CqrsModule.forRoot()],
       providers: [
         EventStreams,

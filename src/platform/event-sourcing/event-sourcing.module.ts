@@ -13,7 +13,7 @@ export interface EventSourcedFeature extends ModuleMetadata {
   projections?: Type<Projection>[];
   /** Process managers on the checkpointed feed (never an @EventsHandler alone: it forgets failures). */
   reactors?: Type<Reactor>[];
-  /** One `@CommandHandler` per command the feature accepts on the CommandBus. */
+  /** The handlers of the commands the feature accepts on the CommandBus: `@CommandHandler`s, or `commandHandlersFor(Handler, commands)`. */
   commandHandlers?: Type<ICommandHandler>[];
   /** When the feature's streams stop mattering, so the archiver may move them (AUDIT_RETENTION_DAYS). */
   retention?: RetentionRule[];

@@ -4,10 +4,11 @@ import { CLOCK, type Clock } from '../../../platform/clock';
 import { EventStreams } from '../../../platform/commands/event-streams';
 import type { CommandContext } from '../../../platform/events/envelope';
 import { migrationStream } from '../../domain/card-events';
-import { cardMigrationDecider } from '../../domain/card-migration.decider';
+import { cardMigrationDecider, type CompleteCardMigration as Decided } from '../../domain/card-migration.decider';
 
 /** Sent by the migration worker once no account is left to migrate: the migration has ended. */
-export class CompleteCardMigration extends Command<void> {
+export class CompleteCardMigration extends Command<void> implements Omit<Decided, 'now'> {
+  readonly kind = 'CompleteCardMigration' as const;
   constructor(
     readonly appId: number,
     readonly legacyCardId: string,
@@ -28,11 +29,11 @@ export class CompleteCardMigrationHandler implements ICommandHandler<CompleteCar
     this.migrations = streams.forDecider(cardMigrationDecider);
   }
 
-  async execute({ appId, legacyCardId, context }: CompleteCardMigration): Promise<void> {
+  async execute(command: CompleteCardMigration): Promise<void> {
     await this.migrations.handle(
-      migrationStream(legacyCardId),
-      { kind: 'CompleteCardMigration', appId, legacyCardId, now: this.clock.now() },
-      context,
+      migrationStream(command.legacyCardId),
+      { ...command, now: this.clock.now() },
+      command.context,
     );
   }
 }

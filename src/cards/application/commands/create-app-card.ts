@@ -2,15 +2,16 @@ import { Inject } from '@nestjs/common';
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { CLOCK, type Clock } from '../../../platform/clock';
 import type { CommandContext } from '../../../platform/events/envelope';
-import { answerAfterCommit } from '../../../platform/projections/answer-after-commit';
-import { ProjectionRunner } from '../../../platform/projections/projection-runner';
-import { appCardDecider } from '../../domain/app-card.decider';
+import { appCardDecider, type CreateAppCard as Decided } from '../../domain/app-card.decider';
+import { cardStream } from '../../domain/card-events';
 import type { CardObjectType } from '../../domain/card-views';
 import { CardIdAllocator } from '../card-id-allocator';
-import { CardsQueries, type AppCardRecord } from '../cards.queries';
+import { CardsAnswers } from '../cards-answers';
+import type { AppCardRecord } from '../cards.queries';
 
 /** An admin registers one of an app's new-style cards: the target of a views migration. */
-export class CreateAppCard extends Command<AppCardRecord> {
+export class CreateAppCard extends Command<AppCardRecord> implements Omit<Decided, 'appCardId' | 'now'> {
+  readonly kind = 'CreateAppCard' as const;
   constructor(
     readonly appId: number,
     readonly title: string,
@@ -25,8 +26,7 @@ export class CreateAppCard extends Command<AppCardRecord> {
 export class CreateAppCardHandler implements ICommandHandler<CreateAppCard> {
   constructor(
     private readonly ids: CardIdAllocator,
-    private readonly runner: ProjectionRunner,
-    private readonly queries: CardsQueries,
+    private readonly answers: CardsAnswers,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
@@ -37,12 +37,6 @@ export class CreateAppCardHandler implements ICommandHandler<CreateAppCard> {
       (appCardId) => ({ kind: 'CreateAppCard' as const, appCardId, appId, title, objectTypes, now: createdAt }),
       context,
     );
-    return answerAfterCommit(
-      this.runner,
-      position,
-      () => this.queries.appCard(cardId),
-      // As decided (decideAppCard): each object type once.
-      () => ({ id: cardId, appId, title, objectTypes: [...new Set(objectTypes)], createdAt }),
-    );
+    return this.answers.answer(position, [cardStream(cardId)], (cards) => cards.appCard(cardId));
   }
 }

@@ -1,16 +1,13 @@
 import { Inject } from '@nestjs/common';
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { CLOCK, type Clock } from '../../../platform/clock';
-import { EventStreams } from '../../../platform/commands/event-streams';
 import { HubSpotError } from '../../../platform/errors/hubspot-error';
 import type { CommandContext } from '../../../platform/events/envelope';
-import { answerAfterCommit } from '../../../platform/projections/answer-after-commit';
-import { ProjectionRunner } from '../../../platform/projections/projection-runner';
-import type { LegacyCardDefinition } from '../../domain/card-events';
-import { legacyCardDecider } from '../../domain/legacy-card.decider';
+import { cardStream, type LegacyCardDefinition } from '../../domain/card-events';
+import { type CreateLegacyCard as Decided, legacyCardDecider } from '../../domain/legacy-card.decider';
 import { CardIdAllocator } from '../card-id-allocator';
 import { CardsQueries, type LegacyCardRecord } from '../cards.queries';
-import { legacyCardFromStream } from '../legacy-card-record';
+import { CardsAnswers } from '../cards-answers';
 
 /**
  * HubSpot's documented limit: "Each app can include up to 25 CRM cards". It also bounds how many
@@ -19,7 +16,8 @@ import { legacyCardFromStream } from '../legacy-card-record';
 export const MAX_LEGACY_CARDS_PER_APP = 25;
 
 /** A developer defines a new legacy CRM card for an app; the answer is the card as the read model holds it. */
-export class CreateLegacyCard extends Command<LegacyCardRecord> {
+export class CreateLegacyCard extends Command<LegacyCardRecord> implements Omit<Decided, 'cardId' | 'now'> {
+  readonly kind = 'CreateLegacyCard' as const;
   constructor(
     readonly appId: number,
     readonly definition: LegacyCardDefinition,
@@ -34,8 +32,7 @@ export class CreateLegacyCard extends Command<LegacyCardRecord> {
 export class CreateLegacyCardHandler implements ICommandHandler<CreateLegacyCard> {
   constructor(
     private readonly ids: CardIdAllocator,
-    private readonly streams: EventStreams,
-    private readonly runner: ProjectionRunner,
+    private readonly answers: CardsAnswers,
     private readonly queries: CardsQueries,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
@@ -68,11 +65,6 @@ export class CreateLegacyCardHandler implements ICommandHandler<CreateLegacyCard
       (cardId) => ({ kind: 'CreateLegacyCard' as const, cardId, appId, definition, userId, now: this.clock.now() }),
       context,
     );
-    return answerAfterCommit(
-      this.runner,
-      position,
-      () => this.queries.legacyCard(cardId),
-      () => legacyCardFromStream(this.streams, cardId),
-    );
+    return this.answers.answer(position, [cardStream(cardId)], (cards) => cards.legacyCard(cardId));
   }
 }

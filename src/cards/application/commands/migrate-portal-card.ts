@@ -6,7 +6,10 @@ import type { CommandContext } from '../../../platform/events/envelope';
 import { ConcurrencyError } from '../../../platform/event-store/concurrency-error';
 import { portalMigrationStream, type MigratedViewPosition } from '../../domain/card-events';
 import { HELPDESK_VIEW, type CrmView } from '../../domain/card-views';
-import { portalCardMigrationDecider } from '../../domain/portal-card-migration.decider';
+import {
+  type MigratePortalCard as Decided,
+  portalCardMigrationDecider,
+} from '../../domain/portal-card-migration.decider';
 
 /** The migration an account's part belongs to: which legacy card goes, which app card(s) take its places. */
 export interface PortalMigrationTarget {
@@ -18,17 +21,35 @@ export interface PortalMigrationTarget {
 
 /**
  * One account's part of a migration: the app card takes the legacy card's places in the account's
- * views. Resolves true when this command migrated the account, false when it was migrated already.
+ * views. The portal-migration decider's command of the same name (the places turned into the views
+ * each card takes); the handler adds the time. Resolves true when this command migrated the account,
+ * false when it was migrated already.
  */
-export class MigratePortalCard extends Command<boolean> {
+export class MigratePortalCard extends Command<boolean> implements Omit<Decided, 'now'> {
+  readonly kind = 'MigratePortalCard' as const;
+  readonly appId: number;
+  readonly legacyCardId: string;
+  readonly appCardId: string;
+  readonly helpdeskAppCardId: string | undefined;
+  readonly views: MigratedViewPosition[];
+
   constructor(
-    readonly migration: PortalMigrationTarget,
+    m: PortalMigrationTarget,
     readonly hubId: number,
     /** Where the legacy card sits in the account's views (0-based sidebar positions). */
-    readonly places: ReadonlyArray<{ view: CrmView; position: number }>,
+    places: ReadonlyArray<{ view: CrmView; position: number }>,
     readonly context: CommandContext,
   ) {
     super();
+    this.appId = m.appId;
+    this.legacyCardId = m.legacyCardId;
+    this.appCardId = m.appCardId;
+    this.helpdeskAppCardId = m.helpdeskAppCardId ?? undefined;
+    this.views = places.map((p) => ({
+      view: p.view,
+      position: p.position,
+      cardId: p.view === HELPDESK_VIEW ? (m.helpdeskAppCardId ?? m.appCardId) : m.appCardId,
+    }));
   }
 }
 
@@ -50,24 +71,10 @@ export class MigratePortalCardHandler implements ICommandHandler<MigratePortalCa
     this.portalMigrations = streams.forDecider(portalCardMigrationDecider);
   }
 
-  async execute({ migration: m, hubId, places, context }: MigratePortalCard): Promise<boolean> {
-    const views: MigratedViewPosition[] = places.map((p) => ({
-      view: p.view,
-      position: p.position,
-      cardId: p.view === HELPDESK_VIEW ? (m.helpdeskAppCardId ?? m.appCardId) : m.appCardId,
-    }));
-    const command = {
-      kind: 'MigratePortalCard',
-      appId: m.appId,
-      legacyCardId: m.legacyCardId,
-      appCardId: m.appCardId,
-      ...(m.helpdeskAppCardId !== null ? { helpdeskAppCardId: m.helpdeskAppCardId } : {}),
-      hubId,
-      views,
-      now: this.clock.now(),
-    } as const;
+  async execute(command: MigratePortalCard): Promise<boolean> {
+    const stream = portalMigrationStream(command.legacyCardId, command.hubId);
     try {
-      await this.portalMigrations.handleNew(portalMigrationStream(m.legacyCardId, hubId), command, context);
+      await this.portalMigrations.handleNew(stream, { ...command, now: this.clock.now() }, command.context);
       return true;
     } catch (error) {
       if (error instanceof ConcurrencyError) return false; // migrated before a restart: nothing to do

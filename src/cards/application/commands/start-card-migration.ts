@@ -4,7 +4,7 @@ import { CLOCK, type Clock } from '../../../platform/clock';
 import { EventStreams } from '../../../platform/commands/event-streams';
 import { HubSpotError } from '../../../platform/errors/hubspot-error';
 import type { CommandContext } from '../../../platform/events/envelope';
-import { answerAfterCommit } from '../../../platform/projections/answer-after-commit';
+import { answerFromReadModelOr } from '../../../platform/projections/answer-after-commit';
 import { ProjectionRunner } from '../../../platform/projections/projection-runner';
 import { AppCardTargetTaken, appCardTargetDecider } from '../../domain/app-card-target.decider';
 import { appCardTargetStream, cardStream, migrationStream } from '../../domain/card-events';
@@ -84,7 +84,7 @@ export class StartCardMigrationHandler implements ICommandHandler<StartCardMigra
     }
     const started = await this.recordStart(request, context);
     const justStarted = started.events.length > 0;
-    return answerAfterCommit(
+    return answerFromReadModelOr(
       this.runner,
       started.position,
       () => {

@@ -3,15 +3,14 @@ import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { CLOCK, type Clock } from '../../../platform/clock';
 import { EventStreams } from '../../../platform/commands/event-streams';
 import type { CommandContext } from '../../../platform/events/envelope';
-import { answerAfterCommit } from '../../../platform/projections/answer-after-commit';
-import { ProjectionRunner } from '../../../platform/projections/projection-runner';
 import { cardStream, type LegacyCardPatch } from '../../domain/card-events';
-import { legacyCardDecider } from '../../domain/legacy-card.decider';
-import { CardsQueries, type LegacyCardRecord } from '../cards.queries';
-import { legacyCardFromStream } from '../legacy-card-record';
+import { legacyCardDecider, type UpdateLegacyCard as Decided } from '../../domain/legacy-card.decider';
+import type { LegacyCardRecord } from '../cards.queries';
+import { CardsAnswers } from '../cards-answers';
 
 /** A developer patches a legacy CRM card; the answer is the whole card after the patch. */
-export class UpdateLegacyCard extends Command<LegacyCardRecord> {
+export class UpdateLegacyCard extends Command<LegacyCardRecord> implements Omit<Decided, 'now'> {
+  readonly kind = 'UpdateLegacyCard' as const;
   constructor(
     readonly appId: number,
     readonly cardId: string,
@@ -29,25 +28,16 @@ export class UpdateLegacyCardHandler implements ICommandHandler<UpdateLegacyCard
   private readonly cards;
 
   constructor(
-    private readonly streams: EventStreams,
-    private readonly runner: ProjectionRunner,
-    private readonly queries: CardsQueries,
+    streams: EventStreams,
+    private readonly answers: CardsAnswers,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {
     this.cards = streams.forDecider(legacyCardDecider);
   }
 
-  async execute({ appId, cardId, patch, userId, context }: UpdateLegacyCard): Promise<LegacyCardRecord> {
-    const { position } = await this.cards.handle(
-      cardStream(cardId),
-      { kind: 'UpdateLegacyCard', cardId, appId, patch, userId, now: this.clock.now() },
-      context,
-    );
-    return answerAfterCommit(
-      this.runner,
-      position,
-      () => this.queries.legacyCard(cardId),
-      () => legacyCardFromStream(this.streams, cardId),
-    );
+  async execute(command: UpdateLegacyCard): Promise<LegacyCardRecord> {
+    const { cardId, context } = command;
+    const { position } = await this.cards.handle(cardStream(cardId), { ...command, now: this.clock.now() }, context);
+    return this.answers.answer(position, [cardStream(cardId)], (cards) => cards.legacyCard(cardId));
   }
 }

@@ -3,15 +3,15 @@ import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { CLOCK, Clock } from '../../../platform/clock';
 import { EventStreams } from '../../../platform/commands/event-streams';
 import type { CommandContext } from '../../../platform/events/envelope';
-import { answerAfterCommit } from '../../../platform/projections/answer-after-commit';
-import { ProjectionRunner } from '../../../platform/projections/projection-runner';
+import { DirectoryAnswers } from '../directory-answers';
 import { type AccountWithSettings, DirectoryQueries } from '../../directory.queries';
 import type { AccountSettingsPatch } from '../../domain/account-settings';
-import { accountDecider } from '../../domain/directory-deciders';
+import { accountDecider, type ChangeAccountSettings as Decided } from '../../domain/directory-deciders';
 import { accountStream } from '../../domain/directory-events';
 
 /** Changes some of an account's settings (time zone, currencies, account type); answers the account as it is then. */
-export class ChangeAccountSettings extends Command<AccountWithSettings> {
+export class ChangeAccountSettings extends Command<AccountWithSettings> implements Omit<Decided, 'now'> {
+  readonly kind = 'ChangeAccountSettings' as const;
   constructor(
     readonly hubId: number,
     readonly patch: AccountSettingsPatch,
@@ -28,24 +28,22 @@ export class ChangeAccountSettingsHandler implements ICommandHandler<ChangeAccou
 
   constructor(
     streams: EventStreams,
-    private readonly runner: ProjectionRunner,
+    private readonly answers: DirectoryAnswers,
     private readonly queries: DirectoryQueries,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {
     this.accounts = streams.forDecider(accountDecider);
   }
 
-  async execute({ hubId, patch, context }: ChangeAccountSettings): Promise<AccountWithSettings> {
-    const { position, state } = await this.accounts.handle(
+  async execute(command: ChangeAccountSettings): Promise<AccountWithSettings> {
+    const { hubId, context } = command;
+    const { position } = await this.accounts.handle(
       accountStream(hubId),
-      { kind: 'ChangeAccountSettings', hubId, patch, now: this.clock.now() },
+      { ...command, now: this.clock.now() },
       context,
     );
-    return answerAfterCommit(
-      this.runner,
-      position,
-      () => this.queries.getAccountWithSettings(hubId),
-      () => ({ ...state.created!, ...state.settings! }),
+    return this.answers.answer(position, [accountStream(hubId)], (directory) =>
+      directory.getAccountWithSettings(hubId),
     );
   }
 }

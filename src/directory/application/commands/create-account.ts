@@ -4,8 +4,7 @@ import { CLOCK, Clock } from '../../../platform/clock';
 import { EventStreams } from '../../../platform/commands/event-streams';
 import type { CommandContext } from '../../../platform/events/envelope';
 import { HubSpotError } from '../../../platform/errors/hubspot-error';
-import { answerAfterCommit } from '../../../platform/projections/answer-after-commit';
-import { ProjectionRunner } from '../../../platform/projections/projection-runner';
+import { DirectoryAnswers } from '../directory-answers';
 import { AccountWithSettings, DirectoryQueries } from '../../directory.queries';
 import { accountDecider, domainClaimDecider, IdTaken, NewAccount } from '../../domain/directory-deciders';
 import { accountStream, domainStream } from '../../domain/directory-events';
@@ -14,7 +13,8 @@ import { type AccountSettingsPatch, applySettingsPatch, defaultAccountSettings }
 import type { Tier } from '../../../platform/tiers';
 
 /** An account (hub) on its own domain; the domain is unique. */
-export class CreateAccount extends Command<AccountWithSettings> {
+export class CreateAccount extends Command<AccountWithSettings> implements Omit<NewAccount, 'hubId' | 'now'> {
+  readonly kind = 'CreateAccount' as const;
   constructor(
     readonly domain: string,
     readonly tier: Tier,
@@ -40,7 +40,7 @@ export class CreateAccountHandler implements ICommandHandler<CreateAccount> {
 
   constructor(
     private readonly streams: EventStreams,
-    private readonly runner: ProjectionRunner,
+    private readonly answers: DirectoryAnswers,
     private readonly queries: DirectoryQueries,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {
@@ -57,7 +57,7 @@ export class CreateAccountHandler implements ICommandHandler<CreateAccount> {
     }
     const hubId = await this.pickUnusedAccountId();
     await this.claimDomain(normalized, hubId, context);
-    const { position, state } = await this.createAccount(
+    const { position } = await this.createAccount(
       {
         kind: 'CreateAccount',
         hubId,
@@ -69,11 +69,8 @@ export class CreateAccountHandler implements ICommandHandler<CreateAccount> {
       },
       context,
     );
-    return answerAfterCommit(
-      this.runner,
-      position,
-      () => this.queries.getAccountWithSettings(hubId),
-      () => ({ ...state.created!, ...state.settings! }),
+    return this.answers.answer(position, [accountStream(hubId)], (directory) =>
+      directory.getAccountWithSettings(hubId),
     );
   }
 

@@ -4,8 +4,7 @@ import { CLOCK, Clock } from '../../../platform/clock';
 import { EventStreams } from '../../../platform/commands/event-streams';
 import type { CommandContext } from '../../../platform/events/envelope';
 import { HubSpotError } from '../../../platform/errors/hubspot-error';
-import { answerAfterCommit } from '../../../platform/projections/answer-after-commit';
-import { ProjectionRunner } from '../../../platform/projections/projection-runner';
+import { DirectoryAnswers } from '../directory-answers';
 import { hashPassword } from '../../../platform/security/password-hash';
 import { DirectoryQueries, UserView } from '../../directory.queries';
 import { userDecider, userIdDecider } from '../../domain/directory-deciders';
@@ -36,7 +35,7 @@ export class CreateUserHandler implements ICommandHandler<CreateUser> {
 
   constructor(
     streams: EventStreams,
-    private readonly runner: ProjectionRunner,
+    private readonly answers: DirectoryAnswers,
     private readonly queries: DirectoryQueries,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {
@@ -55,20 +54,12 @@ export class CreateUserHandler implements ICommandHandler<CreateUser> {
     }
     const passwordHash = await hashPassword(password);
     const userId = await this.reserveUserId(normalized, context);
-    const { position, events } = await this.users.handle(
+    const { position } = await this.users.handle(
       userStream(normalized),
       { userId, email: normalized, passwordHash, hubIds, now: this.clock.now() },
       context,
     );
-    return answerAfterCommit(
-      this.runner,
-      position,
-      () => this.queries.getUser(userId),
-      () => {
-        const { passwordHash: _hash, ...user } = events[0]!.data;
-        return user;
-      },
-    );
+    return this.answers.answer(position, [userStream(normalized)], (directory) => directory.getUser(userId));
   }
 
   /** Step 1: a random user id nobody holds, reserved for this e-mail. */

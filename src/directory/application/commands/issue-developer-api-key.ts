@@ -6,7 +6,7 @@ import { EventStreams } from '../../../platform/commands/event-streams';
 import type { CommandContext } from '../../../platform/events/envelope';
 import { ProjectionRunner } from '../../../platform/projections/projection-runner';
 import { sha256Hex } from '../../../platform/security/constant-time';
-import { accountDecider } from '../../domain/directory-deciders';
+import { accountDecider, type IssueDeveloperApiKey as Decided } from '../../domain/directory-deciders';
 import { accountStream } from '../../domain/directory-events';
 
 export interface IssuedDeveloperApiKey {
@@ -18,7 +18,8 @@ export interface IssuedDeveloperApiKey {
 }
 
 /** A developer API key for the account (HubSpot's `hapikey`); the previous key, if any, stops working. */
-export class IssueDeveloperApiKey extends Command<IssuedDeveloperApiKey> {
+export class IssueDeveloperApiKey extends Command<IssuedDeveloperApiKey> implements Pick<Decided, 'kind' | 'hubId'> {
+  readonly kind = 'IssueDeveloperApiKey' as const;
   constructor(
     readonly hubId: number,
     readonly context: CommandContext,

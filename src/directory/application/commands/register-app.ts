@@ -4,8 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { CLOCK, Clock } from '../../../platform/clock';
 import { EventStreams } from '../../../platform/commands/event-streams';
 import { HubSpotError } from '../../../platform/errors/hubspot-error';
-import { answerAfterCommit } from '../../../platform/projections/answer-after-commit';
-import { ProjectionRunner } from '../../../platform/projections/projection-runner';
+import { DirectoryAnswers } from '../directory-answers';
 import { sha256Hex } from '../../../platform/security/constant-time';
 import { AppView, DirectoryQueries } from '../../directory.queries';
 import { appDecider } from '../../domain/directory-deciders';
@@ -43,7 +42,7 @@ export class RegisterAppHandler implements ICommandHandler<RegisterApp> {
 
   constructor(
     streams: EventStreams,
-    private readonly runner: ProjectionRunner,
+    private readonly answers: DirectoryAnswers,
     private readonly queries: DirectoryQueries,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {
@@ -58,8 +57,8 @@ export class RegisterAppHandler implements ICommandHandler<RegisterApp> {
     }
     const clientId = settings.fixedCredentials?.clientId ?? randomUUID();
     const clientSecret = settings.fixedCredentials?.clientSecret ?? randomUUID();
-    const { appId, position, registered } = await withFreshId('directory.app', async (appId) => {
-      const { position, events } = await this.apps.handle(
+    const { appId, position } = await withFreshId('directory.app', async (appId) => {
+      const { position } = await this.apps.handle(
         appStream(appId),
         {
           appId,
@@ -74,17 +73,9 @@ export class RegisterAppHandler implements ICommandHandler<RegisterApp> {
         },
         context,
       );
-      return { appId, position, registered: events[0]!.data };
+      return { appId, position };
     });
-    const app = await answerAfterCommit(
-      this.runner,
-      position,
-      () => this.queries.getApp(appId),
-      () => {
-        const { clientSecretHash: _hash, ...settings } = registered;
-        return this.queries.appView(settings);
-      },
-    );
+    const app = await this.answers.answer(position, [appStream(appId)], (directory) => directory.getApp(appId));
     return { app, clientSecret };
   }
 }
