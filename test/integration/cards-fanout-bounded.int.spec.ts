@@ -144,4 +144,29 @@ describe('cards projection: a legacy card reaches every install at a cost indepe
     expect(m.queries.legacyCardPlaces(2, '5')).toEqual([{ view: 'deals', position: 1 }]);
     m.db.close();
   });
+
+  it('replaces the per-account table of version 2 (the version bump then rebuilds the views)', () => {
+    const db = new Database(':memory:');
+    try {
+      // As version 2 of the projection created them.
+      db.exec(`
+        CREATE TABLE cards_installs (app_id INTEGER NOT NULL, hub_id INTEGER NOT NULL, installed_at INTEGER NOT NULL,
+          PRIMARY KEY (app_id, hub_id)) WITHOUT ROWID;
+        CREATE TABLE cards_view_items (hub_id INTEGER NOT NULL, view TEXT NOT NULL, slot INTEGER NOT NULL,
+          kind TEXT NOT NULL, card_id TEXT NOT NULL, app_id INTEGER NOT NULL, PRIMARY KEY (hub_id, view, slot)) WITHOUT ROWID;
+        INSERT INTO cards_installs VALUES (7, 1, 0);
+        INSERT INTO cards_view_items VALUES (1, 'contacts', 0, 'legacy', '11', 7);`);
+      const projection = new CardsProjection();
+      expect(projection.version).toBe(3);
+      projection.setup(db);
+      projection.setup(db); // idempotent
+      const kind = db.prepare("SELECT type FROM sqlite_master WHERE name = 'cards_view_items'").pluck().get();
+      expect(kind).toBe('view');
+      expect(new CardsQueries(db).accountViews(1).every((v) => v.cards.length === 0)).toBe(true);
+      const columns = db.prepare('SELECT name FROM pragma_table_info(?)').pluck().all('cards_installs');
+      expect(columns).toContain('placed_at');
+    } finally {
+      db.close();
+    }
+  });
 });
