@@ -49,7 +49,7 @@ export function legacyCardPlacesSql(select: string, where: string, orderBy: stri
  * patching or deleting a legacy card writes a few rows whatever the number of installs (issue 26).
  * Only what one account changes for itself is stored per account: the app cards a migration put in
  * a legacy card's place, or an install placed directly (`cards_app_places`); an account's legacy card
- * stops showing once a migration started unless that account is still pending in it.
+ * stops showing once a migration started (`migrating`) unless that account is still pending in it.
  */
 export function createCardsTables(db: Database.Database): void {
   // Until version 3 of the projection every legacy card was stored per account: that table goes

@@ -293,7 +293,7 @@ function prepare(db: Database.Database) {
     removeLegacyEverywhere: cachedStatement(db, 'DELETE FROM cards_legacy_places WHERE card_id = ?'),
     markLegacyMigrating: cachedStatement(db, 'UPDATE cards_legacy_places SET migrating = 1 WHERE card_id = ?'),
     removeAppFromAccount: cachedStatement(db, 'DELETE FROM cards_app_places WHERE hub_id = ? AND app_id = ?'),
-    /** Where a legacy card shows in an account that installed its app (read before it was claimed). */
+    /** Where a legacy card sits in an account that installed its app, shown or not (read once the account is claimed). */
     legacyPlacesInAccount: cachedStatement(
       db,
       `SELECT p.view AS view, MAX(i.placed_at, p.placed_at) AS placed_at, p.app_id AS app_id
