@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type Database from 'better-sqlite3';
 import { READ_MODEL_DB } from '../../platform/projections/read-model-database';
-import { createCardsTables } from '../projections/cards-tables';
+import { createCardsTables, legacyCardPlacesSql } from '../projections/cards-tables';
 import type { LegacyCardDefinition } from '../domain/card-events';
 import { CRM_VIEWS, HELPDESK_VIEW, type CardObjectType, type CrmView } from '../domain/card-views';
 import { cachedStatement } from '../../platform/projections/statement-cache';
@@ -325,18 +325,10 @@ function prepare(db: Database.Database) {
       db,
       `SELECT COUNT(DISTINCT hub_id) AS n FROM cards_view_items WHERE card_id = ? AND kind = 'legacy'`,
     ),
-    legacyPlaces: cachedStatement(
-      db,
-      `SELECT v.view AS view,
-              (SELECT COUNT(*) FROM cards_view_items y WHERE y.hub_id = v.hub_id AND y.view = v.view AND y.slot < v.slot) AS position
-       FROM cards_view_items v WHERE v.hub_id = ? AND v.card_id = ? AND v.kind = 'legacy' ORDER BY v.view`,
-    ),
+    legacyPlaces: cachedStatement(db, legacyCardPlacesSql('view, position', 'i.hub_id = ? AND p.card_id = ?', 'view')),
     legacyPlacesOfHubs: cachedStatement(
       db,
-      `SELECT v.hub_id AS hub_id, v.view AS view,
-              (SELECT COUNT(*) FROM cards_view_items y WHERE y.hub_id = v.hub_id AND y.view = v.view AND y.slot < v.slot) AS position
-       FROM cards_view_items v WHERE v.card_id = ? AND v.kind = 'legacy' AND v.hub_id > ? AND v.hub_id <= ?
-       ORDER BY v.hub_id, v.view`,
+      legacyCardPlacesSql('hub_id, view, position', 'p.card_id = ? AND i.hub_id > ? AND i.hub_id <= ?', 'hub_id, view'),
     ),
     installed: cachedStatement(db, 'SELECT 1 FROM cards_installs WHERE app_id = ? AND hub_id = ?'),
     viewItems: cachedStatement(

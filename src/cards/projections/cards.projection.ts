@@ -39,9 +39,13 @@ export type CardsProjectionEvent =
  * The cards read models, one projection so that views, cards and migration counts always agree
  * at the same feed position:
  *  - cards_legacy / cards_legacy_audit / cards_app: the card definitions and their audit trail;
- *  - cards_installs + cards_view_items: which accounts installed which app, and every account's
- *    CRM record views (a sidebar of cards per view; `slot` orders it and survives removals, so an
- *    app card can take a legacy card's exact place);
+ *  - cards_installs + cards_legacy_places + cards_app_places: which accounts installed which app,
+ *    where each legacy card shows, and the app cards placed in one account; together (the
+ *    `cards_view_items` SQL view) they are every account's CRM record views, a sidebar of cards
+ *    per view ordered by the feed position that placed each card, which survives removals, so an
+ *    app card can take a legacy card's exact place. A legacy card is stored once, not once per
+ *    account that installed its app: its create, patch and delete cost the same for 1 install as
+ *    for 100,000;
  *  - cards_migrations + cards_migration_portals: the migration-counts read model. The set of
  *    accounts to migrate is fixed when MigrationStarted is applied, in feed order, so the counts
  *    stay exact whatever races the start (installs, uninstalls, a restarted worker);
@@ -62,8 +66,11 @@ export class CardsProjection implements Projection<CardsProjectionEvent> {
     CardsEventType.MigrationCompleted,
   ];
   readonly name = 'cards';
-  /** 2: cards_migration_starts (a rebuild fills it from the history). */
-  readonly version = 2;
+  /**
+   * 2: cards_migration_starts (a rebuild fills it from the history).
+   * 3: legacy cards stored once per card, not per installed account (cards_legacy_places).
+   */
+  readonly version = 3;
   private statements = new WeakMap<Database.Database, Statements>();
 
   setup(db: Database.Database): void {
@@ -74,7 +81,7 @@ export class CardsProjection implements Projection<CardsProjectionEvent> {
     this.statements.get(db)?.migrations.clear();
     db.exec(`
       DELETE FROM cards_legacy; DELETE FROM cards_legacy_audit; DELETE FROM cards_app; DELETE FROM cards_installs;
-      DELETE FROM cards_view_items; DELETE FROM cards_migrations; DELETE FROM cards_migration_portals;
+      DELETE FROM cards_legacy_places; DELETE FROM cards_app_places; DELETE FROM cards_migrations; DELETE FROM cards_migration_portals;
       DELETE FROM cards_migration_starts;
     `);
   }
@@ -94,7 +101,7 @@ export class CardsProjection implements Projection<CardsProjectionEvent> {
         return;
       }
       case InstallEventType.AppInstalled:
-        return this.appInstalled(s, event.data);
+        return this.appInstalled(s, event.data, event.position);
       case InstallEventType.AppUninstalled:
         return this.appUninstalled(s, event.data);
       case CardsEventType.MigrationStarted:
@@ -119,9 +126,9 @@ export class CardsProjection implements Projection<CardsProjectionEvent> {
       d.createdAt,
     );
     s.insertAudit.run(d.cardId, event.revision, 'CREATE', d.appId, d.userId, d.createdAt);
-    // A new card reaches every account that already installed the app, at the end of each view.
-    for (const view of viewsForObjectTypes(objectTypes))
-      s.placeLegacyInInstalledAccounts.run(view, d.cardId, d.appId, d.appId);
+    // A new card reaches every account that already installed the app, at the end of each view:
+    // one row per view, read through each install (never one row per account).
+    for (const view of viewsForObjectTypes(objectTypes)) s.placeLegacy.run(d.cardId, view, d.appId, event.position);
   }
 
   private legacyCardUpdated(s: Statements, event: Recorded<LegacyCardUpdated>): void {
@@ -137,7 +144,7 @@ export class CardsProjection implements Projection<CardsProjectionEvent> {
     // Once a migration started the app card owns the card's places; the legacy card spreads no further.
     if (s.getMigration.get(d.cardId)) return;
     for (const view of newViews) {
-      if (!oldViews.includes(view)) s.placeLegacyInInstalledAccounts.run(view, d.cardId, d.appId, d.appId);
+      if (!oldViews.includes(view)) s.placeLegacy.run(d.cardId, view, d.appId, event.position);
     }
   }
 
@@ -148,21 +155,20 @@ export class CardsProjection implements Projection<CardsProjectionEvent> {
     s.removeLegacyEverywhere.run(d.cardId);
   }
 
-  private appInstalled(s: Statements, d: AppInstalled['data']): void {
-    // Re-authorizing an installed app must not place its cards twice.
-    if (s.insertInstall.run(d.appId, d.hubId, d.installedAt).changes === 0) return;
+  private appInstalled(s: Statements, d: AppInstalled['data'], position: number): void {
+    // Re-authorizing an installed app must not place its cards twice. The install's position puts
+    // the app's existing legacy cards at the end of each view, in card id order (read through it).
+    if (s.insertInstall.run(d.appId, d.hubId, d.installedAt, position).changes === 0) return;
     const cards = s.liveLegacyOfApp.all(d.appId) as Array<{ card_id: string; object_types: string }>;
     for (const card of cards) {
       const migration = s.getMigration.get(card.card_id) as MigrationRow | undefined;
+      if (!migration) continue;
+      // Installed after the migration started: the account gets the app card directly, in the
+      // place the legacy card would have had.
       for (const view of viewsForObjectTypes(JSON.parse(card.object_types) as CardObjectType[])) {
-        if (!migration) {
-          s.placeInView.run(d.hubId, view, d.hubId, view, 'legacy', card.card_id, d.appId);
-          continue;
-        }
-        // Installed after the migration started: the account gets the app card directly.
         const target = targetFor(migration, view);
         if (!s.appCardInView.get(d.hubId, view, target))
-          s.placeInView.run(d.hubId, view, d.hubId, view, 'app', target, d.appId);
+          s.placeAppCard.run(d.hubId, view, position, card.card_id, target, d.appId);
       }
     }
   }
@@ -183,6 +189,8 @@ export class CardsProjection implements Projection<CardsProjectionEvent> {
     if (s.getMigration.get(d.legacyCardId)) return;
     s.insertMigrationStart.run(d.legacyCardId, event.metadata.correlationId, event.metadata.eventId);
     const inserted = s.snapshotPortals.run(d.legacyCardId, d.legacyCardId).changes;
+    // From now on the legacy card shows only in the accounts still pending in its migration.
+    s.markLegacyMigrating.run(d.legacyCardId);
     s.insertMigration.run(
       d.legacyCardId,
       d.appId,
@@ -200,14 +208,18 @@ export class CardsProjection implements Projection<CardsProjectionEvent> {
     if (s.claimPortal.run(d.legacyCardId, d.hubId).changes === 0) return;
     s.countMigrated.run(d.legacyCardId);
     const migration = this.migrationOf(s, d.legacyCardId)!;
-    const places = s.legacyPlacesInAccount.all(d.hubId, d.legacyCardId) as Array<{ view: CrmView; slot: number }>;
+    // The account no longer pending, its legacy card no longer shows there: the app card takes
+    // its place, stored for this account alone.
+    const places = s.legacyPlacesInAccount.all(d.hubId, d.legacyCardId) as Array<{
+      view: CrmView;
+      placed_at: number;
+      app_id: number;
+    }>;
     for (const place of places) {
       const target = targetFor(migration, place.view);
       // Two legacy cards consolidated into one app card: the app card keeps the first place only.
-      if (
-        s.swapSlotUnlessPlaced.run(target, d.hubId, place.view, place.slot, d.hubId, place.view, target).changes === 0
-      )
-        s.removeSlot.run(d.hubId, place.view, place.slot);
+      if (!s.appCardInView.get(d.hubId, place.view, target))
+        s.placeAppCard.run(d.hubId, place.view, place.placed_at, d.legacyCardId, target, place.app_id);
     }
   }
 
@@ -239,8 +251,6 @@ interface MigrationRow {
 const targetFor = (m: MigrationRow, view: CrmView): string =>
   view === HELPDESK_VIEW ? (m.helpdesk_app_card_id ?? m.app_card_id) : m.app_card_id;
 
-const NEXT_SLOT = '(SELECT COALESCE(MAX(x.slot), -1) + 1 FROM cards_view_items x WHERE x.hub_id = ? AND x.view = ?)';
-
 function prepare(db: Database.Database) {
   return {
     insertLegacy: cachedStatement(
@@ -267,36 +277,29 @@ function prepare(db: Database.Database) {
     ),
     insertInstall: cachedStatement(
       db,
-      'INSERT OR IGNORE INTO cards_installs (app_id, hub_id, installed_at) VALUES (?, ?, ?)',
+      'INSERT OR IGNORE INTO cards_installs (app_id, hub_id, installed_at, placed_at) VALUES (?, ?, ?, ?)',
     ),
     deleteInstall: cachedStatement(db, 'DELETE FROM cards_installs WHERE app_id = ? AND hub_id = ?'),
-    placeLegacyInInstalledAccounts: cachedStatement(
+    placeLegacy: cachedStatement(
       db,
-      `INSERT INTO cards_view_items (hub_id, view, slot, kind, card_id, app_id)
-       SELECT i.hub_id, v.view, (SELECT COALESCE(MAX(x.slot), -1) + 1 FROM cards_view_items x WHERE x.hub_id = i.hub_id AND x.view = v.view),
-              'legacy', v.card_id, v.app_id
-       FROM cards_installs i, (SELECT ? AS view, ? AS card_id, ? AS app_id) v
-       WHERE i.app_id = ?`,
+      'INSERT OR IGNORE INTO cards_legacy_places (card_id, view, app_id, placed_at) VALUES (?, ?, ?, ?)',
     ),
-    placeInView: cachedStatement(
+    placeAppCard: cachedStatement(
       db,
-      `INSERT INTO cards_view_items (hub_id, view, slot, kind, card_id, app_id) VALUES (?, ?, ${NEXT_SLOT}, ?, ?, ?)`,
+      'INSERT INTO cards_app_places (hub_id, view, placed_at, place_card_id, card_id, app_id) VALUES (?, ?, ?, ?, ?, ?)',
     ),
-    appCardInView: cachedStatement(
-      db,
-      `SELECT 1 FROM cards_view_items WHERE hub_id = ? AND view = ? AND kind = 'app' AND card_id = ?`,
-    ),
-    removeLegacyFromView: cachedStatement(
-      db,
-      `DELETE FROM cards_view_items WHERE card_id = ? AND kind = 'legacy' AND view = ?`,
-    ),
-    removeLegacyEverywhere: cachedStatement(db, `DELETE FROM cards_view_items WHERE card_id = ? AND kind = 'legacy'`),
-    removeAppFromAccount: cachedStatement(db, 'DELETE FROM cards_view_items WHERE hub_id = ? AND app_id = ?'),
+    appCardInView: cachedStatement(db, 'SELECT 1 FROM cards_app_places WHERE hub_id = ? AND view = ? AND card_id = ?'),
+    removeLegacyFromView: cachedStatement(db, 'DELETE FROM cards_legacy_places WHERE card_id = ? AND view = ?'),
+    removeLegacyEverywhere: cachedStatement(db, 'DELETE FROM cards_legacy_places WHERE card_id = ?'),
+    markLegacyMigrating: cachedStatement(db, 'UPDATE cards_legacy_places SET migrating = 1 WHERE card_id = ?'),
+    removeAppFromAccount: cachedStatement(db, 'DELETE FROM cards_app_places WHERE hub_id = ? AND app_id = ?'),
+    /** Where a legacy card sits in an account that installed its app, shown or not (read once the account is claimed). */
     legacyPlacesInAccount: cachedStatement(
       db,
-      `SELECT view, slot FROM cards_view_items WHERE hub_id = ? AND card_id = ? AND kind = 'legacy' ORDER BY view, slot`,
+      `SELECT p.view AS view, MAX(i.placed_at, p.placed_at) AS placed_at, p.app_id AS app_id
+       FROM cards_legacy_places p JOIN cards_installs i ON i.app_id = p.app_id AND i.hub_id = ?
+       WHERE p.card_id = ? ORDER BY p.view`,
     ),
-    removeSlot: cachedStatement(db, 'DELETE FROM cards_view_items WHERE hub_id = ? AND view = ? AND slot = ?'),
     getMigration: cachedStatement(
       db,
       'SELECT app_card_id, helpdesk_app_card_id FROM cards_migrations WHERE legacy_card_id = ?',
@@ -318,11 +321,6 @@ function prepare(db: Database.Database) {
     claimPortal: cachedStatement(
       db,
       `UPDATE cards_migration_portals SET state = 'migrated' WHERE legacy_card_id = ? AND hub_id = ? AND state = 'pending'`,
-    ),
-    swapSlotUnlessPlaced: cachedStatement(
-      db,
-      `UPDATE cards_view_items SET kind = 'app', card_id = ? WHERE hub_id = ? AND view = ? AND slot = ?
-       AND NOT EXISTS (SELECT 1 FROM cards_view_items y WHERE y.hub_id = ? AND y.view = ? AND y.kind = 'app' AND y.card_id = ?)`,
     ),
     setPortalState: cachedStatement(
       db,
