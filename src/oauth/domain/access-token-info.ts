@@ -38,6 +38,25 @@ export interface AccessTokenInfo {
 }
 
 /**
+ * The two encoded scope fields of a scope list. An install has one scope list, so a service sees few
+ * of them: each is encoded once and remembered (keyed by the list as written, since order shows in
+ * the bytes), up to SCOPE_ENCODINGS_MAX lists, after which the memo starts over.
+ */
+const SCOPE_ENCODINGS_MAX = 1024;
+const scopeEncodings = new Map<string, { groupPks: string; scopes: string }>();
+
+export function encodedScopeFields(scopes: readonly string[]): { groupPks: string; scopes: string } {
+  const key = scopes.join(' ');
+  let encoded = scopeEncodings.get(key);
+  if (encoded === undefined) {
+    if (scopeEncodings.size >= SCOPE_ENCODINGS_MAX) scopeEncodings.clear();
+    encoded = { groupPks: encodeScopeGroupPks(scopes), scopes: encodeScopes(scopes).toString('base64') };
+    scopeEncodings.set(key, encoded);
+  }
+  return encoded;
+}
+
+/**
  * Scope group pks as HubSpot encodes them: a compact binary list, base64. Here each catalog entry
  * is its own group, pk = catalog index + 1, written as varints.
  */
@@ -65,6 +84,7 @@ export function accessTokenInfo(input: {
 }): AccessTokenInfo {
   const { token, claims } = input;
   const [kid, , signature] = token.split('.') as [string, string, string];
+  const encoded = encodedScopeFields(claims.scopes);
   return {
     token,
     user: input.userEmail,
@@ -82,8 +102,8 @@ export function accessTokenInfo(input: {
       isServiceAccount: false,
       isUserLevel: false,
       newSignature: `${kid}.${signature}`,
-      scopeToScopeGroupPks: encodeScopeGroupPks(claims.scopes),
-      scopes: encodeScopes(claims.scopes).toString('base64'),
+      scopeToScopeGroupPks: encoded.groupPks,
+      scopes: encoded.scopes,
       signature,
       trialScopeToScopeGroupPks: '',
       trialScopes: '',
