@@ -1,6 +1,9 @@
 import type { RecordedEvent } from '../../src/platform/events/envelope';
-import { accessTokenIssuedStorage } from '../../src/oauth/domain/access-token-issued-storage';
-import { accessTokenStream, type AccessTokenIssued } from '../../src/oauth/domain/oauth-events';
+import {
+  accessTokenIssuedStorage,
+  accessTokenStream,
+  type AccessTokenIssued,
+} from '../../src/oauth/domain/oauth-events';
 import { accessTokenRetention, authorizationCodeRetention } from '../../src/oauth/domain/oauth-retention';
 
 const issued: AccessTokenIssued['data'] = {

@@ -5,9 +5,8 @@ import type { CommandContext } from '../../platform/events/envelope';
 import { ProjectionRunner } from '../../platform/projections/projection-runner';
 import { sha256Hex } from '../../platform/security/constant-time';
 import { Ctx } from '../../platform/http/request-context';
-import { TokenMetadataService, RefreshTokenInfo } from '../application/token-metadata.service';
+import { TokenMetadataService, type AccessTokenInfo, RefreshTokenInfo } from '../application/token-metadata.service';
 import { RevokeRefreshToken } from '../application/commands/revoke-refresh-token';
-import type { AccessTokenInfo } from '../domain/access-token-info';
 import { WireResponse } from '../../platform/http/wire-response';
 import { ACCESS_TOKEN_INFO_SCHEMA, REFRESH_TOKEN_INFO_SCHEMA } from './wire-schemas';
 
