@@ -314,7 +314,8 @@ export const NOTES = `## How to read these figures
   with the system's boot id makes the service drop and rebuild it after a system crash, and a clean
   shutdown syncs it (\`src/platform/projections/read-model-database.ts\`). 3–4 such stalls remain.
 - The write side on \`@nestjs/cqrs\` (issue 11: every state change a command on the \`CommandBus\`, one
-  generic decider handler, events published on the \`EventBus\` after the append): an A/B run on
+  generic decider handler, events then also published on the \`EventBus\` after the append — a publish
+  issue 28 removed since, as nothing listened): an A/B run on
   2026-11-22, alternating the commit before the change (69a0056) and after it, two rounds each,
   \`BENCH_ONLY=http\` in one machine session. Refresh grant 8,509 and 8,695 req/s before, 8,867 and
   8,280 after (averages 8,602 → 8,574, −0.3 %); metadata GET 20,349 and 19,502 before, 19,787 and
@@ -423,4 +424,24 @@ export const NOTES = `## How to read these figures
   histogram (prom-client hashes its labels per observation) 1.4–1.8 %, \`@fastify/secure-session\`'s
   hooks, registered for the install page but run on every request, 0.4 % plus the per-request child
   logger its trace call makes (0.7 %).
+- One more removed (2026-11-25, CPU profiles of \`BENCH_ONLY=http BENCH_HTTP=metadata\` before and
+  after, one sitting, on a loaded machine; share of the non-idle samples): the encoded scope fields
+  are remembered per scope list (\`encodedScopeFields\`, bounded at 1,024 lists): 1.25 % (the two
+  encodings, with their callees) → 0.65 % (the memo's key and lookup). Scoping the session plugin's
+  hooks to the install page's routes took its 0.9 % to 0, but only by capturing the plugin's hooks
+  through a patched \`addHook\`; that was not kept: 0.9 % is not worth depending on how a plugin
+  registers its hooks. Doing it cleanly needs the install page in a Fastify context of its own.
+- Before and after this wave's issue 28 and 29 changes, one sitting on 2026-11-25 (an AMD EPYC
+  host, about 2.5× slower than the Intel host of the 2026-11-22 run: bare Fastify GET 30–35k req/s
+  here against 78k there, so compare ratios and µs, never req/s across the two). \`BENCH_ONLY=refs,http,http-warn\`
+  with \`BENCH_SERVICE_MAIN\` at main 9d210be's build, then the full run recorded above; event-loop
+  µs per answer, before → after, at the default log level (\`warn\` in brackets): refresh grant
+  462 → 309 (302 → 336), metadata GET 228 → 153 (153 → 175), introspection 243 → 206 (247 → 233),
+  limits GET 334 → 162 (221 → 219), code exchange 766 → 704 (785 → 717). The references moved by
+  up to 40 % between the two runs (NestJS one-route form POST 15,261 → 9,334 req/s), so the \`warn\`
+  rows' +11–14 % on the refresh grant and the metadata GET are inside that run-to-run noise and were
+  not confirmed or ruled out by an alternated A/B pair, which this session had no time left for.
+  Migration of 100,000 accounts with the same pair: 22.2 s before, 23.0 s after (the 2026-11-22 run: 5.05 s,
+  on the Intel host); read models built from zero with 1,000,000 events: 19.5 s before, 12.5 s
+  after (a legacy card is no longer written once per install).
 `;
