@@ -444,4 +444,48 @@ export const NOTES = `## How to read these figures
   Migration of 100,000 accounts with the same pair: 22.2 s before, 23.0 s after (the 2026-11-22 run: 5.05 s,
   on the Intel host); read models built from zero with 1,000,000 events: 19.5 s before, 12.5 s
   after (a legacy card is no longer written once per install).
+- Why the unmet targets are not met (issue 29, 2026-11-25: \`BENCH_PROFILE_DIR\` profiles of
+  \`BENCH_ONLY=http BENCH_HTTP=refresh,metadata,limits,codeExchange\` on the 2-core machine shared with a
+  full test run, so shares of the event loop's busy samples; µs per answer and the best figures reached
+  are the full run's above; the writer thread profiled and its \`COMMIT\`s timed by a scratch preload
+  that also loads in worker threads, not kept). No hot spot: many small costs per request.
+  - Refresh grant (0.74×, p99 35 ms, 309 µs): crypto 11 % (access-token HMAC 3.4, SHA-256 of the
+    presented secrets 2.4, constant-time compare 1.7), socket write 10 %, hand-off to the writer thread
+    10 % (\`postMessage\` of each group, its reply), Fastify 10 %, the request line and metric with their
+    \`write(2)\` 10 %, Node internals 8 %, our OAuth code 7 %, HTTP parser 6 %, Nest 5 %, our store 5 %.
+    The writer: about 120 µs of its CPU per grant (server CPU 122 % = loop 81 + writer about 30 + GC),
+    busy a third of the time, 17 appends per group, \`COMMIT\` p50 1.2 ms, p90 6.7, p99 13. A bare fsync
+    here takes 0.2–0.35 ms (p99 of 300), so the slow commits are SQLite's WAL auto-checkpoint, run in
+    the commit that crosses 1,000 pages (scratch test, 20-row groups: commit p99 15–16 ms with it,
+    2.5–3.1 ms with \`wal_autocheckpoint=0\`). The p99 is mostly queueing on the loop: 32 connections /
+    2,638 req/s = 12 ms mean; 32 × 309 µs = 10 ms per lap. Needed: 1.6× = 5,690 req/s, ≤ about 175 µs
+    of loop (−45 %) with the loop kept busy; p99 ≤ 10 ms at 32 connections needs about 10,000 req/s.
+  - Code exchange (0.32×, p99 57 ms, 704 µs): the code's stream read from SQLite on the loop 13 %
+    (\`decideRedemption\`: a stream enters the cache only when read, so each code's one read is from the
+    file), the projections' batches 15 %, our store's JS 15 % (cache, row packing, freezing), crypto
+    7 %, hand-off 5 %, GC 4 %.
+    The writer: 3 appends and about 260 µs of its CPU per exchange, busy 54 %, 8 % of its time in
+    \`MAX(revision)\` lookups; group p50 2.5 ms, p99 15; two groups in a row per exchange (5–8 ms at
+    p50, 15–30 at the tail); 32 × 704 µs = 23 ms per lap is the rest. Needed: 0.6× = 2,130 req/s,
+    ≤ about 380 µs of loop (−46 %).
+  - Metadata GET (0.25×, 153 µs; Nest canned 38): socket write 26 %, Fastify 13 %, request line and
+    metric 12 %, HTTP parser 8 %, HMAC check 8 %, our code 8 %, Node internals 7 %, Nest 7 %. 0.5× needs
+    ≤ 77 µs; without the line, the HMAC and all our code it would still be about 110 µs (0.35×).
+  - Limits GET (0.33×, 162 µs; needs ≤ 131, −19 %): socket write 20 %, HMAC check 13 % (\`createHmac\`'s
+    \`init\` 6.5), two SQLite queries per request 11 % (\`overridesOf\`, \`customObjectTypeUsage\`), Nest 9 %,
+    Fastify 9 %, HTTP parser 7 %, our OAuth code 6 %, request line 5 %.
+  - Peak RSS (323 MiB, only the code exchange over 256): with \`STREAM_CACHE_MAX_BYTES\` 8 MiB and
+    \`LIVE_TAIL_MAX_BYTES\` 2 MiB (scratch run) 272 MiB against 340 in the run before: 50–70 MiB is the
+    caches filled by 30,000 code streams, each read once, and the live tail; the rest the base above.
+  - Levers next, rough gain each: the limits answer kept per account in memory (−10 %); verified access
+    tokens remembered by a one-shot hash, bounded, until expiry (−3–6 % on both GETs; tokens stay held
+    only as hashes): together limits about 0.38–0.40×, at the line. A stream cached when its first
+    event commits (exchange −13 %, costs memory); one string per group to the writer instead of a
+    structured clone (−3–5 % on the grants); checkpoints off the commit path (\`wal_autocheckpoint=0\`,
+    PASSIVE checkpoints from another thread; durability unchanged): commit p99 13 → 3 ms, request p99
+    −5–10 ms, no req/s; cache budgets 16 + 4 MiB with \`--max-semi-space-size=8\` (−50–90 MiB, likely
+    ≤ 256; costs hit rate). Not reachable on this design and host: refresh 1.6× and p99 ≤ 10 ms (a
+    durable commit per group against oidc-provider's in-memory Map, which itself has p99 25 ms here;
+    the target came from the Intel host), metadata 0.5× (the Nest pipeline and hooks a canned route
+    skips); the code exchange perhaps 0.45× with every lever above.
 `;
