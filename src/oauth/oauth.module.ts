@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { DirectoryModule } from '../directory';
 import { EventSourcingModule } from '../platform/event-sourcing/event-sourcing.module';
+import { commandHandlersFor } from '../platform/commands/command-handlers';
 import { AuthorizeRequestValidator } from './application/authorize-request.validator';
 import { ClientAuthenticator } from './application/client-authentication';
 import { ApproveInstallHandler } from './application/commands/approve-install';
@@ -23,7 +24,7 @@ import { TokenMetadataController } from './http/token-metadata.controller';
 import { TokenController } from './http/token.controller';
 import { OAuthProjection } from './projections/oauth.projection';
 import { RateLimitModule } from './rate-limit/rate-limit.module';
-import { AdvanceInstallClockHandler, ResetInstallClockHandler } from './application/commands/install-clock';
+import { INSTALL_CLOCK_COMMANDS, InstallClockHandler } from './application/commands/install-clock';
 import { installClockEvents } from './domain/install-clock';
 import { InstallClockController } from './http/install-clock.controller';
 import { InstallClocksProjection } from './projections/install-clocks.projection';
@@ -47,8 +48,7 @@ import { InstallClocksProjection } from './projections/install-clocks.projection
       RevokeRefreshTokenHandler,
       RevokeTokenProcess,
       ExpireInstallAccessTokensHandler,
-      AdvanceInstallClockHandler,
-      ResetInstallClockHandler,
+      ...commandHandlersFor(InstallClockHandler, INSTALL_CLOCK_COMMANDS),
     ],
     imports: [DirectoryModule, AccessTokenRevocationsModule, RateLimitModule],
     controllers: [

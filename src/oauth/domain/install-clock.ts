@@ -31,7 +31,7 @@ export interface InstallClockReset {
 
 export type InstallClockEvent = InstallClockAdvanced | InstallClockReset;
 
-export interface AdvanceInstallClockCommand {
+export interface AdvanceInstallClock {
   kind: 'AdvanceInstallClock';
   appId: number;
   hubId: number;
@@ -39,14 +39,14 @@ export interface AdvanceInstallClockCommand {
   now: number;
 }
 
-export interface ResetInstallClockCommand {
+export interface ResetInstallClock {
   kind: 'ResetInstallClock';
   appId: number;
   hubId: number;
   now: number;
 }
 
-export type InstallClockCommand = AdvanceInstallClockCommand | ResetInstallClockCommand;
+export type InstallClockCommand = AdvanceInstallClock | ResetInstallClock;
 
 export interface InstallClockState {
   offsetSeconds: number;

@@ -1,12 +1,19 @@
-import { Inject } from '@nestjs/common';
-import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import { Inject, Injectable } from '@nestjs/common';
+import { Command } from '@nestjs/cqrs';
 import { DirectoryQueries } from '../../../directory';
 import { CLOCK, type Clock } from '../../../platform/clock';
+import type { SharedHandler } from '../../../platform/commands/command-handlers';
 import { EventStreams } from '../../../platform/commands/event-streams';
 import { HubSpotError } from '../../../platform/errors/hubspot-error';
 import type { CommandContext } from '../../../platform/events/envelope';
+import { answerFromReadModelOr } from '../../../platform/projections/answer-after-commit';
 import { ProjectionRunner } from '../../../platform/projections/projection-runner';
-import { installClockDecider, installClockStream } from '../../domain/install-clock';
+import {
+  type AdvanceInstallClock as AdvanceInstallClockShape,
+  installClockDecider,
+  installClockStream,
+  type ResetInstallClock as ResetInstallClockShape,
+} from '../../domain/install-clock';
 import { InstallClocks } from '../install-clocks';
 import { InstallQueries } from '../install.queries';
 
@@ -43,8 +50,12 @@ export function installClockView(clocks: InstallClocks, clock: Clock, appId: num
   return { appId, hubId, offsetSeconds: offsetMs / 1000, installTime: realTime + offsetMs, realTime };
 }
 
-/** InstallClockAdvanced: the install's time moves `advanceSeconds` further ahead (cumulative). */
-export class AdvanceInstallClock extends Command<InstallClockView> {
+/**
+ * The commands of one install's clock stream, each the decider's command of the same name
+ * (domain/install-clock.ts) without the time the handler adds. Both handled by InstallClockHandler.
+ */
+export class AdvanceInstallClock extends Command<InstallClockView> implements Omit<AdvanceInstallClockShape, 'now'> {
+  readonly kind = 'AdvanceInstallClock' as const;
   constructor(
     readonly appId: number,
     readonly hubId: number,
@@ -55,8 +66,9 @@ export class AdvanceInstallClock extends Command<InstallClockView> {
   }
 }
 
-/** InstallClockReset: the install returns to real time. */
-export class ResetInstallClock extends Command<void> {
+/** InstallClockReset: the install returns to real time (nothing when it runs on real time already). */
+export class ResetInstallClock extends Command<void> implements Omit<ResetInstallClockShape, 'now'> {
+  readonly kind = 'ResetInstallClock' as const;
   constructor(
     readonly appId: number,
     readonly hubId: number,
@@ -66,8 +78,16 @@ export class ResetInstallClock extends Command<void> {
   }
 }
 
-@CommandHandler(AdvanceInstallClock)
-export class AdvanceInstallClockHandler implements ICommandHandler<AdvanceInstallClock> {
+export const INSTALL_CLOCK_COMMANDS = [AdvanceInstallClock, ResetInstallClock] as const;
+type InstallClockBusCommand = InstanceType<(typeof INSTALL_CLOCK_COMMANDS)[number]>;
+
+/**
+ * The one handler of an install's clock stream. The install must exist (a reset also while an
+ * uninstalled app still has a clock); an advance answers once this instance issues and checks the
+ * install's tokens by the new time (the read model holds it), else from the decided offset.
+ */
+@Injectable()
+export class InstallClockHandler implements SharedHandler<InstallClockBusCommand> {
   private readonly streams;
 
   constructor(
@@ -81,49 +101,28 @@ export class AdvanceInstallClockHandler implements ICommandHandler<AdvanceInstal
     this.streams = streams.forDecider(installClockDecider);
   }
 
-  async execute({ appId, hubId, advanceSeconds, context }: AdvanceInstallClock): Promise<InstallClockView> {
-    checkInstall(this.directory, this.installs, this.clocks, appId, hubId);
+  async execute(command: InstallClockBusCommand): Promise<InstallClockView | undefined> {
+    const { appId, hubId, context } = command;
+    const reset = command.kind === 'ResetInstallClock';
+    checkInstall(this.directory, this.installs, this.clocks, appId, hubId, reset);
     const { position, state } = await this.streams.handle(
       installClockStream(appId, hubId),
-      { kind: 'AdvanceInstallClock', appId, hubId, advanceSeconds, now: this.clock.now() },
+      { ...command, now: this.clock.now() },
       context,
     );
-    // Answered once this instance issues and checks the install's tokens by the new time; the answer
-    // itself is the decided state (committed), even if the read model lags.
-    if (position > 0) await this.runner.readModelsReached(position);
-    const realTime = this.clock.now();
-    return {
-      appId,
-      hubId,
-      offsetSeconds: state.offsetSeconds,
-      installTime: realTime + state.offsetSeconds * 1000,
-      realTime,
-    };
-  }
-}
-
-@CommandHandler(ResetInstallClock)
-export class ResetInstallClockHandler implements ICommandHandler<ResetInstallClock> {
-  private readonly streams;
-
-  constructor(
-    streams: EventStreams,
-    private readonly runner: ProjectionRunner,
-    private readonly directory: DirectoryQueries,
-    private readonly installs: InstallQueries,
-    private readonly clocks: InstallClocks,
-    @Inject(CLOCK) private readonly clock: Clock,
-  ) {
-    this.streams = streams.forDecider(installClockDecider);
-  }
-
-  async execute({ appId, hubId, context }: ResetInstallClock): Promise<void> {
-    checkInstall(this.directory, this.installs, this.clocks, appId, hubId, true);
-    const { position } = await this.streams.handle(
-      installClockStream(appId, hubId),
-      { kind: 'ResetInstallClock', appId, hubId, now: this.clock.now() },
-      context,
+    if (reset) {
+      if (position > 0) await this.runner.readModelsReached(position);
+      return undefined;
+    }
+    return answerFromReadModelOr(
+      this.runner,
+      position,
+      () => installClockView(this.clocks, this.clock, appId, hubId),
+      () => {
+        const realTime = this.clock.now();
+        const offsetSeconds = state.offsetSeconds;
+        return { appId, hubId, offsetSeconds, installTime: realTime + offsetSeconds * 1000, realTime };
+      },
     );
-    if (position > 0) await this.runner.readModelsReached(position);
   }
 }
