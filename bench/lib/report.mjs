@@ -439,8 +439,14 @@ export const NOTES = `## How to read these figures
   462 → 309 (302 → 336), metadata GET 228 → 153 (153 → 175), introspection 243 → 206 (247 → 233),
   limits GET 334 → 162 (221 → 219), code exchange 766 → 704 (785 → 717). The references moved by
   up to 40 % between the two runs (NestJS one-route form POST 15,261 → 9,334 req/s), so the \`warn\`
-  rows' +11–14 % on the refresh grant and the metadata GET are inside that run-to-run noise and were
-  not confirmed or ruled out by an alternated A/B pair, which this session had no time left for.
+  rows' +11–14 % on the refresh grant and the metadata GET were then checked by alternated runs at
+  \`warn\` (the NestJS one-route GET as the in-run reference): refresh grant two rounds, 2,087 and
+  1,888 req/s before, 2,168 and 2,022 after (406/452 → 379/400 µs per answer); metadata GET and
+  limits GET three rounds each, metadata 4,778 / 4,147 / 5,141 before and 3,870 / 4,597 / 5,601
+  after (the same mean, 4,689; 207 → 210 µs per answer, +1.4 %), limits 3,985 / 4,129 / 4,288
+  before and 3,970 / 4,343 / 4,045 after (mean −0.4 %; 238.5 → 238.8 µs per answer); as ratios to
+  the reference, metadata 0.350 → 0.377× and limits 0.308 → 0.334×. CPU profiles of the limits GET
+  at \`warn\`, base and new, one after the other: 290.6 and 288.8 µs per answer.
   Migration of 100,000 accounts with the same pair: 22.2 s before, 23.0 s after (the 2026-11-22 run: 5.05 s,
   on the Intel host); read models built from zero with 1,000,000 events: 19.5 s before, 12.5 s
   after (a legacy card is no longer written once per install).
