@@ -1,17 +1,12 @@
-import { randomBytes, randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { encodeAccessToken } from '../../src/oauth/domain/access-token';
+import { randomUUID } from 'node:crypto';
 import { installStream, OAuthEventType } from '../../src/oauth/domain/oauth-events';
 import { EventStoreDbEventStore } from '../../src/platform/event-store/eventstoredb-event-store';
-import { SigningKeyring } from '../../src/platform/security/signing-keys';
 import { EsdbStandIn, type Front } from '../support/esdb-standin/server';
 import { LIMITS_TEST_SCOPES } from '../support/limits-tokens';
-import { HttpFixtures } from '../support/reliability-fixtures';
+import type { HttpFixtures } from '../support/reliability-fixtures';
 import { jsonRequest } from '../support/reliability-service';
-import { ensureBuilt, startService, waitForExit, type ServiceProcess } from '../support/service-process';
-import { TEST_ADMIN_KEY } from '../support/test-app';
+import { ServiceCluster, within } from '../support/service-cluster';
+import { ensureBuilt, waitForExit } from '../support/service-process';
 
 /*
  * Three service processes (dist/main.js) on one EventStoreDB stand-in (test/support/esdb-standin:
@@ -25,68 +20,28 @@ import { TEST_ADMIN_KEY } from '../support/test-app';
 
 jest.setTimeout(120_000);
 
-/** Polls until `check` holds, at most `ms`; resolves with the ms it took. */
-async function within(ms: number, what: string, check: () => Promise<boolean>): Promise<number> {
-  const started = Date.now();
-  for (;;) {
-    if (await check()) return Date.now() - started;
-    if (Date.now() - started > ms) throw new Error(`${what}: not within ${ms} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
-
-const kid = 'multi';
-const secret = randomBytes(32);
-const keyring = new SigningKeyring([{ kid, secret }]);
-/** An access token signed with the shared key (what any instance's token endpoint would issue). */
-const mint = (claims: { hubId: number; appId: number; scopes: string[] }) =>
-  encodeAccessToken(
-    {
-      ...claims,
-      userId: 1,
-      installingUserId: 1,
-      hublet: 'na1',
-      issuedAt: Date.now(),
-      expiresAt: Date.now() + 1_800_000,
-    },
-    keyring,
-  ).token;
+const cluster = new ServiceCluster('multi');
+const mint = cluster.mint.bind(cluster);
 
 describe('three instances on one EventStoreDB (stand-in)', () => {
   const standIn = new EsdbStandIn();
   const fronts: Front[] = [];
-  const instances: ServiceProcess[] = [];
-  const dirs: string[] = [];
+  const instances = cluster.instances;
   let fx: HttpFixtures[] = [];
 
   beforeAll(async () => {
     ensureBuilt();
     await standIn.start();
     fronts.push(standIn.fronts[0]!, await standIn.addFront(), await standIn.addFront());
-    const shared = {
-      SEED: 'none',
-      ADMIN_API_KEY: TEST_ADMIN_KEY,
-      TOKEN_SIGNING_KEYS: `${kid}:${secret.toString('base64')}`,
-      SESSION_SECRET: randomBytes(32).toString('hex'),
-      RATE_LIMIT_ENABLED: 'false',
-    };
-    for (const front of fronts) {
-      const dir = mkdtempSync(join(tmpdir(), 'hs-multi-'));
-      dirs.push(dir);
-      instances.push(
-        await startService({ ...shared, DATA_DIR: dir, EVENTSTORE_CONNECTION_STRING: front.connectionString() }),
-      );
-    }
-    fx = instances.map((s) => new HttpFixtures(s.url, TEST_ADMIN_KEY));
+    await cluster.start(
+      fronts.map((front) => ({ RATE_LIMIT_ENABLED: 'false', EVENTSTORE_CONNECTION_STRING: front.connectionString() })),
+    );
+    fx = cluster.fx;
   }, 240_000);
 
   afterAll(async () => {
-    for (const s of instances) {
-      s.child.kill('SIGKILL');
-      await waitForExit(s.child);
-    }
+    await cluster.stop();
     await standIn.stop();
-    for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
   });
 
   const ready = async (i: number) => (await fx[i]!.admin('GET', '/health/ready')).status === 200;

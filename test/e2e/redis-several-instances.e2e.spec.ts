@@ -1,17 +1,11 @@
-import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { encodeAccessToken } from '../../src/oauth/domain/access-token';
 import { SIGN_IN_FAILURES } from '../../src/oauth/install-page/sign-in-throttle';
-import { SigningKeyring } from '../../src/platform/security/signing-keys';
 import { EsdbStandIn } from '../support/esdb-standin/server';
 import { formFields } from '../support/install-page-browser';
 import { LIMITS_TEST_SCOPES } from '../support/limits-tokens';
 import { describeWithRedis, RedisServer } from '../support/redis-server';
-import { HttpFixtures } from '../support/reliability-fixtures';
-import { ensureBuilt, startService, waitForExit, type ServiceProcess } from '../support/service-process';
-import { TEST_ADMIN_KEY } from '../support/test-app';
+import type { HttpFixtures } from '../support/reliability-fixtures';
+import { ServiceCluster, within } from '../support/service-cluster';
+import { ensureBuilt } from '../support/service-process';
 
 /*
  * Three service processes (dist/main.js) on one EventStoreDB stand-in and one real redis-server
@@ -28,23 +22,8 @@ const TOKEN_RATE_LIMIT_MAX = 4;
 const CLIENT_AUTH_FAILURE_MAX = 6;
 const PASSWORD = 'correct horse battery staple'; // HttpFixtures.user's
 
-const kid = 'redis';
-const secret = randomBytes(32);
-const keyring = new SigningKeyring([{ kid, secret }]);
-const mint = (hubId: number, appId: number) =>
-  encodeAccessToken(
-    {
-      hubId,
-      appId,
-      scopes: LIMITS_TEST_SCOPES,
-      userId: 1,
-      installingUserId: 1,
-      hublet: 'na1',
-      issuedAt: Date.now(),
-      expiresAt: Date.now() + 1_800_000,
-    },
-    keyring,
-  ).token;
+const cluster = new ServiceCluster('redis');
+const mint = (hubId: number, appId: number) => cluster.mint({ hubId, appId, scopes: LIMITS_TEST_SCOPES });
 
 /** One sign-in through the install page of `base`: its form, its cookies, then the POST. */
 async function signIn(base: string, installQuery: string, email: string, password: string): Promise<number> {
@@ -64,20 +43,10 @@ async function signIn(base: string, installQuery: string, email: string, passwor
   return answer.status;
 }
 
-/** Polls until `check` holds, at most `ms`. */
-async function within(ms: number, what: string, check: () => Promise<boolean>): Promise<void> {
-  const started = Date.now();
-  while (!(await check())) {
-    if (Date.now() - started > ms) throw new Error(`${what}: not within ${ms} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
-
 describeWithRedis('three instances sharing their limits through one Redis', () => {
   const redis = new RedisServer();
   const standIn = new EsdbStandIn();
-  const instances: ServiceProcess[] = [];
-  const dirs: string[] = [];
+  const instances = cluster.instances;
   let fx: HttpFixtures[] = [];
 
   beforeAll(async () => {
@@ -85,10 +54,6 @@ describeWithRedis('three instances sharing their limits through one Redis', () =
     await redis.start();
     await standIn.start();
     const shared = {
-      SEED: 'none',
-      ADMIN_API_KEY: TEST_ADMIN_KEY,
-      TOKEN_SIGNING_KEYS: `${kid}:${secret.toString('base64')}`,
-      SESSION_SECRET: randomBytes(32).toString('hex'),
       EVENTSTORE_CONNECTION_STRING: standIn.connectionString,
       COUNTER_STORE_URL: redis.url,
       RATE_LIMIT_ENABLED: 'true',
@@ -99,22 +64,14 @@ describeWithRedis('three instances sharing their limits through one Redis', () =
       CLIENT_AUTH_FAILURE_WINDOW_MS: '600000',
       CLIENT_AUTH_FAILURE_MAX: String(CLIENT_AUTH_FAILURE_MAX),
     };
-    for (let i = 0; i < 3; i++) {
-      const dir = mkdtempSync(join(tmpdir(), 'hs-redis-'));
-      dirs.push(dir);
-      instances.push(await startService({ ...shared, DATA_DIR: dir }));
-    }
-    fx = instances.map((s) => new HttpFixtures(s.url, TEST_ADMIN_KEY));
+    await cluster.start([shared, shared, shared]);
+    fx = cluster.fx;
   }, 240_000);
 
   afterAll(async () => {
-    for (const s of instances) {
-      s.child.kill('SIGKILL');
-      await waitForExit(s.child);
-    }
+    await cluster.stop();
     await standIn.stop();
     await redis.stop();
-    for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
   });
 
   /** Waits until an account written on instance 0 is known to all three. */
