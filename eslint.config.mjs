@@ -6,9 +6,13 @@ import tseslint from 'typescript-eslint';
 // folders it forbids as "one or more ../ then the folder".
 const FEATURES = ['oauth', 'cards', 'limits', 'directory', 'ops', 'controls'];
 const up = '^(\\.\\./)+';
+// A module's public files: its index.ts, and its queries file (`<module>.queries.ts`) when it has one.
 const featureIndexOnly = (self, prefix = up) => ({
-  regex: `${prefix}(${FEATURES.filter((f) => f !== self).join('|')})/(?!index$).+`,
-  message: 'Import another module only through its public index.ts (e.g. ../../oauth), never its internals.',
+  regex: `${prefix}(${FEATURES.filter((f) => f !== self)
+    .map((f) => `${f}/(?!index$|${f}\\.queries$)`)
+    .join('|')}).+`,
+  message:
+    'Import another module only through its public index.ts (e.g. ../../oauth) or its <module>.queries.ts, never its internals.',
 });
 // The platform files a domain/ file may import: pure helpers, no framework and no I/O (add one here
 // only if it stays so).
@@ -20,7 +24,7 @@ const PURE_PLATFORM = [
   'events/envelope',
   'events/event-type-registry',
   'scopes/scope-catalog',
-  'security/random-pool',
+  'security/crypto',
   'tiers',
 ].map((p) => p.replace(/\//g, '\\/'));
 const pureDomain = (self) => [

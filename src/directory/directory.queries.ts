@@ -115,6 +115,8 @@ export class DirectoryQueries {
   private readonly accounts = new BoundedCache<number, AccountView>(CACHE_LIMIT);
   private readonly appsById = new BoundedCache<number, AppView>(CACHE_LIMIT);
   private readonly appsByClientId = new BoundedCache<string, AppWithSecret>(CACHE_LIMIT);
+  /** A user's e-mail never changes either (a user's accounts do: the view is read uncached). */
+  private readonly emails = new BoundedCache<number, string>(CACHE_LIMIT);
 
   constructor(
     @Inject(READ_MODEL_DB) private readonly db: Database.Database,
@@ -202,6 +204,21 @@ export class DirectoryQueries {
     const row = this.stmt('SELECT * FROM dir_accounts WHERE domain = ?').get(domain.toLowerCase()) as
       AccountRow | undefined;
     return row ? toAccount(row) : null;
+  }
+
+  /** The user's e-mail, '' for an unknown user (the token metadata answers name it on every call). */
+  userEmail(userId: number): string {
+    const cached = this.emails.get(userId);
+    if (cached !== undefined) return cached;
+    const email = this.getUser(userId)?.email;
+    if (email === undefined) return '';
+    this.emails.set(userId, email);
+    return email;
+  }
+
+  /** The account's domain, '' for an unknown account. */
+  accountDomain(hubId: number): string {
+    return this.getAccount(hubId)?.domain ?? '';
   }
 
   getUser(userId: number): UserView | null {

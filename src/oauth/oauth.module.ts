@@ -3,7 +3,7 @@ import { DirectoryModule } from '../directory';
 import { EventSourcingModule } from '../platform/event-sourcing/event-sourcing.module';
 import { commandHandlersFor } from '../platform/commands/command-handlers';
 import { AuthorizeRequestValidator } from './application/authorize-request.validator';
-import { ClientAuthenticator } from './application/client-authentication';
+import { ClientAuthenticator } from './application/oauth-form';
 import { ApproveInstallHandler } from './application/commands/approve-install';
 import { IssueTokenProcess } from './application/commands/issue-token';
 import { AuthorizationCodeRedemption } from './application/commands/redeem-authorization-code';

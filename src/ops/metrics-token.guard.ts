@@ -2,7 +2,7 @@ import { CanActivate, ExecutionContext, Inject, Injectable } from '@nestjs/commo
 import type { FastifyRequest } from 'fastify';
 import { APP_CONFIG, type AppConfig } from '../platform/config/config';
 import { HubSpotError } from '../platform/errors/hubspot-error';
-import { constantTimeEqual } from '../platform/security/constant-time';
+import { constantTimeEqual } from '../platform/security/crypto';
 
 /**
  * `/metrics` with METRICS_TOKEN set: `Authorization: Bearer <METRICS_TOKEN>` (Prometheus's

@@ -11,7 +11,8 @@ import {
 } from '../support/oauth-fixtures';
 import { validateComponent, validateResponse } from '../support/limits-schema';
 import { mintCardsToken } from '../support/cards-tokens';
-import { DemoSeeder, DirectoryQueries } from '../../src/directory';
+import { DemoSeeder } from '../../src/directory';
+import { DirectoryQueries } from '../../src/directory/directory.queries';
 import { createAccount, createApp, startTestApp, type TestApp } from '../support/test-app';
 
 const VERSIONS = ['v3', '2026-03', '2026-09'] as const;

@@ -1,7 +1,6 @@
 import { Controller, Get, Module } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
-import { SigningKeyring } from '../../src/platform/security/signing-keys';
-import { AccessTokenClaims, encodeAccessToken } from '../../src/oauth/domain/access-token';
+import { SigningKeyring, AccessTokenClaims, encodeAccessToken } from '../../src/oauth/domain/access-token';
 import { InstallQueries } from '../../src/oauth/application/install.queries';
 import { AuthorizeRequestValidator } from '../../src/oauth/application/authorize-request.validator';
 import { OAuthModule } from '../../src/oauth/oauth.module';

@@ -5,7 +5,7 @@ import {
   CUSTOM_OBJECT_TYPE_LIMITS_SCHEMA,
   CUSTOM_PROPERTY_LIMITS_SCHEMA,
 } from '../../src/limits/http/wire-schemas';
-import { TokenMetadataService } from '../../src/oauth/application/token-metadata.service';
+import { TokenMetadataController } from '../../src/oauth/http/token-metadata.controller';
 import { ACCESS_TOKEN_INFO_SCHEMA } from '../../src/oauth/http/wire-schemas';
 import { ERROR_WIRE_SCHEMA } from '../../src/platform/errors/error-wire-schema';
 import type { WireSchema } from '../../src/platform/http/wire-schema';
@@ -98,7 +98,7 @@ describe('what the serialized routes’ handlers return, before the serializer',
     const f = await oauthFixture(t);
     const tokens = await installAndExchange(t, f);
     expect(
-      wireProblems(ACCESS_TOKEN_INFO_SCHEMA, t.app.get(TokenMetadataService).accessTokenInfo(tokens.access_token)),
+      wireProblems(ACCESS_TOKEN_INFO_SCHEMA, t.app.get(TokenMetadataController).accessToken(tokens.access_token)),
     ).toEqual([]);
     const hubId = (await createAccount(t, { tier: 'enterprise' })).hubId;
     const limits = t.app.get(LimitsQueries);

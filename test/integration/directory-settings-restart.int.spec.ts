@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DirectoryQueries } from '../../src/directory';
+import { DirectoryQueries } from '../../src/directory/directory.queries';
 import { ProjectionRunner } from '../../src/platform/projections/projection-runner';
 import { startTestApp } from '../support/test-app';
 

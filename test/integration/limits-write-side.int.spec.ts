@@ -13,7 +13,7 @@ import type { AccountLimitsState } from '../../src/limits/domain/account-limits.
 import { LimitsEvent, limitsAccountStream, limitsEvents, LimitsEventType } from '../../src/limits/domain/limits-events';
 import { ACCOUNT_LIMITS_RETRY_POLICY } from '../../src/limits/application/account-limits.handler';
 import { CLOCK, ManualClock } from '../../src/platform/clock';
-import type { DeciderCommandHandler } from '../../src/platform/commands/decider-command-handler';
+import type { DeciderCommandHandler } from '../../src/platform/commands/event-streams';
 import { EventStreams } from '../../src/platform/commands/event-streams';
 import { HubSpotError } from '../../src/platform/errors/hubspot-error';
 import { EVENT_STORE } from '../../src/platform/event-store/event-store.port';

@@ -1,5 +1,4 @@
-import { SigningKeyring } from '../../src/platform/security/signing-keys';
-import { encodeAccessToken } from '../../src/oauth/domain/access-token';
+import { SigningKeyring, encodeAccessToken } from '../../src/oauth/domain/access-token';
 import type { TestApp } from './test-app';
 
 /**

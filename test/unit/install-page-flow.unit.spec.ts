@@ -1,5 +1,5 @@
 import type { CommandBus } from '@nestjs/cqrs';
-import type { AccountView, DirectoryQueries, UserView } from '../../src/directory/index';
+import type { AccountView, DirectoryQueries, UserView } from '../../src/directory/directory.queries';
 import { AuthorizeRequestValidator } from '../../src/oauth/application/authorize-request.validator';
 import { ApproveInstall } from '../../src/oauth/application/commands/approve-install';
 import { decodeAuthorizationRequest } from '../../src/oauth/install-page/authorization-request';

@@ -27,9 +27,15 @@ describe('module boundaries (npm run lint)', () => {
     expect(lint('src/platform/x.ts', uses('../directory/directory.queries'))).toContain('no-restricted-imports');
   });
 
-  it('a module reaching into another module’s internals fails; its index.ts is allowed', () => {
+  it('a module reaching into another module’s internals fails; its index.ts and its queries file are allowed', () => {
     expect(lint('src/cards/http/x.ts', uses('../../oauth/domain/access-token'))).toContain('no-restricted-imports');
-    expect(lint('src/limits/x.ts', uses('../directory/directory.queries'))).toContain('no-restricted-imports');
+    expect(lint('src/limits/x.ts', uses('../directory/directory.module'))).toContain('no-restricted-imports');
+    expect(lint('src/limits/x.ts', uses('../directory/domain/directory-events'))).toContain('no-restricted-imports');
+    // Only the module's own `<module>.queries.ts`: a queries file named for another module is internal.
+    expect(lint('src/limits/x.ts', uses('../cards/directory.queries'))).toContain('no-restricted-imports');
+    expect(lint('src/limits/x.ts', uses('../oauth/application/install.queries'))).toContain('no-restricted-imports');
+    expect(lint('src/limits/x.ts', uses('../directory/directory.queries'))).toEqual([]);
+    expect(lint('src/limits/http/x.ts', uses('../../directory/directory.queries'))).toEqual([]);
     expect(lint('src/main.ts', uses('./oauth/application/token.service'))).toContain('no-restricted-imports');
     expect(lint('src/main.ts', uses('./oauth'))).toEqual([]);
     expect(lint('src/cards/http/x.ts', uses('../../oauth'))).toEqual([]);
@@ -77,7 +83,11 @@ describe('module boundaries (npm run lint)', () => {
     expect(lint('src/limits/domain/x.ts', dynamic('../../oauth'))).toContain('no-restricted-syntax');
     expect(lint('src/limits/domain/x.ts', dynamic('@nestjs/common'))).toContain('no-restricted-syntax');
     expect(lint('src/main.ts', dynamic('./oauth/application/token.service'))).toContain('no-restricted-syntax');
+    expect(lint('src/cards/http/x.ts', dynamic('../../directory/domain/directory-events'))).toContain(
+      'no-restricted-syntax',
+    );
     expect(lint('src/cards/http/x.ts', dynamic('../../oauth'))).toEqual([]);
+    expect(lint('src/cards/http/x.ts', dynamic('../../directory/directory.queries'))).toEqual([]);
     expect(lint('src/platform/x.ts', dynamic('./clock'))).toEqual([]);
   });
 });

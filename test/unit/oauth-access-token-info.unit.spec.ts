@@ -1,4 +1,4 @@
-import { encodedScopeFields } from '../../src/oauth/application/token-metadata.service';
+import { encodedScopeFields } from '../../src/oauth/application/access-token-verifier';
 import { encodeScopes, SCOPES } from '../../src/platform/scopes/scope-catalog';
 
 /** The encoded scope fields of the metadata answer, remembered per scope list. */

@@ -1,13 +1,12 @@
-import { ManualClock } from '../../src/platform/clock';
+import { ManualClock, InstallClocks } from '../../src/platform/clock';
 import {
   accessTokenExpiredError,
   AccessTokenRevocations,
   AccessTokenVerifier,
   INSTALL_FLOOR_RETENTION_MS,
 } from '../../src/oauth/application/access-token-verifier';
-import { InstallClocks } from '../../src/oauth/application/install-clocks';
 import { type AccessTokenClaims, encodeAccessToken } from '../../src/oauth/domain/access-token';
-import type { SigningKeyring } from '../../src/platform/security/signing-keys';
+import type { SigningKeyring } from '../../src/oauth/domain/access-token';
 
 const T0 = Date.UTC(2026, 10, 22, 9, 0, 0);
 

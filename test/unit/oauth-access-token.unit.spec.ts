@@ -5,7 +5,7 @@ import {
   MAX_ACCESS_TOKEN_LENGTH,
   verifyAccessToken,
 } from '../../src/oauth/domain/access-token';
-import { accessTokenInfo } from '../../src/oauth/application/token-metadata.service';
+import { accessTokenInfo } from '../../src/oauth/application/access-token-verifier';
 import { decodeScopes, SCOPES } from '../../src/platform/scopes/scope-catalog';
 
 const key = { kid: 'k1', secret: randomBytes(32) };

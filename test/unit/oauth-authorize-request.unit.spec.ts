@@ -6,7 +6,7 @@ import {
 } from '../../src/oauth/domain/authorize-request';
 import { redirectWithParams } from '../../src/oauth/domain/redirect-url';
 import { checkPkceRequest, s256, verifierMatches } from '../../src/oauth/domain/pkce';
-import { parseBasicAuthorization } from '../../src/oauth/application/client-authentication';
+import { parseBasicAuthorization } from '../../src/oauth/application/oauth-form';
 import { isNonFormTokenRequest } from '../../src/oauth/http/token.controller';
 import { HubSpotError } from '../../src/platform/errors/hubspot-error';
 import { redactUrl } from '../../src/platform/logging/logger';

@@ -1,6 +1,6 @@
 import { fold } from '../../src/platform/commands/decider';
 import { HubSpotError } from '../../src/platform/errors/hubspot-error';
-import { accessTokenDecider } from '../../src/oauth/domain/access-token.decider';
+import { accessTokenDecider } from '../../src/oauth/domain/access-token';
 import {
   authorizationCodeDecider,
   AuthorizationCodeReplayed,

@@ -1,4 +1,3 @@
-import { InstallClocks } from '../../src/oauth/application/install-clocks';
 import {
   AccessTokenRevocations,
   accessTokenExpiredError,
@@ -13,8 +12,8 @@ import {
   MAX_INSTALL_CLOCK_OFFSET_SECONDS,
 } from '../../src/oauth/domain/install-clock';
 import { parseAdvance } from '../../src/oauth/http/install-clock.controller';
-import { ManualClock } from '../../src/platform/clock';
-import type { SigningKeyring } from '../../src/platform/security/signing-keys';
+import { ManualClock, InstallClocks } from '../../src/platform/clock';
+import type { SigningKeyring } from '../../src/oauth/domain/access-token';
 import { HubSpotError } from '../../src/platform/errors/hubspot-error';
 import { DeciderSpecification } from '../support/decider-specification';
 

@@ -1,4 +1,4 @@
-import { randomBytesFromPool } from '../../src/platform/security/random-pool';
+import { randomBytesFromPool } from '../../src/platform/security/crypto';
 
 describe('random bytes from the pool', () => {
   it('hands out bytes once: many draws across refills are all distinct and keep their value', () => {

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { DirectoryQueries, type AppView } from '../../directory';
+import { DirectoryQueries, type AppView } from '../../directory/directory.queries';
 import { HubSpotError } from '../../platform/errors/hubspot-error';
 
 /**

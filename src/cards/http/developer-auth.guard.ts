@@ -10,12 +10,12 @@ import {
 } from '@nestjs/common';
 import { ModuleRef, Reflector } from '@nestjs/core';
 import { ApiBearerAuth, ApiSecurity } from '@nestjs/swagger';
-import { DirectoryQueries } from '../../directory';
+import { DirectoryQueries } from '../../directory/directory.queries';
 import { type AccessTokenClaims, BearerTokenGuard, missingAnyScopeError } from '../../oauth';
 import { HubSpotError } from '../../platform/errors/hubspot-error';
 import { AuthenticateBeforeBody, EarlyAuthentication } from '../../platform/http/early-authentication';
 import type { RequestWithActor } from '../../platform/http/request-context';
-import { sha256Hex } from '../../platform/security/constant-time';
+import { sha256Hex } from '../../platform/security/crypto';
 
 const DEVELOPER_SCOPES = 'cards:developerScopes';
 

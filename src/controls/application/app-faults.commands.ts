@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { Command } from '@nestjs/cqrs';
 import { randomUUID } from 'node:crypto';
-import { DirectoryQueries } from '../../directory';
+import { DirectoryQueries } from '../../directory/directory.queries';
 import { CLOCK, type Clock } from '../../platform/clock';
 import type { SharedHandler } from '../../platform/commands/command-handlers';
 import { EventStreams } from '../../platform/commands/event-streams';

@@ -1,14 +1,14 @@
 import { Inject, Injectable, Logger, type INestApplicationContext } from '@nestjs/common';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Counter } from 'prom-client';
-import { DirectoryQueries } from '../../directory';
+import { DirectoryQueries } from '../../directory/directory.queries';
 import { requestAppResolver, type RequestApp } from '../../oauth';
 import { CLOCK, type Clock } from '../../platform/clock';
 import { APP_CONFIG, type AppConfig } from '../../platform/config/config';
 import { sendHubSpotError } from '../../platform/errors/hubspot-exception.filter';
 import { routeAuthenticationOf } from '../../platform/http/early-authentication';
 import { Metrics } from '../../platform/metrics/metrics';
-import { sha256Hex } from '../../platform/security/constant-time';
+import { sha256Hex } from '../../platform/security/crypto';
 import { FaultRegistry, type FaultSubject } from '../application/fault-registry';
 import { faultAnswer } from './fault-answers';
 

@@ -1,7 +1,7 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
-import { DirectoryQueries } from '../../directory';
+import { DirectoryQueries } from '../../directory/directory.queries';
 import { HubSpotError } from '../../platform/errors/hubspot-error';
 import type { CommandContext } from '../../platform/events/envelope';
 import { IntParamPipe } from '../../platform/http/int-param.pipe';

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { DirectoryQueries } from '../../directory';
+import { DirectoryQueries } from '../../directory/directory.queries';
 import { CLOCK, type Clock } from '../../platform/clock';
 import { APP_CONFIG, type AppConfig } from '../../platform/config/config';
 import type { SharedHandler } from '../../platform/commands/command-handlers';

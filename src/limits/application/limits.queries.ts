@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import type Database from 'better-sqlite3';
 import { APP_CONFIG, AppConfig } from '../../platform/config/config';
 import { Tier, TierLimits } from '../../platform/tiers';
-import { DirectoryQueries } from '../../directory';
+import { DirectoryQueries } from '../../directory/directory.queries';
 import { HubSpotError } from '../../platform/errors/hubspot-error';
 import { READ_MODEL_DB } from '../../platform/projections/read-model-database';
 import { unknownObjectType } from '../domain/limit-errors';

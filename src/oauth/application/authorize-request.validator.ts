@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { AppView, DirectoryQueries } from '../../directory';
+import { AppView, DirectoryQueries } from '../../directory/directory.queries';
 import { authorizeErrors, checkRequestedScopes, isRegisteredRedirectUri } from '../domain/authorize-request';
 
 export interface AuthorizeQuery {

@@ -1,4 +1,4 @@
-import { randomBytesFromPool as randomBytes } from '../../platform/security/random-pool';
+import { randomBytesFromPool as randomBytes } from '../../platform/security/crypto';
 
 /**
  * Fresh secrets. Codes and refresh tokens carry 256 random bits after a hublet prefix, as

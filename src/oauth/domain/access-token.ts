@@ -1,6 +1,15 @@
 import { createHmac, createSecretKey, KeyObject, timingSafeEqual } from 'node:crypto';
-import { randomBytesFromPool } from '../../platform/security/random-pool';
+import { randomBytesFromPool } from '../../platform/security/crypto';
 import { decodeScopes, encodeScopes, SCOPE_CATALOG_VERSION } from '../../platform/scopes/scope-catalog';
+import type { Decider } from '../../platform/commands/decider';
+import { HubSpotError } from '../../platform/errors/hubspot-error';
+import { AccessTokenEvent, AccessTokenIssued, OAuthEventType } from './oauth-events';
+import type { RefreshGrant } from './refresh-token.decider';
+
+/*
+ * The access token: its signed format (encode, read), the keyring it is signed with, and its stream's
+ * decider (issued once, then at most revoked).
+ */
 
 /**
  * Self-contained, HMAC-signed access tokens: any instance verifies one without a store lookup.
@@ -50,10 +59,29 @@ export const newAccessTokenId = (): string => randomBytesFromPool(8).toString('h
 /** Tokens carry whole seconds: the first issue time after the second `ms` falls in. */
 export const nextSecond = (ms: number): number => Math.floor(ms / 1000) * 1000 + 1000;
 
-export interface KeyLookup {
-  active: { kid: string; secret: Buffer };
-  secretFor(kid: string): Buffer | undefined;
+/**
+ * The HMAC keys of access tokens (and the install page's sessions), by key id: the first signs, all
+ * verify, so keys rotate by prepending a new one. Where they come from (TOKEN_SIGNING_KEYS, or a key
+ * kept in DATA_DIR) is platform/security/signing-keys.ts.
+ */
+export class SigningKeyring {
+  private readonly byKid: Map<string, Buffer>;
+  constructor(readonly keys: ReadonlyArray<{ kid: string; secret: Buffer }>) {
+    if (keys.length === 0) throw new Error('at least one signing key is needed');
+    this.byKid = new Map(keys.map((k) => [k.kid, k.secret]));
+  }
+
+  get active(): { kid: string; secret: Buffer } {
+    return this.keys[0]!;
+  }
+
+  secretFor(kid: string): Buffer | undefined {
+    return this.byKid.get(kid);
+  }
 }
+
+/** What encoding and reading a token need of the keyring. */
+export type KeyLookup = Pick<SigningKeyring, 'active' | 'secretFor'>;
 
 function writeVarint(out: number[], value: number): void {
   if (!Number.isSafeInteger(value) || value < 0) throw new Error(`varint out of range: ${value}`);
@@ -196,3 +224,160 @@ function decodePayload(buf: Buffer): AccessTokenClaims {
   if (format === FORMAT_APP) claims.appToken = true;
   return claims;
 }
+
+// ---- The access token's stream ----
+
+/** One access token's stream: issued once (for an install, or for the app itself), then at most revoked. */
+export type AccessTokenState =
+  | { status: 'unknown' }
+  | {
+      status: 'issued' | 'revoked';
+      tokenId: string;
+      appId: number;
+      /** Absent for app tokens (client_credentials). */
+      hubId?: number;
+      installId?: string;
+      expiresAt: number;
+    };
+
+export interface IssueAccessTokenCommand {
+  kind: 'IssueAccessToken';
+  /** The refresh token the access token comes from: usable for this client (checked by the caller). */
+  grant: RefreshGrant;
+  grantType: AccessTokenIssued['data']['grantType'];
+  /** Random id the signed token carries. */
+  tokenId: string;
+  /** Second precision, as the token stores it. */
+  issuedAt: number;
+  expiresAt: number;
+}
+
+/** The client_credentials grant: a token of the app itself (the client was authenticated by the caller). */
+export interface IssueAppAccessTokenCommand {
+  kind: 'IssueAppAccessToken';
+  appId: number;
+  clientId: string;
+  tokenId: string;
+  issuedAt: number;
+  expiresAt: number;
+}
+
+/** RFC 7009 revocation by the token's own client (ownership checked by the caller). */
+export interface RevokeAccessTokenCommand {
+  kind: 'RevokeAccessToken';
+  now: number;
+  /**
+   * What the verified (signed) token itself says. Used when its stream is empty: a genuine token
+   * whose issue left the live store (archived, e.g. after a wall-clock step) is still revoked,
+   * never silently missed.
+   */
+  token?: { tokenId: string; appId: number; hubId?: number; installId?: string; expiresAt: number };
+}
+
+export type AccessTokenCommand = IssueAccessTokenCommand | IssueAppAccessTokenCommand | RevokeAccessTokenCommand;
+
+/**
+ * Both grants of the token endpoint end here: an access token issued from a refresh token (or, in
+ * 2026-03, for the app itself). The token is self-contained; the events are the audit record of its
+ * issue and of its revocation (no token material).
+ */
+export const accessTokenDecider: Decider<AccessTokenState, AccessTokenCommand, AccessTokenEvent> = {
+  initialState: () => ({ status: 'unknown' }),
+
+  evolve: (state, event) => {
+    switch (event.type) {
+      case OAuthEventType.AccessTokenIssued:
+        return {
+          status: 'issued',
+          tokenId: event.data.tokenId,
+          appId: event.data.appId,
+          hubId: event.data.hubId,
+          installId: event.data.installId,
+          expiresAt: event.data.expiresAt,
+        };
+      case OAuthEventType.AppAccessTokenIssued:
+        return {
+          status: 'issued',
+          tokenId: event.data.tokenId,
+          appId: event.data.appId,
+          expiresAt: event.data.expiresAt,
+        };
+      case OAuthEventType.AccessTokenRevoked:
+        return state.status === 'unknown' ? state : { ...state, status: 'revoked' };
+    }
+  },
+
+  decide: (command, state) => {
+    switch (command.kind) {
+      case 'IssueAccessToken': {
+        // 64 random bits within one second do not collide; if they did, refusing beats sharing a stream.
+        if (state.status !== 'unknown') throw HubSpotError.conflict('access token id collision; retry');
+        const { grant } = command;
+        return [
+          {
+            type: OAuthEventType.AccessTokenIssued,
+            data: {
+              tokenId: command.tokenId,
+              grantType: command.grantType,
+              refreshTokenHash: grant.refreshTokenHash,
+              appId: grant.appId,
+              hubId: grant.hubId,
+              userId: grant.userId,
+              installId: grant.installId,
+              issuedAt: command.issuedAt,
+              expiresAt: command.expiresAt,
+            },
+          },
+        ];
+      }
+      case 'IssueAppAccessToken':
+        if (state.status !== 'unknown') throw HubSpotError.conflict('access token id collision; retry');
+        return [
+          {
+            type: OAuthEventType.AppAccessTokenIssued,
+            data: {
+              tokenId: command.tokenId,
+              appId: command.appId,
+              clientId: command.clientId,
+              issuedAt: command.issuedAt,
+              expiresAt: command.expiresAt,
+            },
+          },
+        ];
+      case 'RevokeAccessToken': {
+        const { token } = command;
+        if (state.status === 'unknown' && token !== undefined && token.expiresAt > command.now) {
+          // Signed by us and unexpired, but its issue is not in the stream (archived): revoke from the token.
+          return [
+            {
+              type: OAuthEventType.AccessTokenRevoked,
+              data: {
+                tokenId: token.tokenId,
+                appId: token.appId,
+                ...(token.hubId !== undefined ? { hubId: token.hubId } : {}),
+                ...(token.installId !== undefined ? { installId: token.installId } : {}),
+                expiresAt: token.expiresAt,
+                revokedAt: command.now,
+              },
+            },
+          ];
+        }
+        // RFC 7009: revoking a token that is unknown, already revoked or expired changes nothing.
+        if (state.status !== 'issued' || state.expiresAt <= command.now) return [];
+        return [
+          {
+            type: OAuthEventType.AccessTokenRevoked,
+            data: {
+              tokenId: state.tokenId,
+              appId: state.appId,
+              ...(state.hubId !== undefined ? { hubId: state.hubId } : {}),
+              ...(state.installId !== undefined ? { installId: state.installId } : {}),
+              expiresAt: state.expiresAt,
+              revokedAt: command.now,
+            },
+          },
+        ];
+      }
+    }
+  },
+};

@@ -1,7 +1,7 @@
 import { Controller, Delete, Get, HttpCode, Inject } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
-import { type AccountDetailsView, DirectoryQueries } from '../../directory';
+import { type AccountDetailsView, DirectoryQueries } from '../../directory/directory.queries';
 import { CLOCK, type Clock } from '../../platform/clock';
 import type { CommandContext } from '../../platform/events/envelope';
 import { HubSpotError } from '../../platform/errors/hubspot-error';

@@ -1,8 +1,8 @@
 import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Post } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { ApiBody, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { DirectoryQueries } from '../../directory';
-import { CLOCK, type Clock } from '../../platform/clock';
+import { DirectoryQueries } from '../../directory/directory.queries';
+import { CLOCK, type Clock, InstallClocks } from '../../platform/clock';
 import { type ErrorDetail, HubSpotError } from '../../platform/errors/hubspot-error';
 import type { CommandContext } from '../../platform/events/envelope';
 import { IntParamPipe } from '../../platform/http/int-param.pipe';
@@ -16,7 +16,6 @@ import {
   type InstallClockView,
   ResetInstallClock,
 } from '../application/commands/install-clock';
-import { InstallClocks } from '../application/install-clocks';
 import { InstallQueries } from '../application/install.queries';
 import { MAX_INSTALL_CLOCK_OFFSET_SECONDS } from '../domain/install-clock';
 import { INSTALL_CLOCK_SCHEMA } from './wire-schemas';

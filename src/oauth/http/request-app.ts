@@ -1,9 +1,8 @@
 import type { INestApplicationContext } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
 import { routeAuthenticationOf } from '../../platform/http/early-authentication';
-import { ClientAuthenticator } from '../application/client-authentication';
+import { ClientAuthenticator, OAuthForm } from '../application/oauth-form';
 import { BearerTokenGuard } from './bearer-token.guard';
-import { OAuthForm } from './oauth-form';
 import { tokenFormRulesOf } from './token.controller';
 
 /** The app a request is authenticated as, and the account it acts on when that is known before the handler. */

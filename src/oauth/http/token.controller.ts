@@ -8,7 +8,7 @@ import type { CommandContext } from '../../platform/events/envelope';
 import type { ApiVersion } from '../../platform/http/api-versions';
 import { Ctx } from '../../platform/http/request-context';
 import { WireResponse } from '../../platform/http/wire-response';
-import { type AuthenticatedClient, ClientAuthenticator } from '../application/client-authentication';
+import { type AuthenticatedClient, ClientAuthenticator, type FormRules, OAuthForm } from '../application/oauth-form';
 import {
   type ClientCredentialsTokenResponse,
   IssueToken,
@@ -23,7 +23,6 @@ import {
 } from '../application/token-metadata.service';
 import { oauthError } from '../domain/oauth-errors';
 import { ClientAuthenticationThrottle } from '../rate-limit/client-authentication-throttle';
-import { type FormRules, OAuthForm } from './oauth-form';
 import { ACCESS_TOKEN_RESPONSE_SCHEMA, INTROSPECTION_SCHEMA, TOKEN_RESPONSE_SCHEMAS } from './wire-schemas';
 
 type GrantType = TokenGrantRequest['grantType'];

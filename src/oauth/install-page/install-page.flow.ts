@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
-import { AccountView, DirectoryQueries, UserView } from '../../directory';
+import { AccountView, DirectoryQueries, UserView } from '../../directory/directory.queries';
 import { HubSpotError } from '../../platform/errors/hubspot-error';
 import type { CommandContext } from '../../platform/events/envelope';
 import { tierAllowsScope } from '../../platform/scopes/scope-catalog';

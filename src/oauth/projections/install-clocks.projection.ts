@@ -3,7 +3,7 @@ import type Database from 'better-sqlite3';
 import type { Recorded } from '../../platform/events/event-type-registry';
 import type { Projection } from '../../platform/projections/projection';
 import { cachedStatement } from '../../platform/projections/statement-cache';
-import { InstallClocks } from '../application/install-clocks';
+import { InstallClocks } from '../../platform/clock';
 import { InstallClockEventType, type InstallClockEvent } from '../domain/install-clock';
 
 /**

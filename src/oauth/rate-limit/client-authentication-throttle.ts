@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
 import { HubSpotError } from '../../platform/errors/hubspot-error';
 import { clientAuthenticationThrottled } from '../../platform/rate-limit/rate-limit-responses';
-import { parseBasicAuthorization } from '../application/client-authentication';
+import { parseBasicAuthorization } from '../application/oauth-form';
 import { RateLimiters } from './rate-limiters';
 
 /**

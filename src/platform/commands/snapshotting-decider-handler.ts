@@ -1,7 +1,6 @@
 import type { CommandContext, DomainEvent } from '../events/envelope';
 import type { Decider } from './decider';
-import type { DecisionResult } from './decider-command-handler';
-import type { EventStreams } from './event-streams';
+import type { DecisionResult, EventStreams } from './event-streams';
 import { retryOnConflict, type RetryPolicy } from './retry-policy';
 
 interface Snapshot<S> {

@@ -23,7 +23,6 @@ import { ProjectionRunner } from '../projections/projection-runner';
 import { closeReadModelDatabase, openReadModelDatabase, READ_MODEL_DB } from '../projections/read-model-database';
 import { flushLogAtShutdown } from './shutdown-log-flush';
 import { makePrivateDataDir } from '../security/private-files';
-import { SigningKeyring } from '../security/signing-keys';
 import { EarlyAuthentication } from '../http/early-authentication';
 import { DataDirLock } from './data-dir-lock';
 import { COUNTER_STORE, type CounterStore } from '../rate-limit/counter-store';
@@ -123,7 +122,6 @@ export class CoreModule {
             return new ProjectionRunner(store, db, { log: (m) => logger.log(m), error: (m) => logger.error(m) });
           },
         },
-        { provide: SigningKeyring, useFactory: () => SigningKeyring.fromConfig(config) },
         EarlyAuthentication,
         { provide: ArchiveFiles, useFactory: () => new ArchiveFiles(config.dataDir) },
         CoreLifecycle,
@@ -138,7 +136,6 @@ export class CoreModule {
         READ_MODEL_DB,
         ProjectionRunner,
         EventStreams,
-        SigningKeyring,
         EarlyAuthentication,
         ArchiveFiles,
       ],

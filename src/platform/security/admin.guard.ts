@@ -3,7 +3,7 @@ import { ApiBearerAuth } from '@nestjs/swagger';
 import { HubSpotError } from '../errors/hubspot-error';
 import { AuthenticateBeforeBody, EarlyAuthentication } from '../http/early-authentication';
 import type { RequestWithActor } from '../http/request-context';
-import { constantTimeEqual } from './constant-time';
+import { constantTimeEqual } from './crypto';
 import { AdminKey } from './admin-key';
 
 /**

@@ -7,29 +7,12 @@ import { fsyncPath } from '../fsync-path';
 import { makePrivateDataDir } from './private-files';
 
 /**
- * HMAC keys for access tokens, by key id. The first signs; all verify, so keys rotate by
- * prepending a new one. Without TOKEN_SIGNING_KEYS a single-instance deployment gets a key
- * generated once and kept (mode 0600) in DATA_DIR, so tokens survive a restart.
+ * The HMAC keys of access tokens, the first one signing (the keyring is the OAuth module's): from
+ * TOKEN_SIGNING_KEYS, or, for a single-instance deployment without it, a key generated once and kept
+ * (mode 0600) in DATA_DIR, so tokens survive a restart.
  */
-export class SigningKeyring {
-  private readonly byKid: Map<string, Buffer>;
-  constructor(readonly keys: SigningKey[]) {
-    if (keys.length === 0) throw new Error('at least one signing key is needed');
-    this.byKid = new Map(keys.map((k) => [k.kid, k.secret]));
-  }
-
-  get active(): SigningKey {
-    return this.keys[0]!;
-  }
-
-  secretFor(kid: string): Buffer | undefined {
-    return this.byKid.get(kid);
-  }
-
-  static fromConfig(config: AppConfig): SigningKeyring {
-    if (config.signingKeys) return new SigningKeyring(config.signingKeys);
-    return new SigningKeyring([loadOrCreateLocalKey(config.dataDir, 'signing-key.json')]);
-  }
+export function signingKeysOf(config: AppConfig): SigningKey[] {
+  return config.signingKeys ?? [loadOrCreateLocalKey(config.dataDir, 'signing-key.json')];
 }
 
 /**

@@ -5,7 +5,7 @@ import { CLOCK, Clock } from '../../../platform/clock';
 import { EventStreams } from '../../../platform/commands/event-streams';
 import type { CommandContext } from '../../../platform/events/envelope';
 import { ProjectionRunner } from '../../../platform/projections/projection-runner';
-import { sha256Hex } from '../../../platform/security/constant-time';
+import { sha256Hex } from '../../../platform/security/crypto';
 import { accountDecider, type IssueDeveloperApiKey as Decided } from '../../domain/directory-deciders';
 import { accountStream } from '../../domain/directory-events';
 

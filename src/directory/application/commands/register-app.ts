@@ -5,7 +5,7 @@ import { CLOCK, Clock } from '../../../platform/clock';
 import { EventStreams } from '../../../platform/commands/event-streams';
 import { HubSpotError } from '../../../platform/errors/hubspot-error';
 import { DirectoryAnswers } from '../directory-answers';
-import { sha256Hex } from '../../../platform/security/constant-time';
+import { sha256Hex } from '../../../platform/security/crypto';
 import { AppView, DirectoryQueries } from '../../directory.queries';
 import { appDecider } from '../../domain/directory-deciders';
 import { appStream } from '../../domain/directory-events';

@@ -1,20 +1,19 @@
 import { Inject } from '@nestjs/common';
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { DirectoryQueries } from '../../../directory';
-import { CLOCK, type Clock } from '../../../platform/clock';
+import { DirectoryQueries } from '../../../directory/directory.queries';
+import { CLOCK, type Clock, InstallClocks } from '../../../platform/clock';
 import { EventStreams } from '../../../platform/commands/event-streams';
 import { APP_CONFIG, type AppConfig } from '../../../platform/config/config';
 import { HubSpotError } from '../../../platform/errors/hubspot-error';
 import type { CommandContext } from '../../../platform/events/envelope';
 import { ProjectionRunner } from '../../../platform/projections/projection-runner';
-import { sha256Hex } from '../../../platform/security/constant-time';
+import { sha256Hex } from '../../../platform/security/crypto';
 import { authorizationCodeDecider } from '../../domain/authorization-code.decider';
 import { grantScopesForTier } from '../../domain/authorize-request';
 import { installDecider } from '../../domain/install.decider';
 import { authorizationCodeStream, installStream } from '../../domain/oauth-events';
 import { checkPkceRequest } from '../../domain/pkce';
 import { AuthorizeRequestValidator } from '../authorize-request.validator';
-import { InstallClocks } from '../install-clocks';
 import { newAuthorizationCode, newInstallId } from '../token-material';
 
 export interface InstallApproval {

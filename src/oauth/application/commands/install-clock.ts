@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { Command } from '@nestjs/cqrs';
-import { DirectoryQueries } from '../../../directory';
-import { CLOCK, type Clock } from '../../../platform/clock';
+import { DirectoryQueries } from '../../../directory/directory.queries';
+import { CLOCK, type Clock, InstallClocks } from '../../../platform/clock';
 import type { SharedHandler } from '../../../platform/commands/command-handlers';
 import { EventStreams } from '../../../platform/commands/event-streams';
 import { HubSpotError } from '../../../platform/errors/hubspot-error';
@@ -14,7 +14,6 @@ import {
   installClockStream,
   type ResetInstallClock as ResetInstallClockShape,
 } from '../../domain/install-clock';
-import { InstallClocks } from '../install-clocks';
 import { InstallQueries } from '../install.queries';
 
 /** GET …/clock: the install's offset and its time now (epoch ms, as HubSpot's timestamps). */

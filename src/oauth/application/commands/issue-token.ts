@@ -1,13 +1,11 @@
 import { Inject } from '@nestjs/common';
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { DirectoryQueries } from '../../../directory';
+import { DirectoryQueries } from '../../../directory/directory.queries';
 import { EventStreams } from '../../../platform/commands/event-streams';
 import { APP_CONFIG, type AppConfig } from '../../../platform/config/config';
 import type { CommandContext } from '../../../platform/events/envelope';
-import { sha256Hex } from '../../../platform/security/constant-time';
-import { SigningKeyring } from '../../../platform/security/signing-keys';
-import { encodeAccessToken, newAccessTokenId } from '../../domain/access-token';
-import { accessTokenDecider } from '../../domain/access-token.decider';
+import { sha256Hex } from '../../../platform/security/crypto';
+import { SigningKeyring, encodeAccessToken, newAccessTokenId, accessTokenDecider } from '../../domain/access-token';
 import { accessTokenIssueFloor, installDecider } from '../../domain/install.decider';
 import {
   type AccessTokenIssued,
@@ -17,8 +15,8 @@ import {
 } from '../../domain/oauth-events';
 import { type RefreshGrant, refreshTokenDecider, usableRefreshGrant } from '../../domain/refresh-token.decider';
 import { RateLimiters } from '../../rate-limit/rate-limiters';
-import type { AuthenticatedClient } from '../client-authentication';
-import { InstallClocks } from '../install-clocks';
+import type { AuthenticatedClient } from '../oauth-form';
+import { InstallClocks } from '../../../platform/clock';
 import { AuthorizationCodeRedemption } from './redeem-authorization-code';
 
 /** HubSpot's token response (`AccessTokenResponse` in oauth.json). */

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { CLOCK, type Clock } from '../../../platform/clock';
+import { CLOCK, type Clock, InstallClocks } from '../../../platform/clock';
 import { ConcurrencyConflictError } from '../../../platform/commands/concurrency-conflict-error';
 import { EventStreams } from '../../../platform/commands/event-streams';
 import { retryOnConflict, type RetryPolicy } from '../../../platform/commands/retry-policy';
@@ -8,7 +8,7 @@ import type { ConcurrencyError } from '../../../platform/event-store/concurrency
 import type { ExpectedRevision } from '../../../platform/event-store/event-store.port';
 import type { CommandContext } from '../../../platform/events/envelope';
 import { ProjectionRunner } from '../../../platform/projections/projection-runner';
-import { sha256Hex } from '../../../platform/security/constant-time';
+import { sha256Hex } from '../../../platform/security/crypto';
 import {
   authorizationCodeDecider,
   AuthorizationCodeReplayed,
@@ -23,10 +23,9 @@ import {
 } from '../../domain/oauth-events';
 import { oauthError } from '../../domain/oauth-errors';
 import { type RefreshGrant, refreshTokenDecider } from '../../domain/refresh-token.decider';
-import type { AuthenticatedClient } from '../client-authentication';
+import type { AuthenticatedClient } from '../oauth-form';
 import { newRefreshToken } from '../token-material';
 import type { RefreshTokenDeletionReason } from '../../domain/oauth-events';
-import { InstallClocks } from '../install-clocks';
 
 /** The authorization_code grant's parameters. */
 export interface CodeRedemptionRequest {

@@ -4,13 +4,13 @@ import { CLOCK, type Clock } from '../../../platform/clock';
 import { EventStreams } from '../../../platform/commands/event-streams';
 import type { CommandContext } from '../../../platform/events/envelope';
 import { ProjectionRunner } from '../../../platform/projections/projection-runner';
-import { sha256Hex } from '../../../platform/security/constant-time';
+import { sha256Hex } from '../../../platform/security/crypto';
 import type { AccessTokenClaims } from '../../domain/access-token';
-import { accessTokenDecider } from '../../domain/access-token.decider';
+import { accessTokenDecider } from '../../domain/access-token';
 import { accessTokenStream, refreshTokenStream } from '../../domain/oauth-events';
 import { refreshTokenDecider } from '../../domain/refresh-token.decider';
 import { AccessTokenVerifier } from '../access-token-verifier';
-import type { AuthenticatedClient } from '../client-authentication';
+import type { AuthenticatedClient } from '../oauth-form';
 
 /**
  * RFC 7009 revocation (`POST /oauth/2026-03/token/revoke`), a process over the two kinds of token:

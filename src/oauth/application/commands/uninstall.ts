@@ -4,7 +4,7 @@ import type { CommandContext } from '../../../platform/events/envelope';
 import { ProjectionRunner } from '../../../platform/projections/projection-runner';
 import { installDecider } from '../../domain/install.decider';
 import { installStream } from '../../domain/oauth-events';
-import { InstallClocks } from '../install-clocks';
+import { InstallClocks } from '../../../platform/clock';
 
 /** AppUninstalled: the install's refresh tokens and unredeemed codes stop working; 404 when not installed. */
 export class Uninstall extends Command<void> {

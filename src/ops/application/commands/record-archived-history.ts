@@ -1,5 +1,5 @@
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import type { DeciderCommandHandler } from '../../../platform/commands/decider-command-handler';
+import type { DeciderCommandHandler } from '../../../platform/commands/event-streams';
 import { EventStreams } from '../../../platform/commands/event-streams';
 import type { ArchivedBatch } from '../../../platform/archive/history-archiver';
 import type { CommandContext } from '../../../platform/events/envelope';
