@@ -6,11 +6,15 @@ import type { CommandContext } from '../../../platform/events/envelope';
 import { ProjectionRunner } from '../../../platform/projections/projection-runner';
 import { cardStream, migrationStream } from '../../domain/card-events';
 import { cardMigrationDecider } from '../../domain/card-migration.decider';
-import { legacyCardDecider } from '../../domain/legacy-card.decider';
+import { type DeleteLegacyCard as Decided, legacyCardDecider } from '../../domain/legacy-card.decider';
 import { CardsQueries } from '../cards.queries';
 
-/** A developer deletes a legacy CRM card; refused (409) while the card is being migrated. */
-export class DeleteLegacyCard extends Command<void> {
+/**
+ * A developer deletes a legacy CRM card; refused (409) while the card is being migrated. The decider's
+ * command of that name, without the facts the handler adds (the time, the migration's status and progress).
+ */
+export class DeleteLegacyCard extends Command<void> implements Omit<Decided, 'now' | 'migrationStatus' | 'progress'> {
+  readonly kind = 'DeleteLegacyCard' as const;
   constructor(
     readonly appId: number,
     readonly cardId: string,
@@ -35,7 +39,8 @@ export class DeleteLegacyCardHandler implements ICommandHandler<DeleteLegacyCard
     this.cards = streams.forDecider(legacyCardDecider);
   }
 
-  async execute({ appId, cardId, userId, context }: DeleteLegacyCard): Promise<void> {
+  async execute(command: DeleteLegacyCard): Promise<void> {
+    const { cardId, context } = command;
     // Completed is final, so reading the migration's status before deciding cannot let a delete
     // through wrongly; a start racing this delete is serialized on the card's own stream.
     const migration = await this.streams.load(migrationStream(cardId), cardMigrationDecider);
@@ -43,10 +48,7 @@ export class DeleteLegacyCardHandler implements ICommandHandler<DeleteLegacyCard
     const { position } = await this.cards.handle(
       cardStream(cardId),
       {
-        kind: 'DeleteLegacyCard',
-        cardId,
-        appId,
-        userId,
+        ...command,
         now: this.clock.now(),
         migrationStatus: migration.state.status,
         ...(progress
