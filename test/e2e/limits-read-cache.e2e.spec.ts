@@ -96,11 +96,11 @@ describe('limits GET answered from the figures kept per account', () => {
     await types(a.call);
     await types(b.call);
     const cache = t.app.get(LimitsReadCache);
-    const read = jest.spyOn(cache, 'forget');
+    const forgot = jest.spyOn(cache, 'forget');
     await t.admin('PUT', `/admin/v1/accounts/${a.hub}/limits`, { customObjectTypes: 2 });
-    expect(read.mock.calls.map(([hub]) => hub)).toContain(a.hub);
-    expect(read.mock.calls.map(([hub]) => hub)).not.toContain(b.hub);
-    read.mockRestore();
+    expect(forgot.mock.calls.map(([hub]) => hub)).toContain(a.hub);
+    expect(forgot.mock.calls.map(([hub]) => hub)).not.toContain(b.hub);
+    forgot.mockRestore();
     expect(await types(a.call)).toEqual({ limit: 2, usage: 0, percentage: 0 });
   });
 
