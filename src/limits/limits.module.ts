@@ -8,6 +8,7 @@ import { commandHandlersFor } from '../platform/commands/command-handlers';
 import { PropertiesQueries } from './application/properties.queries';
 import { PropertyGroupsController } from './http/property-groups.controller';
 import { LimitsQueries } from './application/limits.queries';
+import { LimitsReadCache } from './application/limits-read-cache';
 import { SchemasQueries } from './application/schemas.queries';
 import { limitsEvents } from './domain/limits-events';
 import { AdminLimitsController } from './http/admin-limits.controller';
@@ -33,7 +34,12 @@ import { LimitsProjection } from './projections/limits.projection';
       LimitsController,
       AdminLimitsController,
     ],
-    providers: [LimitsQueries, PropertiesQueries, SchemasQueries],
+    providers: [
+      { provide: LimitsReadCache, useFactory: () => new LimitsReadCache() },
+      LimitsQueries,
+      PropertiesQueries,
+      SchemasQueries,
+    ],
     exports: [LimitsQueries],
   }),
 )

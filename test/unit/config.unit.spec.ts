@@ -31,8 +31,8 @@ describe('loadConfig', () => {
     expect(loadConfig({})).toMatchObject({
       crmBodyLimitBytes: 256 * 1024,
       eventCache: {
-        streamCacheBytes: 64 * 1024 * 1024,
-        liveTailBytes: 16 * 1024 * 1024,
+        streamCacheBytes: 8 * 1024 * 1024,
+        liveTailBytes: 4 * 1024 * 1024,
         snapshotBytes: 32 * 1024 * 1024,
       },
     });

@@ -17,6 +17,7 @@ import {
 } from './limits.views';
 import { cachedStatement } from '../../platform/projections/statement-cache';
 import { SchemaBody, SchemaRow } from './limits-rows';
+import { type AccountLimitFigures, LimitsReadCache } from './limits-read-cache';
 
 interface TypeLabels {
   objectTypeId: string;
@@ -64,6 +65,8 @@ export class LimitsQueries {
     @Inject(READ_MODEL_DB) private readonly db: Database.Database,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly directory: DirectoryQueries,
+    // The shared read model's figures kept per account; none over another database (the fallback's).
+    private readonly cache?: LimitsReadCache,
   ) {}
 
   /** The account's tier; an account the directory does not know cannot hold anything. */
@@ -73,16 +76,31 @@ export class LimitsQueries {
     return account.tier;
   }
 
-  overridesOf(hubId: number): LimitOverrides {
-    const row = cachedStatement(this.db, 'SELECT overrides FROM limits_overrides WHERE hub_id = ?').get(hubId) as
-      { overrides: string } | undefined;
-    return row ? (JSON.parse(row.overrides) as LimitOverrides) : {};
+  overridesOf(hubId: number): Readonly<LimitOverrides> {
+    return this.figuresOf(hubId).overrides;
   }
 
   limitsOf(hubId: number): { tier: Tier; tierLimits: TierLimits; limits: TierLimits } {
     const tier = this.tierOf(hubId);
     const tierLimits = this.config.tierLimits[tier];
     return { tier, tierLimits, limits: effectiveLimits(tierLimits, this.overridesOf(hubId)) };
+  }
+
+  /** The account's overrides and custom object type count: kept per account (LimitsReadCache), else two reads. */
+  private figuresOf(hubId: number): AccountLimitFigures {
+    return this.cache ? this.cache.figures(hubId, () => this.readFigures(hubId)) : this.readFigures(hubId);
+  }
+
+  private readFigures(hubId: number): AccountLimitFigures {
+    const row = cachedStatement(this.db, 'SELECT overrides FROM limits_overrides WHERE hub_id = ?').get(hubId) as
+      { overrides: string } | undefined;
+    const usage = cachedStatement(this.db, 'SELECT custom_object_types FROM limits_account_usage WHERE hub_id = ?').get(
+      hubId,
+    ) as { custom_object_types: number } | undefined;
+    return {
+      overrides: row ? (JSON.parse(row.overrides) as LimitOverrides) : {},
+      customObjectTypes: usage?.custom_object_types ?? 0,
+    };
   }
 
   private activeSchemas(hubId: number): SchemaRow[] {
@@ -169,10 +187,7 @@ export class LimitsQueries {
   }
 
   private customObjectTypeUsage(hubId: number): number {
-    const row = cachedStatement(this.db, 'SELECT custom_object_types FROM limits_account_usage WHERE hub_id = ?').get(
-      hubId,
-    ) as { custom_object_types: number } | undefined;
-    return row?.custom_object_types ?? 0;
+    return this.figuresOf(hubId).customObjectTypes;
   }
 
   calculatedPropertyLimits(hubId: number): CalculatedPropertyLimits {

@@ -5,6 +5,7 @@ import type { Projection } from '../../platform/projections/projection';
 import { CustomObjectSchemaCreated, LimitsEvent, LimitsEventType } from '../domain/limits-events';
 import { standardObjectTypeById } from '../domain/object-types';
 import { cachedStatement } from '../../platform/projections/statement-cache';
+import { LimitsReadCache } from '../application/limits-read-cache';
 
 export const LIMITS_PROJECTION = 'limits';
 
@@ -44,6 +45,9 @@ export class LimitsProjection implements Projection<LimitsEvent> {
   readonly name = LIMITS_PROJECTION;
   // 2: limits_properties.updated_user_id (who last changed a property), filled by the rebuild.
   readonly version = 2;
+
+  /** `cache`: the shared read model's figures per account, forgotten before this writes an account's rows. */
+  constructor(private readonly cache?: LimitsReadCache) {}
 
   setup(db: Database.Database): void {
     db.exec(`
@@ -120,10 +124,13 @@ export class LimitsProjection implements Projection<LimitsEvent> {
   }
 
   reset(db: Database.Database): void {
+    this.cache?.clear();
     for (const t of LIMITS_TABLES) db.exec(`DELETE FROM ${t}`);
   }
 
   apply(event: Recorded<LimitsEvent>, db: Database.Database): void {
+    // Before any row of the account changes (an in-memory read model's apply forgets it too: harmless).
+    this.cache?.forget(event.data.hubId);
     switch (event.type) {
       case LimitsEventType.PropertyCreated: {
         const d = event.data;
