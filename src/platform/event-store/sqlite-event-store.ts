@@ -5,6 +5,7 @@ import type { NewEvent, RecordedEvent } from '../events/envelope';
 import { ConcurrencyError } from './concurrency-error';
 import { LiveTail, rowBytes } from './live-tail';
 import { StreamCache } from './stream-cache';
+import { WalCheckpointer, type WalCheckpointOptions } from './sqlite-checkpointer';
 import { sqliteWriter, WireAppend, WireGroupResult } from './sqlite-writer';
 import { sqliteStorageFaultReason, storageFaultOf } from './storage-fault';
 import { openRowFormat, packMetadata, storedEventId, streamKey, toRecorded, type EventRow } from './sqlite-row-format';
@@ -55,6 +56,8 @@ export interface SqliteEventStoreOptions {
   liveTailSize?: number;
   /** Approximate bytes the live tail may hold (see rowBytes); unbounded when not given. */
   liveTailBytes?: number;
+  /** How the WAL is checkpointed, off the commits (see WalCheckpointer). */
+  walCheckpoint?: WalCheckpointOptions;
 }
 
 /** A writer's failure as the port's error: a storage fault (full, read-only, I/O) keeps its type. */
@@ -130,6 +133,7 @@ export class SqliteEventStore implements EventStore {
   };
   private readonly typeNames: SqliteTypeNames;
   private readonly feed: SqliteFeed;
+  private readonly checkpoints: WalCheckpointer;
 
   constructor(
     file: string,
@@ -143,6 +147,7 @@ export class SqliteEventStore implements EventStore {
     this.db.pragma('journal_mode = WAL');
     this.db.pragma('synchronous = FULL');
     this.db.pragma('busy_timeout = 5000');
+    this.db.pragma('wal_autocheckpoint = 0'); // checkpoints run on their own thread (below)
     openRowFormat(this.db);
     const cols = 'position, stream_id, revision, event_id, type_id, data, metadata';
     this.stmts = {
@@ -162,6 +167,7 @@ export class SqliteEventStore implements EventStore {
       eval: true,
       workerData: { file, driverPath: require.resolve('better-sqlite3') },
     });
+    this.checkpoints = new WalCheckpointer(file, options.walCheckpoint);
     this.writer.unref(); // referenced only while a group is in flight
     this.writer.on('message', (reply: WriterReply) => this.onReply(reply));
     this.writer.on('error', (error) => this.writerDied(error));
@@ -222,6 +228,8 @@ export class SqliteEventStore implements EventStore {
   private flush(): void {
     this.flushScheduled = false;
     if (this.pending.length === 0 || this.inFlight) return;
+    // Once per WAL bound, a group waits for a checkpoint so the WAL can start over (see WalCheckpointer).
+    if (!this.closed && this.checkpoints.holdsGroup(() => this.flush())) return;
     const group = this.pending.slice(0, this.maxBatch);
     this.pending = this.pending.slice(group.length);
     this.inFlight = group;
@@ -274,6 +282,7 @@ export class SqliteEventStore implements EventStore {
       this.liveTail.startAfter((this.stmts.head.get() as { p: number }).p);
     }
     this.options.onCommit?.(group.length, written);
+    if (written > 0) this.checkpoints.committed(written);
     group.forEach((a, i) => {
       const o = outcomes[i]!;
       if (o.ok) a.resolve({ nextExpectedRevision: o.nextExpectedRevision, position: o.position });
@@ -298,6 +307,11 @@ export class SqliteEventStore implements EventStore {
   /** Approximate bytes held by the in-memory caches (tests, metrics). */
   cacheBytes(): { streamCache: number; liveTail: number } {
     return { streamCache: this.cache.bytes, liveTail: this.liveTail.bytes };
+  }
+
+  /** Resolves once no WAL checkpoint is running or asked for (tests). */
+  checkpointsSettled(): Promise<void> {
+    return this.checkpoints.settled();
   }
 
   readStream(streamId: string, fromRevision = 0): Promise<RecordedEvent[]> {
@@ -356,8 +370,8 @@ export class SqliteEventStore implements EventStore {
   /** Sends what is queued, waits for every group in flight, then closes the writer and the reader. */
   async close(): Promise<void> {
     if (this.closed) return;
+    this.closed = true; // first: the last groups are not held for a checkpoint
     this.flush();
-    this.closed = true;
     if (this.inFlight) await new Promise<void>((resolve) => (this.drained = resolve));
     if (!this.writerFailure) {
       this.writer.ref();
@@ -366,6 +380,7 @@ export class SqliteEventStore implements EventStore {
       await closed;
     }
     await this.writer.terminate();
+    await this.checkpoints.close();
     this.appended.emit('appended');
     this.db.close();
   }
