@@ -6,7 +6,8 @@ import { ConcurrencyError } from './concurrency-error';
 import { LiveTail, rowBytes } from './live-tail';
 import { StreamCache } from './stream-cache';
 import { WalCheckpointer, type WalCheckpointOptions } from './sqlite-checkpointer';
-import { sqliteWriter, WireAppend, WireGroupResult } from './sqlite-writer';
+import { sqliteWriter, WireAppend } from './sqlite-writer';
+import { decodeGroup, decodeResult, encodeGroup, encodeResult } from './sqlite-wire';
 import { sqliteStorageFaultReason, storageFaultOf } from './storage-fault';
 import { openRowFormat, packMetadata, storedEventId, streamKey, toRecorded, type EventRow } from './sqlite-row-format';
 import { SqliteFeed } from './sqlite-feed';
@@ -33,7 +34,7 @@ interface PendingAppend {
 }
 
 /** The writer answers each message in order: the group it wrote (or why not), or that it closed. */
-type WriterReply = { result: WireGroupResult } | { failed: string; code?: string } | { closed: true };
+type WriterReply = { result: string } | { failed: string; code?: string } | { closed: true };
 
 export interface SqliteEventStoreOptions {
   /** Most appends grouped into one transaction. */
@@ -71,6 +72,8 @@ const sqliteWriter = ${sqliteWriter.toString()};
 const streamKey = ${streamKey.toString()};
 const storedEventId = ${storedEventId.toString()};
 const storageFaultReason = ${sqliteStorageFaultReason.toString()};
+const decodeGroup = ${decodeGroup.toString()};
+const encodeResult = ${encodeResult.toString()};
 const writer = sqliteWriter(workerData.file, workerData.driverPath, { streamKey, storedEventId, storageFaultReason });
 parentPort.on('message', (message) => {
   if (message.close) {
@@ -79,7 +82,7 @@ parentPort.on('message', (message) => {
     return;
   }
   try {
-    parentPort.postMessage({ result: writer.write(message.group) });
+    parentPort.postMessage({ result: encodeResult(writer.write(decodeGroup(message.group))) });
   } catch (error) {
     parentPort.postMessage({
       failed: error && error.message ? error.message : String(error),
@@ -234,7 +237,7 @@ export class SqliteEventStore implements EventStore {
     this.pending = this.pending.slice(group.length);
     this.inFlight = group;
     this.writer.ref(); // keeps the process alive until the commit is answered
-    this.writer.postMessage({ group: group.map((a) => a.wire) });
+    this.writer.postMessage({ group: encodeGroup(group.map((a) => a.wire)) });
   }
 
   private onReply(reply: WriterReply): void {
@@ -253,7 +256,7 @@ export class SqliteEventStore implements EventStore {
       for (const a of group) a.reject(error);
       return;
     }
-    const { outcomes, written } = reply.result;
+    const { outcomes, written } = decodeResult(reply.result);
     // Committed events go to the live tail and to cached streams before any promise resolves, so
     // a read after an acknowledgement sees them. Rows carry the stored text, so what memory serves
     // is exactly what a read of the file gives.
