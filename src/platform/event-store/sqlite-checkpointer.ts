@@ -65,18 +65,20 @@ export interface WalCheckpointOptions {
  * One at a time; commits during one count toward the next. But the WAL starts over from its
  * beginning only when a commit begins with every frame copied, which under a steady load hardly
  * happens (the writer adds frames while the checkpoint runs). So once a checkpoint finds the WAL
- * at `boundPages` or more, the store holds its next group back until a checkpoint started after the
- * last commit has run: it copies the few frames the last one left, and the group then starts the
- * WAL over. The WAL file stays bounded; one group per bound waits for one short checkpoint.
+ * at `boundPages` or more, the store holds a group back (one sent when no checkpoint is running and
+ * few pages came since the last) until a checkpoint started after the last commit has run: it copies
+ * the few frames the last one left, and the group then starts the WAL over. The WAL file stays
+ * bounded; one group per bound waits for one short checkpoint.
  */
 export class WalCheckpointer {
   private readonly thread: Worker;
   private readonly everyPages: number;
   private readonly boundPages: number;
   private pages = 0;
+  private commitsSinceStart = 0;
   private running = false;
   private again = false;
-  /** The last checkpoint found the WAL at its bound: the next group waits for one more. */
+  /** The last checkpoint found the WAL at its bound: a group waits for one more, a short one. */
   private overBound = false;
   /** The store's held group, sent by this once the checkpoint it waits for ran. */
   private held: (() => void) | null = null;
@@ -107,6 +109,7 @@ export class WalCheckpointer {
    * event, the table's page and the indexes' pages they touch, and one for the commit).
    */
   committed(events: number): void {
+    this.commitsSinceStart += 1;
     this.pages += 1 + 2 * events;
     if (this.pages >= this.everyPages) this.request();
   }
@@ -117,7 +120,17 @@ export class WalCheckpointer {
    */
   holdsGroup(send: () => void): boolean {
     if (this.held) return true;
-    if (!this.overBound || this.dead) return false;
+    if (!this.overBound || this.dead || this.running) return false;
+    if (this.commitsSinceStart === 0) {
+      this.overBound = false; // the last checkpoint copied every frame: this group starts the WAL over
+      return false;
+    }
+    // Held only for a short checkpoint: after more than a couple of commits since the last one
+    // began, one runs first while the groups go on.
+    if (this.commitsSinceStart > 2) {
+      this.request();
+      return false;
+    }
     this.overBound = false;
     this.held = send;
     this.request();
@@ -140,6 +153,7 @@ export class WalCheckpointer {
 
   private start(): void {
     this.running = true;
+    this.commitsSinceStart = 0;
     this.barrier = this.held !== null;
     this.thread.ref();
     this.thread.postMessage({ checkpoint: true });

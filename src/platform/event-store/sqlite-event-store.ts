@@ -246,17 +246,20 @@ export class SqliteEventStore implements EventStore {
     if (!group) return;
     this.inFlight = null;
     this.writer.unref();
+    const result = 'result' in reply ? decodeResult(reply.result) : null;
+    if (result && result.written > 0) this.checkpoints.committed(result.written); // before the next group
     // What queued up during this commit goes now, as the next group.
     if (this.pending.length > 0) this.flush();
     else this.drained?.();
-    if ('failed' in reply) {
+    if (!result) {
       // Nothing of this group is stored; the cache was not touched (it follows commits only).
       // The writer rolled back and stays usable: a storage fault refuses this group only.
-      const error = writerError(reply.failed, reply.code);
+      const { failed, code } = reply as { failed: string; code?: string };
+      const error = writerError(failed, code);
       for (const a of group) a.reject(error);
       return;
     }
-    const { outcomes, written } = decodeResult(reply.result);
+    const { outcomes, written } = result;
     // Committed events go to the live tail and to cached streams before any promise resolves, so
     // a read after an acknowledgement sees them. Rows carry the stored text, so what memory serves
     // is exactly what a read of the file gives.
@@ -285,7 +288,6 @@ export class SqliteEventStore implements EventStore {
       this.liveTail.startAfter((this.stmts.head.get() as { p: number }).p);
     }
     this.options.onCommit?.(group.length, written);
-    if (written > 0) this.checkpoints.committed(written);
     group.forEach((a, i) => {
       const o = outcomes[i]!;
       if (o.ok) a.resolve({ nextExpectedRevision: o.nextExpectedRevision, position: o.position });
