@@ -6,8 +6,7 @@ import { ConcurrencyError } from './concurrency-error';
 import { LiveTail, rowBytes } from './live-tail';
 import { StreamCache } from './stream-cache';
 import { WalCheckpointer, type WalCheckpointOptions } from './sqlite-checkpointer';
-import { sqliteWriter, WireAppend } from './sqlite-writer';
-import { decodeGroup, decodeResult, encodeGroup, encodeResult } from './sqlite-wire';
+import { sqliteWriter, WireAppend, WireGroupResult } from './sqlite-writer';
 import { sqliteStorageFaultReason, storageFaultOf } from './storage-fault';
 import { openRowFormat, packMetadata, storedEventId, streamKey, toRecorded, type EventRow } from './sqlite-row-format';
 import { SqliteFeed } from './sqlite-feed';
@@ -34,7 +33,7 @@ interface PendingAppend {
 }
 
 /** The writer answers each message in order: the group it wrote (or why not), or that it closed. */
-type WriterReply = { result: string } | { failed: string; code?: string } | { closed: true };
+type WriterReply = { result: WireGroupResult } | { failed: string; code?: string } | { closed: true };
 
 export interface SqliteEventStoreOptions {
   /** Most appends grouped into one transaction. */
@@ -72,8 +71,6 @@ const sqliteWriter = ${sqliteWriter.toString()};
 const streamKey = ${streamKey.toString()};
 const storedEventId = ${storedEventId.toString()};
 const storageFaultReason = ${sqliteStorageFaultReason.toString()};
-const decodeGroup = ${decodeGroup.toString()};
-const encodeResult = ${encodeResult.toString()};
 const writer = sqliteWriter(workerData.file, workerData.driverPath, { streamKey, storedEventId, storageFaultReason });
 parentPort.on('message', (message) => {
   if (message.close) {
@@ -82,7 +79,7 @@ parentPort.on('message', (message) => {
     return;
   }
   try {
-    parentPort.postMessage({ result: encodeResult(writer.write(decodeGroup(message.group))) });
+    parentPort.postMessage({ result: writer.write(message.group) });
   } catch (error) {
     parentPort.postMessage({
       failed: error && error.message ? error.message : String(error),
@@ -237,7 +234,7 @@ export class SqliteEventStore implements EventStore {
     this.pending = this.pending.slice(group.length);
     this.inFlight = group;
     this.writer.ref(); // keeps the process alive until the commit is answered
-    this.writer.postMessage({ group: encodeGroup(group.map((a) => a.wire)) });
+    this.writer.postMessage({ group: group.map((a) => a.wire) });
   }
 
   private onReply(reply: WriterReply): void {
@@ -246,7 +243,7 @@ export class SqliteEventStore implements EventStore {
     if (!group) return;
     this.inFlight = null;
     this.writer.unref();
-    const result = 'result' in reply ? decodeResult(reply.result) : null;
+    const result = 'result' in reply ? reply.result : null;
     if (result && result.written > 0) this.checkpoints.committed(result.written); // before the next group
     // What queued up during this commit goes now, as the next group.
     if (this.pending.length > 0) this.flush();
