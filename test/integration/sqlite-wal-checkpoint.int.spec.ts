@@ -39,6 +39,29 @@ describe('SqliteEventStore WAL checkpoints', () => {
   });
 });
 
+describe('SqliteEventStore commits', () => {
+  it('never checkpoint the WAL themselves (SQLite would at 1,000 pages)', async () => {
+    const outcomes: CheckpointOutcome[] = [];
+    const { store, file, cleanup } = tempSqliteStore({
+      // No checkpoint asked for in this test: only one run by a commit could fold the WAL.
+      walCheckpoint: { everyPages: 1e9, boundPages: 1e9, onCheckpoint: (o) => outcomes.push(o) },
+    });
+    try {
+      for (let round = 0; round < 100; round += 1) {
+        await Promise.all(
+          Array.from({ length: 20 }, (_, i) =>
+            store.append(`big-${round}-${i}`, [newEvent('t.Filler', { text: 'z'.repeat(3000) })], 'no_stream'),
+          ),
+        );
+      }
+      expect(outcomes).toEqual([]);
+      expect(walBytes(file)).toBeGreaterThan(1500 * PAGE);
+    } finally {
+      await cleanup();
+    }
+  });
+});
+
 describe('sqliteCheckpointer', () => {
   it('copies the WAL into the database file without waiting for the writer', async () => {
     const { file, cleanup, store } = tempSqliteStore({ walCheckpoint: { everyPages: 1_000_000 } });

@@ -80,6 +80,8 @@ export class WalCheckpointer {
   private again = false;
   /** The last checkpoint found the WAL at its bound: a group waits for one more, a short one. */
   private overBound = false;
+  /** A checkpoint ran to make the one a group waits for short. */
+  private caughtUp = false;
   /** The store's held group, sent by this once the checkpoint it waits for ran. */
   private held: (() => void) | null = null;
   /** The running checkpoint started while a group was held (after the last commit). */
@@ -123,15 +125,18 @@ export class WalCheckpointer {
     if (!this.overBound || this.dead || this.running) return false;
     if (this.commitsSinceStart === 0) {
       this.overBound = false; // the last checkpoint copied every frame: this group starts the WAL over
+      this.caughtUp = false;
       return false;
     }
-    // Held only for a short checkpoint: after more than a couple of commits since the last one
-    // began, one runs first while the groups go on.
-    if (this.commitsSinceStart > 2) {
+    // Held for a short checkpoint: after more than a couple of commits since the last one began,
+    // one runs first while the groups go on (once: the group after it is held whatever came since).
+    if (this.commitsSinceStart > 2 && !this.caughtUp) {
+      this.caughtUp = true;
       this.request();
       return false;
     }
     this.overBound = false;
+    this.caughtUp = false;
     this.held = send;
     this.request();
     return true;
