@@ -16,6 +16,9 @@ export interface CheckpointOutcome {
 export function sqliteCheckpointer(file: string, driverPath: string) {
   const Database = require(driverPath) as typeof import('better-sqlite3');
   const db = new Database(file);
+  // A checkpoint syncs the WAL before copying it and the database file after, as the writer's own
+  // checkpoints did (same setting as the writer's connection).
+  db.pragma('synchronous = FULL');
   return {
     checkpoint: (): CheckpointOutcome => {
       const [row] = db.pragma('wal_checkpoint(PASSIVE)') as CheckpointOutcome[];
