@@ -33,8 +33,6 @@ export function createEventStore(
     // ...and the projections read what was just committed from memory.
     liveTailSize: 4096,
     liveTailBytes: config.eventCache.liveTailBytes,
-    // Nothing is lost when one fails (the WAL holds the commits); the next one retries.
-    walCheckpoint: { onError: (message) => logger?.warn(`event store WAL checkpoint failed: ${message}`) },
     onCommit: (_appends, events) => {
       metrics?.commits.inc();
       metrics?.appendedEvents.inc(events);

@@ -5,7 +5,6 @@ import type { NewEvent, RecordedEvent } from '../events/envelope';
 import { ConcurrencyError } from './concurrency-error';
 import { LiveTail, rowBytes } from './live-tail';
 import { StreamCache } from './stream-cache';
-import { WalCheckpointer, type WalCheckpointOptions } from './sqlite-checkpointer';
 import { sqliteWriter, WireAppend, WireGroupResult } from './sqlite-writer';
 import { sqliteStorageFaultReason, storageFaultOf } from './storage-fault';
 import { openRowFormat, packMetadata, storedEventId, streamKey, toRecorded, type EventRow } from './sqlite-row-format';
@@ -56,8 +55,6 @@ export interface SqliteEventStoreOptions {
   liveTailSize?: number;
   /** Approximate bytes the live tail may hold (see rowBytes); unbounded when not given. */
   liveTailBytes?: number;
-  /** How the WAL is checkpointed, off the commits (see WalCheckpointer). */
-  walCheckpoint?: WalCheckpointOptions;
 }
 
 /** A writer's failure as the port's error: a storage fault (full, read-only, I/O) keeps its type. */
@@ -133,7 +130,6 @@ export class SqliteEventStore implements EventStore {
   };
   private readonly typeNames: SqliteTypeNames;
   private readonly feed: SqliteFeed;
-  private readonly checkpoints: WalCheckpointer;
 
   constructor(
     file: string,
@@ -147,7 +143,6 @@ export class SqliteEventStore implements EventStore {
     this.db.pragma('journal_mode = WAL');
     this.db.pragma('synchronous = FULL');
     this.db.pragma('busy_timeout = 5000');
-    this.db.pragma('wal_autocheckpoint = 0'); // checkpoints run on their own thread (below)
     openRowFormat(this.db);
     const cols = 'position, stream_id, revision, event_id, type_id, data, metadata';
     this.stmts = {
@@ -167,7 +162,6 @@ export class SqliteEventStore implements EventStore {
       eval: true,
       workerData: { file, driverPath: require.resolve('better-sqlite3') },
     });
-    this.checkpoints = new WalCheckpointer(file, options.walCheckpoint);
     this.writer.unref(); // referenced only while a group is in flight
     this.writer.on('message', (reply: WriterReply) => this.onReply(reply));
     this.writer.on('error', (error) => this.writerDied(error));
@@ -228,8 +222,6 @@ export class SqliteEventStore implements EventStore {
   private flush(): void {
     this.flushScheduled = false;
     if (this.pending.length === 0 || this.inFlight) return;
-    // Once per WAL bound, a group waits for a checkpoint so the WAL can start over (see WalCheckpointer).
-    if (!this.closed && this.checkpoints.holdsGroup(() => this.flush())) return;
     const group = this.pending.slice(0, this.maxBatch);
     this.pending = this.pending.slice(group.length);
     this.inFlight = group;
@@ -243,20 +235,17 @@ export class SqliteEventStore implements EventStore {
     if (!group) return;
     this.inFlight = null;
     this.writer.unref();
-    const result = 'result' in reply ? reply.result : null;
-    if (result && result.written > 0) this.checkpoints.committed(result.written); // before the next group
     // What queued up during this commit goes now, as the next group.
     if (this.pending.length > 0) this.flush();
     else this.drained?.();
-    if (!result) {
+    if ('failed' in reply) {
       // Nothing of this group is stored; the cache was not touched (it follows commits only).
       // The writer rolled back and stays usable: a storage fault refuses this group only.
-      const { failed, code } = reply as { failed: string; code?: string };
-      const error = writerError(failed, code);
+      const error = writerError(reply.failed, reply.code);
       for (const a of group) a.reject(error);
       return;
     }
-    const { outcomes, written } = result;
+    const { outcomes, written } = reply.result;
     // Committed events go to the live tail and to cached streams before any promise resolves, so
     // a read after an acknowledgement sees them. Rows carry the stored text, so what memory serves
     // is exactly what a read of the file gives.
@@ -309,11 +298,6 @@ export class SqliteEventStore implements EventStore {
   /** Approximate bytes held by the in-memory caches (tests, metrics). */
   cacheBytes(): { streamCache: number; liveTail: number } {
     return { streamCache: this.cache.bytes, liveTail: this.liveTail.bytes };
-  }
-
-  /** Resolves once no WAL checkpoint is running or asked for (tests). */
-  checkpointsSettled(): Promise<void> {
-    return this.checkpoints.settled();
   }
 
   readStream(streamId: string, fromRevision = 0): Promise<RecordedEvent[]> {
@@ -372,8 +356,8 @@ export class SqliteEventStore implements EventStore {
   /** Sends what is queued, waits for every group in flight, then closes the writer and the reader. */
   async close(): Promise<void> {
     if (this.closed) return;
-    this.closed = true; // first: the last groups are not held for a checkpoint
     this.flush();
+    this.closed = true;
     if (this.inFlight) await new Promise<void>((resolve) => (this.drained = resolve));
     if (!this.writerFailure) {
       this.writer.ref();
@@ -382,7 +366,6 @@ export class SqliteEventStore implements EventStore {
       await closed;
     }
     await this.writer.terminate();
-    await this.checkpoints.close();
     this.appended.emit('appended');
     this.db.close();
   }

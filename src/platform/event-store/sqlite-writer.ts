@@ -62,8 +62,6 @@ export function sqliteWriter(file: string, driverPath: string, format: WriterRow
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = FULL');
   db.pragma('busy_timeout = 5000');
-  // No checkpoint inside a commit: they run on a connection of their own (sqlite-checkpointer.ts).
-  db.pragma('wal_autocheckpoint = 0');
   const insert = db.prepare(
     'INSERT INTO event_log (stream_key, stream_id, revision, event_id, type_id, data, metadata) VALUES (?, ?, ?, ?, ?, ?, ?)',
   );
@@ -181,9 +179,7 @@ export function sqliteWriter(file: string, driverPath: string, format: WriterRow
   return {
     write: (group) => {
       try {
-        // IMMEDIATE: the write lock is taken at BEGIN, where a busy wait is allowed (the WAL's
-        // RESTART checkpoint holds it a moment); a read transaction upgraded later is refused at once.
-        const result = writeGroup.immediate(group);
+        const result = writeGroup(group);
         for (const [name, id] of addedTypes) typeIds.set(name, id);
         return result;
       } finally {
