@@ -149,9 +149,9 @@ export async function limitsReplay({ events: count = 10_000, runs = 40 } = {}) {
     // 2. As the limits command handlers do it (SnapshottingDeciderHandler on the real store): the
     //    first command after a start replays the whole stream; the next ones read only the tail.
     const { EventStreams } = dist('platform/commands/event-streams.js');
-    const { ACCOUNT_LIMITS_RETRY_POLICY } = dist('limits/application/account-limits-retry.js');
+    const { ACCOUNT_LIMITS_RETRY_POLICY } = dist('limits/application/account-limits.handler.js');
     const clock = { now: () => 1_900_000_000_000 };
-    const streams = new EventStreams(store, clock, { publishAll: () => undefined });
+    const streams = new EventStreams(store, clock);
     const ctx = { correlationId: randomUUID(), actor: 'bench' };
     const coldMs = [];
     for (let i = 0; i < Math.min(runs, 10); i++) {
