@@ -407,12 +407,12 @@ export const NOTES = `## How to read these figures
   MiB of it in use), Buffers 4 MiB, and about 30 MiB of native memory (SQLite's page caches on the
   store's, the writer thread's and the read models' connections, the writer thread's own V8 heap,
   the allocator). With \`--max-semi-space-size=16\`: 203 MiB (new space 32); with 8: 183 MiB. The
-  service now runs with \`--max-semi-space-size=16 --max-old-space-size=384\` (\`scripts/heap-options.mjs\`:
+  service then ran with \`--max-semi-space-size=16 --max-old-space-size=384\` (8 instead of 16 since 2026-11-26, below) (\`scripts/heap-options.mjs\`:
   \`npm start\`, \`npm run start:prod\`, the container, the bench). Same build, alternated, two rounds:
   peak RSS over the three scenarios 288–297 → 210–228 MiB; the garbage collector's share of the
   profile 0.2–1.5 % → 1.3–2.3 %; p99 not longer (refresh grant 77 and 116 → 52 and 66 ms, metadata
   GET 173 and 144 → 45 and 84 ms on that loaded machine, where noise is most of it).
-- What the 256 MiB bound depends on: the byte-bounded caches (\`STREAM_CACHE_MAX_BYTES\` 64 MiB,
+- What the 256 MiB bound depended on (before the budgets of 2026-11-26, below): the byte-bounded caches (\`STREAM_CACHE_MAX_BYTES\` 64 MiB,
   \`SNAPSHOT_CACHE_MAX_BYTES\` 32 MiB, \`LIVE_TAIL_MAX_BYTES\` 16 MiB) live in the old space and the
   short load scenarios fill little of them; the code exchange, with its 33,000 codes made
   beforehand, and the soak fill more. Full caches (112 MiB) on top of the about 200 MiB above do not
@@ -494,4 +494,51 @@ export const NOTES = `## How to read these figures
     durable commit per group against oidc-provider's in-memory Map, which itself has p99 25 ms here;
     the target came from the Intel host), metadata 0.5× (the Nest pipeline and hooks a canned route
     skips); the code exchange perhaps 0.45× with every lever above.
+- The second round of issue 29 (2026-11-26, the same AMD EPYC host; the levers measured by two helpers
+  side by side on it, so alternated pairs; the run above on a quiet host). Kept:
+  - Limits GET: the account's overrides and custom-object-type count kept in memory per account
+    (\`LimitsReadCache\`, 10,000 accounts, about 2 MiB; the limits projection forgets an account before it
+    writes its rows, so a GET after a command's answer sees the change): no SQLite query per GET.
+    Alternated, 7 pairs: 152.5 → 120.3 µs of event loop per answer (medians); a full run of that build on
+    a quieter moment 0.50× the NestJS one-route GET. In the run above its \`info\` pass is 149 µs (0.21×)
+    against 84 µs at \`warn\` (0.36×), and so was the first full run of the sitting (146 against 79 µs),
+    while the same build measured alone at \`info\` right after took 100 µs: the \`info\` passes of full runs
+    are slower than the same scenario alone, by more than the request line's own cost. Not explained yet.
+  - Memory: \`STREAM_CACHE_MAX_BYTES\` 64 → 8 MiB, \`LIVE_TAIL_MAX_BYTES\` 16 → 4 MiB,
+    \`--max-semi-space-size\` 16 → 8. Alternated, two rounds each: the code exchange's peak 322 and 313 →
+    238 and 253 MiB, its µs per answer 693 and 685 → 562 and 527, no scenario slower beyond noise. What
+    the code exchange's 244–256 MiB is (33,000 codes made, then exchanged; /proc and /metrics): 60 MiB
+    file-backed (node and its libraries), V8 heap about 100 (new space 16, old space 72 of which 57–70
+    in use: the installs' and codes' state, not the caches, which did not change it between 16 + 4 and
+    8 + 2 MiB budgets), Buffers 4, native 78–92 (glibc's main heap about 20 and per-thread arenas
+    21 + 11 + 11 + 5 + 4: SQLite's page caches of the store's, the writer thread's and the read models'
+    connections, the writer thread, Node). \`MALLOC_ARENA_MAX=2\` took 20–35 MiB of that off in one run;
+    not adopted, since only the container could set it before start and the bench and \`npm start\`
+    would then differ.
+  Dropped, each measured:
+  - WAL checkpoints off the commit path (\`wal_autocheckpoint=0\` on the writer, PASSIVE checkpoints
+    on a thread of their own, \`BEGIN IMMEDIATE\`, the WAL bounded by holding one group for a short
+    checkpoint past 4,000 pages): 6 alternated pairs could not show a p99 gain (refresh grant better in
+    4, code exchange in 3; one run to the next swung up to 3×; the writer's median commit was 3.2 ms
+    under that load, so fsync and contention hid the checkpoint's share), and the code exchange's peak
+    RSS rose in all 6, 313 → 328 MiB (the thread and its connection). Reverted in a8fd5c8; reverting
+    that commit brings it back for a measurement on a quiet host.
+  - One string per group to the writer thread instead of a structured clone: 8.8 → 4.8 µs per
+    17-append group on the sending side, 0.4 µs of event loop per append, about 0.1 % of a grant.
+    Reverted.
+  - A stream cached when its first event commits (for the code exchange's one read of the code): not
+    built. The bench makes 33,000 codes and then exchanges them oldest first, so with the stream cache's
+    least-recently-used order they are gone before they are exchanged: the bench could show only the
+    cost (every new stream parsed and frozen at commit on the event loop).
+  The issue 28 consolidation, A/B against 8df2f85 on a quiet host (\`info\`, alternated): the metadata GET
+  in 10 pairs, medians 103.9 → 101.2 µs per answer; the refresh grant 185 → 164 µs, introspection 117 →
+  114, limits GET 113 → 106 (4 pairs each): no hot path slower.
+  Where the unmet targets stand after this round (the run above): metadata GET 0.36× (89 µs against
+  the NestJS canned answer's 31; 0.5× needs 62): a CPU profile at \`info\` (\`BENCH_HTTP=metadata,limits\`,
+  under the profiler) puts 31 % of the event loop in the socket write of the answer
+  (\`writeUtf8String\` under net's \`clearBuffer\`), Fastify 6 %, HMAC key set-up 4.6 %, Nest 4 %, our
+  token code 5 %, GC 3 %, pino 1.4 %: what is left is spread thin, and the write is the same syscall
+  the canned route makes. Refresh grant 0.64× (p99 20 ms) and code exchange 0.31× (p99 39 ms): as
+  analysed above (a durable commit per group against oidc-provider's in-memory Map; the loop's CPU per
+  grant), with the checkpoint lever still unproven.
 `;
