@@ -983,7 +983,15 @@ describe('reliability: bad-input sweep over every route', () => {
     await inPool(shapes, 4, async ({ g, expect: expected }) => {
       await send(g);
       if (!expected) return;
-      const r = await rawRequest(ctx.port, encode(g, ctx.port), 20_000);
+      // A refusal of the credentials comes before the body: the head alone must get it. (With the
+      // body, the server's close after its 401 can reset the connection while the client is still
+      // writing, and the client may see that reset before the answer.)
+      const request = encode(g, ctx.port);
+      const r = await rawRequest(
+        ctx.port,
+        expected.status === 401 ? request.subarray(0, request.indexOf('\r\n\r\n') + 4) : request,
+        20_000,
+      );
       const text = r.body.toString('utf8');
       if (r.status !== expected.status || (expected.message && !expected.message.test(text)))
         wrong.push(`${describeRequest(g).slice(0, 160)} → ${r.status} ${text.slice(0, 200)}`);
