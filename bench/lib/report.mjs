@@ -541,4 +541,8 @@ export const NOTES = `## How to read these figures
   the canned route makes. Refresh grant 0.64× (p99 20 ms) and code exchange 0.31× (p99 39 ms): as
   analysed above (a durable commit per group against oidc-provider's in-memory Map; the loop's CPU per
   grant), with the checkpoint lever still unproven.
+  A second pass right after the run above (\`BENCH_ONLY=refs,http,http-warn\`, not written into the
+  tables): limits GET 0.31× at \`info\` (95 µs per answer; the NestJS one-route GET 29 µs, against 43 on
+  2026-11-25), metadata GET 0.34×, refresh grant 0.86× with p99 14 ms, code exchange 0.31× with p99
+  42 ms, peak RSS 245 MiB.
 `;
