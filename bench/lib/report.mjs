@@ -545,4 +545,10 @@ export const NOTES = `## How to read these figures
   tables): limits GET 0.31× at \`info\` (95 µs per answer; the NestJS one-route GET 29 µs, against 43 on
   2026-11-25), metadata GET 0.34×, refresh grant 0.86× with p99 14 ms, code exchange 0.31× with p99
   42 ms, peak RSS 245 MiB.
+  Limits GET after the read cache (0.31–0.36×; 0.4× needs about 72 µs against the reference's 29):
+  its profile (cpu29's, \`BENCH_PROFILE_DIR\`, share of the loop's busy time) is the socket write 33 %,
+  the request line about 11 % (its \`fs.write\` 6.4, pino 2.4, our logging code 2.1), Fastify 7.7 %,
+  Nest 5 %, prom-client 2.3 %, the token's HMAC set-up 2.9 % and our token code 2.1 %; no SQLite.
+  Batching the log file's writes (sonic-boom's \`minLength\` with a flush at exit) is the largest lever
+  left that is ours; not done in this round (it delays lines, and the shutdown flush must be proven).
 `;
