@@ -55,8 +55,9 @@ export function steadyWallTime(clock: Clock, monotonic: MonotonicClock): () => n
 }
 
 /**
- * The installs' own clocks, in memory (filled by the OAuth module's InstallClocksProjection from the checkpointed feed; its test controls: docs/testing-your-app.md):
- * the time by which an install's access tokens and authorization codes are issued and checked.
+ * The installs' own clocks, in memory (filled by the OAuth module's InstallClocksProjection from the
+ * checkpointed feed; its test controls: docs/testing-your-app.md): the time by which an install's
+ * access tokens and authorization codes are issued and checked.
  * On the hot paths (bearer guard, metadata GET, refresh grant) a lookup is at most two Map gets and
  * no await; with no clock set anywhere it is one size check.
  */
