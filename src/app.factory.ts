@@ -25,7 +25,7 @@ import { checkJsonBounds } from './platform/http/json-body-bounds';
 import { registerSecurityHeaders } from './platform/http/security-headers';
 import { HubSpotValidationPipe } from './platform/http/validation';
 import { installRateLimits, RateLimitModule } from './oauth';
-import { installFaultInjection } from './controls';
+import { installFaultInjection } from './test-controls';
 import { lazyChildLoggerFactory } from './platform/logging/lazy-child-logger';
 import { createLogger, PinoNestLogger } from './platform/logging/logger';
 import { OneLinePerRequest } from './platform/logging/request-log';

@@ -1,7 +1,7 @@
 import type { DynamicModule, Type } from '@nestjs/common';
 import { CardsModule } from './cards';
-import { ControlsModule } from './controls';
-import { LimitsModule } from './limits';
+import { ControlsModule } from './test-controls';
+import { LimitsModule } from './crm-schema';
 import { InstallPageModule, OAuthModule } from './oauth';
 
 export type FeatureModule = DynamicModule | Type<unknown>;

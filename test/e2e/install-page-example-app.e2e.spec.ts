@@ -1,7 +1,7 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import { resolve } from 'node:path';
-import { LimitsModule } from '../../src/limits/limits.module';
+import { LimitsModule } from '../../src/crm-schema/crm-schema.module';
 import { InstallPageModule } from '../../src/oauth/install-page/install-page.module';
 import { InstallPageBrowser } from '../support/install-page-browser';
 import { createAccount, createApp, createUser, startTestApp, TestApp } from '../support/test-app';

@@ -1,6 +1,6 @@
 import { Client } from '@hubspot/api-client';
 import { DemoSeeder } from '../../src/directory/seed/demo-seeder';
-import { LimitsModule } from '../../src/limits/limits.module';
+import { LimitsModule } from '../../src/crm-schema/crm-schema.module';
 import { OAuthModule } from '../../src/oauth/oauth.module';
 import { validateResponse } from '../support/limits-schema';
 import { mintLimitsToken } from '../support/limits-tokens';

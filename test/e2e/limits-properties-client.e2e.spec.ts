@@ -1,5 +1,5 @@
 import { Client } from '@hubspot/api-client';
-import { LimitsModule } from '../../src/limits/limits.module';
+import { LimitsModule } from '../../src/crm-schema/crm-schema.module';
 import { LIMITS_TEST_SCOPES, mintLimitsToken } from '../support/limits-tokens';
 import { createAccount, startTestApp, TestApp } from '../support/test-app';
 

@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
 import type { LightMyRequestResponse } from 'fastify';
-import { LimitsModule } from '../../src/limits/limits.module';
+import { LimitsModule } from '../../src/crm-schema/crm-schema.module';
 import { READ_MODEL_DB } from '../../src/platform/projections/read-model-database';
 import { validateResponse } from '../support/limits-schema';
 import { LIMITS_TEST_SCOPES, mintLimitsToken } from '../support/limits-tokens';

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import type Database from 'better-sqlite3';
 import type { LightMyRequestResponse } from 'fastify';
-import { LimitsModule } from '../../src/limits/limits.module';
-import { LIMITS_PROJECTION, LIMITS_TABLES } from '../../src/limits/projections/limits.projection';
+import { LimitsModule } from '../../src/crm-schema/crm-schema.module';
+import { LIMITS_PROJECTION, LIMITS_TABLES } from '../../src/crm-schema/projections/limits.projection';
 import { ProjectionRunner } from '../../src/platform/projections/projection-runner';
 import { READ_MODEL_DB } from '../../src/platform/projections/read-model-database';
 import { validateResponse } from '../support/limits-schema';

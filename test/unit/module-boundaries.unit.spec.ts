@@ -29,13 +29,17 @@ describe('module boundaries (npm run lint)', () => {
 
   it('a module reaching into another module’s internals fails; its index.ts and its queries file are allowed', () => {
     expect(lint('src/cards/http/x.ts', uses('../../oauth/domain/access-token'))).toContain('no-restricted-imports');
-    expect(lint('src/limits/x.ts', uses('../directory/directory.module'))).toContain('no-restricted-imports');
-    expect(lint('src/limits/x.ts', uses('../directory/domain/directory-events'))).toContain('no-restricted-imports');
+    expect(lint('src/crm-schema/x.ts', uses('../directory/directory.module'))).toContain('no-restricted-imports');
+    expect(lint('src/crm-schema/x.ts', uses('../directory/domain/directory-events'))).toContain(
+      'no-restricted-imports',
+    );
     // Only the module's own `<module>.queries.ts`: a queries file named for another module is internal.
-    expect(lint('src/limits/x.ts', uses('../cards/directory.queries'))).toContain('no-restricted-imports');
-    expect(lint('src/limits/x.ts', uses('../oauth/application/install.queries'))).toContain('no-restricted-imports');
-    expect(lint('src/limits/x.ts', uses('../directory/directory.queries'))).toEqual([]);
-    expect(lint('src/limits/http/x.ts', uses('../../directory/directory.queries'))).toEqual([]);
+    expect(lint('src/crm-schema/x.ts', uses('../cards/directory.queries'))).toContain('no-restricted-imports');
+    expect(lint('src/crm-schema/x.ts', uses('../oauth/application/install.queries'))).toContain(
+      'no-restricted-imports',
+    );
+    expect(lint('src/crm-schema/x.ts', uses('../directory/directory.queries'))).toEqual([]);
+    expect(lint('src/crm-schema/http/x.ts', uses('../../directory/directory.queries'))).toEqual([]);
     expect(lint('src/main.ts', uses('./oauth/application/token.service'))).toContain('no-restricted-imports');
     expect(lint('src/main.ts', uses('./oauth'))).toEqual([]);
     expect(lint('src/cards/http/x.ts', uses('../../oauth'))).toEqual([]);
@@ -43,29 +47,33 @@ describe('module boundaries (npm run lint)', () => {
   });
 
   it('domain/ stays pure: framework imports fail', () => {
-    expect(lint('src/limits/domain/x.ts', uses('@nestjs/common', 'Injectable'))).toContain('no-restricted-imports');
+    expect(lint('src/crm-schema/domain/x.ts', uses('@nestjs/common', 'Injectable'))).toContain('no-restricted-imports');
     expect(lint('src/oauth/domain/x.ts', uses('better-sqlite3', 'Database'))).toContain('no-restricted-imports');
     expect(lint('src/oauth/domain/x.ts', uses('../../platform/tiers', 'TIERS'))).toEqual([]);
   });
 
   it('domain/ imports no module, not even through its index, nor its own module outside domain/', () => {
-    expect(lint('src/limits/domain/x.ts', uses('../../oauth'))).toContain('no-restricted-imports');
-    expect(lint('src/limits/domain/x.ts', uses('../../cards/domain/card-events'))).toContain('no-restricted-imports');
-    expect(lint('src/limits/domain/x.ts', uses('../application/limits.queries'))).toContain('no-restricted-imports');
-    expect(lint('src/limits/domain/x.ts', uses('..'))).toContain('no-restricted-imports');
+    expect(lint('src/crm-schema/domain/x.ts', uses('../../oauth'))).toContain('no-restricted-imports');
+    expect(lint('src/crm-schema/domain/x.ts', uses('../../cards/domain/card-events'))).toContain(
+      'no-restricted-imports',
+    );
+    expect(lint('src/crm-schema/domain/x.ts', uses('../application/limits.queries'))).toContain(
+      'no-restricted-imports',
+    );
+    expect(lint('src/crm-schema/domain/x.ts', uses('..'))).toContain('no-restricted-imports');
     expect(lint('src/oauth/domain/x.ts', uses('node:fs', 'readFileSync'))).toContain('no-restricted-imports');
   });
 
   it('domain/ may import only the pure platform helpers, and its own domain/', () => {
-    expect(lint('src/limits/domain/x.ts', uses('../../platform/event-store/event-store.port'))).toContain(
+    expect(lint('src/crm-schema/domain/x.ts', uses('../../platform/event-store/event-store.port'))).toContain(
       'no-restricted-imports',
     );
     expect(lint('src/ops/domain/x.ts', uses('../../platform/projections/projection-runner'))).toContain(
       'no-restricted-imports',
     );
-    expect(lint('src/limits/domain/x.ts', uses('./limits-events'))).toEqual([]);
-    expect(lint('src/limits/domain/x.ts', uses('../../limits/domain/ceilings'))).toEqual([]);
-    expect(lint('src/limits/domain/x.ts', uses('../../platform/commands/decider'))).toEqual([]);
+    expect(lint('src/crm-schema/domain/x.ts', uses('./limits-events'))).toEqual([]);
+    expect(lint('src/crm-schema/domain/x.ts', uses('../../crm-schema/domain/ceilings'))).toEqual([]);
+    expect(lint('src/crm-schema/domain/x.ts', uses('../../platform/commands/decider'))).toEqual([]);
     expect(lint('src/ops/domain/x.ts', uses('../../platform/archive/retention-rules'))).toEqual([]);
     expect(lint('src/ops/domain/x.ts', uses('../../platform/archive/archive-manifest'))).toEqual([]);
     expect(lint('src/ops/domain/x.ts', uses('../../platform/archive/archive-files'))).toContain(
@@ -80,8 +88,8 @@ describe('module boundaries (npm run lint)', () => {
     expect(lint('src/platform/x.ts', dynamic('../oauth'))).toContain('no-restricted-syntax');
     expect(lint('src/cards/http/x.ts', dynamic('../../oauth/domain/access-token'))).toContain('no-restricted-syntax');
     expect(lint('src/cards/http/x.ts', required('../../oauth/domain/access-token'))).toContain('no-restricted-syntax');
-    expect(lint('src/limits/domain/x.ts', dynamic('../../oauth'))).toContain('no-restricted-syntax');
-    expect(lint('src/limits/domain/x.ts', dynamic('@nestjs/common'))).toContain('no-restricted-syntax');
+    expect(lint('src/crm-schema/domain/x.ts', dynamic('../../oauth'))).toContain('no-restricted-syntax');
+    expect(lint('src/crm-schema/domain/x.ts', dynamic('@nestjs/common'))).toContain('no-restricted-syntax');
     expect(lint('src/main.ts', dynamic('./oauth/application/token.service'))).toContain('no-restricted-syntax');
     expect(lint('src/cards/http/x.ts', dynamic('../../directory/domain/directory-events'))).toContain(
       'no-restricted-syntax',

@@ -1,2 +1,2 @@
 /** The Limits module's public surface. Everything else under src/limits is internal (lint enforces it). */
-export { LimitsModule } from './limits.module';
+export { LimitsModule } from './crm-schema.module';
