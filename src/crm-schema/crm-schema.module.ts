@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { DirectoryModule } from '../directory';
-import { AccessTokenRevocationsModule } from '../oauth';
+import { AccessTokenVerificationModule } from '../oauth';
 import { EventSourcingModule } from '../platform/event-sourcing/event-sourcing.module';
 import { ACCOUNT_LIMITS_COMMANDS } from './application/account-limits.commands';
 import { AccountLimitsHandler } from './application/account-limits.handler';
@@ -26,7 +26,7 @@ import { LimitsProjection } from './projections/limits.projection';
     events: limitsEvents,
     projections: [LimitsProjection],
     commandHandlers: commandHandlersFor(AccountLimitsHandler, ACCOUNT_LIMITS_COMMANDS),
-    imports: [DirectoryModule, AccessTokenRevocationsModule],
+    imports: [DirectoryModule, AccessTokenVerificationModule],
     controllers: [
       PropertyGroupsController,
       PropertiesController,
@@ -43,4 +43,4 @@ import { LimitsProjection } from './projections/limits.projection';
     exports: [LimitsQueries],
   }),
 )
-export class LimitsModule {}
+export class CrmSchemaModule {}

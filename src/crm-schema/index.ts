@@ -1,2 +1,2 @@
-/** The Limits module's public surface. Everything else under src/limits is internal (lint enforces it). */
-export { LimitsModule } from './crm-schema.module';
+/** The CRM schema module's public surface. Everything else under src/crm-schema is internal (lint enforces it). */
+export { CrmSchemaModule } from './crm-schema.module';

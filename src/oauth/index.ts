@@ -3,7 +3,7 @@
  * under src/oauth is internal (lint enforces it).
  */
 export { OAuthModule } from './oauth.module';
-export { AccessTokenRevocationsModule } from './access-token-revocations.module';
+export { AccessTokenVerificationModule } from './access-token-verification.module';
 export { InstallPageModule } from './install-page/install-page.module';
 export { RateLimitModule, installRateLimits } from './rate-limit/rate-limit.module';
 export type { AccessTokenClaims } from './domain/access-token';

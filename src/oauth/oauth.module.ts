@@ -11,7 +11,7 @@ import { RevokeRefreshTokenHandler } from './application/commands/revoke-refresh
 import { UninstallHandler } from './application/commands/uninstall';
 import { ExpireInstallAccessTokensHandler } from './application/commands/expire-install-access-tokens';
 import { RevokeTokenProcess } from './application/commands/revoke-token';
-import { AccessTokenRevocationsModule } from './access-token-revocations.module';
+import { AccessTokenVerificationModule } from './access-token-verification.module';
 import { AuthorizationServerMetadataController } from './http/authorization-server-metadata.controller';
 import { AccessTokenRevocationsProjection } from './projections/access-token-revocations.projection';
 import { InstallQueries } from './application/install.queries';
@@ -50,7 +50,7 @@ import { InstallClocksProjection } from './projections/install-clocks.projection
       ExpireInstallAccessTokensHandler,
       ...commandHandlersFor(InstallClockHandler, INSTALL_CLOCK_COMMANDS),
     ],
-    imports: [DirectoryModule, AccessTokenRevocationsModule, RateLimitModule],
+    imports: [DirectoryModule, AccessTokenVerificationModule, RateLimitModule],
     controllers: [
       TokenController,
       TokenMetadataController,

@@ -27,4 +27,4 @@ import { FaultsProjection } from './projections/faults.projection';
     exports: [FaultRegistry, FaultInjector, HubSpotHostsFront],
   }),
 )
-export class ControlsModule {}
+export class TestControlsModule {}

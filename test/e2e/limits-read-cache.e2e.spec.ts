@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
 import { LimitsReadCache } from '../../src/crm-schema/application/limits-read-cache';
-import { LimitsModule } from '../../src/crm-schema/crm-schema.module';
+import { CrmSchemaModule } from '../../src/crm-schema/crm-schema.module';
 import { LIMITS_PROJECTION } from '../../src/crm-schema/projections/limits.projection';
 import { ProjectionRunner } from '../../src/platform/projections/projection-runner';
 import { READ_MODEL_DB } from '../../src/platform/projections/read-model-database';
@@ -12,7 +12,7 @@ const TYPES = '/crm/v3/limits/custom-object-types';
 let t: TestApp;
 
 beforeAll(async () => {
-  t = await startTestApp({ modules: [LimitsModule] });
+  t = await startTestApp({ modules: [CrmSchemaModule] });
 });
 
 afterAll(async () => {

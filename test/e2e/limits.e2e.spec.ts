@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type Database from 'better-sqlite3';
 import type { LightMyRequestResponse } from 'fastify';
-import { LimitsModule } from '../../src/crm-schema/crm-schema.module';
+import { CrmSchemaModule } from '../../src/crm-schema/crm-schema.module';
 import { LIMITS_PROJECTION, LIMITS_TABLES } from '../../src/crm-schema/projections/limits.projection';
 import { ProjectionRunner } from '../../src/platform/projections/projection-runner';
 import { READ_MODEL_DB } from '../../src/platform/projections/read-model-database';
@@ -78,7 +78,7 @@ function expectError(r: LightMyRequestResponse, status: number, category: string
 }
 
 beforeAll(async () => {
-  t = await startTestApp({ modules: [LimitsModule] });
+  t = await startTestApp({ modules: [CrmSchemaModule] });
   enterprise = (await createAccount(t, { tier: 'enterprise' })).hubId;
   professional = (await createAccount(t, { tier: 'professional' })).hubId;
   free = (await createAccount(t, { tier: 'free' })).hubId;

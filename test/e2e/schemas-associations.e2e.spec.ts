@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type Database from 'better-sqlite3';
 import type { LightMyRequestResponse } from 'fastify';
-import { LimitsModule } from '../../src/crm-schema/crm-schema.module';
+import { CrmSchemaModule } from '../../src/crm-schema/crm-schema.module';
 import { LIMITS_PROJECTION, LIMITS_TABLES } from '../../src/crm-schema/projections/limits.projection';
 import { EVENT_STORE, type EventStore } from '../../src/platform/event-store/event-store.port';
 import { ProjectionRunner } from '../../src/platform/projections/projection-runner';
@@ -83,7 +83,7 @@ const SCHEMA_ITEM = '/crm-object-schemas/v3/schemas/{objectType}';
 const ASSOCIATIONS = '/crm-object-schemas/v3/schemas/{objectType}/associations';
 
 beforeAll(async () => {
-  t = await startTestApp({ modules: [LimitsModule] });
+  t = await startTestApp({ modules: [CrmSchemaModule] });
   enterprise = (await createAccount(t, { tier: 'enterprise' })).hubId;
   professional = (await createAccount(t, { tier: 'professional' })).hubId;
   free = (await createAccount(t, { tier: 'free' })).hubId;

@@ -28,7 +28,7 @@ describe('limits snapshots on a real SQLite event store', () => {
   const HUB = 78;
   const stream = limitsAccountStream(HUB);
   const BOUNDS = { capacity: 8, maxBytes: 32 * 1024 * 1024 };
-  eventTypes.register(limitsEvents); // as LimitsModule does: the store boundary decodes through it
+  eventTypes.register(limitsEvents); // as CrmSchemaModule does: the store boundary decodes through it
 
   beforeEach(async () => {
     dir = mkdtempSync(join(tmpdir(), 'limits-snap-'));

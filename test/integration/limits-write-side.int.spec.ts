@@ -44,7 +44,7 @@ describe('limits write side on a real SQLite event store', () => {
   };
   const clock = new ManualClock();
   const ctx = { correlationId: '00000000-0000-4000-8000-000000000000', actor: 'test:limits' };
-  eventTypes.register(limitsEvents); // as LimitsModule does: the store boundary decodes through it
+  eventTypes.register(limitsEvents); // as CrmSchemaModule does: the store boundary decodes through it
 
   beforeEach(async () => {
     dir = mkdtempSync(join(tmpdir(), 'limits-int-'));

@@ -30,7 +30,7 @@ export interface RequestWithToken extends RequestWithActor {
  * expiry without a store lookup, then the in-memory revocations: revoked tokens, uninstalled installs,
  * installs whose tokens an admin expired), then that the token holds at
  * least one of the accepted scopes (HubSpot's "any of" lists). App tokens (client_credentials) name
- * no account and are refused. A module with bearer endpoints imports AccessTokenRevocationsModule
+ * no account and are refused. A module with bearer endpoints imports AccessTokenVerificationModule
  * (the OAuth module's projection keeps it; in a test app without that module it stays empty).
  */
 @Injectable()

@@ -9,7 +9,7 @@ import { BearerTokenGuard } from './http/bearer-token.guard';
 /**
  * What the one access-token check (AccessTokenVerifier) reads — the signing keys, the in-memory
  * revocations, the installs' own clocks (InstallClocks) — and the bearer guard that asks it, which
- * runs in every module that has bearer-protected endpoints (cards, limits, ...): one instance,
+ * runs in every module that has bearer-protected endpoints (cards, crm-schema, ...): one instance,
  * visible everywhere the OAuth module is loaded.
  */
 @Global()
@@ -28,4 +28,4 @@ import { BearerTokenGuard } from './http/bearer-token.guard';
   ],
   exports: [SigningKeyring, AccessTokenRevocations, InstallClocks, AccessTokenVerifier, BearerTokenGuard],
 })
-export class AccessTokenRevocationsModule {}
+export class AccessTokenVerificationModule {}
