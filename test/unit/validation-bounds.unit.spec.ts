@@ -4,7 +4,7 @@ import { getMetadataStorage, ValidationError } from 'class-validator';
 import { createApp } from '../../src/app.factory';
 import { featureModules } from '../../src/feature-modules';
 import { BatchPropertyCreateDto } from '../../src/crm-schema/http/properties.dto';
-import { PropertyCreateDto } from '../../src/crm-schema/http/limits.dto';
+import { PropertyCreateDto } from '../../src/crm-schema/http/properties.dto';
 import { HubSpotError } from '../../src/platform/errors/hubspot-error';
 import { MAX_BODY_ARRAY_ITEMS, overlongArrays } from '../../src/platform/http/array-bounds';
 import {

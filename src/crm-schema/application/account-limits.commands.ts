@@ -8,14 +8,8 @@ import type { PropertyInput } from '../domain/property-rules';
 import type { SchemaPatchInput } from '../domain/schema-patch';
 import type { SchemaInput } from '../domain/schema-rules';
 import type { AccountLimitsView } from './limits.queries';
-import type {
-  AssociationView,
-  ObjectSchemaView,
-  ObjectTypeDefinitionView,
-  PropertyBatchView,
-  PropertyGroupView,
-  PropertyView,
-} from './limits.views';
+import type { AssociationView, ObjectSchemaView, ObjectTypeDefinitionView } from './schema.views';
+import type { PropertyBatchView, PropertyGroupView, PropertyView } from './property.views';
 
 /**
  * The commands of one account's limits stream, as the CommandBus carries them. Each class is the

@@ -21,7 +21,7 @@ import type { BatchRefusal } from '../domain/property-decisions';
 import { LimitsProjection } from '../projections/limits.projection';
 import type { AccountLimitsBusCommand, BatchCreateProperties } from './account-limits.commands';
 import { LimitsQueries } from './limits.queries';
-import { iso, standardError, type PropertyBatchView } from './limits.views';
+import { iso, standardError, type PropertyBatchView } from './property.views';
 import { PropertiesQueries } from './properties.queries';
 import { SchemasQueries } from './schemas.queries';
 

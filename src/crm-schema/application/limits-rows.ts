@@ -1,5 +1,5 @@
 import type { PropertyDefinition } from '../domain/limits-events';
-import { PropertyView, toPropertyView } from './limits.views';
+import { PropertyView, toPropertyView } from './property.views';
 
 /** Rows of the `limits` read model as the queries select them, and the property row's view. */
 

@@ -8,7 +8,7 @@ import { defaultGroupsOf } from '../domain/property-groups';
 import type { DataSensitivity } from '../domain/property-rules';
 import { PropertyRow, rowToProperty } from './limits-rows';
 import { LimitsQueries } from './limits.queries';
-import { PropertyGroupView, PropertyView, toPropertyView } from './limits.views';
+import { PropertyGroupView, PropertyView, toPropertyView } from './property.views';
 
 export interface PropertyListFilter {
   archived: boolean;

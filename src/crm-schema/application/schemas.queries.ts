@@ -8,12 +8,11 @@ import { PropertyRow, rowToProperty, SchemaBody, SchemaRow } from './limits-rows
 import {
   AssociationView,
   INCLUDE_ALL,
-  iso,
   ObjectSchemaView,
   ObjectTypeDefinitionView,
   SchemaIncludes,
-  toPropertyView,
-} from './limits.views';
+} from './schema.views';
+import { iso, toPropertyView } from './property.views';
 
 /**
  * The schemas API's reads (custom object schemas, their definitions and associations), from the

@@ -10,7 +10,8 @@ import type {
   CustomPropertyLimits,
 } from '../application/limits.views';
 import { CUSTOM_OBJECT_TYPE_LIMITS_SCOPES, crmLimitsReadScopes } from '../domain/scopes';
-import { parseSegment, requireAnyScope } from './params';
+import { parseSegment } from './query-params';
+import { requireAnyScope } from './route-scopes';
 import { WireResponse } from '../../platform/http/wire-response';
 import {
   ASSOCIATION_LABEL_LIMITS_SCHEMA,

@@ -15,22 +15,16 @@ import {
   CreateProperty,
   UpdateProperty,
 } from '../application/account-limits.commands';
-import { iso, standardError, type PropertyBatchView, type PropertyView } from '../application/limits.views';
+import { iso, standardError, type PropertyBatchView, type PropertyView } from '../application/property.views';
 import { PropertiesQueries } from '../application/properties.queries';
 import { CLOCK, type Clock } from '../../platform/clock';
 import { HubSpotError } from '../../platform/errors/hubspot-error';
 import { scopeFamilyOf } from '../domain/object-types';
 import { DATA_SENSITIVITIES } from '../domain/property-rules';
 import { propertyScopes } from '../domain/scopes';
-import { PropertyCreateDatedDto, PropertyCreateDto } from './limits.dto';
-import {
-  parseArchived,
-  parseDataSensitivity,
-  parseLocale,
-  parsePropertyNames,
-  parseSegment,
-  requireAnyScope,
-} from './params';
+import { PropertyCreateDatedDto, PropertyCreateDto } from './properties.dto';
+import { parseArchived, parseDataSensitivity, parseLocale, parsePropertyNames, parseSegment } from './query-params';
+import { requireAnyScope } from './route-scopes';
 import {
   BatchPropertyCreateDatedDto,
   BatchPropertyCreateDto,

@@ -22,10 +22,10 @@ import type {
   ObjectSchemaView,
   ObjectTypeDefinitionView,
   SchemaIncludes,
-} from '../application/limits.views';
+} from '../application/schema.views';
 import { SCHEMA_READ_SCOPES, SCHEMA_WRITE_SCOPES } from '../domain/scopes';
-import { SchemaCreate2026_03Dto, SchemaCreate2026_09Dto, SchemaCreateDto } from './limits.dto';
-import { parseArchived, parseIncludeFlag, parseSegment } from './params';
+import { SchemaCreate2026_03Dto, SchemaCreate2026_09Dto, SchemaCreateDto } from './schemas.dto';
+import { parseArchived, parseIncludeFlag, parseSegment } from './query-params';
 import { AssociationDefinitionEggDto, SchemaBatchReadDto, SchemaPatchDatedDto, SchemaPatchDto } from './schemas.dto';
 import { WireResponse } from '../../platform/http/wire-response';
 import { ASSOCIATION_DEFINITION_SCHEMA, LIMITS_DOCS } from './wire-schemas';

@@ -1,4 +1,3 @@
-import { type AccessTokenClaims, missingAnyScopeError } from '../../oauth';
 import { HubSpotError } from '../../platform/errors/hubspot-error';
 import { DATA_SENSITIVITIES, type DataSensitivity } from '../domain/property-rules';
 
@@ -20,11 +19,6 @@ export function parseSegment(raw: string, name: string): string {
     throw HubSpotError.validation(`Invalid ${name}`, [{ message: `${name} is not valid`, in: name, code: 'INVALID' }]);
   }
   return raw;
-}
-
-/** HubSpot's "any of" check for routes whose scopes depend on a path parameter. */
-export function requireAnyScope(token: AccessTokenClaims, anyOf: readonly string[]): void {
-  if (!anyOf.some((s) => token.scopes.includes(s))) throw missingAnyScopeError(anyOf);
 }
 
 /** HubSpot's boolean query flags (`includePropertyDefinitions`...): true unless `false` is given. */
