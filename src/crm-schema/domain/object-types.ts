@@ -125,8 +125,14 @@ export function standardObjectTypeById(objectTypeId: string): StandardObjectType
   return STANDARD_OBJECT_TYPES.find((t) => t.objectTypeId === objectTypeId) ?? null;
 }
 
+/**
+ * An object type's scope family: the `<family>` of `crm.objects.<family>.read`,
+ * `crm.schemas.<family>.write` and friends (every custom object type shares `custom`).
+ */
+export type ScopeFamily = StandardObjectType['scopeName'] | 'custom';
+
 /** Which scope family an object-type path segment needs, decided before anything is looked up. */
-export function scopeFamilyOf(raw: string): StandardObjectType['scopeName'] | 'custom' {
+export function scopeFamilyOf(raw: string): ScopeFamily {
   return standardObjectType(raw)?.scopeName ?? 'custom';
 }
 

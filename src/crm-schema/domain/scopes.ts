@@ -1,4 +1,4 @@
-import type { StandardObjectType } from './object-types';
+import type { ScopeFamily } from './object-types';
 
 /**
  * Accepted scopes ("any of"), copied from HubSpot's official specs so that no spec file is read
@@ -144,16 +144,12 @@ export const CUSTOM_OBJECT_TYPE_LIMITS_SCOPES = [
  * official properties spec lists one union for every object type; we check per object type,
  * which is what HubSpot enforces in practice. Tickets use the legacy `tickets` scope.
  */
-export function propertyScopes(
-  family: StandardObjectType['scopeName'] | 'custom',
-  access: 'read' | 'write',
-  version: ScopesVersion = 'v3',
-): string[] {
+export function propertyScopes(family: ScopeFamily, access: 'read' | 'write', version: ScopesVersion = 'v3'): string[] {
   const scopes = propertyScopesBefore2026_09(family, access);
   return version === '2026-09' ? scopes.filter((s) => !DROPPED_IN_2026_09.has(s)) : scopes;
 }
 
-function propertyScopesBefore2026_09(family: StandardObjectType['scopeName'] | 'custom', access: 'read' | 'write') {
+function propertyScopesBefore2026_09(family: ScopeFamily, access: 'read' | 'write') {
   if (family === 'tickets') {
     return access === 'write'
       ? ['crm.schemas.tickets.write', 'tickets']
