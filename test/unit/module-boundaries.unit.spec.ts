@@ -1,15 +1,25 @@
 import { spawnSync } from 'node:child_process';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 const ROOT = join(__dirname, '..', '..');
 
 /** Lints one would-be file through the project's own ESLint config; returns the rules that fired. */
 function lint(path: string, code: string): string[] {
-  const r = spawnSync(
-    process.execPath,
-    ['node_modules/eslint/bin/eslint.js', '--format', 'json', '--stdin', '--stdin-filename', path],
-    { cwd: ROOT, input: code, encoding: 'utf8' },
-  );
+  return eslint(['--stdin', '--stdin-filename', path], code);
+}
+
+/** Lints files on disk through the project's own ESLint config; returns the rules that fired. */
+function lintFile(path: string): string[] {
+  return eslint([path]);
+}
+
+function eslint(args: string[], input?: string): string[] {
+  const r = spawnSync(process.execPath, ['node_modules/eslint/bin/eslint.js', '--format', 'json', ...args], {
+    cwd: ROOT,
+    input,
+    encoding: 'utf8',
+  });
   if (r.status !== 0 && r.status !== 1) throw new Error(`eslint failed: ${r.stderr}`);
   const [result] = JSON.parse(r.stdout) as Array<{ messages: Array<{ ruleId: string | null; message: string }> }>;
   return result!.messages.map((m) => m.ruleId ?? m.message);
@@ -40,6 +50,12 @@ describe('module boundaries (npm run lint)', () => {
     );
     expect(lint('src/crm-schema/x.ts', uses('../directory/directory.queries'))).toEqual([]);
     expect(lint('src/crm-schema/http/x.ts', uses('../../directory/directory.queries'))).toEqual([]);
+    // The same for the events a module publishes (`<module>.events.ts`).
+    expect(lint('src/cards/projections/x.ts', uses('../../oauth/oauth.events'))).toEqual([]);
+    expect(lint('src/cards/projections/x.ts', uses('../../oauth/domain/oauth-events'))).toContain(
+      'no-restricted-imports',
+    );
+    expect(lint('src/crm-schema/x.ts', uses('../cards/oauth.events'))).toContain('no-restricted-imports');
     expect(lint('src/main.ts', uses('./oauth/application/token.service'))).toContain('no-restricted-imports');
     expect(lint('src/main.ts', uses('./oauth'))).toEqual([]);
     expect(lint('src/cards/http/x.ts', uses('../../oauth'))).toEqual([]);
@@ -97,5 +113,25 @@ describe('module boundaries (npm run lint)', () => {
     expect(lint('src/cards/http/x.ts', dynamic('../../oauth'))).toEqual([]);
     expect(lint('src/cards/http/x.ts', dynamic('../../directory/directory.queries'))).toEqual([]);
     expect(lint('src/platform/x.ts', dynamic('./clock'))).toEqual([]);
+  });
+
+  it('a new folder under src/ is a guarded module the moment it exists, with no edit to the lint config', () => {
+    // A throw-away module on disk: the lint's module list is read from the folders under src/.
+    const name = `zz-boundary-probe-${process.pid}`;
+    const dir = join(ROOT, 'src', name);
+    mkdirSync(join(dir, 'domain'), { recursive: true });
+    try {
+      writeFileSync(join(dir, 'reaches-in.ts'), uses('../oauth/domain/access-token'));
+      writeFileSync(join(dir, 'through-index.ts'), uses('../oauth'));
+      writeFileSync(join(dir, 'domain', 'impure.ts'), uses('@nestjs/common', 'Injectable'));
+      expect(lintFile(`src/${name}/reaches-in.ts`)).toContain('no-restricted-imports');
+      expect(lintFile(`src/${name}/through-index.ts`)).toEqual([]);
+      expect(lintFile(`src/${name}/domain/impure.ts`)).toContain('no-restricted-imports');
+      // ...and the other modules may not reach into it either.
+      expect(lint('src/cards/http/x.ts', uses(`../../${name}/domain/impure`))).toContain('no-restricted-imports');
+      expect(lint('src/platform/x.ts', uses(`../${name}`))).toContain('no-restricted-imports');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
