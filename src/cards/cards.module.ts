@@ -1,3 +1,4 @@
+import { DeveloperAuthentication } from './http/developer-authentication';
 import { DynamicModule, Module } from '@nestjs/common';
 import { DirectoryModule } from '../directory';
 import { AccessTokenVerificationModule } from '../oauth';
@@ -44,7 +45,7 @@ import { CardsProjection } from './projections/cards.projection';
     ],
     imports: [DirectoryModule, AccessTokenVerificationModule],
     controllers: [LegacyCardsController, CardsAdminController],
-    providers: [CardsQueries, CardsAnswers, CardIdAllocator, AppOwnership],
+    providers: [CardsQueries, CardsAnswers, CardIdAllocator, AppOwnership, DeveloperAuthentication],
     exports: [CardsQueries, CardMigrationWorker],
   }),
 )

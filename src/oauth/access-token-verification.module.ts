@@ -4,17 +4,17 @@ import { InstallClocks } from '../platform/clock';
 import { signingKeysOf } from '../platform/security/signing-keys';
 import { AccessTokenRevocations, AccessTokenVerifier } from './application/access-token-verifier';
 import { SigningKeyring } from './domain/access-token';
-import { BearerTokenGuard } from './http/bearer-token.guard';
+import { BearerAuthentication } from './http/bearer-authentication';
 
 /**
  * What the one access-token check (AccessTokenVerifier) reads — the signing keys, the in-memory
- * revocations, the installs' own clocks (InstallClocks) — and the bearer guard that asks it, which
- * runs in every module that has bearer-protected endpoints (cards, crm-schema, ...): one instance,
- * visible everywhere the OAuth module is loaded.
+ * revocations, the installs' own clocks (InstallClocks) — and the `bearer` credential of
+ * `@Authenticated` that asks it, for every module that has bearer-protected endpoints (cards,
+ * crm-schema, ...): one instance, visible everywhere the OAuth module is loaded.
  */
 @Global()
 @Module({
-  // The guard as a provider too: its instance registers the early (onRequest) token check.
+  // BearerAuthentication registers the `bearer` credential with the one authentication guard.
   providers: [
     {
       provide: SigningKeyring,
@@ -24,8 +24,8 @@ import { BearerTokenGuard } from './http/bearer-token.guard';
     AccessTokenRevocations,
     InstallClocks,
     AccessTokenVerifier,
-    BearerTokenGuard,
+    BearerAuthentication,
   ],
-  exports: [SigningKeyring, AccessTokenRevocations, InstallClocks, AccessTokenVerifier, BearerTokenGuard],
+  exports: [SigningKeyring, AccessTokenRevocations, InstallClocks, AccessTokenVerifier],
 })
 export class AccessTokenVerificationModule {}

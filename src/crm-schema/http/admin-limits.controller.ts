@@ -1,7 +1,7 @@
 import { Body, Controller, Get, Param, Put } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
-import { AdminOnly } from '../../platform/security/admin.guard';
+import { Authenticated } from '../../platform/http/authentication';
 import { HubSpotError } from '../../platform/errors/hubspot-error';
 import type { CommandContext } from '../../platform/events/envelope';
 import { IntParamPipe } from '../../platform/http/int-param.pipe';
@@ -14,7 +14,7 @@ import { LimitOverridesDto } from './limits.dto';
 
 /** Per-account ceilings (admin API): overrides on top of the tier table in configuration. */
 @ApiTags('Admin')
-@AdminOnly()
+@Authenticated({ by: 'admin' })
 @Controller('admin/v1/accounts/:hubId/limits')
 export class AdminLimitsController {
   constructor(

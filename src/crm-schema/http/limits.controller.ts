@@ -1,7 +1,8 @@
 import { Controller, Get, Query } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
-import { type AccessTokenClaims, RequireScopes, Token } from '../../oauth';
-import { type ApiVersion, RouteVersion, versionedPaths } from '../../platform/http/api-versions';
+import { type AccessTokenClaims, Token } from '../../oauth';
+import { Authenticated } from '../../platform/http/authentication';
+import { type ApiVersion, versionedPaths } from '../../platform/http/api-versions';
 import { LimitsQueries } from '../application/limits.queries';
 import type {
   AssociationLabelLimit,
@@ -9,9 +10,9 @@ import type {
   CustomObjectTypeLimits,
   CustomPropertyLimits,
 } from '../application/limits.views';
-import { CUSTOM_OBJECT_TYPE_LIMITS_SCOPES, crmLimitsReadScopes } from '../domain/scopes';
+import { CUSTOM_OBJECT_TYPE_LIMITS_SCOPES } from '../domain/scopes';
 import { parseSegment } from './query-params';
-import { requireAnyScope } from './route-scopes';
+import { limitsReadScopes } from './route-scopes';
 import { WireResponse } from '../../platform/http/wire-response';
 import {
   ASSOCIATION_LABEL_LIMITS_SCHEMA,
@@ -25,12 +26,12 @@ const LIMITS_PATHS = {
   '2026-03': 'crm/limits/2026-03',
   '2026-09': 'crm/limits/2026-09',
 } as const satisfies Partial<Record<ApiVersion, string>>;
-type LimitsVersion = keyof typeof LIMITS_PATHS;
 
 /**
  * CRM limits tracking (limitsTracking.json of v3, 2026-03 and 2026-09): the account is the token's
  * hub. The bodies are the same at every version; 2026-09 accepts fewer scopes on
- * calculated-properties and custom-properties, so those two check the version's list themselves.
+ * calculated-properties and custom-properties, so their scope rule (`limitsReadScopes`) reads the
+ * path's version.
  */
 @ApiTags('CRM limits')
 @Controller(versionedPaths(LIMITS_PATHS))
@@ -38,22 +39,18 @@ export class LimitsController {
   constructor(private readonly queries: LimitsQueries) {}
 
   @Get('calculated-properties')
-  @RequireScopes()
+  @Authenticated({ by: 'bearer', scopes: limitsReadScopes })
   @ApiOperation({ summary: 'Calculated properties: overall limit and usage, usage per object type' })
   @WireResponse(200, CALCULATED_PROPERTY_LIMITS_SCHEMA, {
     serialize: true,
     description: 'CalculatedPropertyLimitResponse',
   })
-  calculatedProperties(
-    @Token() token: AccessTokenClaims,
-    @RouteVersion() version: LimitsVersion,
-  ): CalculatedPropertyLimits {
-    requireAnyScope(token, crmLimitsReadScopes(version));
+  calculatedProperties(@Token() token: AccessTokenClaims): CalculatedPropertyLimits {
     return this.queries.calculatedPropertyLimits(token.hubId);
   }
 
   @Get('custom-object-types')
-  @RequireScopes(...CUSTOM_OBJECT_TYPE_LIMITS_SCOPES)
+  @Authenticated({ by: 'bearer', scopes: CUSTOM_OBJECT_TYPE_LIMITS_SCOPES })
   @ApiOperation({ summary: 'Custom object types: limit, usage, percentage' })
   @WireResponse(200, CUSTOM_OBJECT_TYPE_LIMITS_SCHEMA, { serialize: true, description: 'CustomObjectLimitResponse' })
   customObjectTypes(@Token() token: AccessTokenClaims): CustomObjectTypeLimits {
@@ -61,16 +58,16 @@ export class LimitsController {
   }
 
   @Get('custom-properties')
-  @RequireScopes()
+  @Authenticated({ by: 'bearer', scopes: limitsReadScopes })
   @ApiOperation({ summary: 'Custom properties: overall and per object type' })
   @WireResponse(200, CUSTOM_PROPERTY_LIMITS_SCHEMA, { serialize: true, description: 'CustomPropertyLimitResponse' })
-  customProperties(@Token() token: AccessTokenClaims, @RouteVersion() version: LimitsVersion): CustomPropertyLimits {
-    requireAnyScope(token, crmLimitsReadScopes(version));
+  customProperties(@Token() token: AccessTokenClaims): CustomPropertyLimits {
     return this.queries.customPropertyLimits(token.hubId);
   }
 
   @Get('associations/labels')
-  @RequireScopes()
+  // the spec lists the same scopes as calculated-properties at every version
+  @Authenticated({ by: 'bearer', scopes: limitsReadScopes })
   @ApiOperation({ summary: 'Association labels per pair of object types: limit, usage, percentage, the labels' })
   @WireResponse(200, ASSOCIATION_LABEL_LIMITS_SCHEMA, {
     serialize: true,
@@ -80,10 +77,7 @@ export class LimitsController {
     @Query('fromObjectTypeId') fromObjectTypeId: string | undefined,
     @Query('toObjectTypeId') toObjectTypeId: string | undefined,
     @Token() token: AccessTokenClaims,
-    @RouteVersion() version: LimitsVersion,
   ): { results: AssociationLabelLimit[] } {
-    // the spec lists the same scopes as calculated-properties at every version
-    requireAnyScope(token, crmLimitsReadScopes(version));
     const filter = (raw: unknown, name: string): string | undefined => {
       if (raw === undefined || raw === '') return undefined;
       return parseSegment(typeof raw === 'string' ? raw : '', name); // a repeated parameter is refused

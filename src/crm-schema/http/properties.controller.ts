@@ -2,7 +2,7 @@ import { Controller, Delete, Get, HttpCode, Param, Patch, Post, Query, Res } fro
 import { CommandBus } from '@nestjs/cqrs';
 import { ApiBody, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
-import { type AccessTokenClaims, RequireScopes, Token } from '../../oauth';
+import { type AccessTokenClaims, Token } from '../../oauth';
 import type { CommandContext } from '../../platform/events/envelope';
 import { type ApiVersion, RouteVersion, versionedPaths } from '../../platform/http/api-versions';
 import { Inject } from '@nestjs/common';
@@ -19,12 +19,11 @@ import { iso, standardError, type PropertyBatchView, type PropertyView } from '.
 import { PropertiesQueries } from '../application/properties.queries';
 import { CLOCK, type Clock } from '../../platform/clock';
 import { HubSpotError } from '../../platform/errors/hubspot-error';
-import { scopeFamilyOf } from '../domain/object-types';
 import { DATA_SENSITIVITIES } from '../domain/property-rules';
-import { propertyScopes } from '../domain/scopes';
 import { PropertyCreateDatedDto, PropertyCreateDto } from './properties.dto';
 import { parseArchived, parseDataSensitivity, parseLocale, parsePropertyNames, parseSegment } from './query-params';
-import { requireAnyScope } from './route-scopes';
+import { objectTypeScopes } from './route-scopes';
+import { Authenticated } from '../../platform/http/authentication';
 import {
   BatchPropertyCreateDatedDto,
   BatchPropertyCreateDto,
@@ -45,12 +44,11 @@ type PropertiesVersion = keyof typeof PROPERTIES_PATHS;
 
 /**
  * CRM properties of the token's account, at v3 and the date-versioned paths (properties.json of
- * each). The accepted scopes depend on the object type in the path (and 2026-09 accepts fewer),
- * so the guard only checks the token and the handler checks the scopes. From 2026-03 each option
+ * each). The accepted scopes depend on the object type in the path (and 2026-09 accepts fewer):
+ * each route's scope rule (`objectTypeScopes`) resolves them from the path. From 2026-03 each option
  * of a new property needs its `displayOrder`.
  */
 @ApiTags('CRM properties')
-@RequireScopes()
 @Controller(versionedPaths(PROPERTIES_PATHS))
 export class PropertiesController {
   constructor(
@@ -60,6 +58,7 @@ export class PropertiesController {
   ) {}
 
   @Post()
+  @Authenticated({ by: 'bearer', scopes: objectTypeScopes('write') })
   @HttpCode(201)
   @ApiOperation({ summary: 'Create a property (fieldType calculation_equation: a calculated property)' })
   @WireResponse(201, PROPERTY_SCHEMA, { description: 'Property' })
@@ -70,14 +69,12 @@ export class PropertiesController {
     body: PropertyCreateDto | PropertyCreateDatedDto,
     @Token() token: AccessTokenClaims,
     @Ctx() ctx: CommandContext,
-    @RouteVersion() version: PropertiesVersion,
   ): Promise<PropertyView> {
-    parseSegment(objectType, 'objectType');
-    requireAnyScope(token, propertyScopes(scopeFamilyOf(objectType), 'write', version));
     return this.commandBus.execute(new CreateProperty(token.hubId, token.userId, objectType, { ...body }, ctx));
   }
 
   @Get()
+  @Authenticated({ by: 'bearer', scopes: objectTypeScopes('read') })
   @ApiOperation({ summary: 'Read all properties of an object type' })
   @WireResponse(200, LIMITS_DOCS.properties, { description: 'CollectionResponsePropertyNoPaging' })
   @ApiQuery({ name: 'archived', required: false, type: Boolean })
@@ -88,10 +85,7 @@ export class PropertiesController {
     @Param('objectType') objectType: string,
     @Query() query: Record<string, string | string[] | undefined>,
     @Token() token: AccessTokenClaims,
-    @RouteVersion() version: PropertiesVersion,
   ): { results: PropertyView[] } {
-    parseSegment(objectType, 'objectType');
-    requireAnyScope(token, propertyScopes(scopeFamilyOf(objectType), 'read', version));
     const filter = listQuery(query);
     return {
       results: this.properties.list(token.hubId, objectType, {
@@ -102,6 +96,7 @@ export class PropertiesController {
   }
 
   @Get(':propertyName')
+  @Authenticated({ by: 'bearer', scopes: objectTypeScopes('read') })
   @ApiOperation({ summary: 'Read a property' })
   @WireResponse(200, PROPERTY_SCHEMA, { description: 'Property' })
   get(
@@ -109,11 +104,8 @@ export class PropertiesController {
     @Param('propertyName') propertyName: string,
     @Query() query: Record<string, string | string[] | undefined>,
     @Token() token: AccessTokenClaims,
-    @RouteVersion() version: PropertiesVersion,
   ): PropertyView {
-    parseSegment(objectType, 'objectType');
     parseSegment(propertyName, 'propertyName');
-    requireAnyScope(token, propertyScopes(scopeFamilyOf(objectType), 'read', version));
     const { archived, dataSensitivity } = listQuery(query);
     parsePropertyNames(query.properties);
     const property = this.properties.get(token.hubId, objectType, propertyName, archived);
@@ -123,6 +115,7 @@ export class PropertiesController {
   }
 
   @Patch(':propertyName')
+  @Authenticated({ by: 'bearer', scopes: objectTypeScopes('write') })
   @ApiOperation({
     summary: 'Update a property (to or from calculation_equation moves it across the calculated ceiling)',
   })
@@ -135,17 +128,15 @@ export class PropertiesController {
     body: PropertyUpdateDto | PropertyUpdateDatedDto,
     @Token() token: AccessTokenClaims,
     @Ctx() ctx: CommandContext,
-    @RouteVersion() version: PropertiesVersion,
   ): Promise<PropertyView> {
-    parseSegment(objectType, 'objectType');
     parseSegment(propertyName, 'propertyName');
-    requireAnyScope(token, propertyScopes(scopeFamilyOf(objectType), 'write', version));
     return this.commandBus.execute(
       new UpdateProperty(token.hubId, token.userId, objectType, propertyName, { ...body }, ctx),
     );
   }
 
   @Post('batch/create')
+  @Authenticated({ by: 'bearer', scopes: objectTypeScopes('write') })
   @ApiOperation({
     summary:
       'Create a batch of properties: 201 when all are created, 207 with `errors` otherwise (2026-09: 200 either way)',
@@ -166,8 +157,6 @@ export class PropertiesController {
     @RouteVersion() version: PropertiesVersion,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<PropertyBatchView> {
-    parseSegment(objectType, 'objectType');
-    requireAnyScope(token, propertyScopes(scopeFamilyOf(objectType), 'write', version));
     const inputs = body.inputs.map((i) => ({ ...i }));
     const answer = await this.commandBus.execute(
       new BatchCreateProperties(token.hubId, token.userId, objectType, inputs, ctx),
@@ -177,6 +166,7 @@ export class PropertiesController {
   }
 
   @Post('batch/read')
+  @Authenticated({ by: 'bearer', scopes: objectTypeScopes('read') })
   @ApiOperation({ summary: 'Read a batch of properties: 200, or 207 with `errors` for the names not found' })
   @WireResponse(200, PROPERTY_BATCH_SCHEMA, { description: 'BatchResponseProperty' })
   @WireResponse(207, PROPERTY_BATCH_SCHEMA, { description: 'BatchResponsePropertyWithErrors' })
@@ -190,9 +180,7 @@ export class PropertiesController {
     @RouteVersion() version: PropertiesVersion,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): PropertyBatchView {
-    parseSegment(objectType, 'objectType');
     parseLocale(locale);
-    requireAnyScope(token, propertyScopes(scopeFamilyOf(objectType), 'read', version));
     const startedAt = iso(this.clock.now());
     const { found, missing } = this.properties.read(
       token.hubId,
@@ -217,6 +205,7 @@ export class PropertiesController {
   }
 
   @Post('batch/archive')
+  @Authenticated({ by: 'bearer', scopes: objectTypeScopes('write') })
   @HttpCode(204)
   @ApiOperation({ summary: 'Archive a batch of properties (204 whatever their state)' })
   @WireResponse(204)
@@ -226,15 +215,13 @@ export class PropertiesController {
     @VersionedBody({ default: BatchPropertyNameDto }) body: BatchPropertyNameDto,
     @Token() token: AccessTokenClaims,
     @Ctx() ctx: CommandContext,
-    @RouteVersion() version: PropertiesVersion,
   ): Promise<void> {
-    parseSegment(objectType, 'objectType');
-    requireAnyScope(token, propertyScopes(scopeFamilyOf(objectType), 'write', version));
     const names = body.inputs.map((i) => i.name);
     await this.commandBus.execute(new BatchArchiveProperties(token.hubId, token.userId, objectType, names, ctx));
   }
 
   @Delete(':propertyName')
+  @Authenticated({ by: 'bearer', scopes: objectTypeScopes('write') })
   @HttpCode(204)
   @ApiOperation({ summary: 'Archive a property' })
   @WireResponse(204)
@@ -243,11 +230,8 @@ export class PropertiesController {
     @Param('propertyName') propertyName: string,
     @Token() token: AccessTokenClaims,
     @Ctx() ctx: CommandContext,
-    @RouteVersion() version: PropertiesVersion,
   ): Promise<void> {
-    parseSegment(objectType, 'objectType');
     parseSegment(propertyName, 'propertyName');
-    requireAnyScope(token, propertyScopes(scopeFamilyOf(objectType), 'write', version));
     await this.commandBus.execute(new ArchiveProperty(token.hubId, token.userId, objectType, propertyName, ctx));
   }
 }

@@ -1,17 +1,16 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { ApiBody, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
-import { type AccessTokenClaims, RequireScopes, Token } from '../../oauth';
+import { type AccessTokenClaims, Token } from '../../oauth';
 import type { CommandContext } from '../../platform/events/envelope';
-import { type ApiVersion, RouteVersion, versionedPaths } from '../../platform/http/api-versions';
+import { type ApiVersion, versionedPaths } from '../../platform/http/api-versions';
 import { Ctx } from '../../platform/http/request-context';
 import { ArchivePropertyGroup, CreatePropertyGroup, UpdatePropertyGroup } from '../application/account-limits.commands';
 import type { PropertyGroupView } from '../application/property.views';
 import { PropertiesQueries } from '../application/properties.queries';
-import { scopeFamilyOf } from '../domain/object-types';
-import { propertyScopes } from '../domain/scopes';
 import { parseLocale, parseSegment } from './query-params';
-import { requireAnyScope } from './route-scopes';
+import { objectTypeScopes } from './route-scopes';
+import { Authenticated } from '../../platform/http/authentication';
 import { PropertyGroupCreateDto, PropertyGroupUpdateDto } from './properties.dto';
 import { WireResponse } from '../../platform/http/wire-response';
 import { LIMITS_DOCS, PROPERTY_GROUP_SCHEMA } from './wire-schemas';
@@ -21,7 +20,6 @@ const GROUPS_PATHS = {
   '2026-03': 'crm/properties/2026-03/:objectType/groups',
   '2026-09': 'crm/properties/2026-09/:objectType/groups',
 } as const satisfies Partial<Record<ApiVersion, string>>;
-type GroupsVersion = keyof typeof GROUPS_PATHS;
 
 /**
  * Property groups of an object type (properties.json of each version). HubSpot's default groups
@@ -29,7 +27,6 @@ type GroupsVersion = keyof typeof GROUPS_PATHS;
  * be changed; the account's own groups can, and can be archived once they hold no property.
  */
 @ApiTags('CRM properties')
-@RequireScopes()
 @Controller(versionedPaths(GROUPS_PATHS))
 export class PropertyGroupsController {
   constructor(
@@ -38,6 +35,7 @@ export class PropertyGroupsController {
   ) {}
 
   @Get()
+  @Authenticated({ by: 'bearer', scopes: objectTypeScopes('read') })
   @ApiOperation({ summary: 'Read all property groups' })
   @WireResponse(200, LIMITS_DOCS.groups, { description: 'CollectionResponsePropertyGroupNoPaging' })
   @ApiQuery({ name: 'locale', required: false })
@@ -45,14 +43,13 @@ export class PropertyGroupsController {
     @Param('objectType') objectType: string,
     @Query('locale') locale: string | undefined,
     @Token() token: AccessTokenClaims,
-    @RouteVersion() version: GroupsVersion,
   ): { results: PropertyGroupView[] } {
-    this.check(token, objectType, 'read', version);
     parseLocale(locale);
     return { results: this.queries.listGroups(token.hubId, objectType) };
   }
 
   @Post()
+  @Authenticated({ by: 'bearer', scopes: objectTypeScopes('write') })
   @HttpCode(201)
   @ApiOperation({ summary: 'Create a property group' })
   @WireResponse(201, PROPERTY_GROUP_SCHEMA, { description: 'PropertyGroup' })
@@ -62,13 +59,12 @@ export class PropertyGroupsController {
     @Body() body: PropertyGroupCreateDto,
     @Token() token: AccessTokenClaims,
     @Ctx() ctx: CommandContext,
-    @RouteVersion() version: GroupsVersion,
   ): Promise<PropertyGroupView> {
-    this.check(token, objectType, 'write', version);
     return this.commandBus.execute(new CreatePropertyGroup(token.hubId, token.userId, objectType, { ...body }, ctx));
   }
 
   @Get(':groupName')
+  @Authenticated({ by: 'bearer', scopes: objectTypeScopes('read') })
   @ApiOperation({ summary: 'Read a property group' })
   @WireResponse(200, PROPERTY_GROUP_SCHEMA, { description: 'PropertyGroup' })
   @ApiQuery({ name: 'locale', required: false })
@@ -77,15 +73,14 @@ export class PropertyGroupsController {
     @Param('groupName') groupName: string,
     @Query('locale') locale: string | undefined,
     @Token() token: AccessTokenClaims,
-    @RouteVersion() version: GroupsVersion,
   ): PropertyGroupView {
-    this.check(token, objectType, 'read', version);
     parseSegment(groupName, 'groupName');
     parseLocale(locale);
     return this.queries.getGroup(token.hubId, objectType, groupName);
   }
 
   @Patch(':groupName')
+  @Authenticated({ by: 'bearer', scopes: objectTypeScopes('write') })
   @ApiOperation({ summary: 'Update a property group (label, display order)' })
   @WireResponse(200, PROPERTY_GROUP_SCHEMA, { description: 'PropertyGroup' })
   @ApiBody({ type: PropertyGroupUpdateDto })
@@ -95,9 +90,7 @@ export class PropertyGroupsController {
     @Body() body: PropertyGroupUpdateDto,
     @Token() token: AccessTokenClaims,
     @Ctx() ctx: CommandContext,
-    @RouteVersion() version: GroupsVersion,
   ): Promise<PropertyGroupView> {
-    this.check(token, objectType, 'write', version);
     parseSegment(groupName, 'groupName');
     return this.commandBus.execute(
       new UpdatePropertyGroup(token.hubId, token.userId, objectType, groupName, { ...body }, ctx),
@@ -105,6 +98,7 @@ export class PropertyGroupsController {
   }
 
   @Delete(':groupName')
+  @Authenticated({ by: 'bearer', scopes: objectTypeScopes('write') })
   @HttpCode(204)
   @ApiOperation({ summary: 'Archive a property group (only an empty one of the account)' })
   @WireResponse(204)
@@ -113,15 +107,8 @@ export class PropertyGroupsController {
     @Param('groupName') groupName: string,
     @Token() token: AccessTokenClaims,
     @Ctx() ctx: CommandContext,
-    @RouteVersion() version: GroupsVersion,
   ): Promise<void> {
-    this.check(token, objectType, 'write', version);
     parseSegment(groupName, 'groupName');
     await this.commandBus.execute(new ArchivePropertyGroup(token.hubId, token.userId, objectType, groupName, ctx));
-  }
-
-  private check(token: AccessTokenClaims, objectType: string, access: 'read' | 'write', version: GroupsVersion) {
-    parseSegment(objectType, 'objectType');
-    requireAnyScope(token, propertyScopes(scopeFamilyOf(objectType), access, version));
   }
 }

@@ -1,7 +1,8 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { ApiBody, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { type AccessTokenClaims, RequireScopes, Token } from '../../oauth';
+import { type AccessTokenClaims, Token } from '../../oauth';
+import { Authenticated } from '../../platform/http/authentication';
 import type { CommandContext } from '../../platform/events/envelope';
 import type { ErrorDetail } from '../../platform/errors/hubspot-error';
 import { type ApiVersion, RouteVersion, versionedPaths } from '../../platform/http/api-versions';
@@ -54,7 +55,7 @@ export class SchemasController {
 
   @Post()
   @HttpCode(201)
-  @RequireScopes(...SCHEMA_WRITE_SCOPES)
+  @Authenticated({ by: 'bearer', scopes: SCHEMA_WRITE_SCOPES })
   @ApiOperation({ summary: 'Create a custom object schema' })
   @WireResponse(201, LIMITS_DOCS.objectSchema, { description: 'ObjectSchema' })
   @ApiBody({ type: SchemaCreateDto, description: 'From 2026-03 more fields are required (see the version’s spec).' })
@@ -88,7 +89,7 @@ export class SchemasController {
   }
 
   @Get()
-  @RequireScopes(...SCHEMA_READ_SCOPES)
+  @Authenticated({ by: 'bearer', scopes: SCHEMA_READ_SCOPES })
   @ApiOperation({ summary: 'Read all custom object schemas' })
   @WireResponse(200, LIMITS_DOCS.objectSchemas, { description: 'CollectionResponseObjectSchemaNoPaging' })
   list(
@@ -105,7 +106,7 @@ export class SchemasController {
 
   @Post('batch/read')
   @HttpCode(200)
-  @RequireScopes(...SCHEMA_READ_SCOPES)
+  @Authenticated({ by: 'bearer', scopes: SCHEMA_READ_SCOPES })
   @ApiOperation({ summary: 'Read custom object schemas by objectTypeId, fully qualified name or name (at most 100)' })
   @WireResponse(200, LIMITS_DOCS.objectSchemas, { description: 'CollectionResponseObjectSchemaNoPaging' })
   batchRead(
@@ -124,7 +125,7 @@ export class SchemasController {
   }
 
   @Get(':objectType')
-  @RequireScopes(...SCHEMA_READ_SCOPES)
+  @Authenticated({ by: 'bearer', scopes: SCHEMA_READ_SCOPES })
   @ApiOperation({ summary: 'Read a custom object schema (by objectTypeId, fully qualified name or name)' })
   @WireResponse(200, LIMITS_DOCS.objectSchema, { description: 'ObjectSchema' })
   get(
@@ -138,7 +139,7 @@ export class SchemasController {
   }
 
   @Patch(':objectType')
-  @RequireScopes(...SCHEMA_WRITE_SCOPES)
+  @Authenticated({ by: 'bearer', scopes: SCHEMA_WRITE_SCOPES })
   @ApiOperation({
     summary: 'Update a custom object schema (ObjectTypeDefinitionPatch); answers its ObjectTypeDefinition',
   })
@@ -176,7 +177,7 @@ export class SchemasController {
 
   @Post(':objectType/associations')
   @HttpCode(201)
-  @RequireScopes(...SCHEMA_WRITE_SCOPES)
+  @Authenticated({ by: 'bearer', scopes: SCHEMA_WRITE_SCOPES })
   @ApiOperation({ summary: 'Define an association (a named one is an association label of its pair)' })
   @WireResponse(201, ASSOCIATION_DEFINITION_SCHEMA, { description: 'AssociationDefinition' })
   createAssociation(
@@ -199,7 +200,7 @@ export class SchemasController {
 
   @Delete(':objectType/associations/:associationIdentifier')
   @HttpCode(204)
-  @RequireScopes(...SCHEMA_WRITE_SCOPES)
+  @Authenticated({ by: 'bearer', scopes: SCHEMA_WRITE_SCOPES })
   @ApiOperation({ summary: 'Remove an association definition (by id or name)' })
   @WireResponse(204)
   async deleteAssociation(
@@ -217,7 +218,7 @@ export class SchemasController {
 
   @Delete(':objectType')
   @HttpCode(204)
-  @RequireScopes(...SCHEMA_WRITE_SCOPES)
+  @Authenticated({ by: 'bearer', scopes: SCHEMA_WRITE_SCOPES })
   @ApiOperation({ summary: 'Archive a custom object schema; ?archived=true purges an archived one' })
   @WireResponse(204)
   async archive(

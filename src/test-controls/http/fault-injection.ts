@@ -6,7 +6,7 @@ import { requestAppResolver, type RequestApp } from '../../oauth';
 import { CLOCK, type Clock } from '../../platform/clock';
 import { APP_CONFIG, type AppConfig } from '../../platform/config/config';
 import { sendHubSpotError } from '../../platform/errors/hubspot-exception.filter';
-import { routeAuthenticationOf } from '../../platform/http/early-authentication';
+import { routeAuthenticationOf } from '../../platform/http/authentication';
 import { Metrics } from '../../platform/metrics/metrics';
 import { sha256Hex } from '../../platform/security/crypto';
 import { FaultRegistry, type FaultSubject } from '../application/fault-registry';

@@ -6,7 +6,7 @@ import { HubSpotError } from '../../platform/errors/hubspot-error';
 import type { CommandContext } from '../../platform/events/envelope';
 import { IntParamPipe } from '../../platform/http/int-param.pipe';
 import { Ctx } from '../../platform/http/request-context';
-import { AdminOnly } from '../../platform/security/admin.guard';
+import { Authenticated } from '../../platform/http/authentication';
 import { ClearAppFaults, ClearFault, SetFault } from '../application/app-faults.commands';
 import { FaultRegistry, type FaultView } from '../application/fault-registry';
 import { parseFaultSpec } from '../domain/fault-spec';
@@ -17,7 +17,7 @@ import { parseFaultSpec } from '../domain/fault-spec';
  * is never faulted.
  */
 @ApiTags('admin: test controls')
-@AdminOnly()
+@Authenticated({ by: 'admin' })
 @Controller('admin/v1/apps/:appId/faults')
 export class FaultsController {
   constructor(

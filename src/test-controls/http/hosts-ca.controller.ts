@@ -1,11 +1,11 @@
 import { Controller, Get, Header } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { HubSpotError } from '../../platform/errors/hubspot-error';
-import { AdminOnly } from '../../platform/security/admin.guard';
+import { Authenticated } from '../../platform/http/authentication';
 import { HubSpotHostsFront } from '../hosts-front/hubspot-hosts-front';
 
 @ApiTags('admin: test controls')
-@AdminOnly()
+@Authenticated({ by: 'admin' })
 @Controller('admin/v1')
 export class HostsCaController {
   constructor(private readonly front: HubSpotHostsFront) {}
