@@ -19,7 +19,7 @@ export type InstallState =
 
 export type InstallCommand =
   | {
-      kind: 'RecordApproval';
+      type: 'RecordApproval';
       appId: number;
       hubId: number;
       userId: number;
@@ -28,9 +28,9 @@ export type InstallCommand =
       newInstallId: string;
       now: number;
     }
-  | { kind: 'Uninstall'; appId: number; hubId: number; now: number }
+  | { type: 'Uninstall'; appId: number; hubId: number; now: number }
   /** Every access token of the current install issued until now expires now (admin testing tool). */
-  | { kind: 'ExpireAccessTokens'; appId: number; hubId: number; now: number };
+  | { type: 'ExpireAccessTokens'; appId: number; hubId: number; now: number };
 
 const sameSet = (a: string[], b: string[]) => a.length === b.length && a.every((s) => b.includes(s));
 
@@ -62,7 +62,7 @@ export const installDecider: Decider<InstallState, InstallCommand, InstallEvent>
   },
 
   decide: (command, state) => {
-    switch (command.kind) {
+    switch (command.type) {
       case 'RecordApproval': {
         // The first approval in an account installs the app; a later one only updates its scopes.
         if (state.status !== 'installed') {

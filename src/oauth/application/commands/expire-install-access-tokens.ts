@@ -44,7 +44,7 @@ export class ExpireInstallAccessTokensHandler implements ICommandHandler<ExpireI
     const now = this.installClocks.nowFor(appId, hubId);
     const { position } = await this.installs.handle(
       installStream(appId, hubId),
-      { kind: 'ExpireAccessTokens', appId, hubId, now },
+      { type: 'ExpireAccessTokens', appId, hubId, now },
       context,
     );
     // Committed: answered even when the read models cannot catch up now (readiness reports it).

@@ -158,7 +158,7 @@ export class IssueTokenProcess implements ICommandHandler<IssueToken> {
     );
     await this.accessTokens.handleNew(
       accessTokenStream(issuedAt, tokenId),
-      { kind: 'IssueAccessToken', grant, grantType, tokenId, issuedAt, expiresAt },
+      { type: 'IssueAccessToken', grant, grantType, tokenId, issuedAt, expiresAt },
       context,
     );
     return {
@@ -200,7 +200,7 @@ export class IssueTokenProcess implements ICommandHandler<IssueToken> {
     );
     await this.accessTokens.handleNew(
       accessTokenStream(issuedAt, tokenId),
-      { kind: 'IssueAppAccessToken', appId: client.appId, clientId: client.clientId, tokenId, issuedAt, expiresAt },
+      { type: 'IssueAppAccessToken', appId: client.appId, clientId: client.clientId, tokenId, issuedAt, expiresAt },
       context,
     );
     return { token_type: 'bearer', access_token: token, expires_in: ttl, token_use: 'client_credentials', scopes: [] };

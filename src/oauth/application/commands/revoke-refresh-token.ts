@@ -40,7 +40,7 @@ export class RevokeRefreshTokenHandler implements ICommandHandler<RevokeRefreshT
   async execute({ refreshTokenHash, reason, context }: RevokeRefreshToken): Promise<RevokedRefreshToken> {
     const { position } = await this.refreshTokens.handle(
       refreshTokenStream(refreshTokenHash),
-      { kind: 'DeleteRefreshToken', reason, now: this.clock.now() },
+      { type: 'DeleteRefreshToken', reason, now: this.clock.now() },
       context,
     );
     return { position };

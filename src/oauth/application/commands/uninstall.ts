@@ -37,7 +37,7 @@ export class UninstallHandler implements ICommandHandler<Uninstall> {
   async execute({ appId, hubId, context }: Uninstall): Promise<void> {
     const { position } = await this.installs.handle(
       installStream(appId, hubId),
-      { kind: 'Uninstall', appId, hubId, now: this.installClocks.furthestFor(appId, hubId) },
+      { type: 'Uninstall', appId, hubId, now: this.installClocks.furthestFor(appId, hubId) },
       context,
     );
     // Committed: answered even when the read models cannot catch up now (readiness reports it).
