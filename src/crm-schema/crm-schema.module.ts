@@ -2,9 +2,7 @@ import { Module } from '@nestjs/common';
 import { DirectoryModule } from '../directory';
 import { AccessTokenVerificationModule } from '../oauth';
 import { EventSourcingModule } from '../platform/event-sourcing/event-sourcing.module';
-import { ACCOUNT_LIMITS_COMMANDS } from './application/account-limits.commands';
 import { AccountLimitsHandler } from './application/account-limits.handler';
-import { commandHandlersFor } from '../platform/commands/command-handlers';
 import { PropertiesQueries } from './application/properties.queries';
 import { PropertyGroupsController } from './http/property-groups.controller';
 import { LimitsQueries } from './application/limits.queries';
@@ -25,7 +23,7 @@ import { LimitsProjection } from './projections/limits.projection';
   EventSourcingModule.forFeature({
     events: limitsEvents,
     projections: [LimitsProjection],
-    commandHandlers: commandHandlersFor(AccountLimitsHandler, ACCOUNT_LIMITS_COMMANDS),
+    commandHandlers: [AccountLimitsHandler],
     imports: [DirectoryModule, AccessTokenVerificationModule],
     controllers: [
       PropertyGroupsController,

@@ -515,7 +515,7 @@ describe('install decider: expiring access tokens', () => {
       installedAt: T0,
     },
   };
-  const expire = { type: 'ExpireAccessTokens' as const, appId: 7, hubId: 9, now: T0 + 5000 };
+  const expire = { type: 'ExpireInstallAccessTokens' as const, appId: 7, hubId: 9, now: T0 + 5000 };
 
   it('records the expiry on the install, naming the current install id', () => {
     spec

@@ -1,8 +1,8 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject } from '@nestjs/common';
+import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { DirectoryQueries } from '../../directory/directory.queries';
 import { CLOCK, type Clock } from '../../platform/clock';
 import { APP_CONFIG, type AppConfig } from '../../platform/config/config';
-import type { SharedHandler } from '../../platform/commands/command-handlers';
 import { EventStreams } from '../../platform/commands/event-streams';
 import type { RetryPolicy } from '../../platform/commands/retry-policy';
 import { EVENT_STORE, type EventStore } from '../../platform/event-store/event-store.port';
@@ -19,7 +19,10 @@ import {
 } from '../domain/limits-events';
 import type { BatchRefusal } from '../domain/property-decisions';
 import { LimitsProjection } from '../projections/limits.projection';
-import type { AccountLimitsBusCommand, BatchCreateProperties } from './account-limits.commands';
+import { type AccountLimitsAnswers, AccountLimitsBusCommand, type AccountLimitsInput } from './account-limits.commands';
+
+/** Any command's answer (AccountLimitsBusCommand types each one for its sender). */
+type Answer = AccountLimitsAnswers[keyof AccountLimitsAnswers];
 import { LimitsQueries } from './limits.queries';
 import { iso, standardError, type PropertyBatchView } from './property.views';
 import { PropertiesQueries } from './properties.queries';
@@ -47,14 +50,13 @@ const ACCOUNT_SNAPSHOTS = 128;
 export const ACCOUNT_LIMITS_RETRY_POLICY: RetryPolicy = { maxAttempts: 32 };
 
 /**
- * The one handler of an account's limits stream, registered for every command of
- * account-limits.commands.ts: the account decider is bound once (snapshotted, with the retry policy
+ * The one handler of an account's limits stream (every AccountLimitsBusCommand): the account decider is bound once (snapshotted, with the retry policy
  * its contention needs), the account's facts (tier, ceilings, time) are added to the command, and a
  * command that answers with data answers after commit (platform/projections/answer-after-commit.ts)
  * from the `limits` read model.
  */
-@Injectable()
-export class AccountLimitsHandler implements SharedHandler<AccountLimitsBusCommand> {
+@CommandHandler(AccountLimitsBusCommand)
+export class AccountLimitsHandler implements ICommandHandler<AccountLimitsBusCommand> {
   private readonly accountLimits;
   private readonly readModel: ReadModel<LimitsReads>;
 
@@ -84,14 +86,13 @@ export class AccountLimitsHandler implements SharedHandler<AccountLimitsBusComma
     };
   }
 
-  async execute(command: AccountLimitsBusCommand): Promise<unknown> {
+  async execute({ hubId, userId, command, context }: AccountLimitsBusCommand): Promise<Answer> {
     // A batch reports when it started; read before the facts' time, as the batch always did.
     const startedAt = command.type === 'BatchCreateProperties' ? this.clock.now() : 0;
-    const { hubId, userId, context } = command;
     const stream = limitsAccountStream(hubId);
     const decided = { ...command, facts: this.factsOf(hubId, userId) } as AccountLimitsCommand;
     const { events, position, rejected = [] } = await this.accountLimits.handle(stream, decided, context);
-    const read = answerOf(command, events);
+    const read = answerOf(hubId, command, events);
     if (read === null) {
       // Committed: answered even when the read models cannot catch up now (readiness reports it).
       await this.runner.readModelsReached(position);
@@ -104,7 +105,7 @@ export class AccountLimitsHandler implements SharedHandler<AccountLimitsBusComma
     );
     return command.type === 'BatchCreateProperties'
       ? batchAnswer(command, answer as PropertyBatchView['results'], rejected, startedAt, this.clock.now())
-      : answer;
+      : (answer as Answer);
   }
 
   /**
@@ -119,8 +120,11 @@ export class AccountLimitsHandler implements SharedHandler<AccountLimitsBusComma
 }
 
 /** What a command answers, read from a limits read model holding its events; null: it answers nothing. */
-function answerOf(command: AccountLimitsBusCommand, events: LimitsEvent[]): ((reads: LimitsReads) => unknown) | null {
-  const { hubId } = command;
+function answerOf(
+  hubId: number,
+  command: AccountLimitsInput,
+  events: LimitsEvent[],
+): ((reads: LimitsReads) => unknown) | null {
   switch (command.type) {
     case 'CreateProperty': {
       const [created] = events.filter(isPropertyCreated);
@@ -165,7 +169,7 @@ const isPropertyCreated = (e: LimitsEvent): e is PropertyCreated => e.type === L
 
 /** A batch create's body: the created properties as read back, each rejected input as HubSpot's StandardError. */
 function batchAnswer(
-  { inputs }: BatchCreateProperties,
+  { inputs }: Extract<AccountLimitsInput, { type: 'BatchCreateProperties' }>,
   results: PropertyBatchView['results'],
   rejected: BatchRefusal[],
   startedAt: number,

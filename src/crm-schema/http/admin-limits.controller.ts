@@ -6,7 +6,7 @@ import { HubSpotError } from '../../platform/errors/hubspot-error';
 import type { CommandContext } from '../../platform/events/envelope';
 import { IntParamPipe } from '../../platform/http/int-param.pipe';
 import { Ctx } from '../../platform/http/request-context';
-import { OverrideAccountLimits } from '../application/account-limits.commands';
+import { AccountLimitsBusCommand } from '../application/account-limits.commands';
 import { AccountLimitsView, LimitsQueries } from '../application/limits.queries';
 import { LIMIT_NAMES } from '../domain/ceilings';
 import type { LimitOverrides } from '../domain/limits-events';
@@ -42,6 +42,8 @@ export class AdminLimitsController {
         { message: 'no limit given', in: 'body', code: 'REQUIRED' },
       ]);
     }
-    return this.commandBus.execute(new OverrideAccountLimits(hubId, overrides, ctx));
+    return this.commandBus.execute(
+      new AccountLimitsBusCommand(hubId, null, { type: 'OverrideAccountLimits', overrides }, ctx),
+    );
   }
 }

@@ -8,13 +8,7 @@ import { type ApiVersion, RouteVersion, versionedPaths } from '../../platform/ht
 import { Inject } from '@nestjs/common';
 import { Ctx } from '../../platform/http/request-context';
 import { VersionedBody } from '../../platform/http/versioned-body';
-import {
-  ArchiveProperty,
-  BatchArchiveProperties,
-  BatchCreateProperties,
-  CreateProperty,
-  UpdateProperty,
-} from '../application/account-limits.commands';
+import { AccountLimitsBusCommand } from '../application/account-limits.commands';
 import { iso, standardError, type PropertyBatchView, type PropertyView } from '../application/property.views';
 import { PropertiesQueries } from '../application/properties.queries';
 import { CLOCK, type Clock } from '../../platform/clock';
@@ -70,7 +64,14 @@ export class PropertiesController {
     @Token() token: AccessTokenClaims,
     @Ctx() ctx: CommandContext,
   ): Promise<PropertyView> {
-    return this.commandBus.execute(new CreateProperty(token.hubId, token.userId, objectType, { ...body }, ctx));
+    return this.commandBus.execute(
+      new AccountLimitsBusCommand(
+        token.hubId,
+        token.userId,
+        { type: 'CreateProperty', objectType, property: { ...body } },
+        ctx,
+      ),
+    );
   }
 
   @Get()
@@ -131,7 +132,12 @@ export class PropertiesController {
   ): Promise<PropertyView> {
     parseSegment(propertyName, 'propertyName');
     return this.commandBus.execute(
-      new UpdateProperty(token.hubId, token.userId, objectType, propertyName, { ...body }, ctx),
+      new AccountLimitsBusCommand(
+        token.hubId,
+        token.userId,
+        { type: 'UpdateProperty', objectType, name: propertyName, patch: { ...body } },
+        ctx,
+      ),
     );
   }
 
@@ -159,7 +165,12 @@ export class PropertiesController {
   ): Promise<PropertyBatchView> {
     const inputs = body.inputs.map((i) => ({ ...i }));
     const answer = await this.commandBus.execute(
-      new BatchCreateProperties(token.hubId, token.userId, objectType, inputs, ctx),
+      new AccountLimitsBusCommand(
+        token.hubId,
+        token.userId,
+        { type: 'BatchCreateProperties', objectType, inputs },
+        ctx,
+      ),
     );
     void reply.status(batchStatus(answer, 201, version));
     return answer;
@@ -217,7 +228,14 @@ export class PropertiesController {
     @Ctx() ctx: CommandContext,
   ): Promise<void> {
     const names = body.inputs.map((i) => i.name);
-    await this.commandBus.execute(new BatchArchiveProperties(token.hubId, token.userId, objectType, names, ctx));
+    await this.commandBus.execute(
+      new AccountLimitsBusCommand(
+        token.hubId,
+        token.userId,
+        { type: 'BatchArchiveProperties', objectType, names },
+        ctx,
+      ),
+    );
   }
 
   @Delete(':propertyName')
@@ -232,7 +250,14 @@ export class PropertiesController {
     @Ctx() ctx: CommandContext,
   ): Promise<void> {
     parseSegment(propertyName, 'propertyName');
-    await this.commandBus.execute(new ArchiveProperty(token.hubId, token.userId, objectType, propertyName, ctx));
+    await this.commandBus.execute(
+      new AccountLimitsBusCommand(
+        token.hubId,
+        token.userId,
+        { type: 'ArchiveProperty', objectType, name: propertyName },
+        ctx,
+      ),
+    );
   }
 }
 

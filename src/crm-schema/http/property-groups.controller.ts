@@ -5,7 +5,7 @@ import { type AccessTokenClaims, Token } from '../../oauth';
 import type { CommandContext } from '../../platform/events/envelope';
 import { type ApiVersion, versionedPaths } from '../../platform/http/api-versions';
 import { Ctx } from '../../platform/http/request-context';
-import { ArchivePropertyGroup, CreatePropertyGroup, UpdatePropertyGroup } from '../application/account-limits.commands';
+import { AccountLimitsBusCommand } from '../application/account-limits.commands';
 import type { PropertyGroupView } from '../application/property.views';
 import { PropertiesQueries } from '../application/properties.queries';
 import { parseLocale, parseSegment } from './query-params';
@@ -60,7 +60,14 @@ export class PropertyGroupsController {
     @Token() token: AccessTokenClaims,
     @Ctx() ctx: CommandContext,
   ): Promise<PropertyGroupView> {
-    return this.commandBus.execute(new CreatePropertyGroup(token.hubId, token.userId, objectType, { ...body }, ctx));
+    return this.commandBus.execute(
+      new AccountLimitsBusCommand(
+        token.hubId,
+        token.userId,
+        { type: 'CreatePropertyGroup', objectType, group: { ...body } },
+        ctx,
+      ),
+    );
   }
 
   @Get(':groupName')
@@ -93,7 +100,12 @@ export class PropertyGroupsController {
   ): Promise<PropertyGroupView> {
     parseSegment(groupName, 'groupName');
     return this.commandBus.execute(
-      new UpdatePropertyGroup(token.hubId, token.userId, objectType, groupName, { ...body }, ctx),
+      new AccountLimitsBusCommand(
+        token.hubId,
+        token.userId,
+        { type: 'UpdatePropertyGroup', objectType, name: groupName, patch: { ...body } },
+        ctx,
+      ),
     );
   }
 
@@ -109,6 +121,13 @@ export class PropertyGroupsController {
     @Ctx() ctx: CommandContext,
   ): Promise<void> {
     parseSegment(groupName, 'groupName');
-    await this.commandBus.execute(new ArchivePropertyGroup(token.hubId, token.userId, objectType, groupName, ctx));
+    await this.commandBus.execute(
+      new AccountLimitsBusCommand(
+        token.hubId,
+        token.userId,
+        { type: 'ArchivePropertyGroup', objectType, name: groupName },
+        ctx,
+      ),
+    );
   }
 }

@@ -9,14 +9,7 @@ import { type ApiVersion, RouteVersion, versionedPaths } from '../../platform/ht
 import { Ctx } from '../../platform/http/request-context';
 import { refuseIfAny } from '../../platform/http/version-rules';
 import { VersionedBody } from '../../platform/http/versioned-body';
-import {
-  ArchiveCustomObjectSchema,
-  CreateAssociationDefinition,
-  CreateCustomObjectSchema,
-  DeleteAssociationDefinition,
-  PurgeCustomObjectSchema,
-  UpdateCustomObjectSchema,
-} from '../application/account-limits.commands';
+import { AccountLimitsBusCommand } from '../application/account-limits.commands';
 import { SchemasQueries } from '../application/schemas.queries';
 import type {
   AssociationView,
@@ -68,19 +61,22 @@ export class SchemasController {
   ): Promise<ObjectSchemaView> {
     refuseIfAny(unsupportedFlags(body, ['allowsSensitiveProperties', 'shouldCreateSameObjectAssociation']));
     const created: ObjectSchemaView = await this.commandBus.execute(
-      new CreateCustomObjectSchema(
+      new AccountLimitsBusCommand(
         token.hubId,
         token.userId,
         {
-          name: body.name,
-          labels: { singular: body.labels.singular, plural: body.labels.plural },
-          description: body.description,
-          primaryDisplayProperty: body.primaryDisplayProperty,
-          secondaryDisplayProperties: body.secondaryDisplayProperties,
-          searchableProperties: body.searchableProperties,
-          requiredProperties: body.requiredProperties,
-          properties: body.properties.map((p) => ({ ...p })),
-          associatedObjects: body.associatedObjects,
+          type: 'CreateCustomObjectSchema',
+          schema: {
+            name: body.name,
+            labels: { singular: body.labels.singular, plural: body.labels.plural },
+            description: body.description,
+            primaryDisplayProperty: body.primaryDisplayProperty,
+            secondaryDisplayProperties: body.secondaryDisplayProperties,
+            searchableProperties: body.searchableProperties,
+            requiredProperties: body.requiredProperties,
+            properties: body.properties.map((p) => ({ ...p })),
+            associatedObjects: body.associatedObjects,
+          },
         },
         ctx,
       ),
@@ -156,18 +152,21 @@ export class SchemasController {
     parseSegment(objectType, 'objectType');
     refuseIfAny(unsupportedFlags(body, ['allowsSensitiveProperties', 'restorable']));
     const updated = await this.commandBus.execute(
-      new UpdateCustomObjectSchema(
+      new AccountLimitsBusCommand(
         token.hubId,
         token.userId,
-        objectType,
         {
-          labels: body.labels && { singular: body.labels.singular, plural: body.labels.plural },
-          description: body.description,
-          clearDescription: body.clearDescription,
-          primaryDisplayProperty: body.primaryDisplayProperty,
-          secondaryDisplayProperties: body.secondaryDisplayProperties,
-          searchableProperties: body.searchableProperties,
-          requiredProperties: body.requiredProperties,
+          type: 'UpdateCustomObjectSchema',
+          objectType,
+          patch: {
+            labels: body.labels && { singular: body.labels.singular, plural: body.labels.plural },
+            description: body.description,
+            clearDescription: body.clearDescription,
+            primaryDisplayProperty: body.primaryDisplayProperty,
+            secondaryDisplayProperties: body.secondaryDisplayProperties,
+            searchableProperties: body.searchableProperties,
+            requiredProperties: body.requiredProperties,
+          },
         },
         ctx,
       ),
@@ -188,11 +187,18 @@ export class SchemasController {
   ): Promise<AssociationView> {
     parseSegment(objectType, 'objectType');
     return this.commandBus.execute(
-      new CreateAssociationDefinition(
+      new AccountLimitsBusCommand(
         token.hubId,
         token.userId,
-        objectType,
-        { fromObjectTypeId: body.fromObjectTypeId, toObjectTypeId: body.toObjectTypeId, name: body.name },
+        {
+          type: 'CreateAssociationDefinition',
+          objectType,
+          association: {
+            fromObjectTypeId: body.fromObjectTypeId,
+            toObjectTypeId: body.toObjectTypeId,
+            name: body.name,
+          },
+        },
         ctx,
       ),
     );
@@ -212,7 +218,12 @@ export class SchemasController {
     parseSegment(objectType, 'objectType');
     parseSegment(associationIdentifier, 'associationIdentifier');
     await this.commandBus.execute(
-      new DeleteAssociationDefinition(token.hubId, token.userId, objectType, associationIdentifier, ctx),
+      new AccountLimitsBusCommand(
+        token.hubId,
+        token.userId,
+        { type: 'DeleteAssociationDefinition', objectType, associationIdentifier },
+        ctx,
+      ),
     );
   }
 
@@ -231,8 +242,13 @@ export class SchemasController {
     // ?archived=true names an archived schema: deleting it again purges it.
     await this.commandBus.execute(
       parseArchived(archived)
-        ? new PurgeCustomObjectSchema(token.hubId, token.userId, objectType, ctx)
-        : new ArchiveCustomObjectSchema(token.hubId, token.userId, objectType, ctx),
+        ? new AccountLimitsBusCommand(token.hubId, token.userId, { type: 'PurgeCustomObjectSchema', objectType }, ctx)
+        : new AccountLimitsBusCommand(
+            token.hubId,
+            token.userId,
+            { type: 'ArchiveCustomObjectSchema', objectType },
+            ctx,
+          ),
     );
   }
 }

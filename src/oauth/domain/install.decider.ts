@@ -30,7 +30,7 @@ export type InstallCommand =
     }
   | { type: 'Uninstall'; appId: number; hubId: number; now: number }
   /** Every access token of the current install issued until now expires now (admin testing tool). */
-  | { type: 'ExpireAccessTokens'; appId: number; hubId: number; now: number };
+  | { type: 'ExpireInstallAccessTokens'; appId: number; hubId: number; now: number };
 
 const sameSet = (a: string[], b: string[]) => a.length === b.length && a.every((s) => b.includes(s));
 
@@ -94,7 +94,7 @@ export const installDecider: Decider<InstallState, InstallCommand, InstallEvent>
           },
         ];
       }
-      case 'ExpireAccessTokens':
+      case 'ExpireInstallAccessTokens':
         if (state.status !== 'installed') throw notInstalled(command.appId, command.hubId);
         return [
           {

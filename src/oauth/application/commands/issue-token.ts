@@ -71,7 +71,7 @@ export class IssueToken extends Command<TokenResponse | ClientCredentialsTokenRe
  * read or waited for: the answer comes from the write side only.
  */
 @CommandHandler(IssueToken)
-export class IssueTokenProcess implements ICommandHandler<IssueToken> {
+export class IssueTokenHandler implements ICommandHandler<IssueToken> {
   private readonly accessTokens;
 
   constructor(

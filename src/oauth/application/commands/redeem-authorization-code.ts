@@ -231,7 +231,7 @@ export class AuthorizationCodeRedemption {
     await this.runner.readModelsReached(position);
   }
 
-  /** The refresh token's own decider, as RevokeRefreshToken uses it (idempotent). */
+  /** The refresh token's own decider, as DeleteRefreshToken uses it (idempotent). */
   private deleteRefreshToken(
     refreshTokenHash: string,
     reason: RefreshTokenDeletionReason,

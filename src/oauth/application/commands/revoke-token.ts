@@ -30,7 +30,7 @@ export class RevokeToken extends Command<void> {
 }
 
 @CommandHandler(RevokeToken)
-export class RevokeTokenProcess implements ICommandHandler<RevokeToken> {
+export class RevokeTokenHandler implements ICommandHandler<RevokeToken> {
   private readonly accessTokens;
   private readonly refreshTokens;
 

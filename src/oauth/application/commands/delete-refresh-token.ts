@@ -4,9 +4,9 @@ import { CLOCK, type Clock } from '../../../platform/clock';
 import { EventStreams } from '../../../platform/commands/event-streams';
 import type { CommandContext } from '../../../platform/events/envelope';
 import { refreshTokenStream, type RefreshTokenDeletionReason } from '../../domain/oauth-events';
-import { refreshTokenDecider } from '../../domain/refresh-token.decider';
+import { refreshTokenDecider, type RefreshTokenCommand } from '../../domain/refresh-token.decider';
 
-export interface RevokedRefreshToken {
+export interface DeletedRefreshToken {
   /** Global position to wait for before reading the effect; 0 when it was already deleted. */
   position: number;
 }
@@ -16,7 +16,11 @@ export interface RevokedRefreshToken {
  * code it came from was replayed, or because it was never handed out. Idempotent; an unknown token
  * is 404. Access tokens already issued from it stay valid (HubSpot's behaviour).
  */
-export class RevokeRefreshToken extends Command<RevokedRefreshToken> {
+export class DeleteRefreshToken
+  extends Command<DeletedRefreshToken>
+  implements Omit<Extract<RefreshTokenCommand, { type: 'DeleteRefreshToken' }>, 'now'>
+{
+  readonly type = 'DeleteRefreshToken' as const;
   constructor(
     readonly refreshTokenHash: string,
     readonly reason: RefreshTokenDeletionReason,
@@ -26,8 +30,8 @@ export class RevokeRefreshToken extends Command<RevokedRefreshToken> {
   }
 }
 
-@CommandHandler(RevokeRefreshToken)
-export class RevokeRefreshTokenHandler implements ICommandHandler<RevokeRefreshToken> {
+@CommandHandler(DeleteRefreshToken)
+export class DeleteRefreshTokenHandler implements ICommandHandler<DeleteRefreshToken> {
   private readonly refreshTokens;
 
   constructor(
@@ -37,11 +41,11 @@ export class RevokeRefreshTokenHandler implements ICommandHandler<RevokeRefreshT
     this.refreshTokens = streams.forDecider(refreshTokenDecider);
   }
 
-  async execute({ refreshTokenHash, reason, context }: RevokeRefreshToken): Promise<RevokedRefreshToken> {
+  async execute(command: DeleteRefreshToken): Promise<DeletedRefreshToken> {
     const { position } = await this.refreshTokens.handle(
-      refreshTokenStream(refreshTokenHash),
-      { type: 'DeleteRefreshToken', reason, now: this.clock.now() },
-      context,
+      refreshTokenStream(command.refreshTokenHash),
+      { ...command, now: this.clock.now() },
+      command.context,
     );
     return { position };
   }
