@@ -4,6 +4,7 @@ import { HubSpotError } from '../../platform/errors/hubspot-error';
 import { READ_MODEL_DB } from '../../platform/projections/read-model-database';
 import { cachedStatement } from '../../platform/projections/statement-cache';
 import { hubSpotDefinedPropertiesOf } from '../domain/object-types';
+import { objectTypesNotFound } from '../domain/limit-errors';
 import { PropertyRow, rowToProperty, SchemaBody, SchemaRow } from './limits-rows';
 import {
   AssociationView,
@@ -54,9 +55,7 @@ export class SchemasQueries {
       rows[i] ? [] : [{ message: `Object type ${raw} not found`, in: `inputs[${i}]`, code: 'OBJECT_NOT_FOUND' }],
     );
     if (missing.length > 0) {
-      throw new HubSpotError(404, 'OBJECT_NOT_FOUND', `Object types not found: ${missing.length} of ${inputs.length}`, {
-        errors: missing,
-      });
+      throw objectTypesNotFound(missing, inputs.length);
     }
     const seen = new Set<string>();
     return rows

@@ -58,3 +58,30 @@ export function invalidInput(errors: ErrorDetail[]): HubSpotError {
     errors,
   );
 }
+
+/**
+ * 400 VALIDATION_ERROR for a ceiling other than the four limits (unique-value properties), in their
+ * shape: the subCategory, the context with limit and usage, one `errors[]` entry naming the field.
+ */
+export function limitExceededOn(
+  field: string,
+  subCategory: string,
+  message: string,
+  limit: number,
+  usage: number,
+  tier: Tier,
+): HubSpotError {
+  const context = { limit: [String(limit)], usage: [String(usage)], tier: [tier] };
+  return new HubSpotError(400, 'VALIDATION_ERROR', message, {
+    subCategory,
+    context,
+    errors: [{ message, in: field, code: 'LIMIT_EXCEEDED', subCategory, context }],
+  });
+}
+
+/** 404 for a batch read of schemas naming object types the account does not have, one entry each. */
+export function objectTypesNotFound(missing: ErrorDetail[], requested: number): HubSpotError {
+  return new HubSpotError(404, 'OBJECT_NOT_FOUND', `Object types not found: ${missing.length} of ${requested}`, {
+    errors: missing,
+  });
+}

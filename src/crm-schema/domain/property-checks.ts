@@ -1,10 +1,11 @@
-import { ErrorDetail, HubSpotError } from '../../platform/errors/hubspot-error';
+import type { ErrorDetail } from '../../platform/errors/hubspot-error';
 import type { Tier } from '../../platform/tiers';
 import type { AccountLimitsState } from './account-limits.state';
 import { checkFormula, formulaTypeOfProperty } from './calculation-formula';
 import type { PropertyDefinition } from './limits-events';
 import { hubSpotDefinedPropertiesOf, type ResolvedObjectType } from './object-types';
 import { isCalculated } from './property-rules';
+import { limitExceededOn } from './limit-errors';
 
 /** The property types a formula may name on one object: HubSpot's own and the account's active ones. */
 export function propertyTypesOf(
@@ -66,12 +67,7 @@ export function checkUniqueValueCeiling(usage: number, adding: number, objectTyp
   const message =
     `You have reached your limit of unique value properties on object type ${objectTypeId}: ${usage} of ${limit} ` +
     `in use (HubSpot's limit for every tier). Cannot create ${adding === 1 ? 'another property' : `${adding} more properties`} with hasUniqueValue: true.`;
-  const context = { limit: [String(limit)], usage: [String(usage)], tier: [tier] };
-  throw new HubSpotError(400, 'VALIDATION_ERROR', message, {
-    subCategory: UNIQUE_VALUE_SUBCATEGORY,
-    context,
-    errors: [{ message, in: 'hasUniqueValue', code: 'LIMIT_EXCEEDED', subCategory: UNIQUE_VALUE_SUBCATEGORY, context }],
-  });
+  throw limitExceededOn('hasUniqueValue', UNIQUE_VALUE_SUBCATEGORY, message, limit, usage, tier);
 }
 
 /**

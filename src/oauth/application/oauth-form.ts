@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
 import { DirectoryQueries } from '../../directory/directory.queries';
 import { constantTimeEqual, sha256Hex } from '../../platform/security/crypto';
-import { oauthError } from '../domain/oauth-errors';
+import { type MissingParameterStatus, oauthError } from '../domain/oauth-errors';
 
 /*
  * The request of an OAuth endpoint (token, introspect, revoke, every version): the one form reader,
@@ -72,7 +72,7 @@ export class OAuthForm {
   }
 
   /** A required parameter: its absence is RFC 6749's invalid_request, with HubSpot's status and the version's words. */
-  require(name: string, status: Parameters<typeof oauthError>[0] = 'BAD_REQUEST', message = `missing ${name}`): string {
+  require(name: string, status: MissingParameterStatus = 'BAD_REQUEST', message = `missing ${name}`): string {
     const v = this.get(name);
     if (v === undefined) throw oauthError(status, 'invalid_request', message);
     return v;

@@ -2,7 +2,7 @@ import type { Decider } from '../../platform/commands/decider';
 import { HubSpotError } from '../../platform/errors/hubspot-error';
 import { installIsActive, InstallState } from './install.decider';
 import { OAuthEventType, RefreshTokenDeletionReason, RefreshTokenEvent, RefreshTokenIssued } from './oauth-events';
-import { oauthError } from './oauth-errors';
+import { oauthError, refreshTokenNotFound } from './oauth-errors';
 
 export type RefreshGrant = RefreshTokenIssued['data'];
 
@@ -55,9 +55,6 @@ export const refreshTokenDecider: Decider<RefreshTokenState, RefreshTokenCommand
     }
   },
 };
-
-export const refreshTokenNotFound = () =>
-  new HubSpotError(404, 'OBJECT_NOT_FOUND', 'refresh token not found', { status: 'BAD_REFRESH_TOKEN' });
 
 const badRefreshToken = () => oauthError('BAD_REFRESH_TOKEN', 'invalid_grant', 'missing or unknown refresh token');
 

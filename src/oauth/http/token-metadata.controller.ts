@@ -4,7 +4,7 @@ import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { DirectoryQueries } from '../../directory/directory.queries';
 import { APP_CONFIG, type AppConfig } from '../../platform/config/config';
 import type { CommandContext } from '../../platform/events/envelope';
-import { HubSpotError } from '../../platform/errors/hubspot-error';
+import { accessTokenSignatureError, malformedAccessTokenError, notAnInstallTokenError } from '../domain/oauth-errors';
 import { ProjectionRunner } from '../../platform/projections/projection-runner';
 import { sha256Hex } from '../../platform/security/crypto';
 import { Ctx } from '../../platform/http/request-context';
@@ -41,27 +41,17 @@ export class TokenMetadataController {
     const check = this.verifier.check(token);
     switch (check.status) {
       case 'malformed':
-        throw new HubSpotError(400, 'VALIDATION_ERROR', 'The access token is malformed.', {
-          status: 'BAD_ACCESS_TOKEN',
-          errors: [{ message: 'not an access token issued by this service', in: 'token', code: 'INVALID' }],
-        });
+        throw malformedAccessTokenError();
       case 'bad_signature':
-        throw new HubSpotError(
-          401,
-          'INVALID_AUTHENTICATION',
-          'The access token is not valid: its signature does not verify.',
-          {
-            status: 'BAD_ACCESS_TOKEN',
-          },
-        );
+        throw accessTokenSignatureError();
       case 'expired':
         throw accessTokenExpiredError(check.expiredAt, check.now, 'metadata');
       case 'revoked':
-        throw notAnInstallToken();
+        throw notAnInstallTokenError();
     }
     const { claims, now } = check;
     // App tokens (client_credentials) and revoked or uninstalled ones are described only by introspection.
-    if (claims.appToken) throw notAnInstallToken();
+    if (claims.appToken) throw notAnInstallTokenError();
     return accessTokenInfo({
       token,
       claims,
@@ -93,13 +83,3 @@ export class TokenMetadataController {
     await this.runner.readModelsReached(position);
   }
 }
-
-const notAnInstallToken = () =>
-  new HubSpotError(
-    401,
-    'INVALID_AUTHENTICATION',
-    'The access token is not valid: it was revoked or is not an install token.',
-    {
-      status: 'BAD_ACCESS_TOKEN',
-    },
-  );

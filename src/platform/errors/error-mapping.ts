@@ -3,26 +3,21 @@ import { ConcurrencyError } from '../event-store/concurrency-error';
 import { storageFaultOf } from '../event-store/storage-fault';
 import { InvalidPositionError, StoreUnavailableError } from '../event-store/store-errors';
 import { HubSpotError } from './hubspot-error';
+import {
+  frameworkError,
+  internalError,
+  payloadTooLarge,
+  storageCorrupt,
+  storageRefused,
+  storeUnavailable,
+  unsupportedMediaType,
+} from './platform-errors';
 
 interface FastifyLikeError {
   code?: string;
   statusCode?: number;
   message?: string;
 }
-
-const HTTP_CATEGORY: Record<number, string> = {
-  400: 'VALIDATION_ERROR',
-  401: 'INVALID_AUTHENTICATION',
-  403: 'FORBIDDEN',
-  404: 'OBJECT_NOT_FOUND',
-  405: 'METHOD_NOT_ALLOWED',
-  406: 'NOT_ACCEPTABLE',
-  409: 'CONFLICT',
-  413: 'PAYLOAD_TOO_LARGE',
-  414: 'URI_TOO_LONG',
-  415: 'UNSUPPORTED_MEDIA_TYPE',
-  429: 'RATE_LIMITS',
-};
 
 /**
  * Maps anything thrown while serving a request to a HubSpotError. Framework and parser errors
@@ -40,22 +35,12 @@ export function toHubSpotError(error: unknown): { error: HubSpotError; isBug: bo
   const storageFault = storageFaultOf(error);
   if (storageFault?.reason === 'corrupt') {
     // Not the request's fault and not cured by waiting: readiness says so too (storageDamage).
-    const message =
-      "The service's event store is damaged and cannot be read; an operator must restore it from a backup.";
-    return {
-      error: new HubSpotError(503, 'SERVICE_UNAVAILABLE', message, { subCategory: 'STORAGE_CORRUPT' }),
-      isBug: false,
-    };
+    return { error: storageCorrupt(), isBug: false };
   }
   if (storageFault) return { error: storageRefused(storageFault.reason), isBug: false };
   if (error instanceof StoreUnavailableError) {
     // The request may be retried as is: appends are idempotent, and its outcome is not known.
-    const retryAfter = String(error.retryAfterSeconds);
-    const message = 'The event store did not answer in time; retry the request.';
-    return {
-      error: new HubSpotError(503, 'SERVICE_UNAVAILABLE', message, { headers: { 'retry-after': retryAfter } }),
-      isBug: false,
-    };
+    return { error: storeUnavailable(error.retryAfterSeconds), isBug: false };
   }
   if (error instanceof InvalidPositionError) {
     return {
@@ -72,31 +57,10 @@ export function toHubSpotError(error: unknown): { error: HubSpotError; isBug: bo
     const status = error.getStatus();
     if (status === 404) return { error: HubSpotError.notFound('Resource not found'), isBug: false };
     const message = status >= 500 ? 'internal error' : plainMessage(error);
-    return { error: new HubSpotError(status, HTTP_CATEGORY[status] ?? 'ERROR', message), isBug: status >= 500 };
+    return { error: frameworkError(status, message), isBug: status >= 500 };
   }
   if (isFastifyClientError(error)) return { error: fromFastifyError(error), isBug: false };
-  return { error: new HubSpotError(500, 'INTERNAL_ERROR', 'An internal error occurred.'), isBug: true };
-}
-
-/** Seconds a client should wait before retrying a write the storage refused. */
-const STORAGE_RETRY_AFTER_SECONDS = 5;
-
-const STORAGE_STATE = { full: 'full', read_only: 'read-only', io: 'failing', corrupt: 'damaged' } as const;
-
-/**
- * A write the storage refused (disk full, read-only, I/O errors): 507 Insufficient Storage with
- * Retry-After. Nothing of the request was stored, so the same request may simply be sent again.
- */
-function storageRefused(reason: keyof typeof STORAGE_STATE): HubSpotError {
-  return new HubSpotError(
-    507,
-    'INSUFFICIENT_STORAGE',
-    `The service cannot store data now (its storage is ${STORAGE_STATE[reason]}); nothing was recorded. Retry later.`,
-    {
-      subCategory: `STORAGE_${reason.toUpperCase()}`,
-      headers: { 'Retry-After': String(STORAGE_RETRY_AFTER_SECONDS) },
-    },
-  );
+  return { error: internalError(), isBug: true };
 }
 
 function isFastifyClientError(error: unknown): error is FastifyLikeError {
@@ -116,9 +80,9 @@ function fromFastifyError(f: FastifyLikeError): HubSpotError {
   const status = f.statusCode!;
   switch (f.code) {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return new HubSpotError(413, 'PAYLOAD_TOO_LARGE', 'The request body is larger than this endpoint accepts.');
+      return payloadTooLarge();
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-      return new HubSpotError(415, 'UNSUPPORTED_MEDIA_TYPE', 'Unsupported Content-Type for this endpoint.');
+      return unsupportedMediaType();
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
       return HubSpotError.validation('The request body is empty but Content-Type is application/json.', [
         { message: 'A JSON body is required', in: 'body', code: 'REQUIRED' },
@@ -133,7 +97,7 @@ function fromFastifyError(f: FastifyLikeError): HubSpotError {
           { message: 'The body is not valid for its Content-Type', in: 'body', code: 'INVALID_BODY' },
         ]);
       }
-      return new HubSpotError(status, HTTP_CATEGORY[status] ?? 'ERROR', sanitize(f.message ?? 'Bad request'));
+      return frameworkError(status, sanitize(f.message ?? 'Bad request'));
   }
 }
 

@@ -65,6 +65,11 @@ export class HubSpotError extends Error {
   static forbidden(message: string): HubSpotError {
     return new HubSpotError(403, 'FORBIDDEN', message);
   }
+
+  /** HubSpot's 429 (`RATE_LIMITS`); the policy's fields and headers in `extras`. */
+  static rateLimits(message: string, extras: HubSpotErrorExtras): HubSpotError {
+    return new HubSpotError(429, 'RATE_LIMITS', message, extras);
+  }
 }
 
 export interface HubSpotErrorBody {

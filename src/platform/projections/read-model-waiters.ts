@@ -1,23 +1,6 @@
-import { HubSpotError } from '../errors/hubspot-error';
+import { readModelFailed, readModelsBehind } from '../errors/platform-errors';
 
-/** A request whose own events are not in the read models within the deadline: HubSpot's 503 body. */
-export function readModelsBehind(position: number, timeoutMs: number): HubSpotError {
-  return new HubSpotError(
-    503,
-    'SERVICE_UNAVAILABLE',
-    `The read models did not reach position ${position} within ${timeoutMs} ms. Please retry.`,
-  );
-}
-
-/** A request whose read models cannot catch up now (a projection failed, or retries a storage fault): 503. */
-export function readModelFailed(projection: string): HubSpotError {
-  return new HubSpotError(
-    503,
-    'SERVICE_UNAVAILABLE',
-    `The read models are not available now: projection ${projection} failed. Please retry.`,
-    { headers: { 'Retry-After': '5' } },
-  );
-}
+export { readModelsBehind } from '../errors/platform-errors';
 
 interface Waiter {
   position: number;

@@ -49,7 +49,7 @@ export function rateLimitExceeded(
   headers: Record<string, string>,
   group?: string,
 ): HubSpotError {
-  return new HubSpotError(429, 'RATE_LIMITS', POLICY_MESSAGES[policy], {
+  return HubSpotError.rateLimits(POLICY_MESSAGES[policy], {
     fields: { errorType: 'RATE_LIMIT', policyName: policy, ...(group === undefined ? {} : { groupName: group }) },
     headers,
   });
@@ -82,7 +82,7 @@ export function tokenRequestsExceeded(group: string, d: RateLimitDecision): HubS
 export function clientAuthenticationThrottled(d: RateLimitDecision): HubSpotError {
   const seconds = retryAfterSeconds(d);
   const message = `Too many failed client authentications; retry after ${seconds} seconds.`;
-  return new HubSpotError(429, 'RATE_LIMITS', message, {
+  return HubSpotError.rateLimits(message, {
     fields: {
       errorType: 'RATE_LIMIT',
       policyName: CLIENT_AUTHENTICATION_FAILURES,

@@ -1,4 +1,5 @@
-import { HubSpotError } from '../../platform/errors/hubspot-error';
+import type { HubSpotError } from '../../platform/errors/hubspot-error';
+import { serverError } from '../../platform/errors/platform-errors';
 import {
   publicAppGroup,
   rateLimitExceeded,
@@ -45,7 +46,7 @@ export function faultAnswer(
 ): HubSpotError {
   if (response.kind === 'error') {
     const [category, message] = ERRORS[response.status];
-    return new HubSpotError(response.status, category, message);
+    return serverError(response.status, category, message);
   }
   switch (response.policy) {
     case 'TEN_SECONDLY_ROLLING': {

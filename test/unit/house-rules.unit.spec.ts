@@ -1,0 +1,36 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+
+const ROOT = join(__dirname, '..', '..');
+
+function sourceFiles(dir = join(ROOT, 'src')): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return sourceFiles(path);
+    return entry.name.endsWith('.ts') ? [path] : [];
+  });
+}
+
+/** Files of src/ whose code contains `pattern`, as paths relative to the repository. */
+const filesWith = (pattern: RegExp, files = sourceFiles()) =>
+  files.filter((f) => pattern.test(readFileSync(f, 'utf8'))).map((f) => relative(ROOT, f));
+
+/**
+ * The shape docs/architecture.md promises, checked on the code itself: errors come from catalogues,
+ * one guard decides who may call a route, and no controller checks scopes by hand.
+ */
+describe('house rules', () => {
+  it('errors are built only in catalogue files (`*-errors.ts`, and HubSpotError’s own factories)', () => {
+    const outside = filesWith(/new HubSpotError\(/).filter((f) => !/(-errors|hubspot-error)\.ts$/.test(f));
+    expect(outside).toEqual([]);
+  });
+
+  it('one guard class: AuthenticationGuard', () => {
+    expect(filesWith(/implements[^{]*\bCanActivate\b/)).toEqual(['src/platform/http/authentication.ts']);
+    expect(filesWith(/\bUseGuards\(/)).toEqual(['src/platform/http/authentication.ts']);
+  });
+
+  it('no controller checks scopes by hand: the route declares them with @Authenticated', () => {
+    expect(filesWith(/requireAnyScope\(/)).toEqual([]);
+  });
+});
