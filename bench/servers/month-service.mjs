@@ -1,5 +1,5 @@
 // The service of the "one month" scenario: the built app (dist/) with a clock the benchmark moves
-// (ManualClock), so a month of refreshes runs in minutes. Serves the API on PORT and a control
+// (a clock it moves by hand), so a month of refreshes runs in minutes. Serves the API on PORT and a control
 // server on a free port: POST /advance?ms=N moves the clock; POST /archive runs archive batches
 // until caught up (as the background timer would); GET /stats checkpoints the WAL and reports the
 // store's size. Prints {"port", "controlPort"} once listening.
@@ -16,11 +16,17 @@ const Database = require('better-sqlite3');
 const { createApp } = require(join(dist, 'app.factory.js'));
 const { loadConfig } = require(join(dist, 'platform/config/config.js'));
 const { featureModules } = require(join(dist, 'feature-modules.js'));
-const { ManualClock } = require(join(dist, 'platform/clock.js'));
 const { HistoryArchiveService } = require(join(dist, 'ops/index.js'));
 const { createLogger } = require(join(dist, 'platform/logging/logger.js'));
 
-const clock = new ManualClock(Number(process.env.SIM_NOW));
+/** The service's wall clock, moved by POST /advance (the tests' ManualClock lives in test/support). */
+let simulatedNow = Number(process.env.SIM_NOW);
+const clock = {
+  now: () => simulatedNow,
+  advance: (ms) => {
+    simulatedNow += ms;
+  },
+};
 const config = loadConfig({ ...process.env, ARCHIVE_INTERVAL_MS: '0' });
 const app = await createApp({ config, clock, modules: featureModules(), logger: createLogger('warn') });
 await app.listen({ host: '127.0.0.1', port: Number(process.env.PORT) });

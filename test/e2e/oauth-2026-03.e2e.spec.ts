@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ManualClock } from '../../src/platform/clock';
+import { ManualClock } from '../support/manual-clock';
 import { ProjectionRunner } from '../../src/platform/projections/projection-runner';
 import { SigningKeyring, readAccessToken } from '../../src/oauth/domain/access-token';
 import { AccessTokenRevocations } from '../../src/oauth/application/access-token-verifier';

@@ -17,7 +17,8 @@ import {
   LimitsEventType,
 } from '../../src/crm-schema/domain/limits-events';
 import { ACCOUNT_LIMITS_RETRY_POLICY } from '../../src/crm-schema/application/account-limits.handler';
-import { CLOCK, ManualClock } from '../../src/platform/clock';
+import { CLOCK } from '../../src/platform/clock';
+import { ManualClock } from '../support/manual-clock';
 import type { DeciderCommandHandler } from '../../src/platform/commands/event-streams';
 import { EventStreams } from '../../src/platform/commands/event-streams';
 import { HubSpotError } from '../../src/platform/errors/hubspot-error';

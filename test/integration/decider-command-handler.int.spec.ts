@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ManualClock } from '../../src/platform/clock';
+import { ManualClock } from '../support/manual-clock';
 import { ConcurrencyConflictError } from '../../src/platform/commands/concurrency-conflict-error';
 import type { Decider } from '../../src/platform/commands/decider';
 import { EventStreams } from '../../src/platform/commands/event-streams';

@@ -8,7 +8,8 @@ import { AccountLimitsCommand, accountLimitsDecider } from '../../src/crm-schema
 import { usageOf } from '../../src/crm-schema/domain/account-limits.state';
 import { limitsAccountStream, limitsEvents } from '../../src/crm-schema/domain/limits-events';
 import { ACCOUNT_LIMITS_RETRY_POLICY } from '../../src/crm-schema/application/account-limits.handler';
-import { CLOCK, ManualClock } from '../../src/platform/clock';
+import { CLOCK } from '../../src/platform/clock';
+import { ManualClock } from '../support/manual-clock';
 import { EventStreams } from '../../src/platform/commands/event-streams';
 import { HubSpotError } from '../../src/platform/errors/hubspot-error';
 import { EVENT_STORE } from '../../src/platform/event-store/event-store.port';

@@ -3,7 +3,7 @@ import { AccessTokenRevocations, INSTALL_FLOOR_RETENTION_MS } from '../../src/oa
 import type { AccessTokenClaims } from '../../src/oauth/domain/access-token';
 import { OAuthEventType } from '../../src/oauth/domain/oauth-events';
 import { AccessTokenRevocationsProjection } from '../../src/oauth/projections/access-token-revocations.projection';
-import { ManualClock } from '../../src/platform/clock';
+import { ManualClock } from '../support/manual-clock';
 
 const T0 = Date.UTC(2026, 10, 22, 9, 0, 0);
 const TTL = 1_800_000;

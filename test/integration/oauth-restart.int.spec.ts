@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { InstallQueries } from '../../src/oauth/application/install.queries';
 import { OAuthModule } from '../../src/oauth/oauth.module';
-import { ManualClock } from '../../src/platform/clock';
+import { ManualClock } from '../support/manual-clock';
 import { ProjectionRunner } from '../../src/platform/projections/projection-runner';
 import { installAndExchange, oauthFixture, refresh } from '../support/oauth-fixtures';
 import { startTestApp } from '../support/test-app';

@@ -1,6 +1,6 @@
 import { Redis } from 'ioredis';
 import { createServer } from 'node:net';
-import { ManualClock } from '../../src/platform/clock';
+import { ManualClock } from '../support/manual-clock';
 import type { CounterStore, RollingWindowOptions } from '../../src/platform/rate-limit/counter-store';
 import type { FailureBackoffOptions } from '../../src/platform/rate-limit/failure-backoff';
 import { MemoryCounterStore } from '../../src/platform/rate-limit/memory-counter-store';

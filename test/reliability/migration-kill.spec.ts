@@ -8,7 +8,7 @@ import { settle } from '../support/cards-fixtures';
 import { mintCardsToken } from '../support/cards-tokens';
 import { HttpFixtures } from '../support/reliability-fixtures';
 import { ensureBuilt, startReliabilityService, stopService, type RunningService } from '../support/reliability-service';
-import { ManualClock } from '../../src/platform/clock';
+import { ManualClock } from '../support/manual-clock';
 import { createAccount, createApp, startTestApp, TEST_ADMIN_KEY, type TestApp } from '../support/test-app';
 
 /**

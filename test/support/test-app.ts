@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { createApp as createService } from '../../src/app.factory';
 import { loadConfig } from '../../src/platform/config/config';
 import { FeatureModule, featureModules } from '../../src/feature-modules';
-import { ManualClock } from '../../src/platform/clock';
+import { ManualClock } from './manual-clock';
 import type { EventStore } from '../../src/platform/event-store/event-store.port';
 import { createLogger } from '../../src/platform/logging/logger';
 

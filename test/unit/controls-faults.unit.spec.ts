@@ -3,7 +3,7 @@ import { ControlsEventType, type FaultEvent, type FaultSet } from '../../src/tes
 import { parseFaultSpec } from '../../src/test-controls/domain/fault-spec';
 import { appFaultsDecider, MAX_FAULTS_PER_APP } from '../../src/test-controls/domain/faults.decider';
 import { requestPath } from '../../src/test-controls/http/fault-injection';
-import { ManualClock } from '../../src/platform/clock';
+import { ManualClock } from '../support/manual-clock';
 import { HubSpotError } from '../../src/platform/errors/hubspot-error';
 import { DeciderSpecification } from '../support/decider-specification';
 

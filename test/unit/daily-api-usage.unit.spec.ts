@@ -1,4 +1,4 @@
-import { ManualClock } from '../../src/platform/clock';
+import { ManualClock } from '../support/manual-clock';
 import { localDay, utcOffsetMs } from '../../src/oauth/domain/local-day';
 import { DailyApiUsage } from '../../src/oauth/rate-limit/daily-api-usage';
 

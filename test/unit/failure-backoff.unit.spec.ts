@@ -1,5 +1,5 @@
 import { FailureBackoff } from '../../src/platform/rate-limit/failure-backoff';
-import { ManualClock } from '../../src/platform/clock';
+import { ManualClock } from '../support/manual-clock';
 
 const options = { free: 2, baseLockMs: 1000, maxLockMs: 4000, forgetAfterMs: 10_000, resetOnSuccess: true };
 

@@ -1,5 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { existsSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
 
 const ROOT = join(__dirname, '..', '..');
 
@@ -32,5 +33,34 @@ describe('house rules', () => {
 
   it('no controller checks scopes by hand: the route declares them with @Authenticated', () => {
     expect(filesWith(/requireAnyScope\(/)).toEqual([]);
+  });
+
+  it('no import circles between the files of src/ (type-only imports included)', () => {
+    const files = sourceFiles();
+    const imports = new Map<string, string[]>();
+    for (const file of files) {
+      const specifiers = [...readFileSync(file, 'utf8').matchAll(/(?:import|export)\s[^'";]*?from\s+'(\.[^']+)'/g)];
+      imports.set(
+        file,
+        specifiers
+          .map(([, specifier]) => resolve(dirname(file), specifier!))
+          .flatMap((target) => [`${target}.ts`, join(target, 'index.ts')].filter((f) => existsSync(f)).slice(0, 1)),
+      );
+    }
+    // Depth-first search; a file met again while still on the path closes a circle.
+    const circles: string[] = [];
+    const done = new Set<string>();
+    const visit = (file: string, path: string[]): void => {
+      const at = path.indexOf(file);
+      if (at >= 0) {
+        circles.push([...path.slice(at), file].map((f) => relative(ROOT, f)).join(' -> '));
+        return;
+      }
+      if (done.has(file)) return;
+      for (const next of imports.get(file) ?? []) visit(next, [...path, file]);
+      done.add(file);
+    };
+    for (const file of files) visit(file, []);
+    expect(circles).toEqual([]);
   });
 });

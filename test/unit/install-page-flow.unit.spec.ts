@@ -8,7 +8,7 @@ import { PageError } from '../../src/oauth/install-page/page-error';
 import type { SignInThrottle } from '../../src/oauth/install-page/sign-in-throttle';
 import { CodeIssuanceLimit } from '../../src/oauth/install-page/code-issuance-limit';
 import { MemoryCounterStore } from '../../src/platform/rate-limit/memory-counter-store';
-import { ManualClock } from '../../src/platform/clock';
+import { ManualClock } from '../support/manual-clock';
 
 /** The install page's steps without HTTP: what the flow decides, given a directory and a session. */
 describe('install page flow: the next step', () => {

@@ -1,4 +1,5 @@
-import { ManualClock, InstallClocks } from '../../src/platform/clock';
+import { InstallClocks } from '../../src/platform/clock';
+import { ManualClock } from '../support/manual-clock';
 import {
   accessTokenExpiredError,
   AccessTokenRevocations,

@@ -1,10 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import {
-  AccessTokenClaims,
-  encodeAccessToken,
-  MAX_ACCESS_TOKEN_LENGTH,
-  verifyAccessToken,
-} from '../../src/oauth/domain/access-token';
+import { AccessTokenClaims, encodeAccessToken, MAX_ACCESS_TOKEN_LENGTH } from '../../src/oauth/domain/access-token';
+import { verifyAccessToken } from '../support/verify-access-token';
 import { accessTokenInfo } from '../../src/oauth/application/access-token-verifier';
 import { decodeScopes, SCOPES } from '../../src/platform/scopes/scope-catalog';
 

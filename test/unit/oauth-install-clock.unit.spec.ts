@@ -12,7 +12,8 @@ import {
   MAX_INSTALL_CLOCK_OFFSET_SECONDS,
 } from '../../src/oauth/domain/install-clock';
 import { parseAdvance } from '../../src/oauth/http/install-clock.controller';
-import { ManualClock, InstallClocks } from '../../src/platform/clock';
+import { InstallClocks } from '../../src/platform/clock';
+import { ManualClock } from '../support/manual-clock';
 import type { SigningKeyring } from '../../src/oauth/domain/access-token';
 import { HubSpotError } from '../../src/platform/errors/hubspot-error';
 import { DeciderSpecification } from '../support/decider-specification';

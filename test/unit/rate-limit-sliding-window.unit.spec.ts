@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { ManualClock } from '../../src/platform/clock';
+import { ManualClock } from '../support/manual-clock';
 import {
   clientAuthenticationThrottled,
   rateLimitHeaders,

@@ -1,5 +1,3 @@
-import type { LegacyCardDefinition } from './card-events';
-
 /** CRM object types a legacy card (and an app card) can be shown on. */
 export const CARD_OBJECT_TYPES = ['contacts', 'companies', 'deals', 'tickets'] as const;
 export type CardObjectType = (typeof CARD_OBJECT_TYPES)[number];
@@ -17,7 +15,7 @@ export function viewsForObjectTypes(objectTypes: readonly CardObjectType[]): Crm
   return views;
 }
 
-/** The object types a legacy card shows on (each once). */
-export const objectTypesOf = (d: LegacyCardDefinition): CardObjectType[] => [
-  ...new Set(d.fetch.objectTypes.map((o) => o.name)),
-];
+/** The object types a legacy card (its LegacyCardDefinition) shows on, each once. */
+export const objectTypesOf = (d: {
+  fetch: { objectTypes: ReadonlyArray<{ name: CardObjectType }> };
+}): CardObjectType[] => [...new Set(d.fetch.objectTypes.map((o) => o.name))];

@@ -57,7 +57,6 @@ const FUNCTIONS: Record<string, Signature> = {
   number_to_string: { args: ['number'], result: 'string' },
   string_to_number: { args: ['string'], result: 'number' },
 };
-export const FORMULA_FUNCTIONS: readonly string[] = Object.keys(FUNCTIONS);
 
 class Parser {
   private i = 0;

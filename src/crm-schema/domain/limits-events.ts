@@ -1,5 +1,11 @@
 import type { EventDecoder, EventDefinitions } from '../../platform/events/event-type-registry';
-import type { PropertyGroupDefinition } from './property-groups';
+
+/** A property group as stored: HubSpot's PropertyGroup without `archived` (the state holds active ones only). */
+export interface PropertyGroupDefinition {
+  name: string;
+  label: string;
+  displayOrder: number;
+}
 
 /**
  * Event types of the limits module. Stable strings: they are what storage holds.

@@ -1,5 +1,4 @@
 import type { PropertyDefinition } from './limits-events';
-import { customDefaultGroupName } from './property-groups';
 
 /**
  * HubSpot's standard object types that carry properties here, and how a path segment names an
@@ -135,6 +134,9 @@ export type ScopeFamily = StandardObjectType['scopeName'] | 'custom';
 export function scopeFamilyOf(raw: string): ScopeFamily {
   return standardObjectType(raw)?.scopeName ?? 'custom';
 }
+
+/** A custom object type's one default group (its schema's properties are created in it). */
+export const customDefaultGroupName = (schemaName: string) => `${schemaName.toLowerCase()}_information`;
 
 export const CUSTOM_OBJECT_TYPE_ID = /^2-(\d{1,15})$/;
 

@@ -1,11 +1,7 @@
-import type { ResolvedObjectType } from './object-types';
+import type { PropertyGroupDefinition } from './limits-events';
+import { customDefaultGroupName, type ResolvedObjectType } from './object-types';
 
-/** A property group as stored: HubSpot's PropertyGroup without `archived` (the state holds active ones only). */
-export interface PropertyGroupDefinition {
-  name: string;
-  label: string;
-  displayOrder: number;
-}
+export type { PropertyGroupDefinition } from './limits-events';
 
 const group = (name: string, label: string, displayOrder: number): PropertyGroupDefinition => ({
   name,
@@ -40,9 +36,6 @@ export const DEFAULT_PROPERTY_GROUPS: Readonly<Record<string, readonly PropertyG
   ],
   '0-5': [group('ticketinformation', 'Ticket information', 0), group('ticket_activity', 'Ticket activity', 1)],
 };
-
-/** A custom object type's one default group (its schema's properties are created in it). */
-export const customDefaultGroupName = (schemaName: string) => `${schemaName.toLowerCase()}_information`;
 
 /** HubSpot-defined groups of an object type: fixed for standard types, `<name>_information` for custom ones. */
 export function defaultGroupsOf(resolved: ResolvedObjectType): readonly PropertyGroupDefinition[] {

@@ -2,7 +2,8 @@ import { Inject, Injectable } from '@nestjs/common';
 import { CLOCK, type Clock, InstallClocks } from '../../platform/clock';
 import { HubSpotError } from '../../platform/errors/hubspot-error';
 import { encodeScopes, scopeIndex } from '../../platform/scopes/scope-catalog';
-import { type AccessTokenClaims, nextSecond, readAccessToken, SigningKeyring } from '../domain/access-token';
+import { type AccessTokenClaims, readAccessToken, SigningKeyring } from '../domain/access-token';
+import { nextSecond } from '../domain/token-seconds';
 
 /**
  * How long an install's floor is remembered after it was set: longer than any access token lives

@@ -40,11 +40,6 @@ export interface AccessTokenClaims {
   appToken?: true;
 }
 
-export type VerifyResult =
-  | { ok: true; claims: AccessTokenClaims }
-  | { ok: false; reason: 'malformed' | 'unknown_key' | 'bad_signature' }
-  | { ok: false; reason: 'expired'; claims: AccessTokenClaims };
-
 /** Format 1: no install id. Format 2: an 8-byte install id follows the token id. Format 3: an app token (format 1's layout). */
 const FORMAT_V1 = 1;
 const FORMAT_V2 = 2;
@@ -55,9 +50,6 @@ export const MAX_ACCESS_TOKEN_LENGTH = 512;
 
 /** Not secret: names an access token in its event and inside the signed token. */
 export const newAccessTokenId = (): string => randomBytesFromPool(8).toString('hex');
-
-/** Tokens carry whole seconds: the first issue time after the second `ms` falls in. */
-export const nextSecond = (ms: number): number => Math.floor(ms / 1000) * 1000 + 1000;
 
 /**
  * The HMAC keys of access tokens (and the install page's sessions), by key id: the first signs, all
@@ -152,14 +144,6 @@ export function encodeAccessToken(
   ]).toString('base64url');
   const { kid, secret } = keys.active;
   return { token: `${kid}.${payload}.${sign(kid, payload, secret)}`, tokenId };
-}
-
-/** Checks shape, key, signature (constant time) and expiry against `now` (epoch ms). */
-export function verifyAccessToken(token: string, keys: KeyLookup, now: number): VerifyResult {
-  const claims = readAccessToken(token, keys);
-  if (typeof claims === 'string') return { ok: false, reason: claims };
-  if (claims.expiresAt <= now) return { ok: false, reason: 'expired', claims };
-  return { ok: true, claims };
 }
 
 /**

@@ -1,6 +1,6 @@
 import type { Decider } from '../../platform/commands/decider';
 import { HubSpotError } from '../../platform/errors/hubspot-error';
-import { nextSecond } from './access-token';
+import { nextSecond } from './token-seconds';
 import { InstallEvent, OAuthEventType } from './oauth-events';
 
 /** One app in one account. `installId` changes with every (re-)install, so old refresh tokens die with an uninstall. */

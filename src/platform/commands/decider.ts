@@ -25,3 +25,15 @@ export function fold<S, E>(evolve: (s: S, e: E) => S, initial: S, events: readon
   for (const e of events) state = evolve(state, e);
   return state;
 }
+
+/** What one command decided and appended, as a bound decider answers it. */
+export interface DecisionResult<S, E extends DomainEvent, R = unknown> {
+  /** State after the new events. */
+  state: S;
+  /** The events this command appended ([] when it decided nothing needed to happen). */
+  events: E[];
+  /** Global position of the last appended event; 0 when nothing was appended. */
+  position: number;
+  /** What the decision that was appended rejected (a decider with `plan`; snapshotted streams only). */
+  rejected?: R[];
+}

@@ -10,7 +10,9 @@ import {
   type EventStore,
   type ExpectedRevision,
 } from '../event-store/event-store.port';
-import { fold, type Decider } from './decider';
+import { fold, type Decider, type DecisionResult } from './decider';
+
+export type { DecisionResult } from './decider';
 import { type SnapshotBounds, SnapshottingDeciderHandler } from './snapshotting-decider-handler';
 import { DEFAULT_RETRY_POLICY, retryOnConflict, type RetryPolicy } from './retry-policy';
 
@@ -174,17 +176,6 @@ export class EventStreams {
       },
     };
   }
-}
-
-export interface DecisionResult<S, E extends DomainEvent, R = unknown> {
-  /** State after the new events. */
-  state: S;
-  /** The events this command appended ([] when it decided nothing needed to happen). */
-  events: E[];
-  /** Global position of the last appended event; 0 when nothing was appended. */
-  position: number;
-  /** What the decision that was appended rejected (a decider with `plan`; snapshotted streams only). */
-  rejected?: R[];
 }
 
 /**

@@ -1,7 +1,21 @@
 import type { CommandContext, DomainEvent } from '../events/envelope';
-import type { Decider } from './decider';
-import type { DecisionResult, EventStreams } from './event-streams';
+import type { ExpectedRevision } from '../event-store/event-store.port';
+import type { Decider, DecisionResult } from './decider';
 import { retryOnConflict, type RetryPolicy } from './retry-policy';
+
+/** What the handler reads and appends through: EventStreams (declared here, so neither file imports the other). */
+export interface SnapshotStreams {
+  readFrom<E extends DomainEvent>(
+    streamId: string,
+    fromRevision: number,
+  ): Promise<{ events: E[]; lastRevision: number | null }>;
+  append(
+    streamId: string,
+    events: readonly DomainEvent[],
+    expected: ExpectedRevision,
+    context: CommandContext,
+  ): Promise<{ position: number }>;
+}
 
 interface Snapshot<S> {
   state: S;
@@ -38,7 +52,7 @@ export class SnapshottingDeciderHandler<S, C, E extends DomainEvent, R = unknown
   private total = 0;
 
   constructor(
-    private readonly streams: EventStreams,
+    private readonly streams: SnapshotStreams,
     private readonly decider: Decider<S, C, E, R>,
     private readonly policy: RetryPolicy,
     private readonly bounds: SnapshotBounds,
