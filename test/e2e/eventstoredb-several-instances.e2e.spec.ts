@@ -12,7 +12,7 @@ import { ensureBuilt, waitForExit } from '../support/service-process';
  * Three service processes (dist/main.js) on one EventStoreDB stand-in (test/support/esdb-standin:
  * EventStoreDB's protocol over gRPC, not its engine), with shared TOKEN_SIGNING_KEYS and
  * SESSION_SECRET, each through its own loopback front so that one can be cut off alone. The
- * README's several-instances guarantees: (a) decisions at a ceiling stay consistent, (b)
+ * docs/operations.md's several-instances guarantees: (a) decisions at a ceiling stay consistent, (b)
  * revocations and uninstalls are seen everywhere within 1 s, (c) read-your-writes on the writing
  * instance, (d) the cards migration migrates each portal once and survives the kill -9 of the
  * instance that started it, (e) an instance cut off from the store reports not-ready and catches up.

@@ -9,7 +9,7 @@ import { newEvent } from '../support/event-store-fixtures';
 import { startTestApp, type TestApp } from '../support/test-app';
 
 /*
- * The README's "Faults" promises for EventStoreDB, each caused at the wire: the real
+ * docs/operations.md's "Faults" promises for EventStoreDB, each caused at the wire: the real
  * @eventstore/db-client 6.2.1 and our adapter over gRPC against the EventStoreDB stand-in
  * (test/support/esdb-standin, a server that speaks EventStoreDB's protocol, not EventStoreDB).
  * Also the two client-internal risks of 6.2.1's batch-append stream, reproduced with a bare
