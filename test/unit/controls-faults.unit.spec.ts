@@ -150,8 +150,10 @@ describe('FaultRegistry', () => {
     expect(r.take(app, { method: 'POST', path: '/crm/v3/properties/contacts/x' })).toBeNull();
     expect(r.take({ appId: 7, hubId: 2 }, post)).toBeNull();
     expect(r.take({ appId: 8, hubId: 1 }, post)).toBeNull();
-    expect(r.take({ developerHubId: 70, hubId: 1 }, post)?.faultId).toBe('f');
-    expect(r.take({ developerHubId: 71, hubId: 1 }, post)).toBeNull();
+    expect(r.take({ appId: 7, developerHubId: 70, hubId: 1 }, post)?.faultId).toBe('f');
+    expect(r.take({ appId: 7, developerHubId: 71, hubId: 1 }, post)).toBeNull(); // a key of another account
+    // Issue 41, item 7: the key's account owns app 8 too, but a request for app 8 gets app 8's faults only.
+    expect(r.take({ appId: 8, developerHubId: 70, hubId: 1 }, post)).toBeNull();
     expect(r.take({ appId: 7, hubId: null }, post)).toBeNull(); // a hubId fault needs a known account
   });
 
