@@ -39,6 +39,22 @@ describe('AccessTokenRevocations (in memory, bounded by token expiry)', () => {
     expect(r.verdict(claims({ appInstallId: 'bbbbbbbbbbbbbbbb' }))).toBeNull();
   });
 
+  it('a replayed code’s grant stops every token issued from it, and no token of another grant or without one (issue 41, item 14)', () => {
+    const clock = new ManualClock(T0);
+    const r = new AccessTokenRevocations(clock);
+    r.revokeGrant('1111111111111111', T0);
+    expect(r.verdict(claims({ grantId: '1111111111111111' }))).toEqual({ status: 'revoked' });
+    expect(
+      r.verdict(claims({ grantId: '1111111111111111', tokenId: 'ffffffffffffffff', issuedAt: T0 + 60_000 })),
+    ).toEqual({ status: 'revoked' });
+    expect(r.verdict(claims({ grantId: '2222222222222222' }))).toBeNull();
+    expect(r.verdict(claims())).toBeNull();
+    // Kept as long as an install's floor: longer than any token lives, then forgotten.
+    clock.advance(INSTALL_FLOOR_RETENTION_MS);
+    r.revokeToken('eeeeeeeeeeeeeeee', clock.now() + 1000); // a later entry runs the sweep
+    expect(r.verdict(claims({ grantId: '1111111111111111' }))).toBeNull();
+  });
+
   // The issue-time floor ("the next ones start a second later") is the install stream's now:
   // test/unit/oauth-deciders.unit.spec.ts, 'install decider: expiring access tokens'.
   it('expired tokens: those issued in or before the second of the expiry; the next ones start a second later', () => {

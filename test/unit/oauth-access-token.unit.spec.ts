@@ -44,6 +44,15 @@ describe('access tokens', () => {
     expect(() => encodeAccessToken({ ...claims(), appToken: true }, keys)).toThrow(/no install/);
   });
 
+  it('carry the grant id (format 4) within the 512 characters, with every scope and the largest ids', () => {
+    const withGrant = claims({ grantId: 'abcdefabcdef0123' });
+    const { token, tokenId } = encodeAccessToken(withGrant, keys);
+    expect(token.length).toBeLessThanOrEqual(MAX_ACCESS_TOKEN_LENGTH);
+    expect(verifyAccessToken(token, keys, T0)).toEqual({ ok: true, claims: { ...withGrant, tokenId } });
+    const { appInstallId: _omit, ...noInstall } = withGrant;
+    expect(() => encodeAccessToken(noInstall, keys)).toThrow(/grantId/);
+  });
+
   it('round-trip every claim, including the install id', () => {
     const { token, tokenId } = encodeAccessToken(claims({ scopes: ['oauth', 'tickets'], hubId: 42 }), keys);
     const v = verifyAccessToken(token, keys, T0 + 1);

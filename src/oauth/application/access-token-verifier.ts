@@ -18,7 +18,7 @@ export type RevocationVerdict = { status: 'revoked' } | { status: 'expired'; exp
  * Which signed (otherwise valid) access tokens no longer work, in memory, so the bearer guard stays
  * a signature check plus map lookups — never a store read. Filled by AccessTokenRevocationsProjection
  * from the checkpointed feed (revoked tokens, uninstalled installs, installs whose tokens an admin
- * expired), and bounded: every entry is dropped once the tokens it stops have expired anyway.
+ * expired, grants whose authorization code was replayed), and bounded: every entry is dropped once the tokens it stops have expired anyway.
  */
 @Injectable()
 export class AccessTokenRevocations {
@@ -28,6 +28,8 @@ export class AccessTokenRevocations {
   private readonly closedInstalls = new Map<string, number>();
   /** installId -> when its tokens were expired, and until when to keep that. */
   private readonly expiredInstalls = new Map<string, { expiredAt: number; keepUntil: number }>();
+  /** grantId -> keep until (its authorization code was replayed: every token of the grant is dead). */
+  private readonly revokedGrants = new Map<string, number>();
   private nextSweep = 0;
 
   constructor(@Inject(CLOCK) private readonly clock: Clock) {}
@@ -45,6 +47,17 @@ export class AccessTokenRevocations {
     this.maybeSweep();
   }
 
+  /**
+   * Every access token of a grant (tokens issued from one refresh token, so from one authorization
+   * code) is revoked, from `revokedAt` (real time) on; kept as long as an install's floor.
+   */
+  revokeGrant(grantId: string, revokedAt: number): void {
+    const keepUntil = revokedAt + INSTALL_FLOOR_RETENTION_MS;
+    if (keepUntil <= this.clock.now()) return;
+    this.revokedGrants.set(grantId, Math.max(keepUntil, this.revokedGrants.get(grantId) ?? 0));
+    this.maybeSweep();
+  }
+
   expireInstallTokens(installId: string, expiredAt: number): void {
     const keepUntil = expiredAt + INSTALL_FLOOR_RETENTION_MS;
     if (keepUntil <= this.clock.now()) return;
@@ -56,6 +69,9 @@ export class AccessTokenRevocations {
   /** Whether a token whose signature and own expiry check out was revoked or expired early. */
   verdict(claims: AccessTokenClaims): RevocationVerdict {
     if (this.revokedTokens.has(claims.tokenId)) return { status: 'revoked' };
+    if (claims.grantId !== undefined && this.revokedGrants.size > 0 && this.revokedGrants.has(claims.grantId)) {
+      return { status: 'revoked' };
+    }
     const installId = claims.appInstallId;
     if (installId === undefined) return null;
     if (this.closedInstalls.has(installId)) return { status: 'revoked' };
@@ -72,11 +88,12 @@ export class AccessTokenRevocations {
     this.revokedTokens.clear();
     this.closedInstalls.clear();
     this.expiredInstalls.clear();
+    this.revokedGrants.clear();
   }
 
   /** Entries held (for tests and metrics). */
   get size(): number {
-    return this.revokedTokens.size + this.closedInstalls.size + this.expiredInstalls.size;
+    return this.revokedTokens.size + this.closedInstalls.size + this.expiredInstalls.size + this.revokedGrants.size;
   }
 
   private maybeSweep(): void {
@@ -86,6 +103,7 @@ export class AccessTokenRevocations {
     for (const [id, expiresAt] of this.revokedTokens) if (expiresAt <= now) this.revokedTokens.delete(id);
     for (const [id, keepUntil] of this.closedInstalls) if (keepUntil <= now) this.closedInstalls.delete(id);
     for (const [id, e] of this.expiredInstalls) if (e.keepUntil <= now) this.expiredInstalls.delete(id);
+    for (const [id, keepUntil] of this.revokedGrants) if (keepUntil <= now) this.revokedGrants.delete(id);
   }
 }
 

@@ -5,9 +5,16 @@ import type { Recorded } from '../../platform/events/event-type-registry';
 import type { Projection } from '../../platform/projections/projection';
 import { cachedStatement } from '../../platform/projections/statement-cache';
 import { AccessTokenRevocations, INSTALL_FLOOR_RETENTION_MS } from '../application/access-token-verifier';
-import { AccessTokenRevoked, AppUninstalled, InstallAccessTokensExpired, OAuthEventType } from '../domain/oauth-events';
+import { grantIdOf } from '../domain/access-token';
+import {
+  AccessTokenRevoked,
+  AppUninstalled,
+  InstallAccessTokensExpired,
+  OAuthEventType,
+  RefreshTokenDeleted,
+} from '../domain/oauth-events';
 
-type ProjectedEvent = AccessTokenRevoked | AppUninstalled | InstallAccessTokensExpired;
+type ProjectedEvent = AccessTokenRevoked | AppUninstalled | InstallAccessTokensExpired | RefreshTokenDeleted;
 
 /** Rows that can no longer stop a token are deleted at most this often (clock time) while events arrive. */
 const PRUNE_EVERY_MS = 60_000;
@@ -25,6 +32,9 @@ export class AccessTokenRevocationsProjection implements Projection<ProjectedEve
     OAuthEventType.AccessTokenRevoked,
     OAuthEventType.AppUninstalled,
     OAuthEventType.InstallAccessTokensExpired,
+    // Only a replay of the code (authorization_code_replayed) revokes the grant's access tokens;
+    // other deletions leave them valid (HubSpot's behaviour).
+    OAuthEventType.RefreshTokenDeleted,
   ];
   readonly name = 'oauth-access-token-revocations';
   readonly version = 1;
@@ -49,6 +59,10 @@ export class AccessTokenRevocationsProjection implements Projection<ProjectedEve
         at         INTEGER NOT NULL,
         PRIMARY KEY (install_id, kind)
       ) WITHOUT ROWID;
+      CREATE TABLE IF NOT EXISTS oauth_revoked_grants (
+        grant_id   TEXT    PRIMARY KEY,
+        revoked_at INTEGER NOT NULL
+      ) WITHOUT ROWID;
     `);
     this.prune(db);
     this.revocations.clear();
@@ -66,10 +80,18 @@ export class AccessTokenRevocationsProjection implements Projection<ProjectedEve
       if (r.kind === 'closed') this.revocations.closeInstall(r.install_id, r.at);
       else this.revocations.expireInstallTokens(r.install_id, r.at);
     }
+    for (const r of cachedStatement(db, 'SELECT grant_id, revoked_at FROM oauth_revoked_grants').all() as {
+      grant_id: string;
+      revoked_at: number;
+    }[]) {
+      this.revocations.revokeGrant(r.grant_id, r.revoked_at);
+    }
   }
 
   reset(db: Database.Database): void {
-    db.exec('DELETE FROM oauth_revoked_access_tokens; DELETE FROM oauth_install_token_floors;');
+    db.exec(
+      'DELETE FROM oauth_revoked_access_tokens; DELETE FROM oauth_install_token_floors; DELETE FROM oauth_revoked_grants;',
+    );
     this.revocations.clear();
   }
 
@@ -91,6 +113,11 @@ export class AccessTokenRevocationsProjection implements Projection<ProjectedEve
         this.stmts.floor.run(e.data.installId, 'expired', e.data.expiredAt);
         this.revocations.expireInstallTokens(e.data.installId, e.data.expiredAt);
         break;
+      case OAuthEventType.RefreshTokenDeleted:
+        if (e.data.reason !== 'authorization_code_replayed') break;
+        this.stmts.grant.run(grantIdOf(e.data.refreshTokenHash), e.data.deletedAt);
+        this.revocations.revokeGrant(grantIdOf(e.data.refreshTokenHash), e.data.deletedAt);
+        break;
     }
     if (this.clock.now() >= this.nextPrune) this.prune(db);
   }
@@ -101,6 +128,7 @@ export class AccessTokenRevocationsProjection implements Projection<ProjectedEve
     this.nextPrune = now + PRUNE_EVERY_MS;
     cachedStatement(db, 'DELETE FROM oauth_revoked_access_tokens WHERE expires_at <= ?').run(now);
     cachedStatement(db, 'DELETE FROM oauth_install_token_floors WHERE at <= ?').run(now - INSTALL_FLOOR_RETENTION_MS);
+    cachedStatement(db, 'DELETE FROM oauth_revoked_grants WHERE revoked_at <= ?').run(now - INSTALL_FLOOR_RETENTION_MS);
   }
 }
 
@@ -114,6 +142,11 @@ function prepare(db: Database.Database) {
       db,
       `INSERT INTO oauth_install_token_floors (install_id, kind, at) VALUES (?, ?, ?)
        ON CONFLICT (install_id, kind) DO UPDATE SET at = max(at, excluded.at)`,
+    ),
+    grant: cachedStatement(
+      db,
+      `INSERT INTO oauth_revoked_grants (grant_id, revoked_at) VALUES (?, ?)
+       ON CONFLICT (grant_id) DO UPDATE SET revoked_at = max(revoked_at, excluded.revoked_at)`,
     ),
   };
 }

@@ -5,7 +5,13 @@ import { EventStreams } from '../../../platform/commands/event-streams';
 import { APP_CONFIG, type AppConfig } from '../../../platform/config/config';
 import type { CommandContext } from '../../../platform/events/envelope';
 import { sha256Hex } from '../../../platform/security/crypto';
-import { SigningKeyring, encodeAccessToken, newAccessTokenId, accessTokenDecider } from '../../domain/access-token';
+import {
+  SigningKeyring,
+  encodeAccessToken,
+  grantIdOf,
+  newAccessTokenId,
+  accessTokenDecider,
+} from '../../domain/access-token';
 import { accessTokenIssueFloor, installDecider } from '../../domain/install.decider';
 import {
   type AccessTokenIssued,
@@ -149,6 +155,8 @@ export class IssueTokenProcess implements ICommandHandler<IssueToken> {
         appId: grant.appId,
         installingUserId: grant.installingUserId,
         appInstallId: grant.installId,
+        // The refresh token it comes from: a replay of the code revokes every token of the grant.
+        grantId: grantIdOf(grant.refreshTokenHash),
         hublet: grant.hublet,
         issuedAt,
         expiresAt,
