@@ -60,13 +60,28 @@ describe('AccessTokenRevocations (in memory, bounded by token expiry)', () => {
   it('expired tokens: those issued in or before the second of the expiry; the next ones start a second later', () => {
     const r = new AccessTokenRevocations(new ManualClock(T0));
     r.expireInstallTokens('aaaaaaaaaaaaaaaa', T0 + 400);
-    expect(r.verdict(claims({ issuedAt: T0 }))).toEqual({ status: 'expired', expiredAt: T0 + 400 });
-    expect(r.verdict(claims({ issuedAt: T0 - 60_000 }))).toEqual({ status: 'expired', expiredAt: T0 + 400 });
+    expect(r.verdict(claims({ issuedAt: T0 }))).toEqual({ status: 'expired', expiredAt: T0 + 400, epoch: 0 });
+    expect(r.verdict(claims({ issuedAt: T0 - 60_000 }))).toEqual({ status: 'expired', expiredAt: T0 + 400, epoch: 0 });
     expect(r.verdict(claims({ issuedAt: T0 + 1000 }))).toBeNull();
     // An earlier expiry never moves the line back.
     r.expireInstallTokens('aaaaaaaaaaaaaaaa', T0 - 5000);
     expect(r.verdict(claims({ issuedAt: T0 + 1000 }))).toBeNull();
-    expect(r.verdict(claims({ issuedAt: T0 }))).toEqual({ status: 'expired', expiredAt: T0 + 400 });
+    expect(r.verdict(claims({ issuedAt: T0 }))).toEqual({ status: 'expired', expiredAt: T0 + 400, epoch: 0 });
+  });
+
+  it('after a reset of the install’s clock (a later era) an expiry stops every token of an earlier era, none of a later one (issue 41, item 4)', () => {
+    const r = new AccessTokenRevocations(new ManualClock(T0));
+    // Expired in era 0, ten years ahead; the clock was then reset (era 1) and tokens follow real time again.
+    r.expireInstallTokens('aaaaaaaaaaaaaaaa', T0 + 315_000_000_000, 0);
+    expect(r.verdict(claims({ issuedAt: T0 + 1000, clockEpoch: 1 }))).toBeNull();
+    expect(r.verdict(claims({ issuedAt: T0 + 300_000_000_000 }))).toMatchObject({ status: 'expired', epoch: 0 });
+    // Expired in era 1: era 0's tokens (issued before it) and era 1's up to that second; a later era 0 expiry changes nothing.
+    r.expireInstallTokens('aaaaaaaaaaaaaaaa', T0 + 5000, 1);
+    r.expireInstallTokens('aaaaaaaaaaaaaaaa', T0 + 316_000_000_000, 0);
+    expect(r.verdict(claims({ issuedAt: T0 + 400_000_000_000 }))).toMatchObject({ status: 'expired', epoch: 1 });
+    expect(r.verdict(claims({ issuedAt: T0 + 5000, clockEpoch: 1 }))).toMatchObject({ status: 'expired' });
+    expect(r.verdict(claims({ issuedAt: T0 + 6000, clockEpoch: 1 }))).toBeNull();
+    expect(r.verdict(claims({ issuedAt: T0, clockEpoch: 2 }))).toBeNull();
   });
 
   it('forgets entries once the tokens they stop have expired anyway', () => {

@@ -33,6 +33,11 @@ export interface AccessTokenClaims {
    * tokens of one authorization code can be revoked together (format 4; absent before).
    */
   grantId?: string;
+  /**
+   * The era of the install's clock the token was issued in (how many times that clock had been
+   * reset; format 4, absent when 0): its times are on that era's clock (InstallClocks.droppedSinceMs).
+   */
+  clockEpoch?: number;
   hublet: string;
   /** Epoch milliseconds (stored with second precision). */
   issuedAt: number;
@@ -52,7 +57,8 @@ export type VerifyResult =
 
 /**
  * Format 1: no install id. Format 2: an 8-byte install id follows the token id. Format 3: an app
- * token (format 1's layout). Format 4: format 2 and an 8-byte grant id after the install id.
+ * token (format 1's layout). Format 4: format 2, then an 8-byte grant id and the install clock's era
+ * (a varint) after the install id.
  */
 const FORMAT_V1 = 1;
 const FORMAT_V2 = 2;
@@ -108,6 +114,12 @@ function writeVarint(out: number[], value: number): void {
   out.push(v);
 }
 
+function varint(value: number): number[] {
+  const out: number[] = [];
+  writeVarint(out, value);
+  return out;
+}
+
 function readVarint(buf: Buffer, at: { i: number }): number {
   let result = 0;
   let mul = 1;
@@ -158,6 +170,8 @@ export function encodeAccessToken(
   if (grantId !== undefined && (installId === undefined || !INSTALL_ID.test(grantId))) {
     throw new Error('grantId must be 16 hex characters, on an install token');
   }
+  const clockEpoch = claims.clockEpoch ?? 0;
+  if (clockEpoch !== 0 && grantId === undefined) throw new Error('clockEpoch needs a grantId (format 4)');
   const format = claims.appToken
     ? FORMAT_APP
     : installId === undefined
@@ -173,7 +187,7 @@ export function encodeAccessToken(
     Buffer.from(bytes),
     Buffer.from(tokenId, 'hex'),
     ...(installId === undefined ? [] : [Buffer.from(installId, 'hex')]),
-    ...(grantId === undefined ? [] : [Buffer.from(grantId, 'hex')]),
+    ...(grantId === undefined ? [] : [Buffer.from(grantId, 'hex'), Buffer.from(varint(clockEpoch))]),
     encodeScopes(claims.scopes),
   ]).toString('base64url');
   const { kid, secret } = keys.active;
@@ -232,6 +246,7 @@ function decodePayload(buf: Buffer): AccessTokenClaims {
   at.i += 8;
   let appInstallId: string | undefined;
   let grantId: string | undefined;
+  let clockEpoch = 0;
   if (format === FORMAT_V2 || format === FORMAT_V4) {
     if (at.i + 8 > buf.length) throw new Error('truncated');
     appInstallId = buf.subarray(at.i, at.i + 8).toString('hex');
@@ -241,6 +256,7 @@ function decodePayload(buf: Buffer): AccessTokenClaims {
     if (at.i + 8 > buf.length) throw new Error('truncated');
     grantId = buf.subarray(at.i, at.i + 8).toString('hex');
     at.i += 8;
+    clockEpoch = readVarint(buf, at);
   }
   const scopes = decodeScopes(buf.subarray(at.i));
   const claims: AccessTokenClaims = {
@@ -256,6 +272,7 @@ function decodePayload(buf: Buffer): AccessTokenClaims {
   };
   if (appInstallId !== undefined) claims.appInstallId = appInstallId;
   if (grantId !== undefined) claims.grantId = grantId;
+  if (clockEpoch > 0) claims.clockEpoch = clockEpoch;
   if (format === FORMAT_APP) claims.appToken = true;
   return claims;
 }

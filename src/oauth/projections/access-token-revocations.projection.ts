@@ -64,6 +64,11 @@ export class AccessTokenRevocationsProjection implements Projection<ProjectedEve
         revoked_at INTEGER NOT NULL
       ) WITHOUT ROWID;
     `);
+    // The era of the install's clock an expiry was on (issue 41, item 4); rows written before it: 0.
+    const floorColumns = db.prepare('PRAGMA table_info(oauth_install_token_floors)').all() as { name: string }[];
+    if (!floorColumns.some((c) => c.name === 'epoch')) {
+      db.exec('ALTER TABLE oauth_install_token_floors ADD COLUMN epoch INTEGER NOT NULL DEFAULT 0');
+    }
     this.prune(db);
     this.revocations.clear();
     for (const r of cachedStatement(db, 'SELECT token_id, expires_at FROM oauth_revoked_access_tokens').all() as {
@@ -72,13 +77,14 @@ export class AccessTokenRevocationsProjection implements Projection<ProjectedEve
     }[]) {
       this.revocations.revokeToken(r.token_id, r.expires_at);
     }
-    for (const r of cachedStatement(db, 'SELECT install_id, kind, at FROM oauth_install_token_floors').all() as {
+    for (const r of cachedStatement(db, 'SELECT install_id, kind, at, epoch FROM oauth_install_token_floors').all() as {
       install_id: string;
       kind: 'closed' | 'expired';
       at: number;
+      epoch: number;
     }[]) {
       if (r.kind === 'closed') this.revocations.closeInstall(r.install_id, r.at);
-      else this.revocations.expireInstallTokens(r.install_id, r.at);
+      else this.revocations.expireInstallTokens(r.install_id, r.at, r.epoch);
     }
     for (const r of cachedStatement(db, 'SELECT grant_id, revoked_at FROM oauth_revoked_grants').all() as {
       grant_id: string;
@@ -106,12 +112,12 @@ export class AccessTokenRevocationsProjection implements Projection<ProjectedEve
         this.revocations.revokeToken(e.data.tokenId, e.data.expiresAt);
         break;
       case OAuthEventType.AppUninstalled:
-        this.stmts.floor.run(e.data.installId, 'closed', e.data.uninstalledAt);
+        this.stmts.floor.run(e.data.installId, 'closed', e.data.uninstalledAt, 0);
         this.revocations.closeInstall(e.data.installId, e.data.uninstalledAt);
         break;
       case OAuthEventType.InstallAccessTokensExpired:
-        this.stmts.floor.run(e.data.installId, 'expired', e.data.expiredAt);
-        this.revocations.expireInstallTokens(e.data.installId, e.data.expiredAt);
+        this.stmts.floor.run(e.data.installId, 'expired', e.data.expiredAt, e.data.clockEpoch ?? 0);
+        this.revocations.expireInstallTokens(e.data.installId, e.data.expiredAt, e.data.clockEpoch ?? 0);
         break;
       case OAuthEventType.RefreshTokenDeleted:
         if (e.data.reason !== 'authorization_code_replayed') break;
@@ -140,8 +146,10 @@ function prepare(db: Database.Database) {
     ),
     floor: cachedStatement(
       db,
-      `INSERT INTO oauth_install_token_floors (install_id, kind, at) VALUES (?, ?, ?)
-       ON CONFLICT (install_id, kind) DO UPDATE SET at = max(at, excluded.at)`,
+      `INSERT INTO oauth_install_token_floors (install_id, kind, at, epoch) VALUES (?, ?, ?, ?)
+       ON CONFLICT (install_id, kind) DO UPDATE SET
+         at = CASE WHEN excluded.epoch > epoch THEN excluded.at WHEN excluded.epoch = epoch THEN max(at, excluded.at) ELSE at END,
+         epoch = max(epoch, excluded.epoch)`,
     ),
     grant: cachedStatement(
       db,
