@@ -145,6 +145,24 @@ describe('an install’s own clock', () => {
     }
   });
 
+  it('an authorization code issued ahead keeps its age across DELETE: expired 300 s after its issue, not a day later', async () => {
+    const f = await oauthFixture(t, SCOPES);
+    await installAndExchange(t, f);
+    await advance(f, 86_400);
+    const ahead = await installCode(t, f);
+    const twin = await installCode(t, f);
+    expect((await t.admin('DELETE', clockUrl(f))).statusCode).toBe(204);
+    t.clock.advance(299_000);
+    try {
+      expect((await exchangeCode(t, f, twin.code)).statusCode).toBe(200);
+      t.clock.advance(1000);
+      const r = await exchangeCode(t, f, ahead.code);
+      expect([r.statusCode, r.json().status]).toEqual([400, 'EXPIRED_AUTH_CODE']);
+    } finally {
+      t.clock.advance(-300_000);
+    }
+  });
+
   it('GET shows the offset, DELETE returns the install to real time; both recorded as events with the admin as actor', async () => {
     const f = await oauthFixture(t, SCOPES);
     const tokens = await installAndExchange(t, f);

@@ -61,8 +61,10 @@ export interface AuthorizationCodeIssued {
     scopes: string[];
     /** PKCE S256 challenge (public by design: it travelled in the authorize URL). */
     codeChallenge: string | null;
+    /** On the install's clock, in its era `clockEpoch` (absent: 0). */
     issuedAt: number;
     expiresAt: number;
+    clockEpoch?: number;
   };
 }
 
