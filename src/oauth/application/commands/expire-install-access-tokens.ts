@@ -3,7 +3,7 @@ import { EventStreams } from '../../../platform/commands/event-streams';
 import type { CommandContext } from '../../../platform/events/envelope';
 import { ProjectionRunner } from '../../../platform/projections/projection-runner';
 import { installDecider } from '../../domain/install.decider';
-import { installStream } from '../../domain/oauth-events';
+import { installStream, OAuthEventType } from '../../domain/oauth-events';
 import { InstallClocks } from '../../../platform/clock';
 
 export interface ExpiredInstallAccessTokens {
@@ -42,13 +42,15 @@ export class ExpireInstallAccessTokensHandler implements ICommandHandler<ExpireI
 
   async execute({ appId, hubId, context }: ExpireInstallAccessTokens): Promise<ExpiredInstallAccessTokens> {
     const now = this.installClocks.nowFor(appId, hubId);
-    const { position } = await this.installs.handle(
+    const clockEpoch = this.installClocks.epochOf(appId, hubId);
+    const { position, events } = await this.installs.handle(
       installStream(appId, hubId),
-      { kind: 'ExpireAccessTokens', appId, hubId, now },
+      { kind: 'ExpireAccessTokens', appId, hubId, now, clockEpoch },
       context,
     );
     // Committed: answered even when the read models cannot catch up now (readiness reports it).
     await this.runner.readModelsReached(position);
-    return { appId, hubId, expiredAt: now };
+    const expired = events.find((e) => e.type === OAuthEventType.InstallAccessTokensExpired);
+    return { appId, hubId, expiredAt: expired?.data.expiredAt ?? now };
   }
 }
