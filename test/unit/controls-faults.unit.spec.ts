@@ -1,9 +1,9 @@
-import { FaultRegistry } from '../../src/controls/application/fault-registry';
-import { ControlsEventType, type FaultEvent, type FaultSet } from '../../src/controls/domain/fault-events';
-import { parseFaultSpec } from '../../src/controls/domain/fault-spec';
-import { compilePathGlob, MAX_MATCHED_PATH_LENGTH } from '../../src/controls/domain/path-glob';
-import { appFaultsDecider, MAX_FAULTS_PER_APP } from '../../src/controls/domain/faults.decider';
-import { requestPath } from '../../src/controls/http/fault-injection';
+import { FaultRegistry } from '../../src/test-controls/application/fault-registry';
+import { ControlsEventType, type FaultEvent, type FaultSet } from '../../src/test-controls/domain/fault-events';
+import { parseFaultSpec } from '../../src/test-controls/domain/fault-spec';
+import { compilePathGlob, MAX_MATCHED_PATH_LENGTH } from '../../src/test-controls/domain/path-glob';
+import { appFaultsDecider, MAX_FAULTS_PER_APP } from '../../src/test-controls/domain/faults.decider';
+import { requestPath } from '../../src/test-controls/http/fault-injection';
 import { ManualClock } from '../../src/platform/clock';
 import { HubSpotError } from '../../src/platform/errors/hubspot-error';
 import { DeciderSpecification } from '../support/decider-specification';

@@ -26,8 +26,8 @@ const reset = (offsetSeconds: number, resetAt = 2_000): InstallClockReset => ({
   data: { appId: 7, hubId: 70, offsetSeconds, resetAt },
 });
 const advance = (advanceSeconds: number, now = 1_000) =>
-  ({ kind: 'AdvanceInstallClock', appId: 7, hubId: 70, advanceSeconds, now }) as const;
-const resetCmd = { kind: 'ResetInstallClock', appId: 7, hubId: 70, now: 2_000 } as const;
+  ({ type: 'AdvanceInstallClock', appId: 7, hubId: 70, advanceSeconds, now }) as const;
+const resetCmd = { type: 'ResetInstallClock', appId: 7, hubId: 70, now: 2_000 } as const;
 const badRequest = (e: HubSpotError) => e.httpStatus === 400 && e.category === 'VALIDATION_ERROR';
 
 describe('installClockDecider', () => {

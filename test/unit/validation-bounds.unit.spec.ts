@@ -3,8 +3,8 @@ import { getMetadataStorage, IsObject, ValidationError } from 'class-validator';
 
 import { createApp } from '../../src/app.factory';
 import { featureModules } from '../../src/feature-modules';
-import { BatchPropertyCreateDto } from '../../src/limits/http/properties.dto';
-import { PropertyCreateDto } from '../../src/limits/http/limits.dto';
+import { BatchPropertyCreateDto } from '../../src/crm-schema/http/properties.dto';
+import { PropertyCreateDto } from '../../src/crm-schema/http/properties.dto';
 import { HubSpotError } from '../../src/platform/errors/hubspot-error';
 import {
   declaredFieldsOnly,

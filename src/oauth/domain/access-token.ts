@@ -293,7 +293,7 @@ export type AccessTokenState =
     };
 
 export interface IssueAccessTokenCommand {
-  kind: 'IssueAccessToken';
+  type: 'IssueAccessToken';
   /** The refresh token the access token comes from: usable for this client (checked by the caller). */
   grant: RefreshGrant;
   grantType: AccessTokenIssued['data']['grantType'];
@@ -306,7 +306,7 @@ export interface IssueAccessTokenCommand {
 
 /** The client_credentials grant: a token of the app itself (the client was authenticated by the caller). */
 export interface IssueAppAccessTokenCommand {
-  kind: 'IssueAppAccessToken';
+  type: 'IssueAppAccessToken';
   appId: number;
   clientId: string;
   tokenId: string;
@@ -316,7 +316,7 @@ export interface IssueAppAccessTokenCommand {
 
 /** RFC 7009 revocation by the token's own client (ownership checked by the caller). */
 export interface RevokeAccessTokenCommand {
-  kind: 'RevokeAccessToken';
+  type: 'RevokeAccessToken';
   now: number;
   /**
    * What the verified (signed) token itself says. Used when its stream is empty: a genuine token
@@ -360,7 +360,7 @@ export const accessTokenDecider: Decider<AccessTokenState, AccessTokenCommand, A
   },
 
   decide: (command, state) => {
-    switch (command.kind) {
+    switch (command.type) {
       case 'IssueAccessToken': {
         // 64 random bits within one second do not collide; if they did, refusing beats sharing a stream.
         if (state.status !== 'unknown') throw HubSpotError.conflict('access token id collision; retry');

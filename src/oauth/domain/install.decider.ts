@@ -21,7 +21,7 @@ export type InstallState =
 
 export type InstallCommand =
   | {
-      kind: 'RecordApproval';
+      type: 'RecordApproval';
       appId: number;
       hubId: number;
       userId: number;
@@ -30,12 +30,12 @@ export type InstallCommand =
       newInstallId: string;
       now: number;
     }
-  | { kind: 'Uninstall'; appId: number; hubId: number; now: number }
+  | { type: 'Uninstall'; appId: number; hubId: number; now: number }
   /**
    * Every access token of the current install issued until now expires now (admin testing tool);
    * `now` on the install's clock, in its era `clockEpoch` (absent: 0).
    */
-  | { kind: 'ExpireAccessTokens'; appId: number; hubId: number; now: number; clockEpoch?: number };
+  | { type: 'ExpireInstallAccessTokens'; appId: number; hubId: number; now: number; clockEpoch?: number };
 
 const sameSet = (a: string[], b: string[]) => a.length === b.length && a.every((s) => b.includes(s));
 
@@ -75,7 +75,7 @@ export const installDecider: Decider<InstallState, InstallCommand, InstallEvent>
   },
 
   decide: (command, state) => {
-    switch (command.kind) {
+    switch (command.type) {
       case 'RecordApproval': {
         // The first approval in an account installs the app; a later one only updates its scopes.
         if (state.status !== 'installed') {
@@ -107,7 +107,7 @@ export const installDecider: Decider<InstallState, InstallCommand, InstallEvent>
           },
         ];
       }
-      case 'ExpireAccessTokens': {
+      case 'ExpireInstallAccessTokens': {
         if (state.status !== 'installed') throw notInstalled(command.appId, command.hubId);
         const clockEpoch = command.clockEpoch ?? 0;
         // Tokens issued since an expiry in this same second start at the next second (the floor):

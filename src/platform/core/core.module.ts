@@ -23,7 +23,7 @@ import { ProjectionRunner } from '../projections/projection-runner';
 import { closeReadModelDatabase, openReadModelDatabase, READ_MODEL_DB } from '../projections/read-model-database';
 import { flushLogAtShutdown } from './shutdown-log-flush';
 import { makePrivateDataDir } from '../security/private-files';
-import { EarlyAuthentication } from '../http/early-authentication';
+import { Authenticators } from '../http/authentication';
 import { DataDirLock } from './data-dir-lock';
 import { StartupRefusal } from './startup-refusal';
 import { COUNTER_STORE, type CounterStore } from '../rate-limit/counter-store';
@@ -145,7 +145,7 @@ export class CoreModule {
             return new ProjectionRunner(store, db, { log: (m) => logger.log(m), error: (m) => logger.error(m) });
           },
         },
-        EarlyAuthentication,
+        Authenticators,
         { provide: ArchiveFiles, useFactory: () => new ArchiveFiles(config.dataDir) },
         CoreLifecycle,
       ],
@@ -159,7 +159,7 @@ export class CoreModule {
         READ_MODEL_DB,
         ProjectionRunner,
         EventStreams,
-        EarlyAuthentication,
+        Authenticators,
         ArchiveFiles,
       ],
     };

@@ -99,7 +99,7 @@ export class ApproveInstallHandler implements ICommandHandler<ApproveInstall> {
     const install = await this.installs.handle(
       installStream(app.appId, approval.hubId),
       {
-        kind: 'RecordApproval',
+        type: 'RecordApproval',
         appId: app.appId,
         hubId: approval.hubId,
         userId: approval.userId,
@@ -119,7 +119,7 @@ export class ApproveInstallHandler implements ICommandHandler<ApproveInstall> {
     const issued = await this.codes.handle(
       authorizationCodeStream(codeHash),
       {
-        kind: 'IssueAuthorizationCode',
+        type: 'IssueAuthorizationCode',
         grant: {
           codeHash,
           appId: app.appId,

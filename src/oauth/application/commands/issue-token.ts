@@ -77,7 +77,7 @@ export class IssueToken extends Command<TokenResponse | ClientCredentialsTokenRe
  * read or waited for: the answer comes from the write side only.
  */
 @CommandHandler(IssueToken)
-export class IssueTokenProcess implements ICommandHandler<IssueToken> {
+export class IssueTokenHandler implements ICommandHandler<IssueToken> {
   private readonly accessTokens;
 
   constructor(
@@ -174,7 +174,7 @@ export class IssueTokenProcess implements ICommandHandler<IssueToken> {
     );
     await this.accessTokens.handleNew(
       accessTokenStream(issuedAt, tokenId),
-      { kind: 'IssueAccessToken', grant, grantType, tokenId, issuedAt, expiresAt },
+      { type: 'IssueAccessToken', grant, grantType, tokenId, issuedAt, expiresAt },
       context,
     );
     return {
@@ -216,7 +216,7 @@ export class IssueTokenProcess implements ICommandHandler<IssueToken> {
     );
     await this.accessTokens.handleNew(
       accessTokenStream(issuedAt, tokenId),
-      { kind: 'IssueAppAccessToken', appId: client.appId, clientId: client.clientId, tokenId, issuedAt, expiresAt },
+      { type: 'IssueAppAccessToken', appId: client.appId, clientId: client.clientId, tokenId, issuedAt, expiresAt },
       context,
     );
     return { token_type: 'bearer', access_token: token, expires_in: ttl, token_use: 'client_credentials', scopes: [] };

@@ -163,7 +163,7 @@ export class AuthorizationCodeRedemption {
     const refreshTokenHash = sha256Hex(refreshToken);
     const redeemed = authorizationCodeDecider.decide(
       {
-        kind: 'RedeemAuthorizationCode',
+        type: 'RedeemAuthorizationCode',
         clientId: client.clientId,
         redirectUri: request.redirectUri,
         codeVerifier: request.codeVerifier,
@@ -206,7 +206,7 @@ export class AuthorizationCodeRedemption {
     grant: RefreshGrant,
     context: CommandContext,
   ): Promise<void> {
-    const issued = refreshTokenDecider.decide({ kind: 'IssueRefreshToken', grant }, refreshTokenDecider.initialState());
+    const issued = refreshTokenDecider.decide({ type: 'IssueRefreshToken', grant }, refreshTokenDecider.initialState());
     await this.streams.appendInOrder(
       [
         { streamId: refreshTokenStream(grant.refreshTokenHash), events: issued, expected: 'no_stream' },
@@ -238,7 +238,7 @@ export class AuthorizationCodeRedemption {
     await this.runner.readModelsReached(position);
   }
 
-  /** The refresh token's own decider, as RevokeRefreshToken uses it (idempotent). */
+  /** The refresh token's own decider, as DeleteRefreshToken uses it (idempotent). */
   private deleteRefreshToken(
     refreshTokenHash: string,
     reason: RefreshTokenDeletionReason,
@@ -246,7 +246,7 @@ export class AuthorizationCodeRedemption {
   ): Promise<{ position: number }> {
     return this.refreshTokens.handle(
       refreshTokenStream(refreshTokenHash),
-      { kind: 'DeleteRefreshToken', reason, now: this.clock.now() },
+      { type: 'DeleteRefreshToken', reason, now: this.clock.now() },
       context,
     );
   }
