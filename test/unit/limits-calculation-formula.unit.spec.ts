@@ -194,6 +194,7 @@ describe('calculated-property formulas: the examples of HubSpot\'s "Calculation 
     ['if … then … elseif', 'if a > 1 then 1 elseif b > 1 then 2', {}, 'number'],
     ['if … then … else', 'if a > 1 then 1 else 2', {}, 'number'],
     ['if … then … endif', 'if a > 1 then 1 endif', {}, 'number'],
+    ['else binds to the inner if', 'if a > 1 then if b > 1 then 1 else 2 else 3', {}, 'number'],
     ['endif closes the inner if', 'if a > 1 then if b > 1 then 1 endif elseif c > 1 then 3', {}, 'number'],
     // Example formulas
     ['example', 'closed - started', { closed: 'datetime', started: 'datetime' }, 'number'],
@@ -272,6 +273,9 @@ describe('calculated-property formulas: the examples of HubSpot\'s "Calculation 
     ['min of 101', `min(${Array.from({ length: 101 }, () => '1').join(', ')})`, {}, /at most 100, not 101/, 'min'],
     ['a number read as bool', 'bool(a)', {}, /property 'a' is of type number/, 'a)'],
     ['equals on its own', 'equals', {}, /unexpected 'equals'/, 'equals'],
+    ['prefix notation with a space', '10 property1', {}, /unexpected 'property1'/, 'property1'],
+    // The inner if takes the first else, so the outer one's else holds a string beside a number.
+    ['a dangling else', "if a > 1 then if b > 1 then 1 else 2 else 'x'", {}, /branches mix number and string/, "'x'"],
   ])('%s is refused at its position: %s', (_, formula, types, message, where) => {
     const r = checkFormula(formula, on(types));
     expect(r).toMatchObject({ ok: false, message: expect.stringMatching(message), position: formula.indexOf(where) });
