@@ -574,4 +574,29 @@ describe('install decider: expiring access tokens', () => {
     } as InstallEvent;
     expect(accessTokenIssueFloor(fold_([installed, at(T0 + 5400), uninstalled, reinstalled]))).toBe(0);
   });
+
+  it('the floor holds only in the era of the install’s clock it was set in; a later era’s expiry replaces it (issue 41, item 4)', () => {
+    const at = (expiredAt: number, clockEpoch?: number): InstallEvent => ({
+      type: OAuthEventType.InstallAccessTokensExpired,
+      data: { appId: 7, hubId: 9, installId: 'aaaaaaaaaaaaaaaa', expiredAt, ...(clockEpoch ? { clockEpoch } : {}) },
+    });
+    const fold_ = (events: InstallEvent[]) => fold(installDecider.evolve, installDecider.initialState(), events);
+    const tenYears = 315_000_000_000;
+    // Expired ten years ahead, then the clock was reset (era 1): tokens follow real time, no floor.
+    expect(accessTokenIssueFloor(fold_([installed, at(T0 + tenYears)]), 0)).toBe(T0 + tenYears + 1000);
+    expect(accessTokenIssueFloor(fold_([installed, at(T0 + tenYears)]), 1)).toBe(0);
+    // An expiry in era 1 replaces era 0's, however far ahead that was; era 0's later ones change nothing.
+    const both = fold_([installed, at(T0 + tenYears), at(T0 + 5400, 1), at(T0 + tenYears + 9000)]);
+    expect(accessTokenIssueFloor(both, 1)).toBe(T0 + 6000);
+    // A second expiry in the second of the first covers the tokens issued since (from the next second).
+    spec
+      .given([installed, at(T0 + 5400, 1)])
+      .when({ ...expire, now: T0 + 5700, clockEpoch: 1 })
+      .then([
+        {
+          type: OAuthEventType.InstallAccessTokensExpired,
+          data: { appId: 7, hubId: 9, installId: 'aaaaaaaaaaaaaaaa', expiredAt: T0 + 6000, clockEpoch: 1 },
+        },
+      ]);
+  });
 });

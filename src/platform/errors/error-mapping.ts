@@ -6,6 +6,7 @@ import { HubSpotError } from './hubspot-error';
 import {
   frameworkError,
   internalError,
+  routeNotServed,
   payloadTooLarge,
   storageCorrupt,
   storageRefused,
@@ -55,7 +56,7 @@ export function toHubSpotError(error: unknown): { error: HubSpotError; isBug: bo
     if (isFastifyClientError(error.cause) && error.cause.code?.startsWith('FST_'))
       return { error: fromFastifyError(error.cause), isBug: false };
     const status = error.getStatus();
-    if (status === 404) return { error: HubSpotError.notFound('Resource not found'), isBug: false };
+    if (status === 404) return { error: routeNotServed(), isBug: false };
     const message = status >= 500 ? 'internal error' : plainMessage(error);
     return { error: frameworkError(status, message), isBug: status >= 500 };
   }

@@ -25,6 +25,19 @@ const HTTP_CATEGORY: Record<number, string> = {
 export const frameworkError = (status: number, message: string): HubSpotError =>
   new HubSpotError(status, HTTP_CATEGORY[status] ?? 'ERROR', message);
 
+/**
+ * A path no route serves: often a HubSpot API this service does not implement. Said so, with where
+ * the served ones are listed, so it is not mistaken for a record that does not exist (whose 404
+ * names the record).
+ */
+export const routeNotServed = (): HubSpotError =>
+  new HubSpotError(
+    404,
+    'OBJECT_NOT_FOUND',
+    'This path is not served by this service: it implements the HubSpot APIs listed in its OpenAPI document (/docs). A record that does not exist answers a 404 of its own.',
+    { subCategory: 'ROUTE_NOT_SERVED', links: { docs: '/docs' } },
+  );
+
 /** A genuine bug: 500 with the same shape and no stack trace (the stack goes to the log). */
 export const internalError = (): HubSpotError => new HubSpotError(500, 'INTERNAL_ERROR', 'An internal error occurred.');
 

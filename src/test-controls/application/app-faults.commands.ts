@@ -5,6 +5,8 @@ import { DirectoryQueries } from '../../directory/directory.queries';
 import { CLOCK, type Clock } from '../../platform/clock';
 import type { SharedHandler } from '../../platform/commands/command-handlers';
 import { EventStreams } from '../../platform/commands/event-streams';
+import type { RetryPolicy } from '../../platform/commands/retry-policy';
+import type { SnapshotBounds } from '../../platform/commands/snapshotting-decider-handler';
 import { HubSpotError } from '../../platform/errors/hubspot-error';
 import type { CommandContext } from '../../platform/events/envelope';
 import { answerFromReadModelOr } from '../../platform/projections/answer-after-commit';
@@ -59,6 +61,11 @@ export class ClearAppFaults extends Command<void> implements Omit<ClearAppFaults
   }
 }
 
+/** Other instances setting faults on the same app at once: more room than the default 5 tries. */
+const APP_FAULTS_RETRY_POLICY: RetryPolicy = { maxAttempts: 32 };
+/** The kept states: at most MAX_FAULTS_PER_APP fault ids each, a few apps at a time in practice. */
+const APP_FAULTS_SNAPSHOTS: SnapshotBounds = { capacity: 256, maxBytes: 4 * 1024 * 1024 };
+
 export const APP_FAULTS_COMMANDS = [SetFault, ClearFault, ClearAppFaults] as const;
 type AppFaultsBusCommand = InstanceType<(typeof APP_FAULTS_COMMANDS)[number]>;
 
@@ -74,7 +81,10 @@ export class AppFaultsHandler implements SharedHandler<AppFaultsBusCommand> {
     private readonly registry: FaultRegistry,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {
-    this.faults = streams.forDecider(appFaultsDecider);
+    // Commands of one app run one after another in this process (an admin script that sets several
+    // faults at once must not lose revision races to itself); a conflict with another instance
+    // re-reads the stream and decides again, as every other command does.
+    this.faults = streams.forSnapshottedDecider(appFaultsDecider, APP_FAULTS_RETRY_POLICY, APP_FAULTS_SNAPSHOTS);
   }
 
   async execute(command: AppFaultsBusCommand): Promise<FaultView | undefined> {

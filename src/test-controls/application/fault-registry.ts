@@ -25,11 +25,14 @@ export interface FaultView {
   active: boolean;
 }
 
-/** Who a request is, as far as the faults care: the app, or a developer account whose apps it may act on. */
+/** Who a request is, as far as the faults care: the app it is for, and with a developer key the key's account. */
 export interface FaultSubject {
-  /** Set for a bearer token or client credentials. */
-  appId?: number;
-  /** Set for a developer API key: every app of that developer account. */
+  /** The app of the bearer token or client credentials; with a developer API key, the app the route names. */
+  appId: number;
+  /**
+   * Set for a developer API key: the account the key belongs to. The app's faults apply only when
+   * that account is the app's developer account (the key may act on that app alone of the two).
+   */
   developerHubId?: number;
   /** The account the request acts on, when known before the handler (null at the token endpoints). */
   hubId: number | null;
@@ -111,24 +114,20 @@ export class FaultRegistry {
     subject: FaultSubject,
     request: FaultRequest,
   ): { faultId: string; appId: number; response: FaultResponse } | null {
+    // Only the faults of the app the request is for: never another app's, even of the same developer account.
+    const faults = this.byApp.get(subject.appId);
+    if (faults === undefined) return null;
     const now = this.clock.now();
-    for (const [appId, faults] of this.byApp) {
-      for (const fault of faults.values()) {
-        const s = fault.set;
-        if (
-          subject.appId !== appId &&
-          (subject.developerHubId === undefined || subject.developerHubId !== s.developerHubId)
-        ) {
-          break; // every fault of this app belongs to the same app and developer account
-        }
-        if (!this.applies(fault, now)) continue;
-        if (s.match.method !== undefined && s.match.method !== request.method) continue;
-        if (s.match.hubId !== undefined && s.match.hubId !== subject.hubId) continue;
-        if (!fault.matchesPath(request.path)) continue;
-        if (s.ratio !== undefined && this.random() >= s.ratio) continue;
-        fault.injected++;
-        return { faultId: s.faultId, appId, response: s.response };
-      }
+    for (const fault of faults.values()) {
+      const s = fault.set;
+      if (subject.developerHubId !== undefined && subject.developerHubId !== s.developerHubId) return null;
+      if (!this.applies(fault, now)) continue;
+      if (s.match.method !== undefined && s.match.method !== request.method) continue;
+      if (s.match.hubId !== undefined && s.match.hubId !== subject.hubId) continue;
+      if (!fault.matchesPath(request.path)) continue;
+      if (s.ratio !== undefined && this.random() >= s.ratio) continue;
+      fault.injected++;
+      return { faultId: s.faultId, appId: subject.appId, response: s.response };
     }
     return null;
   }

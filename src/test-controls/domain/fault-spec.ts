@@ -1,5 +1,5 @@
-import picomatch from 'picomatch';
 import type { ErrorDetail } from '../../platform/errors/hubspot-error';
+import { compilePathGlob, MAX_GLOB_LENGTH } from './path-glob';
 
 export const RATE_LIMIT_POLICIES = ['TEN_SECONDLY_ROLLING', 'SECONDLY', 'DAILY'] as const;
 export const ERROR_STATUSES = [500, 502, 503, 504] as const;
@@ -15,7 +15,7 @@ export type FaultResponse =
 /** Which of the app's requests a fault applies to; an absent field matches every request. */
 export interface FaultMatch {
   method?: (typeof METHODS)[number];
-  /** A glob (picomatch) over the request's path, e.g. `/crm/v3/properties/*`. */
+  /** A glob over the request's path, e.g. `/crm/v3/properties/*` (segments, `*`, `**`, `?`, sets, `{a,b}`: path-glob.ts). */
   path?: string;
   hubId?: number;
 }
@@ -35,11 +35,14 @@ export interface FaultSpec {
 export const MAX_LATENCY_MS = 60_000;
 export const MAX_FAULT_SECONDS = 30 * 24 * 3600;
 const MAX_TIMES = 1_000_000;
-const MAX_GLOB_LENGTH = 512;
 
-/** A path glob's matcher; throws on a glob picomatch refuses (unbalanced brackets, braces, parentheses). */
+/**
+ * A path glob's matcher. A glob stored by an earlier version that this one refuses (picomatch's
+ * extglobs, POSIX classes, ranges) matches no request: the fault stays listed, so it can be cleared.
+ */
 export function pathMatcher(glob: string): (path: string) => boolean {
-  return picomatch(glob, { strictBrackets: true, dot: true });
+  const compiled = compilePathGlob(glob);
+  return compiled.ok ? compiled.matches : () => false;
 }
 
 type Fields = Record<string, unknown>;
@@ -158,12 +161,8 @@ function globProblem(glob: unknown): string | null {
     return 'path must start with / (it is matched against the request path)';
   // eslint-disable-next-line no-control-regex -- refusing control characters is the point
   if (/[\u0000-\u001f\u007f#]/.test(glob)) return 'path must not contain control characters or #';
-  try {
-    pathMatcher(glob);
-  } catch (error) {
-    return `path is not a valid glob: ${(error as Error).message}`;
-  }
-  return null;
+  const compiled = compilePathGlob(glob);
+  return compiled.ok ? null : `path is not a valid glob: ${compiled.problem}`;
 }
 
 function unknownFields(

@@ -20,7 +20,8 @@ const MAX_KEY_LENGTH = 200;
  * read and the early credential checks ran, before the route's guard and handler, so an injected
  * answer never reaches a command and never changes state. A request is the app's when it carries
  * the app's bearer token, its client credentials at the token endpoints, or its developer
- * account's API key (`?hapikey=`, on the routes that accept one); anything else (the admin API, the
+ * account's API key (`?hapikey=`, on the routes that accept one: for the app the route names, not
+ * the account's other apps); anything else (the admin API, the
  * install page, bad credentials) is never faulted. Each injected answer is counted in /metrics
  * (`test_faults_injected_total`) and logged at info with its fault id.
  */
@@ -92,12 +93,23 @@ export class FaultInjector {
     if (kind === 'developer' && request.headers.authorization === undefined) {
       const hapikey = (request.query as Record<string, unknown> | undefined)?.hapikey;
       if (typeof hapikey !== 'string' || hapikey.length === 0 || hapikey.length > MAX_KEY_LENGTH) return null;
+      // The request is for the app its route names (every developer-key route has `:appId`).
+      const appId = appIdParam(request.params);
+      if (appId === null) return null;
       const key = this.directory.findDeveloperApiKeyByHash(sha256Hex(hapikey));
-      return key ? { developerHubId: key.hubId, hubId: key.hubId } : null;
+      return key ? { appId, developerHubId: key.hubId, hubId: key.hubId } : null;
     }
     const app = this.appOf(request);
     return app ? { appId: app.appId, hubId: app.hubId } : null;
   }
+}
+
+/** The route's `:appId`, as its IntParamPipe reads it (decimal digits, a positive int32); null otherwise. */
+function appIdParam(params: unknown): number | null {
+  const raw = (params as Record<string, unknown> | undefined)?.appId;
+  if (typeof raw !== 'string' || !/^\d{1,10}$/.test(raw)) return null;
+  const appId = Number(raw);
+  return appId >= 1 && appId <= 2_147_483_647 ? appId : null;
 }
 
 /** The request's path without its query, each segment percent-decoded (what the route saw). */

@@ -3,7 +3,7 @@ import { EventStreams } from '../../../platform/commands/event-streams';
 import type { CommandContext } from '../../../platform/events/envelope';
 import { ProjectionRunner } from '../../../platform/projections/projection-runner';
 import { installDecider, type InstallCommand } from '../../domain/install.decider';
-import { installStream } from '../../domain/oauth-events';
+import { installStream, OAuthEventType } from '../../domain/oauth-events';
 import { InstallClocks } from '../../../platform/clock';
 
 export interface ExpiredInstallAccessTokens {
@@ -47,9 +47,15 @@ export class ExpireInstallAccessTokensHandler implements ICommandHandler<ExpireI
   async execute(command: ExpireInstallAccessTokens): Promise<ExpiredInstallAccessTokens> {
     const { appId, hubId } = command;
     const now = this.installClocks.nowFor(appId, hubId);
-    const { position } = await this.installs.handle(installStream(appId, hubId), { ...command, now }, command.context);
+    const clockEpoch = this.installClocks.epochOf(appId, hubId);
+    const { position, events } = await this.installs.handle(
+      installStream(appId, hubId),
+      { ...command, now, clockEpoch },
+      command.context,
+    );
     // Committed: answered even when the read models cannot catch up now (readiness reports it).
     await this.runner.readModelsReached(position);
-    return { appId, hubId, expiredAt: now };
+    const expired = events.find((e) => e.type === OAuthEventType.InstallAccessTokensExpired);
+    return { appId, hubId, expiredAt: expired?.data.expiredAt ?? now };
   }
 }
