@@ -68,7 +68,7 @@ describe('appFaultsDecider', () => {
   it('records a set fault with its app, developer account and time', () => {
     spec
       .given([])
-      .when({ kind: 'SetFault', appId: 7, developerHubId: 70, faultId: 'f1', spec: specOf, now: 5 })
+      .when({ type: 'SetFault', appId: 7, developerHubId: 70, faultId: 'f1', spec: specOf, now: 5 })
       .then([
         {
           type: ControlsEventType.FaultSet,
@@ -80,30 +80,30 @@ describe('appFaultsDecider', () => {
   it('clears a known fault; an unknown or cleared one is a 404', () => {
     spec
       .given([setEvent('f1')])
-      .when({ kind: 'ClearFault', appId: 7, faultId: 'f1', now: 9 })
+      .when({ type: 'ClearFault', appId: 7, faultId: 'f1', now: 9 })
       .then([{ type: ControlsEventType.FaultCleared, data: { appId: 7, faultId: 'f1', clearedAt: 9 } }]);
     spec
       .given([
         setEvent('f1'),
         { type: ControlsEventType.FaultCleared, data: { appId: 7, faultId: 'f1', clearedAt: 9 } },
       ])
-      .when({ kind: 'ClearFault', appId: 7, faultId: 'f1', now: 10 })
+      .when({ type: 'ClearFault', appId: 7, faultId: 'f1', now: 10 })
       .thenThrows((e: HubSpotError) => e.httpStatus === 404);
   });
 
   it('clears all with the ids it cleared, and records nothing when there are none', () => {
     spec
       .given([setEvent('f1'), setEvent('f2')])
-      .when({ kind: 'ClearAppFaults', appId: 7, now: 3 })
+      .when({ type: 'ClearAppFaults', appId: 7, now: 3 })
       .then([{ type: ControlsEventType.AppFaultsCleared, data: { appId: 7, faultIds: ['f1', 'f2'], clearedAt: 3 } }]);
-    spec.given([]).when({ kind: 'ClearAppFaults', appId: 7, now: 3 }).thenNothing();
+    spec.given([]).when({ type: 'ClearAppFaults', appId: 7, now: 3 }).thenNothing();
   });
 
   it(`refuses more than ${MAX_FAULTS_PER_APP} faults on one app`, () => {
     const many = Array.from({ length: MAX_FAULTS_PER_APP }, (_, i) => setEvent(`f${i}`));
     spec
       .given(many)
-      .when({ kind: 'SetFault', appId: 7, developerHubId: 70, faultId: 'x', spec: specOf, now: 1 })
+      .when({ type: 'SetFault', appId: 7, developerHubId: 70, faultId: 'x', spec: specOf, now: 1 })
       .thenThrows((e: HubSpotError) => e.httpStatus === 400);
   });
 });

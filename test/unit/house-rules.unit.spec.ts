@@ -35,6 +35,10 @@ describe('house rules', () => {
     expect(filesWith(/requireAnyScope\(/)).toEqual([]);
   });
 
+  it('one command discriminator: commands name themselves by `type`, as events do', () => {
+    expect(filesWith(/\bkind(: | = )'[A-Z]/)).toEqual([]);
+  });
+
   it('no import circles between the files of src/ (type-only imports included)', () => {
     const files = sourceFiles();
     const imports = new Map<string, string[]>();

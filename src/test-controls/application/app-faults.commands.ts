@@ -28,7 +28,7 @@ import { FaultRegistry, type FaultView } from './fault-registry';
  * account). All handled by AppFaultsHandler.
  */
 export class SetFault extends Command<FaultView> implements Omit<SetFaultShape, 'developerHubId' | 'faultId' | 'now'> {
-  readonly kind = 'SetFault' as const;
+  readonly type = 'SetFault' as const;
   constructor(
     readonly appId: number,
     readonly spec: FaultSpec,
@@ -40,7 +40,7 @@ export class SetFault extends Command<FaultView> implements Omit<SetFaultShape, 
 
 /** Clears one fault (FaultCleared; 404 when the app has no such fault). */
 export class ClearFault extends Command<void> implements Omit<ClearFaultShape, 'now'> {
-  readonly kind = 'ClearFault' as const;
+  readonly type = 'ClearFault' as const;
   constructor(
     readonly appId: number,
     readonly faultId: string,
@@ -52,7 +52,7 @@ export class ClearFault extends Command<void> implements Omit<ClearFaultShape, '
 
 /** Clears all of an app's faults (AppFaultsCleared; nothing when there are none). */
 export class ClearAppFaults extends Command<void> implements Omit<ClearAppFaultsShape, 'now'> {
-  readonly kind = 'ClearAppFaults' as const;
+  readonly type = 'ClearAppFaults' as const;
   constructor(
     readonly appId: number,
     readonly context: CommandContext,
@@ -92,7 +92,7 @@ export class AppFaultsHandler implements SharedHandler<AppFaultsBusCommand> {
     const app = this.directory.getApp(appId);
     if (!app) throw HubSpotError.notFound(`No app with appId ${appId}`);
     const now = this.clock.now();
-    if (command.kind !== 'SetFault') {
+    if (command.type !== 'SetFault') {
       const { position } = await this.faults.handle(appFaultsStream(appId), { ...command, now }, context);
       if (position > 0) await this.runner.readModelsReached(position);
       return undefined;

@@ -7,7 +7,7 @@ import type { FaultSpec } from './fault-spec';
 export const MAX_FAULTS_PER_APP = 100;
 
 export interface SetFault {
-  kind: 'SetFault';
+  type: 'SetFault';
   appId: number;
   developerHubId: number;
   faultId: string;
@@ -16,14 +16,14 @@ export interface SetFault {
 }
 
 export interface ClearFault {
-  kind: 'ClearFault';
+  type: 'ClearFault';
   appId: number;
   faultId: string;
   now: number;
 }
 
 export interface ClearAppFaults {
-  kind: 'ClearAppFaults';
+  type: 'ClearAppFaults';
   appId: number;
   now: number;
 }
@@ -54,7 +54,7 @@ export const appFaultsDecider: Decider<AppFaultsState, FaultCommand, FaultEvent>
     }
   },
   decide: (c, s) => {
-    switch (c.kind) {
+    switch (c.type) {
       case 'SetFault': {
         if (s.faultIds.length >= MAX_FAULTS_PER_APP) {
           throw HubSpotError.validation(`An app has at most ${MAX_FAULTS_PER_APP} faults; clear some first.`, [
