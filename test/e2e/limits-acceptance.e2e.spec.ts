@@ -5,6 +5,7 @@ import { OAuthModule } from '../../src/oauth/oauth.module';
 import { validateResponse } from '../support/limits-schema';
 import { mintLimitsToken } from '../support/limits-tokens';
 import { startTestApp, TestApp } from '../support/test-app';
+import { clientFailure } from '../support/client-failure';
 
 /**
  * The issue's acceptance, as a new user would try it: the demo seed, the app installed through the
@@ -49,15 +50,7 @@ async function limits(c: Client, path: string): Promise<Json> {
   return body;
 }
 
-async function failure(p: Promise<unknown>): Promise<{ code: number; body: Record<string, unknown> }> {
-  try {
-    await p;
-  } catch (error) {
-    const e = error as { code: number; body: unknown };
-    return { code: e.code, body: (typeof e.body === 'string' ? JSON.parse(e.body) : e.body) as never };
-  }
-  throw new Error('expected the call to fail');
-}
+const failure = (call: Promise<unknown>) => clientFailure<Record<string, unknown>>(call);
 
 beforeAll(async () => {
   // OAuthModule's constructor takes providers; StartOptions.modules only admits zero-argument classes.

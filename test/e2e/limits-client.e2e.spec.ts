@@ -3,6 +3,7 @@ import { CrmSchemaModule } from '../../src/crm-schema/crm-schema.module';
 import { validateResponse } from '../support/limits-schema';
 import { LIMITS_TEST_SCOPES, mintLimitsToken } from '../support/limits-tokens';
 import { createAccount, startTestApp, TestApp } from '../support/test-app';
+import { clientFailure } from '../support/client-failure';
 
 /**
  * HubSpot's official Node client (v14) against the service listening on 127.0.0.1, changing only
@@ -44,18 +45,8 @@ async function limits(c: Client, path: string): Promise<Json> {
   return body;
 }
 
-/** The client throws ApiException-like errors carrying the HTTP code and HubSpot's Error body. */
-async function failure(
-  p: Promise<unknown>,
-): Promise<{ code: number; body: { category: string; subCategory?: string; message: string } }> {
-  try {
-    await p;
-  } catch (error) {
-    const e = error as { code: number; body: unknown };
-    return { code: e.code, body: (typeof e.body === 'string' ? JSON.parse(e.body) : e.body) as never };
-  }
-  throw new Error('expected the call to fail');
-}
+const failure = (call: Promise<unknown>) =>
+  clientFailure<{ category: string; subCategory?: string; message: string }>(call);
 
 describe('@hubspot/api-client v14 against the limits module', () => {
   it('properties coreApi: create calculated properties, read them, archive one', async () => {

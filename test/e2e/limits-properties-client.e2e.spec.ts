@@ -2,6 +2,7 @@ import { Client } from '@hubspot/api-client';
 import { CrmSchemaModule } from '../../src/crm-schema/crm-schema.module';
 import { LIMITS_TEST_SCOPES, mintLimitsToken } from '../support/limits-tokens';
 import { createAccount, startTestApp, TestApp } from '../support/test-app';
+import { clientFailure } from '../support/client-failure';
 
 /**
  * @hubspot/api-client v14's crm.properties (coreApi, batchApi, groupsApi) against the service on
@@ -26,17 +27,8 @@ afterAll(async () => {
   await t?.close();
 });
 
-async function failure(
-  p: Promise<unknown>,
-): Promise<{ code: number; body: { category: string; subCategory?: string; errors: Array<{ in: string }> } }> {
-  try {
-    await p;
-  } catch (error) {
-    const e = error as { code: number; body: unknown };
-    return { code: e.code, body: (typeof e.body === 'string' ? JSON.parse(e.body) : e.body) as never };
-  }
-  throw new Error('expected the call to fail');
-}
+const failure = (call: Promise<unknown>) =>
+  clientFailure<{ category: string; subCategory?: string; errors: Array<{ in: string }> }>(call);
 
 const calc = (name: string) => ({
   name,

@@ -3,6 +3,7 @@ import { CrmSchemaModule } from '../../src/crm-schema/crm-schema.module';
 import { validateResponse } from '../support/limits-schema';
 import { LIMITS_TEST_SCOPES, mintLimitsToken } from '../support/limits-tokens';
 import { createAccount, startTestApp, TestApp } from '../support/test-app';
+import { clientFailure } from '../support/client-failure';
 
 /**
  * @hubspot/api-client v14's crm.schemas (coreApi) against the service on 127.0.0.1 with only
@@ -30,15 +31,7 @@ afterAll(async () => {
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- JSON bodies checked against the spec
 type Json = any;
 
-async function failure(p: Promise<unknown>): Promise<{ code: number; body: Json }> {
-  try {
-    await p;
-  } catch (error) {
-    const e = error as { code: number; body: unknown };
-    return { code: e.code, body: typeof e.body === 'string' ? JSON.parse(e.body) : e.body };
-  }
-  throw new Error('expected the call to fail');
-}
+const failure = (call: Promise<unknown>) => clientFailure<Json>(call);
 
 async function apiJson(method: 'GET' | 'POST', path: string, body?: unknown): Promise<{ status: number; body: Json }> {
   const response = await client.apiRequest({ method, path, ...(body === undefined ? {} : { body }) });

@@ -1,8 +1,3 @@
-import { Test } from '@nestjs/testing';
-import { CqrsModule } from '@nestjs/cqrs';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { DEFAULT_TIER_LIMITS } from '../../src/platform/tiers';
 import {
   AccountLimitsCommand,
@@ -17,12 +12,10 @@ import {
   LimitsEventType,
 } from '../../src/crm-schema/domain/limits-events';
 import { ACCOUNT_LIMITS_RETRY_POLICY } from '../../src/crm-schema/application/account-limits.handler';
-import { CLOCK } from '../../src/platform/clock';
 import { ManualClock } from '../support/manual-clock';
+import { type SqliteEventStreams, sqliteEventStreams } from '../support/sqlite-event-streams';
 import type { DeciderCommandHandler } from '../../src/platform/commands/event-streams';
-import { EventStreams } from '../../src/platform/commands/event-streams';
 import { HubSpotError } from '../../src/platform/errors/hubspot-error';
-import { EVENT_STORE } from '../../src/platform/event-store/event-store.port';
 import { SqliteEventStore } from '../../src/platform/event-store/sqlite-event-store';
 import { eventTypes } from '../../src/platform/events/event-type-registry';
 
@@ -32,7 +25,7 @@ import { eventTypes } from '../../src/platform/events/event-type-registry';
  * after real conflicts on the account stream's expected revision.
  */
 describe('association labels on the account stream, a real SQLite event store', () => {
-  let dir: string;
+  let sqlite: SqliteEventStreams;
   let store: SqliteEventStore;
   let accountLimits: DeciderCommandHandler<AccountLimitsState, AccountLimitsCommand, LimitsEvent>;
   const decisions = { n: 0 };
@@ -48,18 +41,11 @@ describe('association labels on the account stream, a real SQLite event store', 
   eventTypes.register(limitsEvents);
 
   beforeEach(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'labels-int-'));
-    store = new SqliteEventStore(join(dir, 'events.db'));
-    const moduleRef = await Test.createTestingModule({
-      imports: [CqrsModule.forRoot()],
-      providers: [EventStreams, { provide: EVENT_STORE, useValue: store }, { provide: CLOCK, useValue: clock }],
-    }).compile();
-    accountLimits = moduleRef.get(EventStreams).forDecider(countingDecider, ACCOUNT_LIMITS_RETRY_POLICY);
+    sqlite = await sqliteEventStreams('labels-int-', clock);
+    store = sqlite.store;
+    accountLimits = sqlite.streams.forDecider(countingDecider, ACCOUNT_LIMITS_RETRY_POLICY);
   });
-  afterEach(async () => {
-    await store.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  afterEach(() => sqlite.close());
 
   const facts: CommandFacts = {
     hubId: 78,

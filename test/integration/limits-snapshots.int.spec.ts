@@ -1,18 +1,12 @@
-import { Test } from '@nestjs/testing';
-import { CqrsModule } from '@nestjs/cqrs';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { DEFAULT_TIER_LIMITS } from '../../src/platform/tiers';
 import { AccountLimitsCommand, accountLimitsDecider } from '../../src/crm-schema/domain/account-limits.decider';
 import { usageOf } from '../../src/crm-schema/domain/account-limits.state';
 import { limitsAccountStream, limitsEvents } from '../../src/crm-schema/domain/limits-events';
 import { ACCOUNT_LIMITS_RETRY_POLICY } from '../../src/crm-schema/application/account-limits.handler';
-import { CLOCK } from '../../src/platform/clock';
 import { ManualClock } from '../support/manual-clock';
+import { type SqliteEventStreams, sqliteEventStreams } from '../support/sqlite-event-streams';
 import { EventStreams } from '../../src/platform/commands/event-streams';
 import { HubSpotError } from '../../src/platform/errors/hubspot-error';
-import { EVENT_STORE } from '../../src/platform/event-store/event-store.port';
 import { SqliteEventStore } from '../../src/platform/event-store/sqlite-event-store';
 import { eventTypes } from '../../src/platform/events/event-type-registry';
 
@@ -21,7 +15,7 @@ import { eventTypes } from '../../src/platform/events/event-type-registry';
  * only the events after it, writes of another instance are caught up, and the ceilings hold.
  */
 describe('limits snapshots on a real SQLite event store', () => {
-  let dir: string;
+  let sqlite: SqliteEventStreams;
   let store: SqliteEventStore;
   let streams: EventStreams;
   const clock = new ManualClock();
@@ -32,18 +26,11 @@ describe('limits snapshots on a real SQLite event store', () => {
   eventTypes.register(limitsEvents); // as CrmSchemaModule does: the store boundary decodes through it
 
   beforeEach(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'limits-snap-'));
-    store = new SqliteEventStore(join(dir, 'events.db'));
-    const moduleRef = await Test.createTestingModule({
-      imports: [CqrsModule.forRoot()],
-      providers: [EventStreams, { provide: EVENT_STORE, useValue: store }, { provide: CLOCK, useValue: clock }],
-    }).compile();
-    streams = moduleRef.get(EventStreams);
+    sqlite = await sqliteEventStreams('limits-snap-', clock);
+    store = sqlite.store;
+    streams = sqlite.streams;
   });
-  afterEach(async () => {
-    await store.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  afterEach(() => sqlite.close());
 
   const create = (name: string, ceiling = 1000): AccountLimitsCommand => ({
     type: 'CreateProperty',

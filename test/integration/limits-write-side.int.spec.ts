@@ -1,8 +1,3 @@
-import { Test } from '@nestjs/testing';
-import { CqrsModule } from '@nestjs/cqrs';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { DEFAULT_TIER_LIMITS } from '../../src/platform/tiers';
 import {
   AccountLimitsCommand,
@@ -17,12 +12,10 @@ import {
   LimitsEventType,
 } from '../../src/crm-schema/domain/limits-events';
 import { ACCOUNT_LIMITS_RETRY_POLICY } from '../../src/crm-schema/application/account-limits.handler';
-import { CLOCK } from '../../src/platform/clock';
 import { ManualClock } from '../support/manual-clock';
+import { type SqliteEventStreams, sqliteEventStreams } from '../support/sqlite-event-streams';
 import type { DeciderCommandHandler } from '../../src/platform/commands/event-streams';
-import { EventStreams } from '../../src/platform/commands/event-streams';
 import { HubSpotError } from '../../src/platform/errors/hubspot-error';
-import { EVENT_STORE } from '../../src/platform/event-store/event-store.port';
 import { SqliteEventStore } from '../../src/platform/event-store/sqlite-event-store';
 import { eventTypes } from '../../src/platform/events/event-type-registry';
 
@@ -31,7 +24,7 @@ import { eventTypes } from '../../src/platform/events/event-type-registry';
  * read model there is), and still concurrent creates for the last slot give exactly one success.
  */
 describe('limits write side on a real SQLite event store', () => {
-  let dir: string;
+  let sqlite: SqliteEventStreams;
   let store: SqliteEventStore;
   let accountLimits: DeciderCommandHandler<AccountLimitsState, AccountLimitsCommand, LimitsEvent>;
   /** Every decision of the account's decider, retries included. */
@@ -48,20 +41,13 @@ describe('limits write side on a real SQLite event store', () => {
   eventTypes.register(limitsEvents); // as CrmSchemaModule does: the store boundary decodes through it
 
   beforeEach(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'limits-int-'));
-    store = new SqliteEventStore(join(dir, 'events.db'));
-    const moduleRef = await Test.createTestingModule({
-      imports: [CqrsModule.forRoot()],
-      providers: [EventStreams, { provide: EVENT_STORE, useValue: store }, { provide: CLOCK, useValue: clock }],
-    }).compile();
+    sqlite = await sqliteEventStreams('limits-int-', clock);
+    store = sqlite.store;
     // bound as the command handlers bind the account's decider, with the same retry policy
-    accountLimits = moduleRef.get(EventStreams).forDecider(countingDecider, ACCOUNT_LIMITS_RETRY_POLICY);
+    accountLimits = sqlite.streams.forDecider(countingDecider, ACCOUNT_LIMITS_RETRY_POLICY);
     decisions.n = 0;
   });
-  afterEach(async () => {
-    await store.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  afterEach(() => sqlite.close());
 
   const facts = (limit: number): CommandFacts => ({
     hubId: 77,
