@@ -4,7 +4,7 @@ import { Logger, Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
-import { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { randomUUID } from 'node:crypto';
 import type { Logger as PinoLogger } from 'pino';
 import type { AppConfig } from './platform/config/config';
@@ -19,6 +19,7 @@ import type { EventStore } from './platform/event-store/event-store.port';
 import { HubSpotExceptionFilter, sendHubSpotError } from './platform/errors/hubspot-exception.filter';
 import { routeBodyLimit } from './platform/http/body-limits';
 import { hubSpotClientErrorHandler } from './platform/http/client-error';
+import { frameworkErrorHandler } from './platform/http/framework-errors';
 import { boundConnections, serverTimeouts } from './platform/http/connection-bounds';
 import { EarlyAuthentication } from './platform/http/early-authentication';
 import { checkJsonBounds } from './platform/http/json-body-bounds';
@@ -121,8 +122,7 @@ async function buildApp(options: CreateAppOptions, dataDirLock: DataDirLock): Pr
     // Requests Node's HTTP parser refuses (bad request line, NUL in headers, huge headers).
     clientErrorHandler: hubSpotClientErrorHandler,
     // Malformed URLs and the like, rejected by the router before any route or hook runs.
-    frameworkErrors: (error: FastifyError, request: FastifyRequest, reply: FastifyReply) =>
-      sendHubSpotError(error, request, reply, new Logger('Http')),
+    frameworkErrors: frameworkErrorHandler(new Logger('Http')),
   });
 
   const app = await NestFactory.create<NestFastifyApplication>(AppModule, adapter, {
