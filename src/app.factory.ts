@@ -28,8 +28,10 @@ import { HubSpotValidationPipe } from './platform/http/validation';
 import { installRateLimits, RateLimitModule } from './oauth';
 import { installFaultInjection } from './controls';
 import { lazyChildLoggerFactory } from './platform/logging/lazy-child-logger';
+import { configSecrets, logSecretsOf } from './platform/logging/log-secrets';
 import { createLogger, PinoNestLogger } from './platform/logging/logger';
 import { OneLinePerRequest } from './platform/logging/request-log';
+import { AdminKey } from './platform/security/admin-key';
 
 /**
  * @hubspot/api-client's apiRequest sends `Content-Type: application/json` on every call, a bodiless
@@ -76,6 +78,8 @@ export async function createApp(options: CreateAppOptions): Promise<NestFastifyA
 async function buildApp(options: CreateAppOptions, dataDirLock: DataDirLock): Promise<NestFastifyApplication> {
   const { config } = options;
   const logger = options.logger ?? createLogger(config.logLevel);
+  // The secrets of the configuration are redacted from the log by value (log-secrets.ts).
+  logSecretsOf(logger)?.add(...configSecrets(config));
   // Each finished request: its metric, then its one log line (no onResponse hook on any route).
   let observe = (_request: FastifyRequest, _reply: FastifyReply): void => undefined;
 
@@ -130,6 +134,8 @@ async function buildApp(options: CreateAppOptions, dataDirLock: DataDirLock): Pr
     abortOnError: false,
     bodyParser: true,
   });
+  // ... and the admin key, generated in demo mode when ADMIN_API_KEY is not set.
+  logSecretsOf(logger)?.add(app.get(AdminKey).value);
   const fastify = app.getHttpAdapter().getInstance() as unknown as FastifyInstance;
   boundConnections(fastify.server, config.maxConnections, logger);
   const httpLogger = new Logger('Http');
