@@ -121,8 +121,9 @@ async function buildApp(options: CreateAppOptions, dataDirLock: DataDirLock): Pr
           )(config.trustProxy)
         : config.trustProxy,
     return503OnClosing: true,
-    // Time to receive a whole request (a trickled body gets 408 and is closed); see connection-bounds.ts.
-    ...serverTimeouts(config.requestTimeoutMs),
+    // Time to receive a whole request (a trickled body gets 408 and is closed), and to keep an idle
+    // keep-alive connection; see connection-bounds.ts.
+    ...serverTimeouts(config.requestTimeoutMs, config.keepAliveTimeoutMs),
     // Requests Node's HTTP parser refuses (bad request line, NUL in headers, huge headers).
     clientErrorHandler: hubSpotClientErrorHandler,
     // Malformed URLs and the like, rejected by the router before any route or hook runs.
@@ -137,7 +138,7 @@ async function buildApp(options: CreateAppOptions, dataDirLock: DataDirLock): Pr
   // ... and the admin key, generated in demo mode when ADMIN_API_KEY is not set.
   logSecretsOf(logger)?.add(app.get(AdminKey).value);
   const fastify = app.getHttpAdapter().getInstance() as unknown as FastifyInstance;
-  boundConnections(fastify.server, config.maxConnections, logger);
+  boundConnections(fastify.server, config, logger);
   const httpLogger = new Logger('Http');
   // Errors on a route (body parsing and limits, hooks, handlers) leave as HubSpot Error bodies.
   // Set on each route as it is added, before any exists: a route keeps the error handler in force
