@@ -14,7 +14,7 @@ import type { Duplex } from 'node:stream';
 import { createSecureContext, TLSSocket } from 'node:tls';
 import { APP_CONFIG, type AppConfig } from '../../platform/config/config';
 import { connectionGateOf, serverTimeouts } from '../../platform/http/connection-bounds';
-import { CA_CERT_FILE, HUBSPOT_HOSTS, HubSpotHostsCa } from './hubspot-hosts-ca';
+import { CA_CERT_FILE, CA_KEY_FILE, HUBSPOT_HOSTS, HubSpotHostsCa } from './hubspot-hosts-ca';
 
 /** HubSpot's Error object for the proxy's own refusals (it is not a route of the service). */
 function errorBody(category: string, message: string): string {
@@ -94,6 +94,14 @@ export class HubSpotHostsFront implements OnApplicationBootstrap, BeforeApplicat
       server.listen(port, this.config.host, resolve);
     });
     this.server = server;
+    if (!this.ca.constraintsCurrent) {
+      this.logger.warn(
+        `${join(this.config.dataDir, CA_CERT_FILE)} was made by an older version: its name constraints do not exclude ` +
+          "IP addresses and CN-only names, so a leak of its key would let it be used for more than HubSpot's hosts. " +
+          `Stop the service, remove ${CA_CERT_FILE} and ${CA_KEY_FILE} from DATA_DIR to have a new CA made at the next start, ` +
+          'and trust the new certificate instead of the old one.',
+      );
+    }
     this.logger.log(
       `HubSpot hosts front (HTTPS CONNECT for ${HUBSPOT_HOSTS.join(', ')}) on ${this.config.host}:${this.port}; ` +
         `trust its CA: ${join(this.config.dataDir, CA_CERT_FILE)}`,
