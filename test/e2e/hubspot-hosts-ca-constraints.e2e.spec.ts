@@ -152,19 +152,19 @@ describe('the hosts-front CA signs for HubSpot names only, even with its key lea
     expect(await accepted('api.hubapi.com', port)).toEqual(all(true));
   });
 
-  // Each rogue certificate has the leaves' own subject (a dotless CN), so that one constraint at a time is tested.
+  // Each rogue certificate has a leaf's own subject, so that one constraint at a time is tested.
   it('a certificate for another DNS name is refused', async () => {
-    const port = await serve(await leaf(leafSubject('localhost'), [{ type: 'dns', value: 'localhost' }]));
+    const port = await serve(await leaf(leafSubject('api.hubapi.com'), [{ type: 'dns', value: 'localhost' }]));
     expect(await accepted('localhost', port)).toEqual(all(false));
   });
 
   it.each(['127.0.0.1'])('a certificate for the IP address %s is refused', async (ip) => {
-    const port = await serve(await leaf(leafSubject('rogue'), [{ type: 'ip', value: ip }])); // a dotless CN: OpenSSL checks a dotted one as a DNS name
+    const port = await serve(await leaf(leafSubject('api.hubapi.com'), [{ type: 'ip', value: ip }]));
     expect(await accepted(ip, port)).toEqual(all(false));
   });
 
   it('a certificate for the IPv6 address ::1 is refused', async () => {
-    const pair = await leaf(leafSubject('rogue'), [{ type: 'ip', value: '::1' }]);
+    const pair = await leaf(leafSubject('api.hubapi.com'), [{ type: 'ip', value: '::1' }]);
     const server = createServer(pair, (_q, r) => r.end('ok'));
     servers.push(server);
     await new Promise<void>((resolve) => server.listen(0, '::1', resolve));
@@ -180,10 +180,16 @@ describe('the hosts-front CA signs for HubSpot names only, even with its key lea
     expect(node).toBe(false);
   });
 
-  it('a CN-only certificate (no subjectAltName) for the dotless name localhost is refused', async () => {
-    const port = await serve(await leaf('CN=localhost', []));
-    expect(await accepted('localhost', port)).toEqual(all(false));
-  });
+  it.each([
+    ['CN=localhost', 'a bare CN'],
+    [leafSubject('localhost'), "the leaves' own subject with another CN"],
+  ])(
+    'a CN-only certificate (no subjectAltName) for the dotless name localhost is refused: %s (%s)',
+    async (subject) => {
+      const port = await serve(await leaf(subject, []));
+      expect(await accepted('localhost', port)).toEqual(all(false));
+    },
+  );
 
   it('a CA an older version made (DNS constraints only) is kept, and reported as outdated', async () => {
     expect((await HubSpotHostsCa.loadOrCreate(dir)).constraintsCurrent).toBe(true);

@@ -27,10 +27,10 @@ const PERMITTED_DOMAINS = ['hubapi.com', 'hubspot.com'];
 /** Every address, IPv4 and IPv6: the CA signs for no IP address (constraints are per name type). */
 const EXCLUDED_IP_RANGES = ['0.0.0.0/0', '::/0'];
 /**
- * The subject every leaf has (`O=…, OU=…, CN=<host>`), and the only subjects the CA may sign:
- * a certificate whose subject is a bare `CN=localhost` (no subjectAltName; OpenSSL checks a dotless
- * CN against no DNS constraint, and Node and Python then match the host name against that CN) lies
- * outside the permitted directory names.
+ * The subjects every leaf has (`O=…, OU=…, CN=<one of HUBSPOT_HOSTS>`), and the only subjects the CA
+ * may sign: a certificate whose subject names another host in its CN, such as `CN=localhost` with
+ * no subjectAltName (OpenSSL checks a dotless CN against no DNS constraint, and Node and Python
+ * then match the host name against that CN), lies outside the permitted directory names.
  */
 const LEAF_SUBJECT_BASE = 'O=hubspot-public-app-service, OU=HubSpot hosts front';
 
@@ -158,14 +158,16 @@ export function leafSubject(host: string): string {
 
 /**
  * The CA's name constraints: DNS names under HubSpot's domains only, no IP address (v4 or v6), and
- * subjects under the leaves' own directory name only (no CN-only certificate).
+ * the leaves' own subjects only (no CN-only certificate for another name).
  */
 export function hubSpotNamesOnly(): NameConstraints {
-  const directoryName = AsnConvert.parse(new x509.Name(LEAF_SUBJECT_BASE).toArrayBuffer(), AsnName);
+  const directoryName = (host: string) => AsnConvert.parse(new x509.Name(leafSubject(host)).toArrayBuffer(), AsnName);
   return new NameConstraints({
     permittedSubtrees: new GeneralSubtrees([
       ...PERMITTED_DOMAINS.map((d) => new GeneralSubtree({ base: new GeneralName({ dNSName: d }) })),
-      new GeneralSubtree({ base: new GeneralName({ directoryName }) }),
+      ...HUBSPOT_HOSTS.map(
+        (host) => new GeneralSubtree({ base: new GeneralName({ directoryName: directoryName(host) }) }),
+      ),
     ]),
     excludedSubtrees: new GeneralSubtrees(
       EXCLUDED_IP_RANGES.map((range) => new GeneralSubtree({ base: new GeneralName({ iPAddress: range }) })),
