@@ -2,7 +2,7 @@ import { once } from 'node:events';
 import type { Server } from 'node:http';
 import { connect, type Socket } from 'node:net';
 import { connect as tlsConnect, type TLSSocket } from 'node:tls';
-import { HubSpotHostsFront } from '../../src/controls/hosts-front/hubspot-hosts-front';
+import { HubSpotHostsFront } from '../../src/test-controls/hosts-front/hubspot-hosts-front';
 import { connectionGateOf } from '../../src/platform/http/connection-bounds';
 import { startTestApp, type TestApp } from '../support/test-app';
 

@@ -21,7 +21,7 @@ import {
   CA_KEY_FILE,
   HubSpotHostsCa,
   leafSubject,
-} from '../../src/controls/hosts-front/hubspot-hosts-ca';
+} from '../../src/test-controls/hosts-front/hubspot-hosts-ca';
 import { childEnv } from '../support/child-env';
 
 const run = promisify(execFile);

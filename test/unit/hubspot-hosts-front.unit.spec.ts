@@ -10,8 +10,8 @@ import {
   CA_KEY_FILE,
   HubSpotHostsCa,
   leafSubject,
-} from '../../src/controls/hosts-front/hubspot-hosts-ca';
-import { connectTarget } from '../../src/controls/hosts-front/hubspot-hosts-front';
+} from '../../src/test-controls/hosts-front/hubspot-hosts-ca';
+import { connectTarget } from '../../src/test-controls/hosts-front/hubspot-hosts-front';
 import { ConfigError, loadConfig } from '../../src/platform/config/config';
 
 const base = { ADMIN_API_KEY: 'x'.repeat(16), SEED: 'none' };
