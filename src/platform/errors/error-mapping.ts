@@ -7,6 +7,7 @@ import {
   frameworkError,
   internalError,
   routeNotServed,
+  pathSegmentTooLong,
   payloadTooLarge,
   storageCorrupt,
   storageRefused,
@@ -97,11 +98,7 @@ function fromFastifyError(f: FastifyLikeError): HubSpotError {
         { message: 'Malformed percent-encoding in the path', in: 'path', code: 'INVALID_ENCODING' },
       ]);
     case 'FST_ERR_MAX_PARAM_LENGTH':
-      return new HubSpotError(
-        414,
-        'URI_TOO_LONG',
-        'A segment of the request path is longer than this service accepts.',
-      );
+      return pathSegmentTooLong();
     default:
       if (status === 400) {
         // Never the parser's own message: JSON.parse quotes the input around the error, which may

@@ -41,6 +41,10 @@ export const routeNotServed = (): HubSpotError =>
 /** A genuine bug: 500 with the same shape and no stack trace (the stack goes to the log). */
 export const internalError = (): HubSpotError => new HubSpotError(500, 'INTERNAL_ERROR', 'An internal error occurred.');
 
+/** A path segment longer than the router accepts (414). */
+export const pathSegmentTooLong = (): HubSpotError =>
+  new HubSpotError(414, 'URI_TOO_LONG', 'A segment of the request path is longer than this service accepts.');
+
 /** A body past the route's limit (413). */
 export const payloadTooLarge = (): HubSpotError =>
   new HubSpotError(413, 'PAYLOAD_TOO_LARGE', 'The request body is larger than this endpoint accepts.');
