@@ -1,6 +1,7 @@
 import type { DynamicModule, Type } from '@nestjs/common';
 import { CardsModule } from './cards';
 import { ControlsModule } from './controls';
+import { CrmRecordsModule } from './crm-records';
 import { LimitsModule } from './limits';
 import { InstallPageModule, OAuthModule } from './oauth';
 
@@ -8,5 +9,5 @@ export type FeatureModule = DynamicModule | Type<unknown>;
 
 /** The HubSpot API areas, plugged into the app by main.ts and the end-to-end tests alike. */
 export function featureModules(): FeatureModule[] {
-  return [OAuthModule, InstallPageModule, CardsModule, LimitsModule, ControlsModule];
+  return [OAuthModule, InstallPageModule, CardsModule, LimitsModule, CrmRecordsModule, ControlsModule];
 }

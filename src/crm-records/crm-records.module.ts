@@ -1,0 +1,30 @@
+import { Module } from '@nestjs/common';
+import { LimitsModule } from '../limits';
+import { AccessTokenRevocationsModule } from '../oauth';
+import { EventSourcingModule } from '../platform/event-sourcing/event-sourcing.module';
+import { CrmRecordsHandler } from './application/crm-records.handler';
+import { CrmRecordsQueries, RecordHistory } from './application/crm-records.queries';
+import { RecordIds } from './application/record-ids';
+import { RecordSchema } from './application/record-schema';
+import { crmRecordsEvents } from './domain/record-events';
+import { RecordsController } from './http/records.controller';
+import { CrmRecordsProjection } from './projections/crm-records.projection';
+
+/**
+ * CRM records (contacts, companies, deals, tickets, custom objects): one stream per record, unique
+ * values claimed on their own streams, ids reserved per account in ranges; read side: the
+ * `crm-records` projection. Object types and property definitions come from the limits module
+ * (the CRM schema), through its index.
+ */
+@Module(
+  EventSourcingModule.forFeature({
+    events: crmRecordsEvents,
+    projections: [CrmRecordsProjection],
+    commandHandlers: [CrmRecordsHandler],
+    imports: [LimitsModule, AccessTokenRevocationsModule],
+    controllers: [RecordsController],
+    providers: [CrmRecordsQueries, RecordHistory, RecordSchema, RecordIds],
+    exports: [CrmRecordsQueries],
+  }),
+)
+export class CrmRecordsModule {}
