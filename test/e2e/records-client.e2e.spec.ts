@@ -189,7 +189,7 @@ describe('@hubspot/api-client v14: companies, deals, tickets, custom objects', (
       properties: [{ name: 'model', label: 'Model', type: 'string' as never, fieldType: 'text' as never }],
       associatedObjects: [],
     } as never);
-    const made = await client.crm.objects.basicApi.create(schema.objectTypeId, { properties: { model: 'X1' } });
+    const made = await client.crm.objects.basicApi.create(schema.objectTypeId!, { properties: { model: 'X1' } });
     expect(made.properties).toMatchObject({ hs_object_id: made.id, hs_createdate: expect.any(String) });
     const byName = await client.crm.objects.basicApi.getById(`p${hubId}_machine`, made.id, ['model']);
     expect(byName.properties).toEqual({ model: 'X1' });
