@@ -1,0 +1,365 @@
+import { mintRecordsToken } from '../support/records-tokens';
+import { createAccount, startTestApp, type TestApp } from '../support/test-app';
+import { operationProblems } from '../support/wire-schemas';
+
+/**
+ * The records routes over HTTP at every version, and what they answer to bad input: wrong types,
+ * too many inputs, unknown ids, another account's ids, missing scopes, malformed JSON. Every 2xx
+ * answer is checked against our wire schema of its operation.
+ */
+let t: TestApp;
+let hubId: number;
+let otherHubId: number;
+let token: string;
+let otherToken: string;
+
+const VERSIONS = {
+  v3: '/crm/v3/objects',
+  '2026-03': '/crm/objects/2026-03',
+  '2026-09': '/crm/objects/2026-09',
+} as const;
+
+beforeAll(async () => {
+  t = await startTestApp();
+  hubId = (await createAccount(t)).hubId;
+  otherHubId = (await createAccount(t)).hubId;
+  token = mintRecordsToken(t, hubId);
+  otherToken = mintRecordsToken(t, otherHubId);
+});
+
+afterAll(async () => {
+  await t?.close();
+});
+
+async function call(
+  method: 'GET' | 'POST' | 'PATCH' | 'DELETE',
+  url: string,
+  body?: unknown,
+  options: { token?: string; raw?: string } = {},
+) {
+  const headers: Record<string, string> = { authorization: `Bearer ${options.token ?? token}` };
+  let payload: string | undefined;
+  if (options.raw !== undefined || body !== undefined) {
+    headers['content-type'] = 'application/json';
+    payload = options.raw ?? JSON.stringify(body);
+  }
+  const r = await t.inject({ method, url, headers, ...(payload !== undefined ? { payload } : {}) });
+  return { status: r.statusCode, body: r.body === '' ? undefined : (r.json() as Record<string, any>) }; // eslint-disable-line @typescript-eslint/no-explicit-any
+}
+
+/** The HubSpot path template of a concrete records URL, for the wire-schema check. */
+function template(url: string): string {
+  const [path] = url.split('?');
+  return path!.replace(
+    /^(\/crm\/v3\/objects|\/crm\/objects\/20\d\d-\d\d)\/[^/]+(\/batch\/\w+|\/[^/]+)?$/,
+    (_, base: string, rest?: string) =>
+      `${base}/{objectType}${rest === undefined ? '' : rest.startsWith('/batch/') ? rest : '/{objectId}'}`,
+  );
+}
+
+async function ok(
+  method: 'GET' | 'POST' | 'PATCH',
+  url: string,
+  body?: unknown,
+  status = method === 'POST' ? 201 : 200,
+) {
+  const r = await call(method, url, body);
+  expect({ url, status: r.status, body: r.status === status ? undefined : r.body }).toEqual({
+    url,
+    status,
+    body: undefined,
+  });
+  expect(operationProblems(method, template(url), status, r.body)).toEqual([]);
+  return r.body!;
+}
+
+describe.each(Object.entries(VERSIONS))('records at %s', (version, base) => {
+  const tag = version.replace('-', '');
+
+  it('create, get, list, update, archive; archived reads only with archived=true', async () => {
+    const created = await ok('POST', `${base}/contacts`, { properties: { email: `a-${tag}@example.com` } });
+    const id = created.id as string;
+    expect((await ok('GET', `${base}/0-1/${id}`)).properties).toMatchObject({ email: `a-${tag}@example.com` });
+    expect((await ok('GET', `${base}/contact/${id}?properties=email,hs_object_id`)).properties).toEqual({
+      email: `a-${tag}@example.com`,
+      hs_object_id: id,
+    });
+    const updated = await ok('PATCH', `${base}/contacts/${id}`, { properties: { firstname: 'Ann', lastname: null } });
+    expect(updated.properties).toMatchObject({ firstname: 'Ann' });
+    const byEmail = await ok('PATCH', `${base}/contacts/A-${tag}@EXAMPLE.com?idProperty=email`, {
+      properties: { lastname: 'Lee' },
+    });
+    expect(byEmail.id).toBe(id);
+
+    expect((await call('DELETE', `${base}/contacts/${id}`)).status).toBe(204);
+    expect(await call('GET', `${base}/contacts/${id}`)).toMatchObject({
+      status: 404,
+      body: { category: 'OBJECT_NOT_FOUND', message: 'Object not found.  objectId are usually numeric.' },
+    });
+    expect((await ok('GET', `${base}/contacts/${id}?archived=true`)).archivedAt).toEqual(expect.any(String));
+    const archivedPage = await ok('GET', `${base}/contacts?archived=true&limit=100`);
+    expect(archivedPage.results.every((r: { archived: boolean }) => r.archived)).toBe(true);
+    expect(archivedPage.results.map((r: { id: string }) => r.id)).toContain(id);
+    const livePage = await ok('GET', `${base}/contacts?limit=100`);
+    expect(livePage.results.map((r: { id: string }) => r.id)).not.toContain(id);
+    // Archived: its e-mail is free again.
+    await ok('POST', `${base}/contacts`, { properties: { email: `a-${tag}@example.com` } });
+  });
+
+  it('batches: create, read, update, upsert, archive, with 207 (2026-09: 200/201) for partial results', async () => {
+    const someFailed = (okStatus: number) => (version === '2026-09' ? okStatus : 207);
+    const made = await ok('POST', `${base}/contacts/batch/create`, {
+      inputs: [{ properties: { email: `b1-${tag}@example.com` } }, { properties: { email: `b2-${tag}@example.com` } }],
+    });
+    const ids = (made.results as Array<{ id: string }>).map((r) => r.id);
+    expect(ids).toHaveLength(2);
+
+    const partial = await ok(
+      'POST',
+      `${base}/contacts/batch/create`,
+      {
+        inputs: [
+          { properties: { email: `b3-${tag}@example.com` } },
+          { properties: { email: `b1-${tag}@example.com` } },
+        ],
+      },
+      someFailed(201),
+    );
+    expect(partial.numErrors).toBe(1);
+    expect(partial.errors[0]).toMatchObject({
+      category: 'CONFLICT',
+      message: `Contact already exists. Existing ID: ${ids[0]}`,
+      context: { inputIndex: ['1'] },
+    });
+
+    const read = await ok(
+      'POST',
+      `${base}/contacts/batch/read`,
+      { inputs: [{ id: ids[0] }, { id: '424242' }], properties: ['email'], propertiesWithHistory: ['email'] },
+      someFailed(200),
+    );
+    expect(read.results).toHaveLength(1);
+    expect(read.results[0].propertiesWithHistory.email[0]).toMatchObject({ value: `b1-${tag}@example.com` });
+    expect(read.errors[0]).toMatchObject({ category: 'OBJECT_NOT_FOUND', context: { ids: ['424242'] } });
+
+    const byEmail = await ok(
+      'POST',
+      `${base}/contacts/batch/read`,
+      { inputs: [{ id: `b2-${tag}@example.com` }], idProperty: 'email', properties: ['email'] },
+      200,
+    );
+    expect(byEmail.results.map((r: { id: string }) => r.id)).toEqual([ids[1]]);
+
+    const updated = await ok(
+      'POST',
+      `${base}/contacts/batch/update`,
+      {
+        inputs: [
+          { id: ids[0], properties: { firstname: 'B' } },
+          { id: '424242', properties: { firstname: 'C' } },
+        ],
+      },
+      someFailed(200),
+    );
+    expect(updated.results.map((r: { id: string }) => r.id)).toEqual([ids[0]]);
+    expect(updated.errors[0]).toMatchObject({ category: 'OBJECT_NOT_FOUND', context: { id: ['424242'] } });
+
+    const upserted = await ok(
+      'POST',
+      `${base}/contacts/batch/upsert`,
+      {
+        inputs: [
+          { id: `b2-${tag}@example.com`, idProperty: 'email', properties: { firstname: 'Up' } },
+          { id: `b9-${tag}@example.com`, idProperty: 'email', properties: { firstname: 'New' } },
+        ],
+      },
+      200,
+    );
+    expect(upserted.results.map((r: { id: string; new: boolean }) => [r.id === ids[1], r.new])).toEqual([
+      [true, false],
+      [false, true],
+    ]);
+
+    expect(
+      (await call('POST', `${base}/contacts/batch/archive`, { inputs: [{ id: ids[0] }, { id: '424242' }] })).status,
+    ).toBe(204);
+    expect((await call('GET', `${base}/contacts/${ids[0]}`)).status).toBe(404);
+  });
+});
+
+describe('bad input', () => {
+  const base = VERSIONS.v3;
+
+  it('wrong types in a body: 400 VALIDATION_ERROR naming each field', async () => {
+    expect(await call('POST', `${base}/contacts`, { properties: ['x'] })).toMatchObject({
+      status: 400,
+      body: { category: 'VALIDATION_ERROR', errors: [{ in: 'properties' }] },
+    });
+    expect(
+      await call('POST', `${base}/contacts`, { properties: { firstname: { a: 1 }, lastname: [1] } }),
+    ).toMatchObject({
+      status: 400,
+      body: { errors: [{ in: 'properties.firstname' }, { in: 'properties.lastname' }] },
+    });
+    expect(await call('POST', `${base}/contacts`, [1, 2])).toMatchObject({
+      status: 400,
+      body: { category: 'VALIDATION_ERROR' },
+    });
+    for (const route of ['create', 'read', 'update', 'upsert', 'archive']) {
+      expect(await call('POST', `${base}/contacts/batch/${route}`, { inputs: 'x' })).toMatchObject({
+        status: 400,
+        body: { category: 'VALIDATION_ERROR', errors: [{ in: 'inputs' }] },
+      });
+      expect(await call('POST', `${base}/contacts/batch/${route}`, { inputs: [5] })).toMatchObject({ status: 400 });
+    }
+    expect(await call('POST', `${base}/contacts/batch/update`, { inputs: [{ id: {}, properties: {} }] })).toMatchObject(
+      {
+        status: 400,
+        body: { errors: [{ in: 'inputs[0].id' }] },
+      },
+    );
+    expect(
+      await call('POST', `${base}/contacts/batch/upsert`, { inputs: [{ id: 'x', properties: {} }] }),
+    ).toMatchObject({
+      status: 400,
+      body: { errors: [{ in: 'inputs[0].idProperty' }] },
+    });
+  });
+
+  it('malformed JSON: 400, never a 5xx', async () => {
+    for (const [method, url] of [
+      ['POST', `${base}/contacts`],
+      ['PATCH', `${base}/contacts/1`],
+      ['POST', `${base}/contacts/batch/create`],
+      ['POST', `${base}/contacts/batch/read`],
+      ['POST', `${base}/contacts/batch/update`],
+      ['POST', `${base}/contacts/batch/upsert`],
+      ['POST', `${base}/contacts/batch/archive`],
+    ] as const) {
+      const r = await call(method, url, undefined, { raw: '{"properties": {' });
+      expect({ url, status: r.status, category: r.body?.category }).toEqual({
+        url,
+        status: 400,
+        category: 'VALIDATION_ERROR',
+      });
+    }
+  });
+
+  it('101 inputs: 400 on every batch route; batch read with history takes 50', async () => {
+    const inputs = Array.from({ length: 101 }, (_, i) => ({ id: String(i + 1), properties: {}, idProperty: 'email' }));
+    for (const route of ['create', 'read', 'update', 'upsert', 'archive']) {
+      const r = await call('POST', `${base}/contacts/batch/${route}`, { inputs });
+      expect({ route, status: r.status, message: r.body?.message }).toEqual({
+        route,
+        status: 400,
+        message: 'Too many inputs: 101. A batch takes at most 100 inputs.',
+      });
+    }
+    const r = await call('POST', `${base}/contacts/batch/read`, {
+      inputs: inputs.slice(0, 51),
+      propertiesWithHistory: ['email'],
+    });
+    expect(r).toMatchObject({
+      status: 400,
+      body: { message: 'Too many inputs: 51. A batch read with propertiesWithHistory takes at most 50 inputs.' },
+    });
+    expect(
+      (
+        await call('POST', `${base}/contacts/batch/read`, {
+          inputs: inputs.slice(0, 50),
+          propertiesWithHistory: ['email'],
+        })
+      ).status,
+    ).toBe(207);
+  });
+
+  it('query values: limit, after, archived', async () => {
+    expect((await call('GET', `${base}/contacts?limit=101`)).status).toBe(400);
+    expect((await call('GET', `${base}/contacts?limit=0`)).status).toBe(400);
+    expect((await call('GET', `${base}/contacts?limit=abc`)).status).toBe(400);
+    expect((await call('GET', `${base}/contacts?after=xyz`)).status).toBe(400);
+    expect((await call('GET', `${base}/contacts?archived=maybe`)).status).toBe(400);
+    expect((await call('GET', `${base}/contacts?limit=100&unknownParameter=1&associations=companies`)).status).toBe(
+      200,
+    );
+    expect((await call('GET', `${base}/contacts/1?idProperty=firstname`)).body).toMatchObject({
+      category: 'VALIDATION_ERROR',
+    });
+  });
+
+  it('unknown ids and object types', async () => {
+    expect((await call('GET', `${base}/contacts/99999999`)).status).toBe(404);
+    expect((await call('GET', `${base}/contacts/not-a-number`)).status).toBe(404);
+    expect((await call('GET', `${base}/contacts/${'9'.repeat(30)}`)).status).toBe(404);
+    expect((await call('PATCH', `${base}/contacts/99999999`, { properties: {} })).status).toBe(404);
+    expect((await call('DELETE', `${base}/contacts/99999999`)).status).toBe(204);
+    expect(await call('GET', `${base}/nosuchtype`)).toMatchObject({
+      status: 400,
+      body: { message: 'Unable to infer object type from: nosuchtype' },
+    });
+  });
+
+  it('another account’s records are 404 to this account, and untouched by its writes', async () => {
+    const mine = await call('POST', `${base}/deals`, { properties: { dealname: 'Mine' } });
+    const id = mine.body!.id as string;
+    expect((await call('GET', `${base}/deals/${id}`, undefined, { token: otherToken })).status).toBe(404);
+    expect(
+      (await call('PATCH', `${base}/deals/${id}`, { properties: { dealname: 'Theirs' } }, { token: otherToken }))
+        .status,
+    ).toBe(404);
+    expect((await call('DELETE', `${base}/deals/${id}`, undefined, { token: otherToken })).status).toBe(204);
+    const read = await call('POST', `${base}/deals/batch/read`, { inputs: [{ id }] }, { token: otherToken });
+    expect(read).toMatchObject({ status: 207, body: { results: [], numErrors: 1 } });
+    expect((await call('GET', `${base}/deals/${id}`)).body).toMatchObject({ properties: { dealname: 'Mine' } });
+    // Ids are per account: the other account's first deal may have the same number, and is its own.
+    const theirs = await call('POST', `${base}/deals`, { properties: { dealname: 'Theirs' } }, { token: otherToken });
+    expect(theirs.status).toBe(201);
+  });
+
+  it('missing scopes: 403 MISSING_SCOPES naming the accepted ones; no token: 401', async () => {
+    const readOnly = mintRecordsToken(t, hubId, ['crm.objects.contacts.read']);
+    expect((await call('GET', `${base}/contacts`, undefined, { token: readOnly })).status).toBe(200);
+    expect(await call('POST', `${base}/contacts`, { properties: {} }, { token: readOnly })).toMatchObject({
+      status: 403,
+      body: {
+        category: 'MISSING_SCOPES',
+        context: { requiredScopes: expect.arrayContaining(['crm.objects.contacts.write']) },
+      },
+    });
+    expect(await call('GET', `${base}/companies`, undefined, { token: readOnly })).toMatchObject({
+      status: 403,
+      body: { context: { requiredScopes: expect.arrayContaining(['crm.objects.companies.read']) } },
+    });
+    expect(await call('GET', `${base}/tickets`, undefined, { token: readOnly })).toMatchObject({
+      status: 403,
+      body: { context: { requiredScopes: expect.arrayContaining(['tickets']) } },
+    });
+    for (const route of ['create', 'update', 'upsert', 'archive']) {
+      expect((await call('POST', `${base}/contacts/batch/${route}`, { inputs: [] }, { token: readOnly })).status).toBe(
+        403,
+      );
+    }
+    const r = await t.inject({ method: 'GET', url: `${base}/contacts` });
+    expect(r.statusCode).toBe(401);
+  });
+
+  it('property values of every type are checked (400 with HubSpot’s codes)', async () => {
+    const property = await t.inject({
+      method: 'POST',
+      url: '/crm/v3/properties/contacts',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      payload: JSON.stringify({
+        name: 'tier',
+        label: 'Tier',
+        type: 'enumeration',
+        fieldType: 'select',
+        groupName: 'contactinformation',
+        options: [{ label: 'Gold', value: 'gold' }],
+      }),
+    });
+    expect(property.statusCode).toBe(201);
+    const r = await call('POST', `${base}/contacts`, { properties: { tier: 'bronze' } });
+    expect(r).toMatchObject({ status: 400, body: { errors: [{ in: 'tier', code: 'INVALID_OPTION' }] } });
+    expect((await call('POST', `${base}/contacts`, { properties: { tier: 'gold' } })).status).toBe(201);
+  });
+});
