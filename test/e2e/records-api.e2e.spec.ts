@@ -1,3 +1,7 @@
+import { ORPHANED_CLAIM_AFTER_MS } from '../../src/crm-records/application/crm-records.handler';
+import { CrmRecordEventType, recordStream, uniqueValueStream } from '../../src/crm-records/domain/record-events';
+import { EventStreams } from '../../src/platform/commands/event-streams';
+import { EVENT_STORE, type EventStore } from '../../src/platform/event-store/event-store.port';
 import { mintRecordsToken } from '../support/records-tokens';
 import { createAccount, startTestApp, type TestApp } from '../support/test-app';
 import { operationProblems } from '../support/wire-schemas';
@@ -361,5 +365,33 @@ describe('bad input', () => {
     const r = await call('POST', `${base}/contacts`, { properties: { tier: 'bronze' } });
     expect(r).toMatchObject({ status: 400, body: { errors: [{ in: 'tier', code: 'INVALID_OPTION' }] } });
     expect((await call('POST', `${base}/contacts`, { properties: { tier: 'gold' } })).status).toBe(201);
+  });
+});
+
+describe('a claim left by a create that never completed', () => {
+  it('keeps its value while the create may be under way, then frees it and spends the id', async () => {
+    // The state a process killed between the claim and the record leaves behind.
+    const streams = t.app.get(EventStreams);
+    const context = { correlationId: 'test', actor: 'test' };
+    await streams.append(
+      uniqueValueStream(hubId, '0-1', 'email', 'orphan@example.com'),
+      [
+        {
+          type: CrmRecordEventType.UniqueValueClaimed,
+          data: { hubId, objectTypeId: '0-1', property: 'email', id: 900_000, claimedAt: t.clock.now() },
+        },
+      ],
+      'no_stream',
+      context,
+    );
+    const young = await call('POST', '/crm/v3/objects/contacts', { properties: { email: 'Orphan@example.com' } });
+    expect(young).toMatchObject({ status: 409, body: { message: 'Contact already exists. Existing ID: 900000' } });
+
+    t.clock.advance(ORPHANED_CLAIM_AFTER_MS);
+    const taken = await call('POST', '/crm/v3/objects/contacts', { properties: { email: 'orphan@example.com' } });
+    expect(taken.status).toBe(201);
+    // The id of the create that never completed is spent: that create can no longer be stored.
+    const events = await t.app.get<EventStore>(EVENT_STORE).readStream(recordStream(hubId, '0-1', 900_000));
+    expect(events.map((e) => e.type)).toEqual([CrmRecordEventType.RecordIdVoided]);
   });
 });

@@ -1,4 +1,5 @@
 import { Client } from '@hubspot/api-client';
+import { installAndExchange, oauthFixture } from '../support/oauth-fixtures';
 import { operationProblems } from '../support/wire-schemas';
 import { mintRecordsToken } from '../support/records-tokens';
 import { createAccount, startTestApp, type TestApp } from '../support/test-app';
@@ -32,6 +33,19 @@ async function failure(p: Promise<unknown>): Promise<{ code: number; body: Recor
   }
   throw new Error('expected the call to fail');
 }
+
+describe('HubSpot’s OAuth quickstart path', () => {
+  it('install, code exchange, then crm.contacts.basicApi.getPage() with the access token', async () => {
+    const f = await oauthFixture(t);
+    const tokens = await installAndExchange(t, f);
+    const app = new Client({ accessToken: tokens.access_token, basePath: t.url });
+    const created = await app.crm.contacts.basicApi.getPage(1);
+    expect(created.results).toEqual([]);
+    // The install's scopes (oauth, crm.objects.contacts.read) do not cover writes: HubSpot's 403.
+    const refused = await failure(app.crm.contacts.basicApi.create({ properties: { email: 'q@example.com' } }));
+    expect(refused).toMatchObject({ code: 403, body: { category: 'MISSING_SCOPES' } });
+  });
+});
 
 describe('@hubspot/api-client v14 crm.contacts', () => {
   it('getPage on an empty account answers an empty page (the OAuth quickstart’s first call)', async () => {
@@ -113,6 +127,25 @@ describe('@hubspot/api-client v14 crm.contacts', () => {
       'email',
     );
     expect(byEmail.id).toBe(first.id);
+  });
+
+  it('of concurrent creates with one e-mail exactly one is stored; the others are 409 naming it', async () => {
+    const outcomes = await Promise.allSettled(
+      Array.from({ length: 8 }, (_, i) =>
+        client.crm.contacts.basicApi.create({ properties: { email: 'race@example.com', firstname: `R${i}` } }),
+      ),
+    );
+    const stored = outcomes.filter((o) => o.status === 'fulfilled');
+    expect(stored).toHaveLength(1);
+    const id = (stored[0] as PromiseFulfilledResult<{ id: string }>).value.id;
+    for (const o of outcomes.filter((o) => o.status === 'rejected')) {
+      const e = (o as PromiseRejectedResult).reason as { code: number; body: unknown };
+      const body = (typeof e.body === 'string' ? JSON.parse(e.body) : e.body) as { message: string };
+      expect({ code: e.code, message: body.message }).toEqual({
+        code: 409,
+        message: `Contact already exists. Existing ID: ${id}`,
+      });
+    }
   });
 
   it('values are checked against the account’s definitions', async () => {

@@ -7,7 +7,6 @@ import { EVENT_STORE, type EventStore } from '../../platform/event-store/event-s
 import type { CommandContext } from '../../platform/events/envelope';
 import { answerAfterCommit, type ReadModel } from '../../platform/projections/answer-after-commit';
 import { ProjectionRunner } from '../../platform/projections/projection-runner';
-import { sha256Hex } from '../../platform/security/crypto';
 import type { PropertyRules } from '../domain/property-values';
 import { checkedValues, recordDecider } from '../domain/record.decider';
 import { notAUniqueProperty, recordNotFound } from '../domain/record-errors';
@@ -29,6 +28,12 @@ import {
 import { CrmRecordsQueries, type RecordView } from './crm-records.queries';
 import { RecordIds } from './record-ids';
 import { RecordSchema, type RecordType } from './record-schema';
+
+/**
+ * A unique value's claim whose record has not appeared after this long was left by a create that
+ * never completed (the process stopped between the claim and the record): the value is free again.
+ */
+export const ORPHANED_CLAIM_AFTER_MS = 30_000;
 
 /** One record written by a command: where, and what a read of it shows. */
 interface Written {
@@ -211,35 +216,48 @@ export class CrmRecordsHandler implements ICommandHandler<CrmRecordsCommand> {
       } catch (error) {
         if (!(error instanceof HubSpotError) || error.httpStatus !== 409) throw error;
         const { state } = await this.streams.load(stream, uniqueValueClaimDecider);
-        if (state.holder === null || (await this.holds(hubId, type, state.holder, property, key, context))) throw error;
-        await claim(state.holder);
+        const { holder, claimedAt } = state;
+        if (holder === null || (await this.holds(hubId, type, { holder, claimedAt }, property, key, context)))
+          throw error;
+        await claim(holder);
       }
     }
   }
 
   private claimStream(hubId: number, type: RecordType, property: string, key: string): string {
-    return uniqueValueStream(hubId, type.objectTypeId, property, sha256Hex(key).slice(0, 40));
+    return uniqueValueStream(hubId, type.objectTypeId, property, key);
   }
 
-  /** Whether record `holder` still holds the unique value (voiding its id if it was never stored). */
+  /**
+   * Whether record `holder`, which claimed the value at `claimedAt`, still holds it: it does while
+   * its record has the value, and while its create may still be under way (a claim younger than
+   * ORPHANED_CLAIM_AFTER_MS with no record yet). An older claim without a record was left by a
+   * create that never completed: its id is voided (so that create can never complete) and the
+   * value is free.
+   */
   private async holds(
     hubId: number,
     type: RecordType,
-    holder: number,
+    claim: { holder: number; claimedAt: number },
     property: string,
     key: string,
     context: CommandContext,
   ): Promise<boolean> {
-    const { state } = await this.records.handle(
-      recordStream(hubId, type.objectTypeId, holder),
-      {
-        type: 'VoidRecordId',
-        hubId,
-        facts: { objectTypeId: type.objectTypeId, id: holder, now: this.clock.now() },
-        source: { appId: null, userId: null },
-      },
-      context,
-    );
+    const stream = recordStream(hubId, type.objectTypeId, claim.holder);
+    let { state } = await this.streams.load(stream, recordDecider);
+    if (!state.exists && !state.voided) {
+      if (this.clock.now() - claim.claimedAt < ORPHANED_CLAIM_AFTER_MS) return true;
+      ({ state } = await this.records.handle(
+        stream,
+        {
+          type: 'VoidRecordId',
+          hubId,
+          facts: { objectTypeId: type.objectTypeId, id: claim.holder, now: this.clock.now() },
+          source: { appId: null, userId: null },
+        },
+        context,
+      ));
+    }
     return state.exists && !state.archived && uniqueValueKey(property, state.properties[property] ?? '') === key;
   }
 
@@ -349,8 +367,9 @@ export class CrmRecordsHandler implements ICommandHandler<CrmRecordsCommand> {
     }
     const key = uniqueValueKey(property, value);
     const { state } = await this.streams.load(this.claimStream(hubId, type, property, key), uniqueValueClaimDecider);
-    if (state.holder === null) return null;
-    return (await this.holds(hubId, type, state.holder, property, key, context)) ? state.holder : null;
+    const { holder, claimedAt } = state;
+    if (holder === null) return null;
+    return (await this.holds(hubId, type, { holder, claimedAt }, property, key, context)) ? holder : null;
   }
 
   private async batchArchive(request: BatchArchiveRecords, type: RecordType, context: CommandContext) {

@@ -1,4 +1,5 @@
 import type { EventDecoder, EventDefinitions } from '../../platform/events/event-type-registry';
+import { sha256Hex } from '../../platform/security/crypto';
 
 /**
  * Event types of CRM records. Stable strings: they are what storage holds. Each record lives in
@@ -18,9 +19,12 @@ export const CrmRecordEventType = {
 export const recordStream = (hubId: number, objectTypeId: string, id: number) =>
   `crm.record-${hubId}-${objectTypeId}-${id}`;
 
-/** A unique value's claim, named by the value's hash: the stream name holds no personal data. */
-export const uniqueValueStream = (hubId: number, objectTypeId: string, property: string, valueHash: string) =>
-  `crm.unique-${hubId}-${objectTypeId}-${property}-${valueHash}`;
+/**
+ * A unique value's claim, named by the hash of its key (`uniqueValueKey`: e-mails lower-cased), so
+ * the stream name holds no personal data.
+ */
+export const uniqueValueStream = (hubId: number, objectTypeId: string, property: string, key: string) =>
+  `crm.unique-${hubId}-${objectTypeId}-${property}-${sha256Hex(key).slice(0, 40)}`;
 
 export const recordIdsStream = (hubId: number) => `crm.record-ids-${hubId}`;
 

@@ -19,11 +19,13 @@ export interface ClaimUniqueValue {
 
 export interface ClaimState {
   holder: number | null;
+  /** When the holder claimed it: a claim whose record never appeared is taken over only once it is old. */
+  claimedAt: number;
 }
 
 export const uniqueValueClaimDecider: Decider<ClaimState, ClaimUniqueValue, UniqueValueClaimed> = {
-  initialState: () => ({ holder: null }),
-  evolve: (_, event) => ({ holder: event.data.id }),
+  initialState: () => ({ holder: null, claimedAt: 0 }),
+  evolve: (_, event) => ({ holder: event.data.id, claimedAt: event.data.claimedAt }),
   decide: (c, s) => {
     if (s.holder === c.id) return [];
     if (s.holder !== null && s.holder !== c.takeOver) {
