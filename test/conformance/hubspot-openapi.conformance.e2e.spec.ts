@@ -413,6 +413,18 @@ if (!DIR) {
           },
           status: 200,
         });
+        const other = await record('POST', `${objects}/{objectType}`, `${objects}/companies`, {
+          token,
+          json: { properties: { name: `Other ${tag}`, domain: `${tag}.example.com` } },
+        });
+        const primary = await record('POST', `${objects}/{objectType}`, `${objects}/companies`, {
+          token,
+          json: { properties: { name: `Primary ${tag}` } },
+        });
+        await record('POST', `${objects}/{objectType}/merge`, `${objects}/companies/merge`, {
+          token,
+          json: { primaryObjectId: primary.id, objectIdToMerge: other.id },
+        });
         await record('POST', `${objects}/{objectType}/batch/upsert`, `${objects}/contacts/batch/upsert`, {
           token,
           json: {

@@ -6,6 +6,8 @@ import {
   type RecordArchived,
   type RecordCreated,
   type RecordIdVoided,
+  type RecordMerged,
+  type RecordPurged,
   type RecordPropertiesChanged,
   type UniqueValueClaimed,
 } from '../../src/crm-records/domain/record-events';
@@ -192,6 +194,98 @@ describe('record decider', () => {
       .given([created({ email: 'a@b.c' })])
       .when(void_)
       .thenNothing();
+  });
+});
+
+describe('record decider: merge and GDPR delete', () => {
+  const spec = DeciderSpecification.for(recordDecider);
+  const facts5 = { objectTypeId: '0-1', id: 5, now: NOW + 3000 };
+  const mergeInto = (primaryId: number): RecordCommand => ({
+    type: 'MergeRecordInto',
+    hubId: HUB,
+    objectType: 'contacts',
+    recordId: '5',
+    primaryId,
+    source,
+    facts: facts5,
+  });
+  const merged: RecordMerged = {
+    type: CrmRecordEventType.RecordMerged,
+    data: { hubId: HUB, objectTypeId: '0-1', id: 5, into: 9, mergedAt: NOW + 3000, ...source },
+  };
+  const absorb = (mergedProperties: Record<string, string>): RecordCommand => ({
+    type: 'AbsorbMergedRecord',
+    hubId: HUB,
+    objectType: 'contacts',
+    recordId: '5',
+    mergedId: 6,
+    mergedProperties,
+    source,
+    facts: facts5,
+  });
+  const purge: RecordCommand = {
+    type: 'PurgeRecord',
+    hubId: HUB,
+    objectType: 'contacts',
+    recordId: '5',
+    source: { appId: null, userId: null },
+    facts: facts5,
+  };
+  const purged: RecordPurged = {
+    type: CrmRecordEventType.RecordPurged,
+    data: { hubId: HUB, objectTypeId: '0-1', id: 5, purgedAt: NOW + 3000 },
+  };
+
+  it('the record merged away is marked once, then takes no writes; never into itself', () => {
+    spec
+      .given([created({ email: 'a@b.c' })])
+      .when(mergeInto(9))
+      .then([merged]);
+    spec
+      .given([created({}), merged])
+      .when(mergeInto(9))
+      .thenThrows((e: HubSpotError) => e.httpStatus === 404);
+    spec
+      .given([created({}), merged])
+      .when(update({ firstname: 'x' }))
+      .thenThrows(HubSpotError);
+    spec
+      .given([created({}), merged])
+      .when(archive())
+      .thenNothing();
+    spec
+      .given([created({})])
+      .when(mergeInto(5))
+      .thenThrows(HubSpotError);
+    spec.given([]).when(mergeInto(9)).thenThrows(HubSpotError);
+  });
+
+  it('the primary takes the merged values only where it has none', () => {
+    spec
+      .given([created({ email: 'p@b.c', firstname: 'P' })])
+      .when(absorb({ email: 'o@b.c', firstname: 'O', lastname: 'L' }))
+      .then([changed({ lastname: 'L' }, NOW + 3000)]);
+    spec
+      .given([created({ firstname: 'P' })])
+      .when(absorb({ firstname: 'O' }))
+      .thenNothing();
+  });
+
+  it('GDPR delete: once, of an existing record (archived too); the id is never used again', () => {
+    spec
+      .given([created({ email: 'a@b.c' }), archived])
+      .when(purge)
+      .then([purged]);
+    spec
+      .given([created({}), purged])
+      .when(purge)
+      .thenNothing();
+    spec.given([]).when(purge).thenNothing();
+    spec.given([purged]).when(create({})).thenThrows(RecordIdTaken);
+    spec
+      .given([created({ email: 'a@b.c' })])
+      .when(purge)
+      .thenState((s) => expect(s.properties).toEqual({}));
   });
 });
 

@@ -42,11 +42,23 @@ export interface BatchArchiveRecords extends BatchOf<{ id: string }> {
   type: 'BatchArchiveRecords';
 }
 
+/** POST .../merge: `objectIdToMerge` merged into `primaryObjectId` (HubSpot's PublicMergeInput). */
+export interface MergeRecords {
+  type: 'MergeRecords';
+  hubId: number;
+  objectType: string;
+  primaryObjectId: string;
+  objectIdToMerge: string;
+  source: WriteSource;
+}
+
 /** Every write on CRM records: the record decider's commands, and the batches that run them per record. */
 export type CrmRecordsRequest =
   | Request<'CreateRecord'>
   | Request<'UpdateRecord'>
   | Request<'ArchiveRecord'>
+  | Request<'PurgeRecord'>
+  | MergeRecords
   | BatchCreateRecords
   | BatchUpdateRecords
   | BatchUpsertRecords
@@ -81,6 +93,8 @@ export interface CrmRecordsAnswers {
   CreateRecord: RecordView;
   UpdateRecord: RecordView;
   ArchiveRecord: void;
+  PurgeRecord: void;
+  MergeRecords: RecordView;
   BatchCreateRecords: RecordBatchView;
   BatchUpdateRecords: RecordBatchView;
   BatchUpsertRecords: RecordBatchView<UpsertedRecordView>;

@@ -1,16 +1,19 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { CLOCK, type Clock } from '../../platform/clock';
+import { fold } from '../../platform/commands/decider';
 import { EventStreams } from '../../platform/commands/event-streams';
+import { DEFAULT_RETRY_POLICY, retryOnConflict } from '../../platform/commands/retry-policy';
+import { eventTypes } from '../../platform/events/event-type-registry';
 import { HubSpotError } from '../../platform/errors/hubspot-error';
 import { EVENT_STORE, type EventStore } from '../../platform/event-store/event-store.port';
 import type { CommandContext } from '../../platform/events/envelope';
 import { answerAfterCommit, type ReadModel } from '../../platform/projections/answer-after-commit';
 import { ProjectionRunner } from '../../platform/projections/projection-runner';
 import type { PropertyRules } from '../domain/property-values';
-import { checkedValues, recordDecider } from '../domain/record.decider';
-import { notAUniqueProperty, recordNotFound } from '../domain/record-errors';
-import { recordStream, uniqueValueStream, type WriteSource } from '../domain/record-events';
+import { checkedValues, isLive, recordDecider } from '../domain/record.decider';
+import { cannotMergeIntoItself, notAUniqueProperty, recordNotFound } from '../domain/record-errors';
+import { type RecordEvent, recordStream, uniqueValueStream, type WriteSource } from '../domain/record-events';
 import { recordTypeTraits, uniqueValueKey } from '../domain/record-types';
 import { uniqueValueClaimDecider } from '../domain/unique-value-claim.decider';
 import { CrmRecordsProjection } from '../projections/crm-records.projection';
@@ -19,6 +22,7 @@ import {
   type BatchCreateRecords,
   type BatchUpdateRecords,
   type BatchUpsertRecords,
+  type MergeRecords,
   CrmRecordsCommand,
   type CrmRecordsAnswers,
   type RecordBatchView,
@@ -96,6 +100,14 @@ export class CrmRecordsHandler implements ICommandHandler<CrmRecordsCommand> {
         if (id !== null) await this.archive(request.hubId, type, id, request.source, context);
         return undefined;
       }
+      case 'MergeRecords':
+        return this.merge(request, type, context);
+      case 'PurgeRecord': {
+        const rules = this.schema.rules(request.hubId, type);
+        const id = this.idOf(request.hubId, type, request.recordId, request.idProperty, rules);
+        if (id !== null) await this.purge(request.hubId, type, id, context);
+        return undefined;
+      }
       case 'BatchCreateRecords':
         return this.batchCreate(request, type, context);
       case 'BatchUpdateRecords':
@@ -146,7 +158,7 @@ export class CrmRecordsHandler implements ICommandHandler<CrmRecordsCommand> {
     const stream = recordStream(hubId, type.objectTypeId, id);
     const values = checkedValues(hubId, properties, rules);
     const { state } = await this.streams.load(stream, recordDecider);
-    if (!state.exists || state.archived) throw recordNotFound();
+    if (!isLive(state)) throw recordNotFound();
     await this.claimUniqueValues(hubId, type, rules, values, id, context);
     const { position } = await this.records.handle(
       stream,
@@ -177,6 +189,93 @@ export class CrmRecordsHandler implements ICommandHandler<CrmRecordsCommand> {
       },
       context,
     );
+    if (position > 0) await this.runner.readModelsReached(position);
+  }
+
+  /**
+   * Merges `objectIdToMerge` into `primaryObjectId`, in HubSpot's order of effect: the merged record
+   * first stops taking writes (RecordMerged), its unique values the primary lacks are claimed for
+   * the primary, then the primary takes its values where it has none. Answers the primary.
+   */
+  private async merge(request: MergeRecords, type: RecordType, context: CommandContext): Promise<RecordView> {
+    const { hubId } = request;
+    const primaryId = parseRecordId(request.primaryObjectId);
+    const mergedId = parseRecordId(request.objectIdToMerge);
+    if (primaryId === null || mergedId === null) throw recordNotFound();
+    if (primaryId === mergedId) throw cannotMergeIntoItself();
+    const primaryStream = recordStream(hubId, type.objectTypeId, primaryId);
+    const { state: primary } = await this.streams.load(primaryStream, recordDecider);
+    if (!isLive(primary)) throw recordNotFound();
+    const facts = (id: number) => ({ objectTypeId: type.objectTypeId, id, now: this.clock.now() });
+    const { state: merged } = await this.records.handle(
+      recordStream(hubId, type.objectTypeId, mergedId),
+      {
+        type: 'MergeRecordInto',
+        hubId,
+        objectType: type.objectTypeId,
+        recordId: String(mergedId),
+        primaryId,
+        source: request.source,
+        facts: facts(mergedId),
+      },
+      context,
+    );
+    const taken = Object.fromEntries(
+      Object.entries(merged.properties).filter(([name]) => primary.properties[name] === undefined),
+    );
+    await this.claimUniqueValues(hubId, type, this.schema.rules(hubId, type), taken, primaryId, context);
+    const { position } = await this.records.handle(
+      primaryStream,
+      {
+        type: 'AbsorbMergedRecord',
+        hubId,
+        objectType: type.objectTypeId,
+        recordId: String(primaryId),
+        mergedId,
+        mergedProperties: merged.properties,
+        source: request.source,
+        facts: facts(primaryId),
+      },
+      context,
+    );
+    const [view] = await this.answer(hubId, type, [
+      { id: primaryId, position, shown: shownAfterWrite(type, { ...primary.properties, ...taken }) },
+    ]);
+    return view!;
+  }
+
+  /**
+   * GDPR delete: RecordPurged appended to the record's stream while the store's retention port
+   * removes every earlier event of it in the same append (SQLite: one transaction; EventStoreDB:
+   * the stream truncated first), so neither the store nor a rebuilt read model keeps a value of it.
+   */
+  private async purge(hubId: number, type: RecordType, id: number, context: CommandContext): Promise<void> {
+    const stream = recordStream(hubId, type.objectTypeId, id);
+    const { position } = await retryOnConflict(stream, DEFAULT_RETRY_POLICY, async () => {
+      const recorded = await this.store.readStream(stream);
+      const state = fold(
+        recordDecider.evolve,
+        recordDecider.initialState(),
+        eventTypes.decodeStream<RecordEvent>(recorded),
+      );
+      const events = recordDecider.decide(
+        {
+          type: 'PurgeRecord',
+          hubId,
+          objectType: type.objectTypeId,
+          recordId: String(id),
+          source: { appId: null, userId: null },
+          facts: { objectTypeId: type.objectTypeId, id, now: this.clock.now() },
+        },
+        state,
+      );
+      if (events.length === 0) return { position: 0 };
+      const last = recorded[recorded.length - 1]!;
+      return this.streams.appendRemovingArchived(stream, events, last.revision, context, {
+        purge: recorded.map((e) => ({ position: e.position, eventId: e.metadata.eventId, streamId: stream })),
+        streams: [{ streamId: stream, lastRevision: last.revision }],
+      });
+    });
     if (position > 0) await this.runner.readModelsReached(position);
   }
 
@@ -245,7 +344,7 @@ export class CrmRecordsHandler implements ICommandHandler<CrmRecordsCommand> {
   ): Promise<boolean> {
     const stream = recordStream(hubId, type.objectTypeId, claim.holder);
     let { state } = await this.streams.load(stream, recordDecider);
-    if (!state.exists && !state.voided) {
+    if (!state.exists && !state.voided && !state.purged) {
       if (this.clock.now() - claim.claimedAt < ORPHANED_CLAIM_AFTER_MS) return true;
       ({ state } = await this.records.handle(
         stream,
@@ -258,7 +357,7 @@ export class CrmRecordsHandler implements ICommandHandler<CrmRecordsCommand> {
         context,
       ));
     }
-    return state.exists && !state.archived && uniqueValueKey(property, state.properties[property] ?? '') === key;
+    return isLive(state) && uniqueValueKey(property, state.properties[property] ?? '') === key;
   }
 
   /** The record a path or input names: its numeric id, or the value of a unique `idProperty`. */
@@ -363,7 +462,7 @@ export class CrmRecordsHandler implements ICommandHandler<CrmRecordsCommand> {
       const id = parseRecordId(value);
       if (id === null) return null;
       const { state } = await this.streams.load(recordStream(hubId, type.objectTypeId, id), recordDecider);
-      return state.exists && !state.archived ? id : null;
+      return isLive(state) ? id : null;
     }
     const key = uniqueValueKey(property, value);
     const { state } = await this.streams.load(this.claimStream(hubId, type, property, key), uniqueValueClaimDecider);

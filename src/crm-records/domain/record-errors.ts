@@ -85,6 +85,12 @@ export function notAUniqueProperty(name: string): HubSpotError {
   ]);
 }
 
+export function cannotMergeIntoItself(): HubSpotError {
+  return HubSpotError.validation('A record cannot be merged into itself.', [
+    { message: 'objectIdToMerge must differ from primaryObjectId', in: 'objectIdToMerge', code: 'INVALID' },
+  ]);
+}
+
 /** Two inputs of one batch name the same record or unique value. */
 export function duplicateInputs(what: string): HubSpotError {
   return HubSpotError.validation(`Duplicate ${what} found in batch input.`, [

@@ -12,6 +12,8 @@ export const CrmRecordEventType = {
   RecordPropertiesChanged: 'crm.RecordPropertiesChanged',
   RecordArchived: 'crm.RecordArchived',
   RecordIdVoided: 'crm.RecordIdVoided',
+  RecordMerged: 'crm.RecordMerged',
+  RecordPurged: 'crm.RecordPurged',
   UniqueValueClaimed: 'crm.UniqueValueClaimed',
   RecordIdsReserved: 'crm.RecordIdsReserved',
 } as const;
@@ -72,6 +74,22 @@ export interface RecordIdVoided {
   data: { hubId: number; objectTypeId: string; id: number; voidedAt: number };
 }
 
+/** The record was merged into `into` (which took its values where it had none); it is gone from reads. */
+export interface RecordMerged {
+  type: typeof CrmRecordEventType.RecordMerged;
+  data: { hubId: number; objectTypeId: string; id: number; into: number; mergedAt: number } & WriteSource;
+}
+
+/**
+ * GDPR delete: the record's earlier events were removed from the store in the same append (the
+ * store's retention port), so this is all its stream holds afterwards. It carries no value of the
+ * record; who asked is the event's actor.
+ */
+export interface RecordPurged {
+  type: typeof CrmRecordEventType.RecordPurged;
+  data: { hubId: number; objectTypeId: string; id: number; purgedAt: number };
+}
+
 /** A unique value (a contact's e-mail) now names this record. */
 export interface UniqueValueClaimed {
   type: typeof CrmRecordEventType.UniqueValueClaimed;
@@ -84,7 +102,8 @@ export interface RecordIdsReserved {
   data: { hubId: number; from: number; count: number; reservedAt: number };
 }
 
-export type RecordEvent = RecordCreated | RecordPropertiesChanged | RecordArchived | RecordIdVoided;
+export type RecordEvent =
+  RecordCreated | RecordPropertiesChanged | RecordArchived | RecordIdVoided | RecordMerged | RecordPurged;
 export type CrmRecordsEvent = RecordEvent | UniqueValueClaimed | RecordIdsReserved;
 
 const asIs: EventDecoder | null = null;
@@ -94,6 +113,8 @@ export const crmRecordsEvents: EventDefinitions = {
   [CrmRecordEventType.RecordPropertiesChanged]: asIs,
   [CrmRecordEventType.RecordArchived]: asIs,
   [CrmRecordEventType.RecordIdVoided]: asIs,
+  [CrmRecordEventType.RecordMerged]: asIs,
+  [CrmRecordEventType.RecordPurged]: asIs,
   [CrmRecordEventType.UniqueValueClaimed]: asIs,
   [CrmRecordEventType.RecordIdsReserved]: asIs,
 };

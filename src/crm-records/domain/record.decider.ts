@@ -57,12 +57,51 @@ export interface VoidRecordId {
   source: WriteSource;
 }
 
-export type RecordCommand = CreateRecord | UpdateRecord | ArchiveRecord | VoidRecordId;
+/** POST .../merge, on the record merged away: it is gone from reads and takes no more writes. */
+export interface MergeRecordInto {
+  type: 'MergeRecordInto';
+  hubId: number;
+  objectType: string;
+  recordId: string;
+  primaryId: number;
+  source: WriteSource;
+  facts: Omit<RecordFacts, 'rules'>;
+}
+
+/** POST .../merge, on the primary record: it takes the merged record's values where it has none. */
+export interface AbsorbMergedRecord {
+  type: 'AbsorbMergedRecord';
+  hubId: number;
+  objectType: string;
+  recordId: string;
+  mergedId: number;
+  mergedProperties: Record<string, string>;
+  source: WriteSource;
+  facts: Omit<RecordFacts, 'rules'>;
+}
+
+/** POST .../gdpr-delete: the record's history goes (the handler removes its events in the same append). */
+export interface PurgeRecord {
+  type: 'PurgeRecord';
+  hubId: number;
+  objectType: string;
+  recordId: string;
+  idProperty?: string;
+  source: WriteSource;
+  facts: Omit<RecordFacts, 'rules'>;
+}
+
+export type RecordCommand =
+  CreateRecord | UpdateRecord | ArchiveRecord | VoidRecordId | MergeRecordInto | AbsorbMergedRecord | PurgeRecord;
 
 export interface RecordState {
   exists: boolean;
   /** The id was spent without a record (RecordIdVoided). */
   voided: boolean;
+  /** Merged into another record (RecordMerged). */
+  merged: boolean;
+  /** GDPR-deleted (RecordPurged): nothing of it is left. */
+  purged: boolean;
   archived: boolean;
   /** Current values (none empty). */
   properties: Record<string, string>;
@@ -75,6 +114,9 @@ export class RecordIdTaken extends Error {
     this.name = 'RecordIdTaken';
   }
 }
+
+/** A record reads and writes may find: created, not archived, merged away or purged. */
+export const isLive = (state: RecordState) => state.exists && !state.archived && !state.merged;
 
 const withoutEmpty = (values: Record<string, string>) =>
   Object.fromEntries(Object.entries(values).filter(([, v]) => v !== ''));
@@ -91,7 +133,14 @@ export function checkedValues(hubId: number, properties: Record<string, string>,
  * the stream is the property history), archived. An archived record cannot be updated (404).
  */
 export const recordDecider: Decider<RecordState, RecordCommand, RecordEvent> = {
-  initialState: () => ({ exists: false, voided: false, archived: false, properties: {} }),
+  initialState: () => ({
+    exists: false,
+    voided: false,
+    merged: false,
+    purged: false,
+    archived: false,
+    properties: {},
+  }),
   evolve: (state, event) => {
     switch (event.type) {
       case CrmRecordEventType.RecordCreated:
@@ -108,6 +157,10 @@ export const recordDecider: Decider<RecordState, RecordCommand, RecordEvent> = {
         return { ...state, archived: true };
       case CrmRecordEventType.RecordIdVoided:
         return { ...state, voided: true };
+      case CrmRecordEventType.RecordMerged:
+        return { ...state, merged: true };
+      case CrmRecordEventType.RecordPurged:
+        return { ...state, exists: false, purged: true, properties: {} };
     }
   },
   decide: (command, state) => {
@@ -115,7 +168,7 @@ export const recordDecider: Decider<RecordState, RecordCommand, RecordEvent> = {
     const at = { hubId, objectTypeId: facts.objectTypeId, id: facts.id };
     switch (command.type) {
       case 'CreateRecord': {
-        if (state.exists || state.voided) throw new RecordIdTaken();
+        if (state.exists || state.voided || state.purged) throw new RecordIdTaken();
         const values = checkedValues(hubId, command.properties, command.facts.rules);
         return [
           {
@@ -125,7 +178,7 @@ export const recordDecider: Decider<RecordState, RecordCommand, RecordEvent> = {
         ];
       }
       case 'UpdateRecord': {
-        if (!state.exists || state.archived) throw recordNotFound();
+        if (!isLive(state)) throw recordNotFound();
         const values = checkedValues(hubId, command.properties, command.facts.rules);
         const changes = Object.fromEntries(
           Object.entries(values).filter(([name, value]) => (state.properties[name] ?? '') !== value),
@@ -139,11 +192,37 @@ export const recordDecider: Decider<RecordState, RecordCommand, RecordEvent> = {
         ];
       }
       case 'ArchiveRecord':
-        if (!state.exists || state.archived) return [];
+        if (!isLive(state)) return [];
         return [{ type: CrmRecordEventType.RecordArchived, data: { ...at, archivedAt: facts.now, ...source } }];
       case 'VoidRecordId':
-        if (state.exists || state.voided) return [];
+        if (state.exists || state.voided || state.purged) return [];
         return [{ type: CrmRecordEventType.RecordIdVoided, data: { ...at, voidedAt: facts.now } }];
+      case 'MergeRecordInto':
+        if (!isLive(state) || command.primaryId === facts.id) throw recordNotFound();
+        return [
+          {
+            type: CrmRecordEventType.RecordMerged,
+            data: { ...at, into: command.primaryId, mergedAt: facts.now, ...source },
+          },
+        ];
+      case 'AbsorbMergedRecord': {
+        if (!isLive(state)) throw recordNotFound();
+        const changes = Object.fromEntries(
+          Object.entries(command.mergedProperties).filter(
+            ([name, v]) => v !== '' && state.properties[name] === undefined,
+          ),
+        );
+        if (Object.keys(changes).length === 0) return [];
+        return [
+          {
+            type: CrmRecordEventType.RecordPropertiesChanged,
+            data: { ...at, changes, changedAt: facts.now, ...source },
+          },
+        ];
+      }
+      case 'PurgeRecord':
+        if (!state.exists) return [];
+        return [{ type: CrmRecordEventType.RecordPurged, data: { ...at, purgedAt: facts.now } }];
     }
   },
 };

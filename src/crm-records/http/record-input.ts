@@ -194,3 +194,23 @@ export function parseBatchRead(body: unknown): {
     ...(idProperty ? { idProperty } : {}),
   };
 }
+
+/** POST .../merge: HubSpot's PublicMergeInput. */
+export function parseMerge(body: unknown): { primaryObjectId: string; objectIdToMerge: string } {
+  const problems: ErrorDetail[] = [];
+  if (!isObject(body)) fail('the body must be a JSON object', 'body');
+  const primaryObjectId = idOf(body.primaryObjectId, 'primaryObjectId', problems);
+  const objectIdToMerge = idOf(body.objectIdToMerge, 'objectIdToMerge', problems);
+  throwIfAny(problems);
+  return { primaryObjectId, objectIdToMerge };
+}
+
+/** POST .../gdpr-delete: HubSpot's PublicGdprDeleteInput. */
+export function parseGdprDelete(body: unknown): { objectId: string; idProperty?: string } {
+  const problems: ErrorDetail[] = [];
+  if (!isObject(body)) fail('the body must be a JSON object', 'body');
+  const objectId = idOf(body.objectId, 'objectId', problems);
+  const idProperty = parseIdProperty(body.idProperty);
+  throwIfAny(problems);
+  return { objectId, ...(idProperty !== undefined ? { idProperty } : {}) };
+}

@@ -26,6 +26,8 @@ import {
   parseBatchUpdate,
   parseBatchUpsert,
   parseBoolean,
+  parseGdprDelete,
+  parseMerge,
   parseIdProperty,
   parseLimit,
   parseNames,
@@ -189,6 +191,56 @@ export class RecordsController {
     await this.commandBus.execute(
       new CrmRecordsCommand(
         { type: 'ArchiveRecord', hubId: token.hubId, objectType, recordId: objectId, source: sourceOf(token) },
+        ctx,
+      ),
+    );
+  }
+
+  @Post(':objectType/merge')
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Merge two records: objectIdToMerge into primaryObjectId (answers the primary)' })
+  @WireResponse(200, RECORD_SCHEMA, { description: 'SimplePublicObject' })
+  merge(
+    @Param('objectType') objectType: string,
+    @Body() body: unknown,
+    @Token() token: AccessTokenClaims,
+    @Ctx() ctx: CommandContext,
+  ): Promise<RecordView> {
+    this.typeOf(token, objectType, 'write');
+    const ids = parseMerge(body);
+    return this.commandBus.execute(
+      new CrmRecordsCommand(
+        { type: 'MergeRecords', hubId: token.hubId, objectType, ...ids, source: sourceOf(token) },
+        ctx,
+      ),
+    );
+  }
+
+  @Post(':objectType/gdpr-delete')
+  @HttpCode(204)
+  @ApiOperation({
+    summary:
+      'Permanently delete a record (GDPR): its history is removed from the store, its values from every read model',
+  })
+  @WireResponse(204)
+  async gdprDelete(
+    @Param('objectType') objectType: string,
+    @Body() body: unknown,
+    @Token() token: AccessTokenClaims,
+    @Ctx() ctx: CommandContext,
+  ): Promise<void> {
+    this.typeOf(token, objectType, 'write');
+    const { objectId, idProperty } = parseGdprDelete(body);
+    await this.commandBus.execute(
+      new CrmRecordsCommand(
+        {
+          type: 'PurgeRecord',
+          hubId: token.hubId,
+          objectType,
+          recordId: objectId,
+          ...(idProperty !== undefined ? { idProperty } : {}),
+          source: sourceOf(token),
+        },
         ctx,
       ),
     );

@@ -90,7 +90,18 @@ const API = {
 
 const BEFORE_2026_09 = ['v3', '2026-03'] as const;
 
-export const CRM_RECORDS_WIRE_OPERATIONS: WireOperation[] = wireOperations(API, [
+/** Merge is in customObjects.json (and the standard objects' files), not in objects.json. */
+const MERGE_API = {
+  v3: { prefix: '/crm/v3/objects', specFile: 'v3/customObjects.json' },
+  '2026-03': { prefix: '/crm/objects/2026-03', specFile: '2026-03/customObjects.json' },
+  '2026-09': { prefix: '/crm/objects/2026-09', specFile: '2026-09/customObjects.json' },
+} as const;
+
+const MERGE_OPERATIONS = wireOperations(MERGE_API, [
+  { method: 'POST', path: '/{objectType}/merge', status: 200, name: 'SimplePublicObject', schema: RECORD_SCHEMA },
+]);
+
+const OBJECTS_OPERATIONS = wireOperations(API, [
   {
     method: 'GET',
     path: '/{objectType}',
@@ -168,3 +179,5 @@ export const CRM_RECORDS_WIRE_OPERATIONS: WireOperation[] = wireOperations(API, 
     versions: [...BEFORE_2026_09],
   },
 ]);
+
+export const CRM_RECORDS_WIRE_OPERATIONS: WireOperation[] = [...OBJECTS_OPERATIONS, ...MERGE_OPERATIONS];

@@ -20,6 +20,8 @@ export class CrmRecordsProjection implements Projection<RecordEvent> {
     CrmRecordEventType.RecordCreated,
     CrmRecordEventType.RecordPropertiesChanged,
     CrmRecordEventType.RecordArchived,
+    CrmRecordEventType.RecordMerged,
+    CrmRecordEventType.RecordPurged,
   ];
 
   setup(db: Database.Database): void {
@@ -84,6 +86,19 @@ export class CrmRecordsProjection implements Projection<RecordEvent> {
         ).run(d.archivedAt, d.archivedAt, d.hubId, d.objectTypeId, d.id);
         return;
       }
+      // Merged away or GDPR-deleted: no read finds it, archived or not, and no value of it stays here.
+      case CrmRecordEventType.RecordMerged:
+      case CrmRecordEventType.RecordPurged: {
+        const d = event.data;
+        cachedStatement(db, 'DELETE FROM crm_records WHERE hub_id = ? AND object_type_id = ? AND id = ?').run(
+          d.hubId,
+          d.objectTypeId,
+          d.id,
+        );
+        return;
+      }
+      case CrmRecordEventType.RecordIdVoided:
+        return;
     }
   }
 }
