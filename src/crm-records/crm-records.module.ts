@@ -7,6 +7,7 @@ import { CrmRecordsQueries, RecordHistory } from './application/crm-records.quer
 import { RecordIds } from './application/record-ids';
 import { RecordSchema } from './application/record-schema';
 import { crmRecordsEvents } from './domain/record-events';
+import { RecordLimitsController } from './http/record-limits.controller';
 import { RecordsController } from './http/records.controller';
 import { CrmRecordsProjection } from './projections/crm-records.projection';
 
@@ -22,7 +23,7 @@ import { CrmRecordsProjection } from './projections/crm-records.projection';
     projections: [CrmRecordsProjection],
     commandHandlers: [CrmRecordsHandler],
     imports: [LimitsModule, AccessTokenRevocationsModule],
-    controllers: [RecordsController],
+    controllers: [RecordsController, RecordLimitsController],
     providers: [CrmRecordsQueries, RecordHistory, RecordSchema, RecordIds],
     exports: [CrmRecordsQueries],
   }),

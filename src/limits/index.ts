@@ -5,3 +5,4 @@ export { LimitsQueries } from './application/limits.queries';
 export { PropertiesQueries } from './application/properties.queries';
 export type { PropertyView } from './application/limits.views';
 export type { ResolvedObjectType } from './domain/object-types';
+export { crmLimitsReadScopes } from './domain/scopes';

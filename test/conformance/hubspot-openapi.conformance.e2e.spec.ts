@@ -413,6 +413,8 @@ if (!DIR) {
           },
           status: 200,
         });
+        const limitsPath = v === 'v3' ? '/crm/v3/limits/records' : `/crm/limits/${v}/records`;
+        await record('GET', limitsPath, limitsPath, { token });
         const other = await record('POST', `${objects}/{objectType}`, `${objects}/companies`, {
           token,
           json: { properties: { name: `Other ${tag}`, domain: `${tag}.example.com` } },

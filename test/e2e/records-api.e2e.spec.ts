@@ -395,3 +395,43 @@ describe('a claim left by a create that never completed', () => {
     expect(events.map((e) => e.type)).toEqual([CrmRecordEventType.RecordIdVoided]);
   });
 });
+
+describe('GET /crm/v3/limits/records and its dated forms', () => {
+  it('counts non-archived records per object type against HubSpot’s ceilings', async () => {
+    const fresh = (await createAccount(t)).hubId;
+    const freshToken = mintRecordsToken(t, fresh);
+    const post = (type: string, properties: Record<string, string>) =>
+      call('POST', `/crm/v3/objects/${type}`, { properties }, { token: freshToken });
+    await post('contacts', { email: 'l1@example.com' });
+    const gone = await post('contacts', { email: 'l2@example.com' });
+    await call('DELETE', `/crm/v3/objects/contacts/${gone.body!.id}`, undefined, { token: freshToken });
+    await post('companies', { name: 'C' });
+    for (const path of ['/crm/v3/limits/records', '/crm/limits/2026-03/records', '/crm/limits/2026-09/records']) {
+      const r = await call('GET', path, undefined, { token: freshToken });
+      expect(r.status).toBe(200);
+      expect(operationProblems('GET', path, 200, r.body)).toEqual([]);
+      const byType = Object.fromEntries(
+        (r.body!.hubspotDefinedObjectTypes as Array<{ objectTypeId: string; usage: number; limit: number }>).map(
+          (x) => [x.objectTypeId, [x.usage, x.limit]],
+        ),
+      );
+      expect(byType).toEqual({
+        '0-1': [1, 15_000_000],
+        '0-2': [1, 15_000_000],
+        '0-3': [0, 15_000_000],
+        '0-5': [0, 15_000_000],
+      });
+      expect(r.body!.customObjectTypes).toEqual({
+        overallLimit: 500_000,
+        overallUsage: 0,
+        overallPercentage: 0,
+        byObjectType: [],
+      });
+    }
+    const noScope = mintRecordsToken(t, fresh, ['oauth']);
+    expect(await call('GET', '/crm/v3/limits/records', undefined, { token: noScope })).toMatchObject({
+      status: 403,
+      body: { category: 'MISSING_SCOPES' },
+    });
+  });
+});

@@ -4,6 +4,7 @@ import {
   dateTime,
   int32,
   mapOf,
+  num,
   object,
   str,
   strEnum,
@@ -180,4 +181,30 @@ const OBJECTS_OPERATIONS = wireOperations(API, [
   },
 ]);
 
-export const CRM_RECORDS_WIRE_OPERATIONS: WireOperation[] = [...OBJECTS_OPERATIONS, ...MERGE_OPERATIONS];
+const typeUsage = () => ({ objectTypeId: str(), singularLabel: str(), pluralLabel: str(), usage: int32() });
+
+/** RecordLimitResponse (limitsTracking.json): counts are int32 (2026-09's format; v3 says int64: ours fit both). */
+export const RECORD_LIMITS_SCHEMA: WireSchema = object({
+  hubspotDefinedObjectTypes: arrayOf(object({ ...typeUsage(), limit: int32(), percentage: num() })),
+  customObjectTypes: object({
+    overallLimit: int32(),
+    overallUsage: int32(),
+    overallPercentage: num(),
+    byObjectType: arrayOf(object(typeUsage())),
+  }),
+});
+
+export const RECORD_LIMITS_WIRE_OPERATIONS: WireOperation[] = wireOperations(
+  {
+    v3: { prefix: '/crm/v3/limits', specFile: 'limitsTracking.json' },
+    '2026-03': { prefix: '/crm/limits/2026-03', specFile: '2026-03/limitsTracking.json' },
+    '2026-09': { prefix: '/crm/limits/2026-09', specFile: '2026-09/limitsTracking.json' },
+  },
+  [{ method: 'GET', path: '/records', status: 200, name: 'RecordLimitResponse', schema: RECORD_LIMITS_SCHEMA }],
+);
+
+export const CRM_RECORDS_WIRE_OPERATIONS: WireOperation[] = [
+  ...OBJECTS_OPERATIONS,
+  ...MERGE_OPERATIONS,
+  ...RECORD_LIMITS_WIRE_OPERATIONS,
+];
