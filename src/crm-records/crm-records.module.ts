@@ -6,6 +6,7 @@ import { CrmRecordsHandler } from './application/crm-records.handler';
 import { CrmRecordsQueries, RecordHistory } from './application/crm-records.queries';
 import { RecordIds } from './application/record-ids';
 import { RecordSchema } from './application/record-schema';
+import { DemoRecordsSeeder } from './demo-records.seeder';
 import { crmRecordsEvents } from './domain/record-events';
 import { RecordLimitsController } from './http/record-limits.controller';
 import { RecordsController } from './http/records.controller';
@@ -24,8 +25,8 @@ import { CrmRecordsProjection } from './projections/crm-records.projection';
     commandHandlers: [CrmRecordsHandler],
     imports: [LimitsModule, AccessTokenRevocationsModule],
     controllers: [RecordsController, RecordLimitsController],
-    providers: [CrmRecordsQueries, RecordHistory, RecordSchema, RecordIds],
-    exports: [CrmRecordsQueries],
+    providers: [CrmRecordsQueries, RecordHistory, RecordSchema, RecordIds, DemoRecordsSeeder],
+    exports: [CrmRecordsQueries, DemoRecordsSeeder],
   }),
 )
 export class CrmRecordsModule {}
