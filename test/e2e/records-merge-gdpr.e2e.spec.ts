@@ -2,6 +2,8 @@ import { Client } from '@hubspot/api-client';
 import type Database from 'better-sqlite3';
 import { recordStream } from '../../src/crm-records/domain/record-events';
 import { EVENT_STORE, type EventStore } from '../../src/platform/event-store/event-store.port';
+import { EventStoreDbEventStore } from '../../src/platform/event-store/eventstoredb-event-store';
+import { EsdbStandIn } from '../support/esdb-standin/server';
 import { READ_MODEL_DB } from '../../src/platform/projections/read-model-database';
 import { mintRecordsToken } from '../support/records-tokens';
 import { createAccount, startTestApp, type TestApp } from '../support/test-app';
@@ -128,5 +130,54 @@ describe('GDPR delete', () => {
     expect((await failure(client.crm.contacts.basicApi.getById(c.id))).code).toBe(404);
     await client.crm.contacts.basicApi.purge({ objectId: 'nobody@example.com', idProperty: 'email' });
     await client.crm.contacts.basicApi.purge({ objectId: '987654' });
+  });
+});
+
+describe('GDPR delete on EventStoreDB (the stand-in: its protocol, not its engine)', () => {
+  let standIn: EsdbStandIn;
+  let esdb: TestApp;
+
+  beforeAll(async () => {
+    standIn = new EsdbStandIn();
+    const connectionString = await standIn.start();
+    esdb = await startTestApp({
+      eventStore: new EventStoreDbEventStore(connectionString, {
+        appendRetryDelayMs: 10,
+        backoff: { initialMs: 10, maxMs: 100 },
+      }),
+    });
+  }, 60_000);
+
+  afterAll(async () => {
+    await esdb?.close();
+    await standIn?.stop();
+  });
+
+  it('the stream is truncated before the purge: a read of it holds only crm.RecordPurged', async () => {
+    const hub = (await createAccount(esdb)).hubId;
+    const auth = { authorization: `Bearer ${mintRecordsToken(esdb, hub)}`, 'content-type': 'application/json' };
+    const created = await esdb.inject({
+      method: 'POST',
+      url: '/crm/v3/objects/contacts',
+      headers: auth,
+      payload: JSON.stringify({ properties: { email: 'esdb.forget@example.com', firstname: 'Esdb' } }),
+    });
+    expect(created.statusCode).toBe(201);
+    const id = (created.json() as { id: string }).id;
+    const purge = await esdb.inject({
+      method: 'POST',
+      url: '/crm/v3/objects/contacts/gdpr-delete',
+      headers: auth,
+      payload: JSON.stringify({ objectId: id }),
+    });
+    expect(purge.statusCode).toBe(204);
+    const stored = await esdb.app.get<EventStore>(EVENT_STORE).readStream(recordStream(hub, '0-1', Number(id)));
+    expect(stored.map((e) => e.type)).toEqual(['crm.RecordPurged']);
+    const read = await esdb.inject({
+      method: 'GET',
+      url: `/crm/v3/objects/contacts/${id}?archived=true`,
+      headers: auth,
+    });
+    expect(read.statusCode).toBe(404);
   });
 });
