@@ -456,3 +456,55 @@ describe('the crm-records read model', () => {
     expect(before.one).toMatchObject({ properties: { name: 'Rebuilt 2', domain: 'r.example' } });
   });
 });
+
+describe('hasUniqueValue properties', () => {
+  it('are unique per account and type: a second record with the value is 409; upsert and reads resolve by them', async () => {
+    const base = VERSIONS['2026-03'];
+    const property = await t.inject({
+      method: 'POST',
+      url: '/crm/v3/properties/deals',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      payload: JSON.stringify({
+        name: 'external_ref',
+        label: 'External reference',
+        type: 'string',
+        fieldType: 'text',
+        groupName: 'dealinformation',
+        hasUniqueValue: true,
+      }),
+    });
+    expect(property.statusCode).toBe(201);
+    const first = await ok('POST', `${base}/deals`, { properties: { dealname: 'One', external_ref: 'X-1' } });
+    expect(await call('POST', `${base}/deals`, { properties: { dealname: 'Two', external_ref: 'X-1' } })).toMatchObject(
+      {
+        status: 409,
+        body: {
+          category: 'CONFLICT',
+          message: `A record with the same value of the unique property external_ref already exists. Existing ID: ${first.id}`,
+        },
+      },
+    );
+    // Not unique: another deal may share its name.
+    expect((await call('POST', `${base}/deals`, { properties: { dealname: 'One' } })).status).toBe(201);
+    expect((await ok('GET', `${base}/deals/X-1?idProperty=external_ref`)).id).toBe(first.id);
+    const upserted = await ok(
+      'POST',
+      `${base}/deals/batch/upsert`,
+      {
+        inputs: [
+          { id: 'X-1', idProperty: 'external_ref', properties: { amount: '5' } },
+          { id: 'X-2', idProperty: 'external_ref', properties: { dealname: 'Three' } },
+        ],
+      },
+      200,
+    );
+    expect(upserted.results.map((r: { id: string; new: boolean }) => [r.id === first.id, r.new])).toEqual([
+      [true, false],
+      [false, true],
+    ]);
+    // A changed value frees the old one.
+    await ok('PATCH', `${base}/deals/${first.id}`, { properties: { external_ref: 'X-9' } });
+    expect((await call('POST', `${base}/deals`, { properties: { external_ref: 'X-1' } })).status).toBe(201);
+    expect((await call('POST', `${base}/deals`, { properties: { external_ref: 'X-9' } })).status).toBe(409);
+  });
+});
