@@ -247,6 +247,9 @@ describe('reliability: bad-input sweep over every route', () => {
         'crm.schemas.contacts.read',
         'crm.schemas.contacts.write',
         'crm.objects.deals.read',
+        // So the CRM records routes run their handlers on the swept input, not only the scope check.
+        'crm.objects.contacts.read',
+        'crm.objects.contacts.write',
       ],
       ['crm.schemas.custom.read', 'crm.schemas.custom.write'],
     );
