@@ -53,7 +53,13 @@ const { userId } = await admin('POST', '/admin/v1/users', {
   hubIds: [hubId],
 });
 const redirectUri = 'https://app.example.com/oauth/callback';
-const scopes = ['oauth', 'crm.schemas.contacts.read', 'crm.schemas.contacts.write', 'crm.objects.contacts.read'];
+const scopes = [
+  'oauth',
+  'crm.schemas.contacts.read',
+  'crm.schemas.contacts.write',
+  'crm.objects.contacts.read',
+  'crm.objects.contacts.write',
+];
 const { appId, clientId, clientSecret } = await admin('POST', '/admin/v1/apps', {
   developerHubId: hubId,
   name: 'Trace',
@@ -71,6 +77,10 @@ const refresh = () =>
     form: { grant_type: 'refresh_token', refresh_token: first.refresh_token, ...exchange },
   });
 const bearer = (token) => ({ authorization: `Bearer ${token}` });
+const contact = await inject('POST', '/crm/v3/objects/contacts', {
+  headers: bearer(first.access_token),
+  payload: { properties: { email: 'traced@example.com', firstname: 'Traced' } },
+});
 
 /** The traced requests; each runs once before counting, so lazy set-up is not counted as the request's. */
 let n = 0;
@@ -88,6 +98,8 @@ const REQUESTS = {
         groupName: 'contactinformation',
       },
     }),
+  'GET /crm/v3/objects/contacts/{contactId}': () =>
+    inject('GET', `/crm/v3/objects/contacts/${contact.id}`, { headers: bearer(first.access_token) }),
   'GET /crm/v3/limits/custom-properties': () =>
     inject('GET', '/crm/v3/limits/custom-properties', { headers: bearer(first.access_token) }),
 };
