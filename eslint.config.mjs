@@ -4,7 +4,7 @@ import tseslint from 'typescript-eslint';
 
 // Module boundaries (docs/architecture.md). Relative specifiers are matched, so each rule names the
 // folders it forbids as "one or more ../ then the folder".
-const FEATURES = ['oauth', 'cards', 'limits', 'directory', 'ops', 'controls', 'crm-records'];
+const FEATURES = ['oauth', 'cards', 'limits', 'directory', 'ops', 'controls', 'crm-records', 'app-webhooks'];
 const up = '^(\\.\\./)+';
 // A module's public files: its index.ts, and its queries file (`<module>.queries.ts`) when it has one.
 const featureIndexOnly = (self, prefix = up) => ({

@@ -1,4 +1,5 @@
 import type { DynamicModule, Type } from '@nestjs/common';
+import { AppWebhooksModule } from './app-webhooks';
 import { CardsModule } from './cards';
 import { ControlsModule } from './controls';
 import { CrmRecordsModule } from './crm-records';
@@ -9,5 +10,13 @@ export type FeatureModule = DynamicModule | Type<unknown>;
 
 /** The HubSpot API areas, plugged into the app by main.ts and the end-to-end tests alike. */
 export function featureModules(): FeatureModule[] {
-  return [OAuthModule, InstallPageModule, CardsModule, LimitsModule, CrmRecordsModule, ControlsModule];
+  return [
+    OAuthModule,
+    InstallPageModule,
+    CardsModule,
+    LimitsModule,
+    CrmRecordsModule,
+    AppWebhooksModule,
+    ControlsModule,
+  ];
 }
