@@ -1,9 +1,9 @@
 import type { DynamicModule, Type } from '@nestjs/common';
 import { AppWebhooksModule } from './app-webhooks';
 import { CardsModule } from './cards';
-import { ControlsModule } from './controls';
 import { CrmRecordsModule } from './crm-records';
-import { LimitsModule } from './limits';
+import { TestControlsModule } from './test-controls';
+import { CrmSchemaModule } from './crm-schema';
 import { InstallPageModule, OAuthModule } from './oauth';
 
 export type FeatureModule = DynamicModule | Type<unknown>;
@@ -14,9 +14,9 @@ export function featureModules(): FeatureModule[] {
     OAuthModule,
     InstallPageModule,
     CardsModule,
-    LimitsModule,
+    CrmSchemaModule,
     CrmRecordsModule,
     AppWebhooksModule,
-    ControlsModule,
+    TestControlsModule,
   ];
 }

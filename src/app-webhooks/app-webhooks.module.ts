@@ -1,13 +1,12 @@
 import { Module } from '@nestjs/common';
 import { DirectoryModule } from '../directory';
-import { AccessTokenRevocationsModule } from '../oauth';
+import { AccessTokenVerificationModule } from '../oauth';
 import { EventSourcingModule } from '../platform/event-sourcing/event-sourcing.module';
 import { AppWebhooksHandler, DeliveryRecordHandler } from './application/app-webhooks.commands';
 import { WebhookDispatcher } from './application/webhook-dispatcher';
 import { WebhooksQueries } from './application/webhooks.queries';
 import { webhooksEvents } from './domain/webhook-events';
 import { WebhookDeliveriesController } from './http/webhook-deliveries.controller';
-import { WebhooksAuthGuard } from './http/webhooks-auth.guard';
 import { WebhooksController } from './http/webhooks.controller';
 import { WebhookOutboxProjection } from './projections/webhook-outbox.projection';
 
@@ -23,9 +22,9 @@ import { WebhookOutboxProjection } from './projections/webhook-outbox.projection
     projections: [WebhookOutboxProjection],
     reactors: [WebhookDispatcher],
     commandHandlers: [AppWebhooksHandler, DeliveryRecordHandler],
-    imports: [DirectoryModule, AccessTokenRevocationsModule],
+    imports: [DirectoryModule, AccessTokenVerificationModule],
     controllers: [WebhooksController, WebhookDeliveriesController],
-    providers: [WebhooksQueries, WebhooksAuthGuard],
+    providers: [WebhooksQueries],
   }),
 )
 export class AppWebhooksModule {}

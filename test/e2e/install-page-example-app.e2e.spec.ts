@@ -1,7 +1,7 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import { resolve } from 'node:path';
-import { LimitsModule } from '../../src/limits/limits.module';
+import { CrmSchemaModule } from '../../src/crm-schema/crm-schema.module';
 import { InstallPageModule } from '../../src/oauth/install-page/install-page.module';
 import { InstallPageBrowser } from '../support/install-page-browser';
 import { createAccount, createApp, createUser, startTestApp, TestApp } from '../support/test-app';
@@ -44,7 +44,7 @@ describe('examples/public-app installs itself through the page and calls the API
   let example: ChildProcess | undefined;
 
   beforeAll(async () => {
-    t = await startTestApp({ modules: [InstallPageModule, LimitsModule], listen: true });
+    t = await startTestApp({ modules: [InstallPageModule, CrmSchemaModule], listen: true });
   });
   afterAll(async () => {
     example?.kill();

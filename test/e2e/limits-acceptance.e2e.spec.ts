@@ -1,6 +1,6 @@
 import { Client } from '@hubspot/api-client';
 import { DemoSeeder } from '../../src/directory/seed/demo-seeder';
-import { LimitsModule } from '../../src/limits/limits.module';
+import { CrmSchemaModule } from '../../src/crm-schema/crm-schema.module';
 import { OAuthModule } from '../../src/oauth/oauth.module';
 import { validateResponse } from '../support/limits-schema';
 import { mintLimitsToken } from '../support/limits-tokens';
@@ -61,7 +61,7 @@ async function failure(p: Promise<unknown>): Promise<{ code: number; body: Recor
 
 beforeAll(async () => {
   // OAuthModule's constructor takes providers; StartOptions.modules only admits zero-argument classes.
-  t = await startTestApp({ modules: [OAuthModule as unknown as new () => unknown, LimitsModule], listen: true });
+  t = await startTestApp({ modules: [OAuthModule as unknown as new () => unknown, CrmSchemaModule], listen: true });
   seed = await t.app.get(DemoSeeder).apply();
 });
 

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { checkFormula, type FormulaCheck } from '../../src/limits/domain/calculation-formula';
+import { checkFormula, type FormulaCheck } from '../../src/crm-schema/domain/calculation-formula';
 
 /** The properties of a made-up object: name → HubSpot type. */
 const PROPERTIES: Record<string, string> = {

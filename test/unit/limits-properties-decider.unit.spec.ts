@@ -4,11 +4,15 @@ import {
   AccountLimitsCommand,
   accountLimitsDecider,
   CommandFacts,
-} from '../../src/limits/domain/account-limits.decider';
-import { evolveAccountLimits, initialAccountLimitsState, usageOf } from '../../src/limits/domain/account-limits.state';
-import { LimitsEvent, LimitsEventType } from '../../src/limits/domain/limits-events';
-import { planBatchCreate } from '../../src/limits/domain/property-decisions';
-import type { PropertyInput } from '../../src/limits/domain/property-rules';
+} from '../../src/crm-schema/domain/account-limits.decider';
+import {
+  evolveAccountLimits,
+  initialAccountLimitsState,
+  usageOf,
+} from '../../src/crm-schema/domain/account-limits.state';
+import { LimitsEvent, LimitsEventType } from '../../src/crm-schema/domain/limits-events';
+import { planBatchCreate } from '../../src/crm-schema/domain/property-decisions';
+import type { PropertyInput } from '../../src/crm-schema/domain/property-rules';
 import { DeciderSpecification } from '../support/decider-specification';
 
 const HUB = 4343;

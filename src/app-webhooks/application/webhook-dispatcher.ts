@@ -11,7 +11,7 @@ import type { Reactor } from '../../platform/projections/projection';
 import { ProjectionRunner } from '../../platform/projections/projection-runner';
 import { afterAttempt, retryAfterMs } from '../domain/deliveries';
 import { type AttemptedItem, type DeliveryAttempted, WebhooksEventType } from '../domain/webhook-events';
-import { InstallEventType } from '../projections/install-events';
+import { OAuthEventType } from '../../oauth/oauth.events';
 import { DeliveryRecordBusCommand } from './app-webhooks.commands';
 import { type OutboxItem, WebhooksQueries } from './webhooks.queries';
 
@@ -87,8 +87,8 @@ export class WebhookDispatcher implements Reactor, OnApplicationBootstrap, OnMod
     WebhooksEventType.SettingsConfigured,
     WebhooksEventType.SubscriptionActivationChanged,
     WebhooksEventType.RedeliveryRequested,
-    InstallEventType.AppInstalled,
-    InstallEventType.AppInstallScopesChanged,
+    OAuthEventType.AppInstalled,
+    OAuthEventType.AppInstallScopesChanged,
     'oauth.InstallClockAdvanced',
   ];
   private readonly logger = new Logger('Webhooks');

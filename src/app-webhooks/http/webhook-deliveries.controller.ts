@@ -6,7 +6,7 @@ import { HubSpotError } from '../../platform/errors/hubspot-error';
 import type { CommandContext } from '../../platform/events/envelope';
 import { IntParamPipe } from '../../platform/http/int-param.pipe';
 import { Ctx } from '../../platform/http/request-context';
-import { AdminOnly } from '../../platform/security/admin.guard';
+import { Authenticated } from '../../platform/http/authentication';
 import { ProjectionRunner } from '../../platform/projections/projection-runner';
 import { DeliveryRecordBusCommand } from '../application/app-webhooks.commands';
 import { type DeliveryStatus, type DeliveryView, WebhooksQueries } from '../application/webhooks.queries';
@@ -19,7 +19,7 @@ const STATUSES: readonly DeliveryStatus[] = ['pending', 'retrying', 'delivered',
  * the events. A redelivery sends an item again now, with its eventId and the next attemptNumber.
  */
 @ApiTags('admin: webhooks')
-@AdminOnly()
+@Authenticated({ by: 'admin' })
 @Controller('admin/v1/apps/:appId/webhook-deliveries')
 export class WebhookDeliveriesController {
   constructor(

@@ -12,16 +12,13 @@ import { AppWebhooksBusCommand } from '../application/app-webhooks.commands';
 import { type SettingsView, type SubscriptionView, WebhooksQueries } from '../application/webhooks.queries';
 import { subscriptionNotFound } from '../domain/app-webhooks.decider';
 import { parseBatchUpdate, parseCreateSubscription, parsePatch, parseSettings } from './webhooks-input';
-import { Caller, checkAppOwnership, type WebhooksCaller, WebhooksAuth } from './webhooks-auth.guard';
+import { Caller, checkAppOwnership, type WebhooksCaller, WebhooksRead, WebhooksWrite } from './webhooks-auth';
 
 export const WEBHOOKS_PATHS = {
   v3: 'webhooks/v3',
   '2026-03': 'webhooks/2026-03',
   '2026-09': 'app-webhooks/2026-09',
 } as const satisfies Partial<Record<ApiVersion, string>>;
-
-const READ = ['developers-read', 'developers-write'];
-const WRITE = ['developers-write'];
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
@@ -62,7 +59,7 @@ export class WebhooksController {
   ) {}
 
   @Get(':appId/settings')
-  @WebhooksAuth(...READ)
+  @WebhooksRead()
   @ApiOperation({ summary: 'The app’s webhook settings (404 when none are configured)' })
   getSettings(@Param('appId', new IntParamPipe()) appId: number, @Caller() caller: WebhooksCaller) {
     checkAppOwnership(this.directory, caller, appId);
@@ -72,7 +69,7 @@ export class WebhooksController {
   }
 
   @Put(':appId/settings')
-  @WebhooksAuth(...WRITE)
+  @WebhooksWrite()
   @ApiOperation({ summary: 'Set the app’s target URL and concurrency (https; http for loopback hosts only)' })
   async configure(
     @Param('appId', new IntParamPipe()) appId: number,
@@ -90,7 +87,7 @@ export class WebhooksController {
 
   @Delete(':appId/settings')
   @HttpCode(204)
-  @WebhooksAuth(...WRITE)
+  @WebhooksWrite()
   @ApiOperation({ summary: 'Clear the settings: deliveries pause, subscriptions stay' })
   async clear(
     @Param('appId', new IntParamPipe()) appId: number,
@@ -102,7 +99,7 @@ export class WebhooksController {
   }
 
   @Get(':appId/subscriptions')
-  @WebhooksAuth(...READ)
+  @WebhooksRead()
   @ApiOperation({ summary: 'The app’s subscriptions, active and paused' })
   list(@Param('appId', new IntParamPipe()) appId: number, @Caller() caller: WebhooksCaller) {
     checkAppOwnership(this.directory, caller, appId);
@@ -111,7 +108,7 @@ export class WebhooksController {
 
   @Post(':appId/subscriptions')
   @HttpCode(201)
-  @WebhooksAuth(...WRITE)
+  @WebhooksWrite()
   @ApiOperation({ summary: 'Create a subscription (propertyChange needs propertyName; object.* needs objectTypeId)' })
   async create(
     @Param('appId', new IntParamPipe()) appId: number,
@@ -129,7 +126,7 @@ export class WebhooksController {
   }
 
   @Post(':appId/subscriptions/batch/update')
-  @WebhooksAuth(...WRITE)
+  @WebhooksWrite()
   @ApiOperation({ summary: 'Activate or pause several subscriptions (207 names the unknown ids)' })
   async batchUpdate(
     @Param('appId', new IntParamPipe()) appId: number,
@@ -170,7 +167,7 @@ export class WebhooksController {
   }
 
   @Get(':appId/subscriptions/:subscriptionId')
-  @WebhooksAuth(...READ)
+  @WebhooksRead()
   @ApiOperation({ summary: 'One subscription' })
   getById(
     @Param('appId', new IntParamPipe()) appId: number,
@@ -184,7 +181,7 @@ export class WebhooksController {
   }
 
   @Patch(':appId/subscriptions/:subscriptionId')
-  @WebhooksAuth(...WRITE)
+  @WebhooksWrite()
   @ApiOperation({ summary: 'Activate or pause a subscription' })
   async update(
     @Param('appId', new IntParamPipe()) appId: number,
@@ -203,7 +200,7 @@ export class WebhooksController {
 
   @Delete(':appId/subscriptions/:subscriptionId')
   @HttpCode(204)
-  @WebhooksAuth(...WRITE)
+  @WebhooksWrite()
   @ApiOperation({ summary: 'Delete a subscription' })
   async archive(
     @Param('appId', new IntParamPipe()) appId: number,

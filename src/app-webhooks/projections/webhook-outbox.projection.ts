@@ -7,7 +7,7 @@ import { cachedStatement } from '../../platform/projections/statement-cache';
 import { payloadItemsFor, type RecordChange } from '../domain/deliveries';
 import { readScopesOf, subscribedObjectTypeId } from '../domain/subscription-types';
 import { WebhooksEventType, type WebhooksEvent } from '../domain/webhook-events';
-import { InstallEventType, type InstallEvent } from './install-events';
+import { OAuthEventType, type InstallEvent } from '../../oauth/oauth.events';
 
 type OutboxEvent = WebhooksEvent | RecordEvent | InstallEvent;
 
@@ -33,9 +33,9 @@ export class WebhookOutboxProjection implements Projection<OutboxEvent> {
     WebhooksEventType.SubscriptionDeleted,
     WebhooksEventType.DeliveryAttempted,
     WebhooksEventType.RedeliveryRequested,
-    InstallEventType.AppInstalled,
-    InstallEventType.AppInstallScopesChanged,
-    InstallEventType.AppUninstalled,
+    OAuthEventType.AppInstalled,
+    OAuthEventType.AppInstallScopesChanged,
+    OAuthEventType.AppUninstalled,
     CrmRecordEventType.RecordCreated,
     CrmRecordEventType.RecordPropertiesChanged,
     CrmRecordEventType.RecordArchived,
@@ -187,8 +187,8 @@ export class WebhookOutboxProjection implements Projection<OutboxEvent> {
         );
         return;
       }
-      case InstallEventType.AppInstalled:
-      case InstallEventType.AppInstallScopesChanged:
+      case OAuthEventType.AppInstalled:
+      case OAuthEventType.AppInstallScopesChanged:
         run(
           'INSERT OR REPLACE INTO wh_installs VALUES (?, ?, ?)',
           event.data.hubId,
@@ -196,7 +196,7 @@ export class WebhookOutboxProjection implements Projection<OutboxEvent> {
           JSON.stringify(event.data.scopes),
         );
         return;
-      case InstallEventType.AppUninstalled:
+      case OAuthEventType.AppUninstalled:
         run('DELETE FROM wh_installs WHERE hub_id = ? AND app_id = ?', event.data.hubId, event.data.appId);
         return;
       default: {

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { LimitsQueries, PropertiesQueries, type PropertyView } from '../../limits';
+import { LimitsQueries, PropertiesQueries, type PropertyView } from '../../crm-schema';
 import type { PropertyRule, PropertyRules } from '../domain/property-values';
 import type { RecordScopeFamily } from '../domain/record-scopes';
 import { SYSTEM_PROPERTIES } from '../domain/record-types';
