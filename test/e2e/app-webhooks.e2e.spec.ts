@@ -4,6 +4,7 @@ import { ManualClock } from '../../src/platform/clock';
 import { ProjectionRunner } from '../../src/platform/projections/projection-runner';
 import { installAndExchange, oauthFixture, refresh, type OAuthFixture } from '../support/oauth-fixtures';
 import { startTestApp, type TestApp } from '../support/test-app';
+import { operationProblems } from '../support/wire-schemas';
 import { closedPort, WebhookReceiver } from '../support/webhook-receiver';
 
 /**
@@ -191,6 +192,45 @@ describe('settings and subscriptions with @hubspot/api-client v14 (developer key
     const foreign = await t.inject({ method: 'GET', url: `/webhooks/v3/${x.appId}/settings?hapikey=${devKey(other)}` });
     expect(foreign.statusCode).toBe(403);
     expect((await t.inject({ method: 'GET', url: `/webhooks/v3/${x.appId}/settings` })).statusCode).toBe(401);
+  });
+});
+
+describe('wire schemas', () => {
+  it.each([
+    ['v3', '/webhooks/v3'],
+    ['2026-03', '/webhooks/2026-03'],
+    ['2026-09', '/app-webhooks/2026-09'],
+  ])('every answer at %s matches its schema', async (_, prefix) => {
+    const x = await webhookApp();
+    const call = async (method: 'GET' | 'PUT' | 'POST' | 'PATCH', path: string, status: number, payload?: unknown) => {
+      const r = await t.inject({
+        method,
+        url: `${prefix}/${x.appId}${path}?hapikey=${devKey(x)}`,
+        ...(payload === undefined ? {} : { payload: payload as never }),
+      });
+      expect({ status: r.statusCode, body: r.body }).toMatchObject({ status });
+      const template = path.replace(/\/subscriptions\/\d+$/, '/subscriptions/{subscriptionId}');
+      expect(operationProblems(method, `${prefix}/{appId}${template}`, status, r.json())).toEqual([]);
+      return r.json() as { id: string };
+    };
+    await call('PUT', '/settings', 200, { targetUrl: receiver.url, throttling: { maxConcurrentRequests: 3 } });
+    await call('GET', '/settings', 200);
+    const sub = await call('POST', '/subscriptions', 201, {
+      eventType: 'contact.propertyChange',
+      propertyName: 'email',
+      active: true,
+    });
+    await call('GET', '/subscriptions', 200);
+    await call('GET', `/subscriptions/${sub.id}`, 200);
+    await call('PATCH', `/subscriptions/${sub.id}`, 200, { active: false });
+    await call('POST', '/subscriptions/batch/update', 200, { inputs: [{ id: Number(sub.id), active: true }] });
+    const withUnknown = {
+      inputs: [
+        { id: Number(sub.id), active: false },
+        { id: 999, active: true },
+      ],
+    };
+    await call('POST', '/subscriptions/batch/update', prefix.includes('2026-09') ? 200 : 207, withUnknown);
   });
 });
 

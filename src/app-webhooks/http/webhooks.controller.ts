@@ -8,10 +8,20 @@ import type { CommandContext } from '../../platform/events/envelope';
 import { type ApiVersion, RouteVersion, versionedPaths } from '../../platform/http/api-versions';
 import { IntParamPipe } from '../../platform/http/int-param.pipe';
 import { Ctx } from '../../platform/http/request-context';
+import { anyVersion } from '../../platform/http/wire-schema';
+import { WireResponse } from '../../platform/http/wire-response';
 import { AppWebhooksBusCommand } from '../application/app-webhooks.commands';
 import { type SettingsView, type SubscriptionView, WebhooksQueries } from '../application/webhooks.queries';
 import { subscriptionNotFound } from '../domain/app-webhooks.decider';
 import { parseBatchUpdate, parseCreateSubscription, parsePatch, parseSettings } from './webhooks-input';
+import {
+  SETTINGS_SCHEMA,
+  SUBSCRIPTION_BATCH_2026_09_SCHEMA,
+  SUBSCRIPTION_BATCH_SCHEMA,
+  SUBSCRIPTION_BATCH_WITH_ERRORS_SCHEMA,
+  SUBSCRIPTION_LIST_SCHEMA,
+  SUBSCRIPTION_SCHEMA,
+} from './wire-schemas';
 import { Caller, checkAppOwnership, type WebhooksCaller, WebhooksRead, WebhooksWrite } from './webhooks-auth';
 
 export const WEBHOOKS_PATHS = {
@@ -61,6 +71,7 @@ export class WebhooksController {
   @Get(':appId/settings')
   @WebhooksRead()
   @ApiOperation({ summary: 'The app’s webhook settings (404 when none are configured)' })
+  @WireResponse(200, SETTINGS_SCHEMA, { description: 'SettingsResponse' })
   getSettings(@Param('appId', new IntParamPipe()) appId: number, @Caller() caller: WebhooksCaller) {
     checkAppOwnership(this.directory, caller, appId);
     const settings = this.queries.settings(appId);
@@ -71,6 +82,7 @@ export class WebhooksController {
   @Put(':appId/settings')
   @WebhooksWrite()
   @ApiOperation({ summary: 'Set the app’s target URL and concurrency (https; http for loopback hosts only)' })
+  @WireResponse(200, SETTINGS_SCHEMA, { description: 'SettingsResponse' })
   async configure(
     @Param('appId', new IntParamPipe()) appId: number,
     @Body() body: unknown,
@@ -101,6 +113,7 @@ export class WebhooksController {
   @Get(':appId/subscriptions')
   @WebhooksRead()
   @ApiOperation({ summary: 'The app’s subscriptions, active and paused' })
+  @WireResponse(200, SUBSCRIPTION_LIST_SCHEMA, { description: 'SubscriptionListResponse' })
   list(@Param('appId', new IntParamPipe()) appId: number, @Caller() caller: WebhooksCaller) {
     checkAppOwnership(this.directory, caller, appId);
     return { results: this.queries.subscriptions(appId).map(subscriptionResponse) };
@@ -110,6 +123,7 @@ export class WebhooksController {
   @HttpCode(201)
   @WebhooksWrite()
   @ApiOperation({ summary: 'Create a subscription (propertyChange needs propertyName; object.* needs objectTypeId)' })
+  @WireResponse(201, SUBSCRIPTION_SCHEMA, { description: 'SubscriptionResponse' })
   async create(
     @Param('appId', new IntParamPipe()) appId: number,
     @Body() body: unknown,
@@ -127,11 +141,18 @@ export class WebhooksController {
 
   @Post(':appId/subscriptions/batch/update')
   @WebhooksWrite()
-  @ApiOperation({ summary: 'Activate or pause several subscriptions (207 names the unknown ids)' })
+  @ApiOperation({ summary: 'Activate or pause several subscriptions (unknown ids in errors: 207; 200 at 2026-09)' })
+  @WireResponse(200, anyVersion({ v3: SUBSCRIPTION_BATCH_SCHEMA, '2026-09': SUBSCRIPTION_BATCH_2026_09_SCHEMA }), {
+    description: 'BatchResponseSubscriptionResponse',
+  })
+  @WireResponse(207, SUBSCRIPTION_BATCH_WITH_ERRORS_SCHEMA, {
+    description: 'BatchResponseSubscriptionResponseWithErrors (v3, 2026-03)',
+  })
   async batchUpdate(
     @Param('appId', new IntParamPipe()) appId: number,
     @Body() body: unknown,
     @Caller() caller: WebhooksCaller,
+    @RouteVersion() version: ApiVersion,
     @Ctx() ctx: CommandContext,
     @Res({ passthrough: true }) reply: FastifyReply,
   ) {
@@ -151,7 +172,8 @@ export class WebhooksController {
       reply.status(200);
       return answer;
     }
-    reply.status(207);
+    // 2026-09 states no 207: the unknown ids come back in the 200's errors.
+    reply.status(version === '2026-09' ? 200 : 207);
     return {
       ...answer,
       numErrors: rejected.length,
@@ -169,6 +191,7 @@ export class WebhooksController {
   @Get(':appId/subscriptions/:subscriptionId')
   @WebhooksRead()
   @ApiOperation({ summary: 'One subscription' })
+  @WireResponse(200, SUBSCRIPTION_SCHEMA, { description: 'SubscriptionResponse' })
   getById(
     @Param('appId', new IntParamPipe()) appId: number,
     @Param('subscriptionId', new IntParamPipe()) subscriptionId: number,
@@ -183,6 +206,7 @@ export class WebhooksController {
   @Patch(':appId/subscriptions/:subscriptionId')
   @WebhooksWrite()
   @ApiOperation({ summary: 'Activate or pause a subscription' })
+  @WireResponse(200, SUBSCRIPTION_SCHEMA, { description: 'SubscriptionResponse' })
   async update(
     @Param('appId', new IntParamPipe()) appId: number,
     @Param('subscriptionId', new IntParamPipe()) subscriptionId: number,
