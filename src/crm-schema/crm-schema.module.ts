@@ -12,6 +12,7 @@ import { limitsEvents } from './domain/limits-events';
 import { AdminLimitsController } from './http/admin-limits.controller';
 import { LimitsController } from './http/limits.controller';
 import { PropertiesController } from './http/properties.controller';
+import { SchemaPurgeController } from './http/schema-purge.controller';
 import { SchemasController } from './http/schemas.controller';
 import { LimitsProjection } from './projections/limits.projection';
 
@@ -29,6 +30,7 @@ import { LimitsProjection } from './projections/limits.projection';
       PropertyGroupsController,
       PropertiesController,
       SchemasController,
+      SchemaPurgeController,
       LimitsController,
       AdminLimitsController,
     ],

@@ -150,8 +150,8 @@ describe('acceptance with the demo seed', () => {
     );
     expect(await limits(client, '/crm/v3/limits/custom-object-types')).toEqual({ limit: 0, usage: 0, percentage: 0 });
 
-    // calculated properties are part of professional (the limits endpoint itself is read with a
-    // token holding one of its official scopes, which the demo app does not request)
+    // calculated properties are part of professional (read here with a token holding only one of
+    // the endpoint's official scopes)
     await client.crm.properties.coreApi.create('contacts', calc('score_x3', 'hs_object_id * 3'));
     const reader = new Client({
       accessToken: mintLimitsToken(t, { hubId: professional, scopes: ['crm.objects.contacts.read'] }),

@@ -344,6 +344,10 @@ describe('calculated-property formulas in the decisions', () => {
     expect(refused(h, patch('calc_y', { calculationFormula: 'calc_y + 1' })).extras.errors![0]!.message).toMatch(
       /cannot refer to itself/,
     );
+    // Property names are case-insensitive in formulas: Calc_Y is calc_y.
+    expect(refused(h, patch('calc_y', { calculationFormula: 'Calc_Y + 1' })).extras.errors![0]!.message).toMatch(
+      /cannot refer to itself/,
+    );
     expect(refused(h, patch('calc_y', { calculationFormula: '1 +' })).extras.errors![0]).toMatchObject({
       in: 'calculationFormula',
       code: 'INVALID_FORMULA',

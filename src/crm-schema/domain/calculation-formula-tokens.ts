@@ -5,6 +5,8 @@ export interface Token {
   kind: TokenKind;
   text: string;
   at: number;
+  /** The `*` a number directly followed by a name stands for (`10property1` is `10 * property1`). */
+  implicit?: true;
 }
 
 export class FormulaError extends Error {
@@ -31,9 +33,9 @@ export function tokenize(source: string): Token[] {
     if (number) {
       tokens.push({ kind: 'number', text: number[0], at: i });
       i += number[0].length;
-      if (i < source.length && /[A-Za-z_]/.test(source[i]!)) {
-        throw new FormulaError(`unexpected character '${source[i]}' after the number ${number[0]}`, i);
-      }
+      // HubSpot's prefix notation: a name right after a number multiplies it (`10property1`).
+      if (i < source.length && /[A-Za-z_]/.test(source[i]!))
+        tokens.push({ kind: 'op', text: '*', at: i, implicit: true });
       continue;
     }
     if (c === '"' || c === "'") {

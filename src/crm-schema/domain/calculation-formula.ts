@@ -1,9 +1,12 @@
 /**
- * The formula language of calculated properties (`calculationFormula`), as HubSpot documents it:
- * number, string and boolean literals; property references (a bare name reads a number property,
- * `string(name)` a text one, `bool(name)` a boolean one); arithmetic, comparison and logical
- * operators; a small set of functions; and `if … then … elseif … else … endif`. Pure: the
- * properties a formula may name come in as a lookup. The grammar is written out in docs/limits.md.
+ * The formula language of calculated properties (`calculationFormula`), as HubSpot documents it
+ * (developers.hubspot.com, properties guide, "Calculation property syntax"): number, string and
+ * boolean literals; property references (a bare name reads a number property, `string(name)` a text
+ * one, `bool(name)` a boolean one); arithmetic (`+` also joins strings; `10property1` multiplies),
+ * comparison (`=`, `equals`, `!=`, …) and logical operators; a small set of functions; and
+ * `if … then … elseif … else … endif` with `endif` optional. Case-insensitive except inside string
+ * literals. Pure: the properties a formula may name come in as a lookup. The grammar is written out
+ * in docs/limits.md.
  */
 
 import { describeToken as describe, FormulaError, type Token, tokenize } from './calculation-formula-tokens';
@@ -33,19 +36,22 @@ export const formulaTypeOfProperty = (propertyType: string): FormulaType | undef
 /** Deeper nesting than this is refused (a hostile formula must not exhaust the stack). */
 const MAX_DEPTH = 64;
 
-const KEYWORDS = new Set(['and', 'or', 'not', 'true', 'false', 'if', 'then', 'elseif', 'else', 'endif']);
+const KEYWORDS = new Set(['and', 'or', 'not', 'equals', 'true', 'false', 'if', 'then', 'elseif', 'else', 'endif']);
 
-/** Functions: argument types (`any` takes every type; `rest` repeats the last one) and the result. */
+/**
+ * Functions: argument types (`any` takes every type; `upTo` repeats the last one up to that many
+ * arguments — HubSpot's max, min and concatenate take 2 to 100) and the result.
+ */
 interface Signature {
   args: Array<FormulaType | 'any'>;
   optional?: number;
-  rest?: boolean;
-  result: FormulaType | 'same-as-2nd';
+  upTo?: number;
+  result: FormulaType | 'branches';
 }
 const FUNCTIONS: Record<string, Signature> = {
-  if: { args: ['bool', 'any', 'any'], result: 'same-as-2nd' },
-  max: { args: ['number', 'number'], rest: true, result: 'number' },
-  min: { args: ['number', 'number'], rest: true, result: 'number' },
+  if: { args: ['bool', 'any', 'any'], result: 'branches' },
+  max: { args: ['number', 'number'], upTo: 100, result: 'number' },
+  min: { args: ['number', 'number'], upTo: 100, result: 'number' },
   round: { args: ['number', 'number'], optional: 1, result: 'number' },
   round_down: { args: ['number', 'number'], result: 'number' },
   round_up: { args: ['number', 'number'], result: 'number' },
@@ -53,11 +59,29 @@ const FUNCTIONS: Record<string, Signature> = {
   abs: { args: ['number'], result: 'number' },
   is_present: { args: ['any'], result: 'bool' },
   contains: { args: ['string', 'string'], result: 'bool' },
-  concatenate: { args: ['string', 'string'], rest: true, result: 'string' },
+  concatenate: { args: ['string', 'string'], upTo: 100, result: 'string' },
   number_to_string: { args: ['number'], result: 'string' },
   string_to_number: { args: ['string'], result: 'number' },
 };
 export const FORMULA_FUNCTIONS: readonly string[] = Object.keys(FUNCTIONS);
+
+/**
+ * One read expression: its type, where it starts, and whether it is the empty string literal alone
+ * (`''`), which as an `if` branch leaves the property empty and so fits branches of any type (as in
+ * the page's own example, a boolean formula whose last branch is `''`).
+ */
+interface Operand {
+  type: FormulaType;
+  at: number;
+  empty: boolean;
+}
+
+/** The type an if's branches share, the empty ones aside; throws where a branch breaks it. */
+function branchType(known: FormulaType | undefined, b: Operand, what: string): FormulaType | undefined {
+  if (b.empty) return known;
+  if (known !== undefined && b.type !== known) throw new FormulaError(`${what} mix ${known} and ${b.type}`, b.at);
+  return b.type;
+}
 
 class Parser {
   private i = 0;
@@ -115,20 +139,26 @@ class Parser {
     return this.nested(this.peek().at, () => (this.isWord('if') ? this.conditional() : this.or()));
   }
 
+  /** An expression, as an operand or branch. */
+  private operand(): Operand {
+    const start = this.i;
+    const at = this.peek().at;
+    const type = this.expression();
+    const t = this.tokens[start]!;
+    return { type, at, empty: this.i === start + 1 && t.kind === 'string' && t.text === '' };
+  }
+
   /**
-   * if C then A (elseif C then A)* (else A)? endif — every branch of one type; or the function form
-   * if(C, A, B). Read in one pass (no backtracking): after `if (` the first expression decides —
-   * a comma makes it the function, a closing parenthesis the statement whose whole condition
-   * was parenthesized.
+   * if C then A (elseif C then A)* (else A)? endif? — every branch of one type, `endif` optional (an
+   * elseif, else or endif belongs to the innermost open `if`); or the function form if(C, A, B).
+   * Read in one pass (no backtracking): after `if (` the first expression decides — a comma makes
+   * it the function, a closing parenthesis the statement whose whole condition was parenthesized.
    */
   private conditional(): FormulaType {
     const keyword = this.next();
     let type: FormulaType | undefined;
     const branch = () => {
-      const at = this.peek().at;
-      const b = this.expression();
-      if (type !== undefined && b !== type) throw new FormulaError(`the branches mix ${type} and ${b}`, at);
-      type = b;
+      type = branchType(type, this.operand(), 'the branches');
     };
     const mustBeBool = (c: FormulaType, at: number) => {
       if (c !== 'bool') throw new FormulaError(`an if condition must be a boolean, not a ${c}`, at);
@@ -139,11 +169,10 @@ class Parser {
     };
     if (this.isOp('(')) {
       this.next();
-      const at = this.peek().at;
-      const first = this.expression();
-      if (this.isOp(',')) return this.finishCall(keyword, 'if', FUNCTIONS.if!, [{ type: first, at }]);
+      const first = this.operand();
+      if (this.isOp(',')) return this.finishCall(keyword, 'if', FUNCTIONS.if!, [first]);
       this.expectOp(')');
-      mustBeBool(first, at);
+      mustBeBool(first.type, first.at);
     } else {
       condition();
     }
@@ -159,8 +188,8 @@ class Parser {
       this.next();
       branch();
     }
-    this.expectWord('endif');
-    return type!;
+    if (this.isWord('endif')) this.next();
+    return type ?? 'string';
   }
 
   private logical(word: 'or' | 'and', operand: () => FormulaType): FormulaType {
@@ -197,10 +226,11 @@ class Parser {
     const at = this.peek().at;
     const left = this.additive();
     const t = this.peek();
-    if (t.kind !== 'op' || !['<', '>', '<=', '>=', '=', '!='].includes(t.text)) return left;
+    const equals = this.isWord('equals'); // the word form of '='
+    if (!equals && (t.kind !== 'op' || !['<', '>', '<=', '>=', '=', '!='].includes(t.text))) return left;
     this.next();
     const right = this.additive();
-    if (t.text === '=' || t.text === '!=') {
+    if (equals || t.text === '=' || t.text === '!=') {
       if (left !== right) throw new FormulaError(`'${t.text}' compares a ${left} with a ${right}`, t.at);
     } else if (left !== 'number' || right !== 'number') {
       throw new FormulaError(`'${t.text}' compares numbers, not a ${left === 'number' ? right : left}`, at);
@@ -208,25 +238,41 @@ class Parser {
     return 'bool';
   }
 
-  private arithmetic(ops: string[], operand: () => FormulaType): FormulaType {
+  /** '+' adds numbers or joins strings (both sides of one of those types); '-' subtracts numbers. */
+  private additive(): FormulaType {
     let at = this.peek().at;
-    const left = operand();
-    while (this.peek().kind === 'op' && ops.includes(this.peek().text)) {
+    let left = this.term();
+    while (this.isOp('+') || this.isOp('-')) {
       const op = this.next();
       const rightAt = this.peek().at;
-      const right = operand();
-      if (left !== 'number') throw new FormulaError(`'${op.text}' needs numbers, not a ${left}`, at);
-      if (right !== 'number') throw new FormulaError(`'${op.text}' needs numbers, not a ${right}`, rightAt);
+      const right = this.term();
+      if (op.text === '-') {
+        if (left !== 'number') throw new FormulaError(`'-' needs numbers, not a ${left}`, at);
+        if (right !== 'number') throw new FormulaError(`'-' needs numbers, not a ${right}`, rightAt);
+      } else if (left === 'bool') {
+        throw new FormulaError(`'+' needs numbers or strings, not a bool`, at);
+      } else if (right !== left) {
+        throw new FormulaError(`'+' needs numbers or strings on both sides, not a ${left} and a ${right}`, rightAt);
+      }
       at = rightAt;
+      left = right;
     }
     return left;
   }
 
-  private additive(): FormulaType {
-    return this.arithmetic(['+', '-'], () => this.term());
-  }
   private term(): FormulaType {
-    return this.arithmetic(['*', '/'], () => this.unary());
+    let at = this.peek().at;
+    const left = this.unary();
+    while (this.isOp('*') || this.isOp('/')) {
+      const op = this.next();
+      const name = op.implicit ? `the '*' of '${this.peek().text}' after a number` : `'${op.text}'`;
+      const rightAt = this.peek().at;
+      const right = this.unary();
+      if (left !== 'number') throw new FormulaError(`${name} needs numbers, not a ${left}`, at);
+      if (right !== 'number') throw new FormulaError(`${name} needs numbers, not a ${right}`, rightAt);
+      at = rightAt;
+    }
+    return left;
   }
 
   private unary(): FormulaType {
@@ -280,7 +326,9 @@ class Parser {
     return this.reference(name.text, as, name.at);
   }
 
-  private reference(name: string, as: FormulaType, at: number): FormulaType {
+  /** Property names are case-insensitive (HubSpot's are lowercase): `Amount` reads `amount`. */
+  private reference(written: string, as: FormulaType, at: number): FormulaType {
+    const name = written.toLowerCase();
     const propertyType = this.lookup(name);
     if (propertyType === undefined) throw new FormulaError(`property '${name}' does not exist on this object`, at);
     const actual = formulaTypeOfProperty(propertyType);
@@ -303,31 +351,26 @@ class Parser {
     if (!signature) throw new FormulaError(`unknown function '${t.text}'`, t.at);
     this.expectOp('(');
     if (this.isOp(')')) return this.finishCall(t, name, signature, [], true);
-    const at = this.peek().at;
-    return this.finishCall(t, name, signature, [{ type: this.expression(), at }]);
+    return this.finishCall(t, name, signature, [this.operand()]);
   }
 
   /** The rest of a call whose first arguments are read: more after commas, then ')' and the checks. */
-  private finishCall(
-    t: Token,
-    name: string,
-    signature: Signature,
-    args: Array<{ type: FormulaType; at: number }>,
-    closed = false,
-  ): FormulaType {
+  private finishCall(t: Token, name: string, signature: Signature, args: Operand[], closed = false): FormulaType {
     if (!closed) {
       while (this.isOp(',')) {
         this.next();
-        const at = this.peek().at;
-        args.push({ type: this.expression(), at });
+        args.push(this.operand());
       }
     }
     this.expectOp(')');
     const min = signature.args.length - (signature.optional ?? 0);
-    const max = signature.rest ? Infinity : signature.args.length;
+    const max = signature.upTo ?? signature.args.length;
     if (args.length < min || args.length > max) {
-      const expected = max === Infinity ? `at least ${min}` : min === max ? `${min}` : `${min} or ${max}`;
-      throw new FormulaError(`${name}() takes ${expected} argument(s), not ${args.length}`, t.at);
+      const expected =
+        signature.upTo !== undefined
+          ? `at least ${min} argument(s) and at most ${max}`
+          : `${min === max ? min : `${min} or ${max}`} argument(s)`;
+      throw new FormulaError(`${name}() takes ${expected}, not ${args.length}`, t.at);
     }
     args.forEach((a, k) => {
       const want = signature.args[Math.min(k, signature.args.length - 1)]!;
@@ -335,11 +378,10 @@ class Parser {
         throw new FormulaError(`argument ${k + 1} of ${name}() must be a ${want}, not a ${a.type}`, a.at);
       }
     });
-    if (signature.result !== 'same-as-2nd') return signature.result;
-    if (args[1]!.type !== args[2]!.type) {
-      throw new FormulaError(`the branches of if() mix ${args[1]!.type} and ${args[2]!.type}`, args[2]!.at);
-    }
-    return args[1]!.type;
+    if (signature.result !== 'branches') return signature.result;
+    return (
+      branchType(branchType(undefined, args[1]!, 'the branches of if()'), args[2]!, 'the branches of if()') ?? 'string'
+    );
   }
 }
 

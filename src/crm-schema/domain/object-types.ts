@@ -89,6 +89,8 @@ export const STANDARD_OBJECT_TYPES: readonly StandardObjectType[] = [
       builtIn('pipeline', 'Pipeline', 'enumeration', 'select', 'dealinformation', 3),
       builtIn('dealstage', 'Deal Stage', 'enumeration', 'select', 'dealinformation', 4),
       builtIn('closedate', 'Close Date', 'datetime', 'date', 'dealinformation', 5),
+      // read by HubSpot's own amount_in_home_currency formula (multi-currency accounts)
+      builtIn('hs_exchange_rate', 'Exchange rate', 'number', 'number', 'dealinformation', -1),
       builtIn('hs_object_id', 'Record ID', 'number', 'number', 'dealinformation', -1),
       builtIn('createdate', 'Create Date', 'datetime', 'date', 'dealinformation', -1),
     ],

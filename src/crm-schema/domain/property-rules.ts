@@ -48,7 +48,7 @@ export const TEXT_DISPLAY_HINTS = [
   'postal_code',
 ] as const;
 
-export const PROPERTY_TYPES = ['string', 'number', 'date', 'datetime', 'enumeration', 'bool'] as const;
+export const PROPERTY_TYPES = ['string', 'number', 'date', 'datetime', 'enumeration', 'bool', 'phone_number'] as const;
 export const FIELD_TYPES = [
   'textarea',
   'text',
@@ -72,7 +72,11 @@ const FIELD_TYPES_BY_TYPE: Record<string, readonly string[]> = {
   datetime: ['date', 'calculation_equation'],
   enumeration: ['select', 'radio', 'checkbox', 'booleancheckbox', 'calculation_equation'],
   bool: ['booleancheckbox', 'radio', 'select', 'calculation_equation'],
+  phone_number: ['phonenumber'],
 };
+
+/** HubSpot lets a property require unique values only when it is single-line text or a number. */
+const UNIQUE_VALUE_FIELDS: Record<string, string> = { string: 'text', number: 'number' };
 
 export const PROPERTY_NAME = /^[a-z][a-z0-9_]*$/;
 export const MAX_NAME_LENGTH = 100;
@@ -109,6 +113,13 @@ export function normalizeProperty(
     bad(
       'fieldType',
       `fieldType '${input.fieldType}' is not valid for type '${input.type}'; valid: ${allowed.join(', ')}`,
+    );
+  }
+
+  if (input.hasUniqueValue === true && UNIQUE_VALUE_FIELDS[input.type] !== input.fieldType) {
+    bad(
+      'hasUniqueValue',
+      `hasUniqueValue is only allowed on single-line text (type string, fieldType text) and number (type number, fieldType number) properties, not type '${input.type}' with fieldType '${input.fieldType}'`,
     );
   }
 

@@ -1,4 +1,5 @@
 import { HubSpotError } from '../../platform/errors/hubspot-error';
+import { parseBooleanParam } from '../../platform/http/boolean-param';
 import { DATA_SENSITIVITIES, type DataSensitivity } from '../domain/property-rules';
 
 /**
@@ -6,11 +7,7 @@ import { DATA_SENSITIVITIES, type DataSensitivity } from '../domain/property-rul
  * answer HubSpot's VALIDATION_ERROR (ids use the shared IntParamPipe).
  */
 export function parseArchived(raw: string | undefined): boolean {
-  if (raw === undefined || raw === '' || raw === 'false') return false;
-  if (raw === 'true') return true;
-  throw HubSpotError.validation(`Invalid archived: ${String(raw).slice(0, 40)}`, [
-    { message: 'archived must be true or false', in: 'archived', code: 'INVALID' },
-  ]);
+  return parseBooleanParam(raw, 'archived', false);
 }
 
 /** Object types and property names are short identifiers; anything longer cannot exist. */
@@ -23,11 +20,7 @@ export function parseSegment(raw: string, name: string): string {
 
 /** HubSpot's boolean query flags (`includePropertyDefinitions`...): true unless `false` is given. */
 export function parseIncludeFlag(raw: string | undefined, name: string): boolean {
-  if (raw === undefined || raw === '' || raw === 'true') return true;
-  if (raw === 'false') return false;
-  throw HubSpotError.validation(`Invalid ${name}: ${String(raw).slice(0, 40)}`, [
-    { message: `${name} must be true or false`, in: name, code: 'INVALID' },
-  ]);
+  return parseBooleanParam(raw, name, true);
 }
 
 /** The `dataSensitivity` query parameter (default non_sensitive). */

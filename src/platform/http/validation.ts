@@ -45,7 +45,8 @@ function detailOf(e: ValidationError, path: string): ErrorDetail {
   const constraints = e.constraints ?? {};
   const names = Object.keys(constraints);
   const required = names.some((n) => n === 'isDefined' || n === 'isNotEmpty');
-  const missing = required && (e.value === undefined || e.value === null || e.value === '');
+  // class-validator reports an absent value only for a field that is not optional: it is required.
+  const missing = e.value === undefined || e.value === null || (required && e.value === '');
   return {
     message: missing ? `${path} is required` : Object.values(constraints).join('; '),
     in: path,
