@@ -3,9 +3,11 @@ import { CrmRecordEventType, recordStream, uniqueValueStream } from '../../src/c
 import { EventStreams } from '../../src/platform/commands/event-streams';
 import { EVENT_STORE, type EventStore } from '../../src/platform/event-store/event-store.port';
 import { ProjectionRunner } from '../../src/platform/projections/projection-runner';
+import { CrmRecordsQueries, RecordHistory } from '../../src/crm-records/application/crm-records.queries';
+import { RECORD_PAGE_SCHEMA, RECORD_SCHEMA } from '../../src/crm-records/http/wire-schemas';
 import { mintRecordsToken } from '../support/records-tokens';
 import { createAccount, startTestApp, type TestApp } from '../support/test-app';
-import { operationProblems } from '../support/wire-schemas';
+import { operationProblems, wireProblems } from '../support/wire-schemas';
 
 /**
  * The records routes over HTTP at every version, and what they answer to bad input: wrong types,
@@ -506,5 +508,23 @@ describe('hasUniqueValue properties', () => {
     await ok('PATCH', `${base}/deals/${first.id}`, { properties: { external_ref: 'X-9' } });
     expect((await call('POST', `${base}/deals`, { properties: { external_ref: 'X-1' } })).status).toBe(201);
     expect((await call('POST', `${base}/deals`, { properties: { external_ref: 'X-9' } })).status).toBe(409);
+  });
+});
+
+describe('what the serialized GETs’ handlers return, before the serializer', () => {
+  // fast-json-stringify drops what a schema does not declare: the reads behind the two serialized
+  // GETs must hold nothing more (closed schemas, validated strictly), or a new field would vanish unseen.
+  it('a record (with history) and a page: exactly their schemas', async () => {
+    const created = await call('POST', '/crm/v3/objects/contacts', { properties: { email: 'serialized@example.com' } });
+    const id = Number(created.body!.id);
+    await call('DELETE', `/crm/v3/objects/contacts/${id}`);
+    const queries = t.app.get(CrmRecordsQueries);
+    const archived = queries.get(hubId, '0-1', id, true)!;
+    const history = await t.app.get(RecordHistory).of(hubId, '0-1', id, ['email', 'hs_object_id']);
+    expect(wireProblems(RECORD_SCHEMA, { ...archived, propertiesWithHistory: history })).toEqual([]);
+    const page = queries.page(hubId, '0-1', { archived: false, after: 0, limit: 2 });
+    expect(
+      wireProblems(RECORD_PAGE_SCHEMA, { results: page.results, paging: { next: { after: '1', link: 'x' } } }),
+    ).toEqual([]);
   });
 });

@@ -78,6 +78,7 @@ export class RecordsController {
   @Authenticated({ by: 'bearer', scopes: recordScopesOf('read') })
   @ApiOperation({ summary: 'A page of records (limit default 10, at most 100; after: the previous page’s cursor)' })
   @WireResponse(200, RECORD_PAGE_SCHEMA, {
+    serialize: true,
     description: 'CollectionResponseSimplePublicObjectWithAssociationsForwardPaging',
   })
   @ApiQuery({ name: 'limit', required: false, type: Number })
@@ -132,7 +133,7 @@ export class RecordsController {
   @Get(':objectType/:objectId')
   @Authenticated({ by: 'bearer', scopes: recordScopesOf('read') })
   @ApiOperation({ summary: 'Read a record (by id, or by the value of a unique idProperty)' })
-  @WireResponse(200, RECORD_SCHEMA, { description: 'SimplePublicObjectWithAssociations' })
+  @WireResponse(200, RECORD_SCHEMA, { serialize: true, description: 'SimplePublicObjectWithAssociations' })
   @ApiQuery({ name: 'properties', required: false })
   @ApiQuery({ name: 'propertiesWithHistory', required: false })
   @ApiQuery({ name: 'archived', required: false, type: Boolean })
