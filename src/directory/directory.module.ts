@@ -4,6 +4,8 @@ import { EventSourcingModule } from '../platform/event-sourcing/event-sourcing.m
 import { AdminKey } from '../platform/security/admin-key';
 import { AdminAuthentication } from '../platform/security/admin-authentication';
 import { ChangeAccountSettingsHandler } from './application/commands/change-account-settings';
+import { ChangeAppSettingsHandler } from './application/commands/change-app-settings';
+import { RotateClientSecretHandler } from './application/commands/rotate-client-secret';
 import { CreateAccountHandler } from './application/commands/create-account';
 import { IssueDeveloperApiKeyHandler } from './application/commands/issue-developer-api-key';
 import { CreateUserHandler } from './application/commands/create-user';
@@ -29,6 +31,8 @@ import { DemoSeeder } from './seed/demo-seeder';
       IssueDeveloperApiKeyHandler,
       CreateUserHandler,
       RegisterAppHandler,
+      ChangeAppSettingsHandler,
+      RotateClientSecretHandler,
     ],
     controllers: [AccountsController, UsersController, AppsController, EventsController],
     providers: [

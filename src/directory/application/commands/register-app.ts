@@ -18,7 +18,7 @@ export interface AppSettings {
   redirectUrls: string[];
   requiredScopes: string[];
   optionalScopes: string[];
-  /** Only the demo seed fixes its credentials (they are public demo data). */
+  /** Only fixtures (the demo seed, FIXTURES) give the credentials: the app's users already have them. */
   fixedCredentials?: { clientId: string; clientSecret: string };
 }
 
@@ -61,6 +61,7 @@ export class RegisterAppHandler implements ICommandHandler<RegisterApp> {
       const { position } = await this.apps.handle(
         appStream(appId),
         {
+          type: 'RegisterApp',
           appId,
           developerHubId: settings.developerHubId,
           name: settings.name,
