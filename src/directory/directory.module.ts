@@ -19,6 +19,7 @@ import { EventsController } from './http/events.controller';
 import { UsersController } from './http/users.controller';
 import { DirectoryProjection } from './projections/directory.projection';
 import { DemoSeeder } from './seed/demo-seeder';
+import { Fixtures } from './fixtures/fixtures';
 
 /** Accounts, users and apps: the admin API, the demo seed, and DirectoryQueries for every module. */
 @Module(
@@ -41,8 +42,9 @@ import { DemoSeeder } from './seed/demo-seeder';
       DirectoryQueries,
       DirectoryAnswers,
       DemoSeeder,
+      Fixtures,
     ],
-    exports: [AdminKey, DirectoryQueries, DemoSeeder],
+    exports: [AdminKey, DirectoryQueries, DemoSeeder, Fixtures],
   }),
 )
 export class DirectoryModule {}
