@@ -8,4 +8,10 @@ export { DirectoryModule } from './directory.module';
 export { ACCOUNT_TYPES } from './domain/account-settings';
 export { DemoSeeder } from './seed/demo-seeder';
 export { Fixtures, type AppliedFixtures } from './fixtures/fixtures';
-export { FixturesError, loadFixtures, parseFixtures, type FixturesDocument } from './fixtures/fixtures-file';
+export {
+  FixturesError,
+  fixturesSchemaForOpenApi,
+  loadFixtures,
+  parseFixtures,
+  type FixturesDocument,
+} from './fixtures/fixtures-file';

@@ -134,6 +134,15 @@ describe('declared fixtures', () => {
     );
   });
 
+  it("publishes the file's schema in /docs", async () => {
+    const docs = (await t.inject({ method: 'GET', url: '/docs/json' })).json();
+    expect(docs.components.schemas.FixturesFile).toMatchObject({
+      type: 'object',
+      properties: { accounts: { type: 'array' }, users: { type: 'array' }, apps: { type: 'array' } },
+    });
+    expect(docs.components.schemas.FixturesFile).not.toHaveProperty('$schema');
+  });
+
   it('survives a restart: the same file on the same data changes nothing', async () => {
     const dataDir = t.dataDir;
     restartedDataDir = dataDir;
