@@ -2,7 +2,8 @@ import 'reflect-metadata';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { createApp } from './app.factory';
 import { AppConfig, ConfigError, loadConfig } from './platform/config/config';
-import { DemoSeeder, Fixtures, FixturesError, type FixturesDocument, loadFixtures } from './directory';
+import { applyFixtures } from './apply-fixtures';
+import { DemoSeeder, FixturesError, type FixturesDocument, loadFixtures } from './directory';
 import { featureModules } from './feature-modules';
 import { installProcessFaultHandlers } from './platform/core/process-faults';
 import { flushLogOnShutdown } from './platform/core/shutdown-log-flush';
@@ -56,15 +57,7 @@ async function main(): Promise<void> {
       if (empty) logger.info('demo seed written to an empty store');
       banner = seeder.banner();
     }
-    if (fixtures !== null) {
-      await app
-        .get(Fixtures)
-        .apply(
-          fixtures,
-          { correlationId: 'fixtures', causationId: null, actor: 'system:fixtures' },
-          config.fixturesFile!,
-        );
-    }
+    if (fixtures !== null) await applyFixtures(app, fixtures, config.fixturesFile!);
     await app.listen({
       host: config.host,
       port: config.port,

@@ -1,6 +1,7 @@
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { Fixtures, FixturesError, loadFixtures, type FixturesDocument } from '../../src/directory';
+import { applyFixtures } from '../../src/apply-fixtures';
+import { FixturesError, loadFixtures, type FixturesDocument } from '../../src/directory';
 import type { CommandContext } from '../../src/platform/events/envelope';
 import { allEvents, exchangeCode, installCode, type OAuthFixture } from '../support/oauth-fixtures';
 import { startTestApp, type TestApp } from '../support/test-app';
@@ -12,7 +13,7 @@ const ctx: CommandContext = { correlationId: 'fixtures', causationId: null, acto
 describe('declared fixtures', () => {
   let t: TestApp;
   const example = loadFixtures(EXAMPLE);
-  const apply = (doc: FixturesDocument, app = t) => app.app.get(Fixtures).apply(doc, ctx, 'examples/fixtures.json');
+  const apply = (doc: FixturesDocument) => applyFixtures(t.app, doc, 'examples/fixtures.json', ctx);
   beforeAll(async () => {
     t = await startTestApp();
   });
@@ -119,6 +120,7 @@ describe('declared fixtures', () => {
           optionalScopes: [],
         },
       ],
+      installs: [],
     };
     const applied = await apply(doc);
     expect(applied).toMatchObject({

@@ -78,6 +78,33 @@ describe('fixtures file', () => {
     expect(() => loadFixtures(join(ROOT, 'no-such-file.json'))).toThrow(/cannot be read/);
   });
 
+  it('checks installs: the app, the account and a user of that account, each of the file', () => {
+    const user = { email: 'a@example.com', password: 'password-1', accounts: ['dev.example.com'] };
+    const ok = { accounts: [account, { domain: 'b.example.com', tier: 'free' }], users: [user], apps: [app] };
+    expect(
+      parseFixtures(
+        JSON.stringify({ ...ok, installs: [{ app: 'client-1', account: 'dev.example.com', user: 'A@example.com' }] }),
+      ).installs,
+    ).toEqual([{ app: 'client-1', account: 'dev.example.com', user: 'a@example.com' }]);
+    expect(
+      problemsOf({
+        ...ok,
+        installs: [
+          { app: 'client-9', account: 'c.example.com', user: 'nobody@example.com' },
+          { app: 'client-1', account: 'b.example.com', user: 'a@example.com' },
+          { app: 'client-1', account: 'b.example.com', user: 'a@example.com' },
+        ],
+      }),
+    ).toEqual([
+      'installs[0].app: no app with client id client-9 in this file',
+      'installs[0].account: no account with domain c.example.com in this file',
+      'installs[0].user: no user with e-mail nobody@example.com in this file',
+      'installs[1].user: a@example.com is not a user of b.example.com',
+      'installs[2].user: a@example.com is not a user of b.example.com',
+      'installs[2]: duplicate install of client-1 in b.example.com (also installs[1])',
+    ]);
+  });
+
   it('takes given ids, and refuses duplicates of them', () => {
     const doc = parseFixtures(
       JSON.stringify({ accounts: [{ ...account, hubId: 12345678 }], apps: [{ ...app, appId: 7 }] }),

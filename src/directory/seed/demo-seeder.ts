@@ -59,6 +59,7 @@ export class DemoSeeder {
       accounts,
       users: [{ ...seed.user, accounts: accounts.map((a) => a.domain) }],
       apps: [{ ...seed.app, developerAccount: seed.developerAccount.domain }],
+      installs: [],
     };
   }
 
