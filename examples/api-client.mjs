@@ -11,3 +11,5 @@ console.log(`Installed in hub ${info.hubId} (${info.hubDomain}) with scopes: ${i
 hubspot.setAccessToken(tokens.accessToken);
 const { results } = await hubspot.crm.properties.coreApi.getAll('contacts');
 console.log(`Contact properties: ${results.map((p) => p.name).join(', ')}`);
+const contacts = await hubspot.crm.contacts.basicApi.getPage(10);
+console.log(`Contacts: ${contacts.results.map((c) => c.properties.email).join(', ')}`);

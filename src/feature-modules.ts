@@ -1,5 +1,6 @@
 import type { DynamicModule, Type } from '@nestjs/common';
 import { CardsModule } from './cards';
+import { CrmRecordsModule } from './crm-records';
 import { TestControlsModule } from './test-controls';
 import { CrmSchemaModule } from './crm-schema';
 import { InstallPageModule, OAuthModule } from './oauth';
@@ -8,5 +9,5 @@ export type FeatureModule = DynamicModule | Type<unknown>;
 
 /** The HubSpot API areas, plugged into the app by main.ts and the end-to-end tests alike. */
 export function featureModules(): FeatureModule[] {
-  return [OAuthModule, InstallPageModule, CardsModule, CrmSchemaModule, TestControlsModule];
+  return [OAuthModule, InstallPageModule, CardsModule, CrmSchemaModule, CrmRecordsModule, TestControlsModule];
 }

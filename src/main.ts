@@ -3,6 +3,7 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { createApp } from './app.factory';
 import { AppConfig, ConfigError, loadConfig } from './platform/config/config';
 import { applyFixtures } from './apply-fixtures';
+import { DemoRecordsSeeder } from './crm-records';
 import { DemoSeeder, FixturesError, type FixturesDocument, loadFixtures } from './directory';
 import { featureModules } from './feature-modules';
 import { installProcessFaultHandlers } from './platform/core/process-faults';
@@ -53,7 +54,8 @@ async function main(): Promise<void> {
     if (config.seed === 'demo') {
       const seeder = app.get(DemoSeeder);
       const empty = (await store.headPosition()) === 0;
-      await seeder.apply();
+      const { hubIds } = await seeder.apply();
+      await app.get(DemoRecordsSeeder).apply(hubIds);
       if (empty) logger.info('demo seed written to an empty store');
       banner = seeder.banner();
     }

@@ -40,7 +40,7 @@ import { LimitsProjection } from './projections/limits.projection';
       PropertiesQueries,
       SchemasQueries,
     ],
-    exports: [LimitsQueries],
+    exports: [LimitsQueries, PropertiesQueries],
   }),
 )
 export class CrmSchemaModule {}

@@ -10,6 +10,7 @@ import { ERROR_WIRE_SCHEMA } from '../../src/platform/errors/error-wire-schema';
 import type { WireOperation } from '../../src/platform/http/wire-schema';
 import { mintCardsToken } from '../support/cards-tokens';
 import { LIMITS_TEST_SCOPES, mintLimitsToken } from '../support/limits-tokens';
+import { mintRecordsToken } from '../support/records-tokens';
 import { installAndExchange, oauthFixture } from '../support/oauth-fixtures';
 import {
   conformanceProblems,
@@ -334,6 +335,107 @@ if (!DIR) {
         await record('POST', `${schemas}/{objectType}/associations`, `${schemas}/${objectName}/associations`, {
           token,
           json: { fromObjectTypeId: created.objectTypeId, toObjectTypeId: '0-2', name: `${objectName}_to_company` },
+        });
+      }
+
+      // CRM records at every version: contacts, with history, paging, batches that pass and that fail.
+      const recordsToken = mintRecordsToken(t, hubId);
+      for (const v of ['v3', '2026-03', '2026-09'] as const) {
+        const objects = v === 'v3' ? '/crm/v3/objects' : `/crm/objects/${v}`;
+        const token = recordsToken;
+        const tag = v.replace('-', '');
+        const someFailed = (ok: number) => (v === '2026-09' ? ok : 207);
+        const one = await record('POST', `${objects}/{objectType}`, `${objects}/contacts`, {
+          token,
+          json: { properties: { email: `one-${tag}@example.com`, firstname: 'One' } },
+        });
+        await record('POST', `${objects}/{objectType}`, `${objects}/contacts`, {
+          token,
+          json: { properties: { email: `two-${tag}@example.com` } },
+        });
+        await record('GET', `${objects}/{objectType}`, `${objects}/contacts?limit=1&propertiesWithHistory=email`, {
+          token,
+        });
+        await record(
+          'GET',
+          `${objects}/{objectType}/{objectId}`,
+          `${objects}/contacts/${one.id}?propertiesWithHistory=firstname`,
+          {
+            token,
+          },
+        );
+        await record('PATCH', `${objects}/{objectType}/{objectId}`, `${objects}/contacts/${one.id}`, {
+          token,
+          json: { properties: { firstname: 'Uno' } },
+        });
+        await record('POST', `${objects}/{objectType}/batch/read`, `${objects}/contacts/batch/read`, {
+          token,
+          json: { inputs: [{ id: one.id }], properties: ['email'] },
+          status: 200,
+        });
+        await record('POST', `${objects}/{objectType}/batch/read`, `${objects}/contacts/batch/read`, {
+          token,
+          json: { inputs: [{ id: one.id }, { id: '999999999' }], properties: ['email'] },
+          status: someFailed(200),
+        });
+        await record('POST', `${objects}/{objectType}/batch/create`, `${objects}/contacts/batch/create`, {
+          token,
+          json: { inputs: [{ properties: { email: `three-${tag}@example.com` } }] },
+          status: 201,
+        });
+        await record('POST', `${objects}/{objectType}/batch/create`, `${objects}/contacts/batch/create`, {
+          token,
+          json: { inputs: [{ properties: { email: `four-${tag}@example.com` } }, { properties: { nosuch: 'x' } }] },
+          status: someFailed(201),
+        });
+        await record('POST', `${objects}/{objectType}/batch/update`, `${objects}/contacts/batch/update`, {
+          token,
+          json: { inputs: [{ id: one.id, properties: { lastname: 'Last' } }] },
+          status: 200,
+        });
+        await record('POST', `${objects}/{objectType}/batch/update`, `${objects}/contacts/batch/update`, {
+          token,
+          json: {
+            inputs: [
+              { id: one.id, properties: { lastname: 'L' } },
+              { id: '999999999', properties: {} },
+            ],
+          },
+          status: someFailed(200),
+        });
+        await record('POST', `${objects}/{objectType}/batch/upsert`, `${objects}/contacts/batch/upsert`, {
+          token,
+          json: {
+            inputs: [
+              { id: `one-${tag}@example.com`, idProperty: 'email', properties: { lastname: 'Up' } },
+              { id: `five-${tag}@example.com`, idProperty: 'email', properties: {} },
+            ],
+          },
+          status: 200,
+        });
+        const limitsPath = v === 'v3' ? '/crm/v3/limits/records' : `/crm/limits/${v}/records`;
+        await record('GET', limitsPath, limitsPath, { token });
+        const other = await record('POST', `${objects}/{objectType}`, `${objects}/companies`, {
+          token,
+          json: { properties: { name: `Other ${tag}`, domain: `${tag}.example.com` } },
+        });
+        const primary = await record('POST', `${objects}/{objectType}`, `${objects}/companies`, {
+          token,
+          json: { properties: { name: `Primary ${tag}` } },
+        });
+        await record('POST', `${objects}/{objectType}/merge`, `${objects}/companies/merge`, {
+          token,
+          json: { primaryObjectId: primary.id, objectIdToMerge: other.id },
+        });
+        await record('POST', `${objects}/{objectType}/batch/upsert`, `${objects}/contacts/batch/upsert`, {
+          token,
+          json: {
+            inputs: [
+              { id: `six-${tag}@example.com`, idProperty: 'email', properties: {} },
+              { id: `seven-${tag}@example.com`, idProperty: 'email', properties: { nosuch: 'x' } },
+            ],
+          },
+          status: someFailed(200),
         });
       }
     }, 120_000);

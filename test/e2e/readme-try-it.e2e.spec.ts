@@ -100,9 +100,11 @@ describe("README's Try it in two minutes", () => {
     const snippet = run(process.execPath, [EXAMPLE, landedOn], personEnv({ HUBSPOT_BASE_URL: base }));
     const end = await snippet.ended(60_000);
     expect({ end, stderr: snippet.stderr() }).toEqual({ end: { code: 0, signal: null }, stderr: '' });
-    const [installed, properties] = snippet.stdout().trim().split('\n');
+    const [installed, properties, contacts] = snippet.stdout().trim().split('\n');
     expect(installed).toMatch(new RegExp(`^Installed in hub ${hubId} \\(\\S+\\) with scopes: oauth( \\S+)+$`));
     expect(properties).toMatch(/^Contact properties: (\w+, )+\w+$/);
+    // The demo seed's contacts, in whichever account the browser chose.
+    expect(contacts).toMatch(/^Contacts: (\S+@\S+, )+\S+@\S+$/);
 
     service.child.kill('SIGINT');
     await service.ended();

@@ -1,0 +1,539 @@
+import { Inject } from '@nestjs/common';
+import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import { CLOCK, type Clock } from '../../platform/clock';
+import { fold } from '../../platform/commands/decider';
+import { EventStreams } from '../../platform/commands/event-streams';
+import { DEFAULT_RETRY_POLICY, retryOnConflict } from '../../platform/commands/retry-policy';
+import { eventTypes } from '../../platform/events/event-type-registry';
+import { HubSpotError } from '../../platform/errors/hubspot-error';
+import { EVENT_STORE, type EventStore } from '../../platform/event-store/event-store.port';
+import type { CommandContext } from '../../platform/events/envelope';
+import { answerAfterCommit, type ReadModel } from '../../platform/projections/answer-after-commit';
+import { ProjectionRunner } from '../../platform/projections/projection-runner';
+import type { PropertyRules } from '../domain/property-values';
+import { checkedValues, isLive, MERGED_IDS, recordDecider } from '../domain/record.decider';
+import { cannotMergeIntoItself, notAUniqueProperty, recordNotFound } from '../domain/record-errors';
+import { type RecordEvent, recordStream, uniqueValueStream, type WriteSource } from '../domain/record-events';
+import { recordTypeTraits, uniqueValueKey } from '../domain/record-types';
+import { uniqueValueClaimDecider } from '../domain/unique-value-claim.decider';
+import { CrmRecordsProjection } from '../projections/crm-records.projection';
+import {
+  type BatchArchiveRecords,
+  type BatchCreateRecords,
+  type BatchUpdateRecords,
+  type BatchUpsertRecords,
+  type MergeRecords,
+  CrmRecordsCommand,
+  type CrmRecordsAnswers,
+  type RecordBatchView,
+  type StandardErrorView,
+  type UpsertedRecordView,
+} from './crm-records.commands';
+import { CrmRecordsQueries, type RecordView } from './crm-records.queries';
+import { RecordIds } from './record-ids';
+import { RecordSchema, type RecordType } from './record-schema';
+
+/**
+ * A unique value's claim whose record has not appeared after this long was left by a create that
+ * never completed (the process stopped between the claim and the record): the value is free again.
+ */
+export const ORPHANED_CLAIM_AFTER_MS = 30_000;
+
+/** One record written by a command: where, and what a read of it shows. */
+interface Written {
+  id: number;
+  position: number;
+  shown: string[];
+  new?: boolean;
+}
+
+/** A record id from a path or an input: HubSpot's ids are numeric; anything else names no record. */
+export function parseRecordId(raw: string): number | null {
+  return /^\d{1,15}$/.test(raw) ? Number(raw) : null;
+}
+
+/**
+ * The one handler of CRM records writes. Single-record writes are the record decider's commands
+ * with the facts added here (the object type resolved, a fresh id, the account's property rules,
+ * the time); a batch runs them per record and reports the inputs that failed. Unique values (a
+ * contact's e-mail) are claimed on their own streams before the record is written, so of two
+ * records with one e-mail exactly one is stored. Answers come from the read model after commit.
+ */
+@CommandHandler(CrmRecordsCommand)
+export class CrmRecordsHandler implements ICommandHandler<CrmRecordsCommand> {
+  private readonly records;
+  private readonly claims;
+  private readonly readModel: ReadModel<CrmRecordsQueries>;
+
+  constructor(
+    private readonly streams: EventStreams,
+    @Inject(CLOCK) private readonly clock: Clock,
+    @Inject(EVENT_STORE) private readonly store: EventStore,
+    private readonly runner: ProjectionRunner,
+    projection: CrmRecordsProjection,
+    queries: CrmRecordsQueries,
+    private readonly schema: RecordSchema,
+    private readonly ids: RecordIds,
+  ) {
+    this.records = streams.forDecider(recordDecider);
+    this.claims = streams.forDecider(uniqueValueClaimDecider);
+    this.readModel = { projection, shared: queries, over: (db) => new CrmRecordsQueries(db) };
+  }
+
+  async execute({ request, context }: CrmRecordsCommand): Promise<CrmRecordsAnswers[keyof CrmRecordsAnswers]> {
+    const type = this.schema.resolve(request.hubId, request.objectType);
+    switch (request.type) {
+      case 'CreateRecord': {
+        const rules = this.schema.rules(request.hubId, type);
+        const written = await this.create(request.hubId, type, rules, request.properties, request.source, context);
+        return this.answer(request.hubId, type, [written]).then(([view]) => view);
+      }
+      case 'UpdateRecord': {
+        const rules = this.schema.rules(request.hubId, type);
+        const id = this.idOf(request.hubId, type, request.recordId, request.idProperty, rules);
+        if (id === null) throw recordNotFound();
+        const written = await this.update(request.hubId, type, rules, id, request.properties, request.source, context);
+        return this.answer(request.hubId, type, [written]).then(([view]) => view);
+      }
+      case 'ArchiveRecord': {
+        const id = parseRecordId(request.recordId);
+        if (id !== null) await this.archive(request.hubId, type, id, request.source, context);
+        return undefined;
+      }
+      case 'MergeRecords':
+        return this.merge(request, type, context);
+      case 'PurgeRecord': {
+        const rules = this.schema.rules(request.hubId, type);
+        // An archived record is GDPR-deleted too, also when named by a unique value.
+        const id =
+          this.idOf(request.hubId, type, request.recordId, request.idProperty, rules) ??
+          (request.idProperty
+            ? this.readModel.shared.idBy(request.hubId, type.objectTypeId, request.idProperty, request.recordId, true)
+            : null);
+        if (id !== null) await this.purge(request.hubId, type, id, context);
+        return undefined;
+      }
+      case 'BatchCreateRecords':
+        return this.batchCreate(request, type, context);
+      case 'BatchUpdateRecords':
+        return this.batchUpdate(request, type, context);
+      case 'BatchUpsertRecords':
+        return this.batchUpsert(request, type, context);
+      case 'BatchArchiveRecords':
+        return this.batchArchive(request, type, context);
+    }
+  }
+
+  private async create(
+    hubId: number,
+    type: RecordType,
+    rules: PropertyRules,
+    properties: Record<string, string>,
+    source: WriteSource,
+    context: CommandContext,
+  ): Promise<Written> {
+    // Checked before anything is claimed, so a refused record leaves no claim behind.
+    const values = checkedValues(hubId, properties, rules);
+    const id = await this.ids.next(hubId, context);
+    await this.claimUniqueValues(hubId, type, rules, values, id, context);
+    const { position } = await this.records.handleNew(
+      recordStream(hubId, type.objectTypeId, id),
+      {
+        type: 'CreateRecord',
+        hubId,
+        objectType: type.objectTypeId,
+        properties,
+        source,
+        facts: { objectTypeId: type.objectTypeId, id, rules, now: this.clock.now() },
+      },
+      context,
+    );
+    return { id, position, shown: shownAfterWrite(type, values) };
+  }
+
+  private async update(
+    hubId: number,
+    type: RecordType,
+    rules: PropertyRules,
+    id: number,
+    properties: Record<string, string>,
+    source: WriteSource,
+    context: CommandContext,
+  ): Promise<Written> {
+    const stream = recordStream(hubId, type.objectTypeId, id);
+    const values = checkedValues(hubId, properties, rules);
+    const { state } = await this.streams.load(stream, recordDecider);
+    if (!isLive(state)) throw recordNotFound();
+    await this.claimUniqueValues(hubId, type, rules, values, id, context);
+    const { position } = await this.records.handle(
+      stream,
+      {
+        type: 'UpdateRecord',
+        hubId,
+        objectType: type.objectTypeId,
+        recordId: String(id),
+        properties,
+        source,
+        facts: { objectTypeId: type.objectTypeId, id, rules, now: this.clock.now() },
+      },
+      context,
+    );
+    return { id, position, shown: shownAfterWrite(type, values) };
+  }
+
+  private async archive(hubId: number, type: RecordType, id: number, source: WriteSource, context: CommandContext) {
+    const { position } = await this.records.handle(
+      recordStream(hubId, type.objectTypeId, id),
+      {
+        type: 'ArchiveRecord',
+        hubId,
+        objectType: type.objectTypeId,
+        recordId: String(id),
+        source,
+        facts: { objectTypeId: type.objectTypeId, id, now: this.clock.now() },
+      },
+      context,
+    );
+    if (position > 0) await this.runner.readModelsReached(position);
+  }
+
+  /**
+   * Merges `objectIdToMerge` into `primaryObjectId`, in HubSpot's order of effect: the merged record
+   * first stops taking writes (RecordMerged), its unique values the primary lacks are claimed for
+   * the primary, then the primary takes its values where it has none. Answers the primary.
+   */
+  private async merge(request: MergeRecords, type: RecordType, context: CommandContext): Promise<RecordView> {
+    const { hubId } = request;
+    const primaryId = parseRecordId(request.primaryObjectId);
+    const mergedId = parseRecordId(request.objectIdToMerge);
+    if (primaryId === null || mergedId === null) throw recordNotFound();
+    if (primaryId === mergedId) throw cannotMergeIntoItself();
+    const primaryStream = recordStream(hubId, type.objectTypeId, primaryId);
+    const { state: primary } = await this.streams.load(primaryStream, recordDecider);
+    if (!isLive(primary)) throw recordNotFound();
+    const facts = (id: number) => ({ objectTypeId: type.objectTypeId, id, now: this.clock.now() });
+    const { state: merged } = await this.records.handle(
+      recordStream(hubId, type.objectTypeId, mergedId),
+      {
+        type: 'MergeRecordInto',
+        hubId,
+        objectType: type.objectTypeId,
+        recordId: String(mergedId),
+        primaryId,
+        source: request.source,
+        facts: facts(mergedId),
+      },
+      context,
+    );
+    const taken = Object.fromEntries(
+      Object.entries(merged.properties).filter(([name]) => primary.properties[name] === undefined),
+    );
+    await this.claimUniqueValues(hubId, type, this.schema.rules(hubId, type), taken, primaryId, context);
+    const { position } = await this.records.handle(
+      primaryStream,
+      {
+        type: 'AbsorbMergedRecord',
+        hubId,
+        objectType: type.objectTypeId,
+        recordId: String(primaryId),
+        mergedId,
+        mergedProperties: merged.properties,
+        source: request.source,
+        facts: facts(primaryId),
+      },
+      context,
+    );
+    const [view] = await this.answer(hubId, type, [
+      { id: primaryId, position, shown: [...shownAfterWrite(type, { ...primary.properties, ...taken }), MERGED_IDS] },
+    ]);
+    return view!;
+  }
+
+  /**
+   * GDPR delete: RecordPurged appended to the record's stream while the store's retention port
+   * removes every earlier event of it in the same append (SQLite: one transaction; EventStoreDB:
+   * the stream truncated first), so neither the store nor a rebuilt read model keeps a value of it.
+   */
+  private async purge(hubId: number, type: RecordType, id: number, context: CommandContext): Promise<void> {
+    const stream = recordStream(hubId, type.objectTypeId, id);
+    const { position } = await retryOnConflict(stream, DEFAULT_RETRY_POLICY, async () => {
+      const recorded = await this.store.readStream(stream);
+      const state = fold(
+        recordDecider.evolve,
+        recordDecider.initialState(),
+        eventTypes.decodeStream<RecordEvent>(recorded),
+      );
+      const events = recordDecider.decide(
+        {
+          type: 'PurgeRecord',
+          hubId,
+          objectType: type.objectTypeId,
+          recordId: String(id),
+          source: { appId: null, userId: null },
+          facts: { objectTypeId: type.objectTypeId, id, now: this.clock.now() },
+        },
+        state,
+      );
+      if (events.length === 0) return { position: 0 };
+      const last = recorded[recorded.length - 1]!;
+      return this.streams.appendRemovingArchived(stream, events, last.revision, context, {
+        purge: recorded.map((e) => ({ position: e.position, eventId: e.metadata.eventId, streamId: stream })),
+        streams: [{ streamId: stream, lastRevision: last.revision }],
+      });
+    });
+    if (position > 0) await this.runner.readModelsReached(position);
+  }
+
+  /**
+   * Claims each unique value of `values` for record `id`. A claim held by a record that no longer
+   * holds the value (archived, changed, or never stored: its id is voided first, so a create
+   * still under way cannot complete) moves to this record; a live holder is HubSpot's 409.
+   */
+  private async claimUniqueValues(
+    hubId: number,
+    type: RecordType,
+    rules: PropertyRules,
+    values: Record<string, string>,
+    id: number,
+    context: CommandContext,
+  ): Promise<void> {
+    for (const [property, value] of Object.entries(values)) {
+      if (!rules.get(property)?.unique || value === '') continue;
+      const key = uniqueValueKey(property, value);
+      const stream = this.claimStream(hubId, type, property, key);
+      const claim = (takeOver?: number) =>
+        this.claims.handle(
+          stream,
+          {
+            type: 'ClaimUniqueValue',
+            hubId,
+            objectTypeId: type.objectTypeId,
+            property,
+            id,
+            now: this.clock.now(),
+            ...(takeOver !== undefined ? { takeOver } : {}),
+          },
+          context,
+        );
+      try {
+        await claim();
+      } catch (error) {
+        if (!(error instanceof HubSpotError) || error.httpStatus !== 409) throw error;
+        const { state } = await this.streams.load(stream, uniqueValueClaimDecider);
+        const { holder, claimedAt } = state;
+        if (holder === null || (await this.holds(hubId, type, { holder, claimedAt }, property, key, context)))
+          throw error;
+        await claim(holder);
+      }
+    }
+  }
+
+  private claimStream(hubId: number, type: RecordType, property: string, key: string): string {
+    return uniqueValueStream(hubId, type.objectTypeId, property, key);
+  }
+
+  /**
+   * Whether record `holder`, which claimed the value at `claimedAt`, still holds it: it does while
+   * its record has the value, and while its create may still be under way (a claim younger than
+   * ORPHANED_CLAIM_AFTER_MS with no record yet). An older claim without a record was left by a
+   * create that never completed: its id is voided (so that create can never complete) and the
+   * value is free.
+   */
+  private async holds(
+    hubId: number,
+    type: RecordType,
+    claim: { holder: number; claimedAt: number },
+    property: string,
+    key: string,
+    context: CommandContext,
+  ): Promise<boolean> {
+    const stream = recordStream(hubId, type.objectTypeId, claim.holder);
+    let { state } = await this.streams.load(stream, recordDecider);
+    if (!state.exists && !state.voided && !state.purged) {
+      if (this.clock.now() - claim.claimedAt < ORPHANED_CLAIM_AFTER_MS) return true;
+      ({ state } = await this.records.handle(
+        stream,
+        {
+          type: 'VoidRecordId',
+          hubId,
+          facts: { objectTypeId: type.objectTypeId, id: claim.holder, now: this.clock.now() },
+          source: { appId: null, userId: null },
+        },
+        context,
+      ));
+    }
+    return isLive(state) && uniqueValueKey(property, state.properties[property] ?? '') === key;
+  }
+
+  /** The record a path or input names: its numeric id, or the value of a unique `idProperty`. */
+  private idOf(
+    hubId: number,
+    type: RecordType,
+    raw: string,
+    idProperty: string | undefined,
+    rules: PropertyRules,
+  ): number | null {
+    if (idProperty === undefined || idProperty === '' || idProperty === 'hs_object_id') return parseRecordId(raw);
+    if (!rules.get(idProperty)?.unique) throw notAUniqueProperty(idProperty);
+    return this.readModel.shared.idBy(hubId, type.objectTypeId, idProperty, raw, false);
+  }
+
+  /** The written records as the read model shows them once it holds their events. */
+  private answer(hubId: number, type: RecordType, written: readonly Written[]): Promise<RecordView[]> {
+    if (written.length === 0) return Promise.resolve([]);
+    const position = Math.max(...written.map((w) => w.position));
+    return answerAfterCommit(
+      {
+        runner: this.runner,
+        store: this.store,
+        position,
+        streams: written.map((w) => recordStream(hubId, type.objectTypeId, w.id)),
+      },
+      this.readModel,
+      (queries) => {
+        const views = written.map((w) => queries.get(hubId, type.objectTypeId, w.id, false, { properties: w.shown }));
+        return views.every((v) => v !== null) ? (views as RecordView[]) : null;
+      },
+    );
+  }
+
+  private async batchCreate(request: BatchCreateRecords, type: RecordType, context: CommandContext) {
+    const startedAt = this.clock.now();
+    const rules = this.schema.rules(request.hubId, type);
+    const outcomes = await Promise.allSettled(
+      request.inputs.map((input) => this.create(request.hubId, type, rules, input.properties, request.source, context)),
+    );
+    return this.batchAnswer(request.hubId, type, outcomes, startedAt) as Promise<RecordBatchView>;
+  }
+
+  private async batchUpdate(request: BatchUpdateRecords, type: RecordType, context: CommandContext) {
+    const startedAt = this.clock.now();
+    const rules = this.schema.rules(request.hubId, type);
+    const outcomes = await Promise.allSettled(
+      request.inputs.map(async (input) => {
+        const id = this.idOf(request.hubId, type, input.id, input.idProperty, rules);
+        if (id === null) throw recordNotFound();
+        return this.update(request.hubId, type, rules, id, input.properties, request.source, context);
+      }),
+    );
+    return this.batchAnswer(request.hubId, type, outcomes, startedAt, (i) => ({
+      id: [request.inputs[i]!.id],
+    })) as Promise<RecordBatchView>;
+  }
+
+  /** Each input's unique value resolves through its claim: its live holder is updated, else a record is created with it. */
+  private async batchUpsert(request: BatchUpsertRecords, type: RecordType, context: CommandContext) {
+    const startedAt = this.clock.now();
+    const rules = this.schema.rules(request.hubId, type);
+    for (const input of request.inputs) {
+      if (input.idProperty !== 'hs_object_id' && !rules.get(input.idProperty)?.unique)
+        throw notAUniqueProperty(input.idProperty);
+    }
+    const outcomes = await Promise.allSettled(
+      request.inputs.map(async (input): Promise<Written> => {
+        const holder = await this.holderOf(request.hubId, type, input.idProperty, input.id, context);
+        if (holder !== null) {
+          const written = await this.update(
+            request.hubId,
+            type,
+            rules,
+            holder,
+            input.properties,
+            request.source,
+            context,
+          );
+          return { ...written, new: false };
+        }
+        if (input.idProperty === 'hs_object_id') throw recordNotFound();
+        const properties = { ...input.properties, [input.idProperty]: input.id };
+        const written = await this.create(request.hubId, type, rules, properties, request.source, context);
+        return { ...written, new: true };
+      }),
+    );
+    return this.batchAnswer(request.hubId, type, outcomes, startedAt, (i) => ({
+      id: [request.inputs[i]!.id],
+    })) as Promise<RecordBatchView<UpsertedRecordView>>;
+  }
+
+  /** The live record holding a unique value, through the value's claim stream; null when none does. */
+  private async holderOf(
+    hubId: number,
+    type: RecordType,
+    property: string,
+    value: string,
+    context: CommandContext,
+  ): Promise<number | null> {
+    if (property === 'hs_object_id') {
+      const id = parseRecordId(value);
+      if (id === null) return null;
+      const { state } = await this.streams.load(recordStream(hubId, type.objectTypeId, id), recordDecider);
+      return isLive(state) ? id : null;
+    }
+    const key = uniqueValueKey(property, value);
+    const { state } = await this.streams.load(this.claimStream(hubId, type, property, key), uniqueValueClaimDecider);
+    const { holder, claimedAt } = state;
+    if (holder === null) return null;
+    return (await this.holds(hubId, type, { holder, claimedAt }, property, key, context)) ? holder : null;
+  }
+
+  private async batchArchive(request: BatchArchiveRecords, type: RecordType, context: CommandContext) {
+    await Promise.all(
+      request.inputs.map(async ({ id: raw }) => {
+        const id = parseRecordId(raw);
+        if (id !== null) await this.archive(request.hubId, type, id, request.source, context);
+      }),
+    );
+    return undefined;
+  }
+
+  private async batchAnswer(
+    hubId: number,
+    type: RecordType,
+    outcomes: PromiseSettledResult<Written>[],
+    startedAt: number,
+    contextOf: (index: number) => Record<string, string[]> = () => ({}),
+  ): Promise<RecordBatchView<RecordView | UpsertedRecordView>> {
+    const written: Written[] = [];
+    const errors: StandardErrorView[] = [];
+    outcomes.forEach((o, index) => {
+      if (o.status === 'fulfilled') written.push(o.value);
+      else if (o.reason instanceof HubSpotError) errors.push(standardError(o.reason, index, contextOf(index)));
+      else throw o.reason;
+    });
+    const views = await this.answer(hubId, type, written);
+    const results = views.map((v, i) => (written[i]!.new === undefined ? v : { ...v, new: written[i]!.new! }));
+    const body: RecordBatchView<RecordView | UpsertedRecordView> = {
+      status: 'COMPLETE',
+      results,
+      startedAt: new Date(startedAt).toISOString(),
+      completedAt: new Date(this.clock.now()).toISOString(),
+    };
+    if (errors.length > 0) {
+      body.errors = errors;
+      body.numErrors = errors.length;
+    }
+    return body;
+  }
+}
+
+/** What the answer to a write shows: the type's default properties and the ones written. */
+function shownAfterWrite(type: RecordType, values: Record<string, string>): string[] {
+  return [...new Set([...recordTypeTraits(type.objectTypeId).defaultProperties, ...Object.keys(values)])];
+}
+
+/** One refused input as HubSpot's StandardError; `context` says which input. */
+export function standardError(
+  error: HubSpotError,
+  index: number,
+  context: Record<string, string[]>,
+): StandardErrorView {
+  const details = error.extras.errors ?? [];
+  return {
+    status: 'error',
+    category: error.category,
+    message: error.message,
+    context: { ...error.extras.context, ...context, inputIndex: [String(index)] },
+    errors: details.length > 0 ? details : [{ message: error.message, code: error.category }],
+    links: {},
+  };
+}

@@ -1,0 +1,32 @@
+import { Module } from '@nestjs/common';
+import { CrmSchemaModule } from '../crm-schema';
+import { AccessTokenVerificationModule } from '../oauth';
+import { EventSourcingModule } from '../platform/event-sourcing/event-sourcing.module';
+import { CrmRecordsHandler } from './application/crm-records.handler';
+import { CrmRecordsQueries, RecordHistory } from './application/crm-records.queries';
+import { RecordIds } from './application/record-ids';
+import { RecordSchema } from './application/record-schema';
+import { DemoRecordsSeeder } from './demo-records.seeder';
+import { crmRecordsEvents } from './domain/record-events';
+import { RecordLimitsController } from './http/record-limits.controller';
+import { RecordsController } from './http/records.controller';
+import { CrmRecordsProjection } from './projections/crm-records.projection';
+
+/**
+ * CRM records (contacts, companies, deals, tickets, custom objects): one stream per record, unique
+ * values claimed on their own streams, ids reserved per account in ranges; read side: the
+ * `crm-records` projection. Object types and property definitions come from the CRM schema
+ * module, through its index.
+ */
+@Module(
+  EventSourcingModule.forFeature({
+    events: crmRecordsEvents,
+    projections: [CrmRecordsProjection],
+    commandHandlers: [CrmRecordsHandler],
+    imports: [CrmSchemaModule, AccessTokenVerificationModule],
+    controllers: [RecordsController, RecordLimitsController],
+    providers: [CrmRecordsQueries, RecordHistory, RecordSchema, RecordIds, DemoRecordsSeeder],
+    exports: [CrmRecordsQueries, DemoRecordsSeeder],
+  }),
+)
+export class CrmRecordsModule {}

@@ -1,0 +1,64 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { CommandContext } from '../platform/events/envelope';
+import { CrmRecordsCommand } from './application/crm-records.commands';
+import { CrmRecordsQueries } from './application/crm-records.queries';
+
+type Values = Record<string, string>;
+
+/** The `records` part of seed/demo.json: created in each customer account that has no contact yet. */
+export interface DemoRecords {
+  companies: Values[];
+  contacts: Values[];
+  deals: Values[];
+}
+
+const DEMO_SEED_FILE = join(__dirname, '..', '..', 'seed', 'demo.json');
+
+/**
+ * A few companies, contacts and deals in each demo customer account, through the ordinary command
+ * on the CommandBus (`npm start` with SEED=demo), so the quickstart's contacts call finds some.
+ * An account that already has a contact is left alone.
+ */
+@Injectable()
+export class DemoRecordsSeeder {
+  private readonly logger = new Logger('DemoSeed');
+
+  constructor(
+    private readonly commandBus: CommandBus,
+    private readonly queries: CrmRecordsQueries,
+  ) {}
+
+  static load(file = DEMO_SEED_FILE): DemoRecords {
+    return (JSON.parse(readFileSync(file, 'utf8')) as { records: DemoRecords }).records;
+  }
+
+  async apply(hubIds: readonly number[], records: DemoRecords = DemoRecordsSeeder.load()): Promise<void> {
+    const context: CommandContext = { correlationId: 'demo-seed', causationId: null, actor: 'system:demo-seed' };
+    const source = { appId: null, userId: null };
+    for (const hubId of hubIds) {
+      if (this.queries.page(hubId, '0-1', { archived: false, after: 0, limit: 1 }).results.length > 0) continue;
+      for (const [objectType, list] of [
+        ['companies', records.companies],
+        ['contacts', records.contacts],
+        ['deals', records.deals],
+      ] as const) {
+        await this.commandBus.execute(
+          new CrmRecordsCommand(
+            {
+              type: 'BatchCreateRecords',
+              hubId,
+              objectType,
+              inputs: list.map((properties) => ({ properties })),
+              source,
+            },
+            context,
+          ),
+        );
+      }
+      this.logger.log(`demo records created in account ${hubId}`);
+    }
+  }
+}

@@ -1,0 +1,99 @@
+import { type ErrorDetail, HubSpotError } from '../../platform/errors/hubspot-error';
+
+/**
+ * The CRM records module's errors, one named factory each (the module's catalogue): every
+ * HubSpotError the module throws is made here.
+ */
+
+/** One refused property value, as HubSpot describes it inside "Property values were not valid". */
+export interface PropertyValueProblem {
+  /** HubSpot's code: PROPERTY_DOESNT_EXIST, INVALID_OPTION, INVALID_FLOAT, INVALID_DATE, ... */
+  error: string;
+  name: string;
+  message: string;
+}
+
+/**
+ * HubSpot's 400 for bad property values: its message embeds the list of problems as JSON (apps
+ * parse it); `errors[]` names each property, as every validation error of this service does.
+ */
+export function propertyValuesNotValid(hubId: number, problems: readonly PropertyValueProblem[]): HubSpotError {
+  const listed = problems.map((p) => ({
+    isValid: false,
+    message: p.message,
+    error: p.error,
+    name: p.name,
+    localizedErrorMessage: p.message,
+    portalId: hubId,
+  }));
+  const details: ErrorDetail[] = problems.map((p) => ({ message: p.message, in: p.name, code: p.error }));
+  return HubSpotError.validation(`Property values were not valid: ${JSON.stringify(listed)}`, details);
+}
+
+/** HubSpot's 409 for a second contact with an e-mail: apps parse the id out of it. */
+export function contactAlreadyExists(existingId: number): HubSpotError {
+  return HubSpotError.conflict(`Contact already exists. Existing ID: ${existingId}`);
+}
+
+/** A second record with the value of a property that has unique values. */
+export function uniqueValueTaken(property: string, existingId: number): HubSpotError {
+  return HubSpotError.conflict(
+    `A record with the same value of the unique property ${property} already exists. Existing ID: ${existingId}`,
+  );
+}
+
+/** A record this account does not have (or another account's, or archived when not asked for). */
+export function recordNotFound(): HubSpotError {
+  return HubSpotError.notFound('Object not found.  objectId are usually numeric.');
+}
+
+/** HubSpot's one error of a batch read for the ids it did not find (their list goes in its context). */
+export function recordsNotFoundInBatch(objectTypeId: string): HubSpotError {
+  return HubSpotError.notFound(
+    `Could not get some ${objectTypeId} objects, they may be deleted or not exist. Check that ids are valid.`,
+  );
+}
+
+/** A body or query value of the wrong shape: one entry per bad field. */
+export function invalidInput(message: string, details: ErrorDetail[]): HubSpotError {
+  return HubSpotError.validation(message, details);
+}
+
+export function tooManyInputs(count: number, max: number): HubSpotError {
+  return HubSpotError.validation(`Too many inputs: ${count}. A batch takes at most ${max} inputs.`, [
+    { message: `inputs holds ${count} entries; at most ${max} are allowed`, in: 'inputs', code: 'TOO_MANY_INPUTS' },
+  ]);
+}
+
+export function tooManyInputsWithHistory(count: number, max: number): HubSpotError {
+  return HubSpotError.validation(
+    `Too many inputs: ${count}. A batch read with propertiesWithHistory takes at most ${max} inputs.`,
+    [
+      {
+        message: `inputs holds ${count} entries; at most ${max} are allowed with propertiesWithHistory`,
+        in: 'inputs',
+        code: 'TOO_MANY_INPUTS',
+      },
+    ],
+  );
+}
+
+/** An `idProperty` that is not a unique property of the type (HubSpot looks records up only by those). */
+export function notAUniqueProperty(name: string): HubSpotError {
+  return HubSpotError.validation(`${name} is not a unique property and cannot be used as idProperty.`, [
+    { message: `${name} does not have unique values`, in: 'idProperty', code: 'INVALID_ID_PROPERTY' },
+  ]);
+}
+
+export function cannotMergeIntoItself(): HubSpotError {
+  return HubSpotError.validation('A record cannot be merged into itself.', [
+    { message: 'objectIdToMerge must differ from primaryObjectId', in: 'objectIdToMerge', code: 'INVALID' },
+  ]);
+}
+
+/** Two inputs of one batch name the same record or unique value. */
+export function duplicateInputs(what: string): HubSpotError {
+  return HubSpotError.validation(`Duplicate ${what} found in batch input.`, [
+    { message: `each input must name a different ${what}`, in: 'inputs', code: 'DUPLICATE_INPUT' },
+  ]);
+}
