@@ -5,7 +5,9 @@ import type { Projection } from '../../platform/projections/projection';
 import {
   AccountCreated,
   AccountSettingsChanged,
+  AppClientSecretRotated,
   AppRegistered,
+  AppSettingsChanged,
   DeveloperApiKeyIssued,
   DeveloperApiKeyRetired,
   DirectoryEventType,
@@ -21,7 +23,9 @@ type DirectoryRecordEvent =
   | DeveloperApiKeyIssued
   | DeveloperApiKeyRetired
   | UserCreated
-  | AppRegistered;
+  | AppRegistered
+  | AppSettingsChanged
+  | AppClientSecretRotated;
 
 /** Accounts, users and apps as tables, for DirectoryQueries. Ids are unique on the write side, so a duplicate here is a bug and stops the projection loudly. */
 @Injectable()
@@ -33,10 +37,28 @@ export class DirectoryProjection implements Projection<DirectoryRecordEvent> {
     DirectoryEventType.AccountSettingsChanged,
     DirectoryEventType.DeveloperApiKeyIssued,
     DirectoryEventType.DeveloperApiKeyRetired,
+    DirectoryEventType.AppSettingsChanged,
+    DirectoryEventType.AppClientSecretRotated,
   ];
   readonly name = 'directory';
   /** 3: account settings and developer API keys; 4: apps' sealed client secrets (webhook signatures). */
   readonly version = 4;
+
+  private readonly appChangeListeners = new Set<(appId: number, clientId: string) => void>();
+
+  /**
+   * Called with every app whose row changes (DirectoryQueries forgets its cached view). The row is
+   * written in the runner's synchronous transaction, so no read runs between the call and the commit.
+   */
+  onAppChanged(listener: (appId: number, clientId: string) => void): void {
+    this.appChangeListeners.add(listener);
+  }
+
+  private appChanged(db: Database.Database, appId: number): void {
+    const row = cachedStatement(db, 'SELECT client_id FROM dir_apps WHERE app_id = ?').get(appId) as
+      { client_id: string } | undefined;
+    if (row) for (const listener of this.appChangeListeners) listener(appId, row.client_id);
+  }
 
   setup(db: Database.Database): void {
     db.exec(`
@@ -135,6 +157,28 @@ export class DirectoryProjection implements Projection<DirectoryRecordEvent> {
         );
         break;
       }
+      case DirectoryEventType.AppSettingsChanged: {
+        const d = event.data;
+        cachedStatement(
+          db,
+          'UPDATE dir_apps SET name = ?, redirect_urls = ?, required_scopes = ?, optional_scopes = ? WHERE app_id = ?',
+        ).run(
+          d.name,
+          JSON.stringify(d.redirectUrls),
+          JSON.stringify(d.requiredScopes),
+          JSON.stringify(d.optionalScopes),
+          d.appId,
+        );
+        this.appChanged(db, d.appId);
+        break;
+      }
+      case DirectoryEventType.AppClientSecretRotated:
+        cachedStatement(
+          db,
+          'UPDATE dir_apps SET client_secret_hash = ?, client_secret_sealed = ? WHERE app_id = ?',
+        ).run(event.data.clientSecretHash, event.data.clientSecretSealed ?? null, event.data.appId);
+        this.appChanged(db, event.data.appId);
+        break;
     }
   }
 }

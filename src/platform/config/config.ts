@@ -23,6 +23,8 @@ export interface AppConfig {
    */
   counterStoreUrl: string | null;
   seed: 'demo' | 'none';
+  /** FIXTURES: a fixtures file applied at start (after the demo seed), or null. */
+  fixturesFile: string | null;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   /** `auto`: human-readable lines on a terminal, JSON lines into a pipe or a file. */
   logFormat: 'auto' | 'json' | 'pretty';
@@ -197,6 +199,7 @@ export function loadConfig(env: Env): AppConfig {
     eventStoreConnectionString: esdb,
     counterStoreUrl,
     seed,
+    fixturesFile: env.FIXTURES ? env.FIXTURES : null,
     logLevel: oneOf('LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const, 'info'),
     logFormat: oneOf('LOG_FORMAT', ['auto', 'json', 'pretty'] as const, 'auto'),
     signingKeys,
