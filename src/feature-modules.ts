@@ -1,4 +1,5 @@
 import type { DynamicModule, Type } from '@nestjs/common';
+import { AppWebhooksModule } from './app-webhooks';
 import { CardsModule } from './cards';
 import { CrmRecordsModule } from './crm-records';
 import { TestControlsModule } from './test-controls';
@@ -9,5 +10,13 @@ export type FeatureModule = DynamicModule | Type<unknown>;
 
 /** The HubSpot API areas, plugged into the app by main.ts and the end-to-end tests alike. */
 export function featureModules(): FeatureModule[] {
-  return [OAuthModule, InstallPageModule, CardsModule, CrmSchemaModule, CrmRecordsModule, TestControlsModule];
+  return [
+    OAuthModule,
+    InstallPageModule,
+    CardsModule,
+    CrmSchemaModule,
+    CrmRecordsModule,
+    AppWebhooksModule,
+    TestControlsModule,
+  ];
 }
