@@ -2,11 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '../../platform/config/config';
 import { CLOCK, type Clock } from '../../platform/clock';
 import { COUNTER_STORE, type CounterStore, type RollingWindow } from '../../platform/rate-limit/counter-store';
-import {
-  rateLimitExceeded,
-  rateLimitHeaders,
-  retryAfterSeconds,
-} from '../../platform/rate-limit/rate-limit-responses';
+import { rateLimitExceeded, rateLimitHeaders, retryAfterSeconds } from '../../platform/rate-limit/rate-limit-responses';
 
 /** HubSpot's search limit: 5 requests a second per account, whatever the app. */
 export const SEARCH_REQUESTS_PER_SECOND = 5;

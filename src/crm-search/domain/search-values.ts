@@ -72,7 +72,14 @@ export function tokenMatches(token: string, pattern: { exact: string } | { glob:
 
 /** The terms of a free-text `query`: its whitespace-separated words, lower-cased; each must prefix a token. */
 export function queryTermsOf(query: string): string[] {
-  return [...new Set(query.toLowerCase().split(/\s+/u).filter((t) => t !== ''))];
+  return [
+    ...new Set(
+      query
+        .toLowerCase()
+        .split(/\s+/u)
+        .filter((t) => t !== ''),
+    ),
+  ];
 }
 
 /** Tokens indexed per value at most: a long text is found by its first words. */
