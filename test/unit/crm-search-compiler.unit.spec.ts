@@ -50,10 +50,11 @@ const valueArb = (p: string) =>
       : fc.constantFrom(...STRINGS);
 
 const OWN = ['firstname', 'city', 'notes', 'score', 'birthday'];
-const valuesArb = fc.record(
-  Object.fromEntries(OWN.map((p) => [p, valueArb(p)])) as Record<string, fc.Arbitrary<string>>,
-  { requiredKeys: [] },
-);
+const valuesArb = fc
+  .record(Object.fromEntries(OWN.map((p) => [p, valueArb(p)])) as Record<string, fc.Arbitrary<string>>, {
+    requiredKeys: [],
+  })
+  .map((v) => v as Record<string, string>);
 
 type Op =
   | { kind: 'create'; hub: number; values: Record<string, string>; at: number }
@@ -75,13 +76,15 @@ const opArb: fc.Arbitrary<Op> = fc.oneof(
     arbitrary: fc.record({
       kind: fc.constant('change' as const),
       pick: fc.nat(),
-      changes: fc.record(
-        Object.fromEntries(OWN.map((p) => [p, fc.oneof(valueArb(p), fc.constant(''))])) as Record<
-          string,
-          fc.Arbitrary<string>
-        >,
-        { requiredKeys: [] },
-      ),
+      changes: fc
+        .record(
+          Object.fromEntries(OWN.map((p) => [p, fc.oneof(valueArb(p), fc.constant(''))])) as Record<
+            string,
+            fc.Arbitrary<string>
+          >,
+          { requiredKeys: [] },
+        )
+        .map((v) => v as Record<string, string>),
       at: fc.integer({ min: 0, max: 100 }),
     }),
   },

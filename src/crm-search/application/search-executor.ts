@@ -46,6 +46,16 @@ export class SearchExecutor implements OnModuleDestroy {
 
   constructor(@Inject(READ_MODEL_DB) private readonly db: Database.Database) {}
 
+  /** Whether searches run on the search thread (a read model in a file) or in-process (in memory). */
+  get threaded(): boolean {
+    return !this.db.memory;
+  }
+
+  /** The search thread's id once started (for tests and diagnostics). */
+  get threadId(): number | undefined {
+    return this.worker?.threadId;
+  }
+
   run(job: SearchJob): Promise<SearchRows> {
     if (this.db.memory) {
       try {

@@ -1,4 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { EventEmitter } from 'node:events';
 import { APP_CONFIG, type AppConfig } from '../../platform/config/config';
 import { CLOCK, type Clock } from '../../platform/clock';
 import { COUNTER_STORE, type CounterStore, type RollingWindow } from '../../platform/rate-limit/counter-store';
@@ -16,6 +17,8 @@ export const SEARCH_REQUESTS_PER_SECOND = 5;
  */
 @Injectable()
 export class SearchRateLimit {
+  /** 'limited' → the hubId, on each SECONDLY 429 (tests react to it instead of sleeping). */
+  readonly events = new EventEmitter();
   private readonly enabled: boolean;
   private readonly window: RollingWindow;
 
@@ -38,6 +41,7 @@ export class SearchRateLimit {
     if (!this.enabled) return;
     const decision = await this.window.tryAcquire(`search:${hubId}`);
     if (decision.allowed) return;
+    this.events.emit('limited', hubId);
     throw rateLimitExceeded('SECONDLY', { ...rateLimitHeaders(decision), 'Retry-After': retryAfterSeconds(decision) });
   }
 }

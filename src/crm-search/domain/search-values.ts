@@ -70,13 +70,16 @@ export function tokenMatches(token: string, pattern: { exact: string } | { glob:
   return new RegExp(`^${source}$`, 'su').test(token);
 }
 
-/** The terms of a free-text `query`: its whitespace-separated words, lower-cased; each must prefix a token. */
+/**
+ * The terms of a free-text `query`: its runs of letters and digits, lower-cased and distinct; a record
+ * matches when each term begins one of the tokens of its default searchable properties.
+ */
 export function queryTermsOf(query: string): string[] {
   return [
     ...new Set(
       query
         .toLowerCase()
-        .split(/\s+/u)
+        .split(/[^\p{L}\p{N}]+/u)
         .filter((t) => t !== ''),
     ),
   ];
