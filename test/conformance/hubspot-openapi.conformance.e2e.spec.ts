@@ -437,6 +437,21 @@ if (!DIR) {
           },
           status: someFailed(200),
         });
+        // CRM search: a page with a next cursor, and one of every filter form.
+        await record('POST', `${objects}/{objectType}/search`, `${objects}/contacts/search`, {
+          token,
+          json: { filterGroups: [], sorts: ['-createdate'], properties: ['email', 'firstname'], limit: 1 },
+        });
+        await record('POST', `${objects}/{objectType}/search`, `${objects}/contacts/search`, {
+          token,
+          json: {
+            query: 'one',
+            filterGroups: [
+              { filters: [{ propertyName: 'email', operator: 'CONTAINS_TOKEN', value: '*@example.com' }] },
+              { filters: [{ propertyName: 'hs_object_id', operator: 'IN', values: [one.id] }] },
+            ],
+          },
+        });
       }
     }, 120_000);
     afterAll(() => t?.close());
