@@ -142,8 +142,20 @@ export class CrmSearchProjection implements Projection<RecordEvent> {
     for (const t of indexedTokensOf(old.value)) token.run(hubId, type, property, t, id);
   }
 
+  /** Removes a record from every table (nothing when it is not there: the common case of a create). */
   private remove(db: Database.Database, hubId: number, type: string, id: number) {
-    for (const table of ['search_docs', 'search_values', 'search_tokens']) {
+    const doc = cachedStatement(db, 'DELETE FROM search_docs WHERE hub_id = ? AND object_type_id = ? AND id = ?').run(
+      hubId,
+      type,
+      id,
+    );
+    if (doc.changes === 0) return;
+    // By the record's own index: without statistics SQLite would take the primary key's (account,
+    // type) prefix and walk every value of the account.
+    for (const table of [
+      'search_values INDEXED BY search_values_record',
+      'search_tokens INDEXED BY search_tokens_record',
+    ]) {
       cachedStatement(db, `DELETE FROM ${table} WHERE hub_id = ? AND object_type_id = ? AND id = ?`).run(
         hubId,
         type,
