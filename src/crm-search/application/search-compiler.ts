@@ -1,5 +1,6 @@
 import { HubSpotError } from '../../platform/errors/hubspot-error';
 import type { SearchFilter, SearchRequest, SearchSort } from '../domain/search-request';
+import { searchTypeTraits } from '../domain/search-types';
 import { lowerOf, numericOf, tokenPatternOf, type ValueKind } from '../domain/search-values';
 
 export type SqlParam = string | number;
@@ -199,6 +200,12 @@ function sortTerms(sort: SearchSort, i: number, scope: SearchScope, joins: Condi
   const direction = sort.direction === 'DESCENDING' ? 'DESC' : 'ASC';
   if (sort.propertyName === ID) {
     order.push(`d.id ${direction}`);
+    return;
+  }
+  // The create and last-modified dates every record has are its document's own columns: no join.
+  const traits = searchTypeTraits(scope.objectTypeId);
+  if (sort.propertyName === traits.createdProperty || sort.propertyName === traits.modifiedProperty) {
+    order.push(`d.${sort.propertyName === traits.createdProperty ? 'created_at' : 'updated_at'} ${direction}`);
     return;
   }
   const alias = `s${i}`;
