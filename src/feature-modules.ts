@@ -1,14 +1,14 @@
 import type { DynamicModule, Type } from '@nestjs/common';
 import { CardsModule } from './cards';
-import { ControlsModule } from './controls';
 import { CrmRecordsModule } from './crm-records';
 import { CrmSearchModule } from './crm-search';
-import { LimitsModule } from './limits';
+import { TestControlsModule } from './test-controls';
+import { CrmSchemaModule } from './crm-schema';
 import { InstallPageModule, OAuthModule } from './oauth';
 
 export type FeatureModule = DynamicModule | Type<unknown>;
 
 /** The HubSpot API areas, plugged into the app by main.ts and the end-to-end tests alike. */
 export function featureModules(): FeatureModule[] {
-  return [OAuthModule, InstallPageModule, CardsModule, LimitsModule, CrmRecordsModule, CrmSearchModule, ControlsModule];
+  return [OAuthModule, InstallPageModule, CardsModule, CrmSchemaModule, CrmRecordsModule, CrmSearchModule, TestControlsModule];
 }

@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
 import { DirectoryModule } from '../directory';
-import { LimitsModule } from '../limits';
-import { AccessTokenRevocationsModule } from '../oauth';
+import { CrmSchemaModule } from '../crm-schema';
+import { AccessTokenVerificationModule } from '../oauth';
 import { EventSourcingModule } from '../platform/event-sourcing/event-sourcing.module';
 import { CrmSearchQueries } from './application/crm-search.queries';
 import { SearchExecutor } from './application/search-executor';
@@ -23,7 +23,7 @@ import { SearchLagProjection } from './projections/search-lag.projection';
     events: searchEvents,
     projections: [CrmSearchProjection, SearchLagProjection],
     commandHandlers: [SetSearchLagHandler],
-    imports: [LimitsModule, DirectoryModule, AccessTokenRevocationsModule],
+    imports: [CrmSchemaModule, DirectoryModule, AccessTokenVerificationModule],
     controllers: [SearchController, SearchLagController],
     providers: [CrmSearchQueries, SearchExecutor, SearchLags, SearchRateLimit],
   }),

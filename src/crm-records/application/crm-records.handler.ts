@@ -11,7 +11,7 @@ import type { CommandContext } from '../../platform/events/envelope';
 import { answerAfterCommit, type ReadModel } from '../../platform/projections/answer-after-commit';
 import { ProjectionRunner } from '../../platform/projections/projection-runner';
 import type { PropertyRules } from '../domain/property-values';
-import { checkedValues, isLive, recordDecider } from '../domain/record.decider';
+import { checkedValues, isLive, MERGED_IDS, recordDecider } from '../domain/record.decider';
 import { cannotMergeIntoItself, notAUniqueProperty, recordNotFound } from '../domain/record-errors';
 import { type RecordEvent, recordStream, uniqueValueStream, type WriteSource } from '../domain/record-events';
 import { recordTypeTraits, uniqueValueKey } from '../domain/record-types';
@@ -104,7 +104,12 @@ export class CrmRecordsHandler implements ICommandHandler<CrmRecordsCommand> {
         return this.merge(request, type, context);
       case 'PurgeRecord': {
         const rules = this.schema.rules(request.hubId, type);
-        const id = this.idOf(request.hubId, type, request.recordId, request.idProperty, rules);
+        // An archived record is GDPR-deleted too, also when named by a unique value.
+        const id =
+          this.idOf(request.hubId, type, request.recordId, request.idProperty, rules) ??
+          (request.idProperty
+            ? this.readModel.shared.idBy(request.hubId, type.objectTypeId, request.idProperty, request.recordId, true)
+            : null);
         if (id !== null) await this.purge(request.hubId, type, id, context);
         return undefined;
       }
@@ -239,7 +244,7 @@ export class CrmRecordsHandler implements ICommandHandler<CrmRecordsCommand> {
       context,
     );
     const [view] = await this.answer(hubId, type, [
-      { id: primaryId, position, shown: shownAfterWrite(type, { ...primary.properties, ...taken }) },
+      { id: primaryId, position, shown: [...shownAfterWrite(type, { ...primary.properties, ...taken }), MERGED_IDS] },
     ]);
     return view!;
   }

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { LimitsQueries, PropertiesQueries } from '../../limits';
+import { LimitsQueries, PropertiesQueries } from '../../crm-schema';
 import { CLOCK, type Clock } from '../../platform/clock';
 import type { SearchRequest } from '../domain/search-request';
 import { searchTypeTraits, systemPropertyTypes, systemValuesOf } from '../domain/search-types';

@@ -6,7 +6,7 @@ import { HubSpotError } from '../../platform/errors/hubspot-error';
 import type { CommandContext } from '../../platform/events/envelope';
 import { IntParamPipe } from '../../platform/http/int-param.pipe';
 import { Ctx } from '../../platform/http/request-context';
-import { AdminOnly } from '../../platform/security/admin.guard';
+import { Authenticated } from '../../platform/http/authentication';
 import { SearchLags, type SearchLagView, SetSearchLag } from '../application/search-lag';
 import { MAX_SEARCH_LAG_MS } from '../domain/search-lag';
 
@@ -16,7 +16,7 @@ import { MAX_SEARCH_LAG_MS } from '../domain/search-lag';
  * `search.SearchLagSet`; 0 turns it off (the default: searches see every committed write).
  */
 @ApiTags('admin: test controls')
-@AdminOnly()
+@Authenticated({ by: 'admin' })
 @Controller('admin/v1/accounts/:hubId/search-lag')
 export class SearchLagController {
   constructor(

@@ -1,6 +1,8 @@
 import { Body, Controller, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiBody, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { type AccessTokenClaims, missingAnyScopeError, RequireScopes, Token } from '../../oauth';
+import { scopeFamilyOf } from '../../crm-schema';
+import { type AccessTokenClaims, Token } from '../../oauth';
+import { Authenticated, type RouteFacts } from '../../platform/http/authentication';
 import { type ApiVersion, versionedPaths } from '../../platform/http/api-versions';
 import { WireResponse } from '../../platform/http/wire-response';
 import { HubSpotError } from '../../platform/errors/hubspot-error';
@@ -16,13 +18,26 @@ const SEARCH_PATHS = {
   '2026-09': 'crm/objects/2026-09',
 } as const satisfies Partial<Record<ApiVersion, string>>;
 
+/** The type's read scopes, any of them (decided from the path before anything is looked up). */
+const searchScopesOf = (route: RouteFacts): readonly string[] =>
+  searchScopes(scopeFamilyOf(objectTypeSegment(route.params.objectType ?? '')));
+
+/** A path's object type segment, bounded: HubSpot's 400 for what cannot be one. */
+function objectTypeSegment(raw: string): string {
+  if (raw === '' || raw.length > 200 || raw.includes('\u0000')) {
+    throw HubSpotError.validation('Invalid objectType', [
+      { message: 'not an object type', in: 'objectType', code: 'INVALID' },
+    ]);
+  }
+  return raw;
+}
+
 /**
  * `POST …/objects/{objectType}/search` at v3, 2026-03 and 2026-09 (one body and answer at every
  * version): HubSpot's search over the token's account, with its caps, its 10,000-result window and
  * its own limit of 5 searches a second per account.
  */
 @ApiTags('CRM search')
-@RequireScopes()
 @Controller(versionedPaths(SEARCH_PATHS))
 export class SearchController {
   constructor(
@@ -31,6 +46,7 @@ export class SearchController {
   ) {}
 
   @Post(':objectType/search')
+  @Authenticated({ by: 'bearer', scopes: searchScopesOf })
   @HttpCode(200)
   @ApiOperation({
     summary:
@@ -43,14 +59,7 @@ export class SearchController {
     @Body() body: unknown,
     @Token() token: AccessTokenClaims,
   ): Promise<SearchAnswer> {
-    if (objectType.length > 200 || objectType.includes('\u0000')) {
-      throw HubSpotError.validation('Invalid objectType', [
-        { message: 'not an object type', in: 'objectType', code: 'INVALID' },
-      ]);
-    }
-    const type = this.queries.resolve(token.hubId, objectType);
-    const accepted = searchScopes(type.family);
-    if (!accepted.some((s) => token.scopes.includes(s))) throw missingAnyScopeError(accepted);
+    const type = this.queries.resolve(token.hubId, objectTypeSegment(objectType));
     await this.rateLimit.acquire(token.hubId);
     return this.queries.search(token.hubId, type, parseSearchRequest(body));
   }

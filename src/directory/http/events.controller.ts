@@ -7,11 +7,11 @@ import { withoutCredentialHashes } from '../../platform/events/credential-hashes
 import { eventTypes } from '../../platform/events/event-type-registry';
 import { HubSpotError } from '../../platform/errors/hubspot-error';
 import { IntParamPipe } from '../../platform/http/int-param.pipe';
-import { AdminOnly } from '../../platform/security/admin.guard';
+import { Authenticated } from '../../platform/http/authentication';
 
 /** The audit trail: stored envelopes with their metadata (credential hashes left out), paged by global position. */
 @ApiTags('admin: audit')
-@AdminOnly()
+@Authenticated({ by: 'admin' })
 @Controller('admin/v1/events')
 export class EventsController {
   constructor(
@@ -58,7 +58,7 @@ export class EventsController {
             archived: {
               message:
                 'Some events in this range were moved to the audit archive (AUDIT_RETENTION_DAYS); ' +
-                '`npm run audit:export` reads them together with the live ones.',
+                '`npm run -s audit:export` reads them together with the live ones.',
               segments: archived.slice(0, 20).map(({ file, segment }) => ({
                 file,
                 firstPosition: segment.firstPosition,

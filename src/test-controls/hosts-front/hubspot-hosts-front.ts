@@ -1,0 +1,171 @@
+import {
+  type BeforeApplicationShutdown,
+  Inject,
+  Injectable,
+  Logger,
+  type OnApplicationBootstrap,
+} from '@nestjs/common';
+import { HttpAdapterHost } from '@nestjs/core';
+import { randomUUID } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import { join } from 'node:path';
+import type { Duplex } from 'node:stream';
+import { createSecureContext, TLSSocket } from 'node:tls';
+import { APP_CONFIG, type AppConfig } from '../../platform/config/config';
+import { connectionGateOf, serverTimeouts } from '../../platform/http/connection-bounds';
+import { CA_CERT_FILE, CA_KEY_FILE, HUBSPOT_HOSTS, HubSpotHostsCa } from './hubspot-hosts-ca';
+
+/** HubSpot's Error object for the proxy's own refusals (it is not a route of the service). */
+function errorBody(category: string, message: string): string {
+  return JSON.stringify({ status: 'error', message, correlationId: randomUUID(), category });
+}
+
+function refuseTunnel(socket: Duplex, status: string, message: string): void {
+  const body = errorBody('FORBIDDEN', message);
+  socket.end(
+    `HTTP/1.1 ${status}\r\nContent-Type: application/json;charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
+}
+
+/** `host:port` of a CONNECT request, lower-cased; null when it is not one. */
+export function connectTarget(authority: string | undefined): { host: string; port: number } | null {
+  const match = /^([a-z0-9.-]{1,253}):(\d{1,5})$/i.exec(authority ?? '');
+  return match ? { host: match[1]!.toLowerCase(), port: Number(match[2]) } : null;
+}
+
+/**
+ * The HTTPS front for apps that hard-code HubSpot's hosts (HUBSPOT_HOSTS_PROXY_PORT; off unless
+ * set): an HTTP CONNECT proxy that tunnels only to HubSpot's hosts on 443, terminates TLS there with
+ * a certificate from the local CA (HubSpotHostsCa), and hands the decrypted connection to the
+ * service's own HTTP server, so `https://api.hubapi.com/...` is answered by this service. Any other
+ * host, port or plain proxy request is refused: it is never a general proxy.
+ */
+@Injectable()
+export class HubSpotHostsFront implements OnApplicationBootstrap, BeforeApplicationShutdown {
+  private readonly logger = new Logger('HubSpotHostsFront');
+  private server: Server | null = null;
+  private ca: HubSpotHostsCa | null = null;
+  private readonly tunnels = new Set<Duplex>();
+
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly adapterHost: HttpAdapterHost,
+  ) {}
+
+  /** The CA certificate (PEM) when the front is on; null when off. */
+  get caCertificatePem(): string | null {
+    return this.ca?.certificatePem ?? null;
+  }
+
+  /** Where the front listens, once it does. */
+  get port(): number | null {
+    return (this.server?.address() as AddressInfo | null)?.port ?? null;
+  }
+
+  async onApplicationBootstrap(): Promise<void> {
+    const port = this.config.hubspotHostsProxyPort;
+    if (port === null) return;
+    this.ca = await HubSpotHostsCa.loadOrCreate(this.config.dataDir);
+    const service = this.adapterHost.httpAdapter.getHttpServer() as Server;
+    // A CONNECT must arrive within REQUEST_TIMEOUT_MS, like any request (Node's defaults wait minutes).
+    const server = createServer(
+      serverTimeouts(this.config.requestTimeoutMs, this.config.keepAliveTimeoutMs).http,
+      (request, response) => this.refusePlainRequest(request, response),
+    );
+    // Each connection to the front counts against MAX_CONNECTIONS and its address's share, together
+    // with the service's own (connection-bounds.ts); its tunnel, handed to the service's server, then
+    // has that server's timeouts (a request within REQUEST_TIMEOUT_MS, idle keep-alive KEEP_ALIVE_TIMEOUT_MS).
+    const gate = connectionGateOf(service);
+    server.prependListener('connection', (socket: Socket) => void gate?.admit(socket));
+    server.on('connect', (request: IncomingMessage, socket: Duplex, head: Buffer) =>
+      this.tunnel(request, socket, head, service),
+    );
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', (error: NodeJS.ErrnoException) =>
+        reject(
+          error.code === 'EADDRINUSE'
+            ? Object.assign(new Error(`HUBSPOT_HOSTS_PROXY_PORT ${port} on ${this.config.host} is already in use`), {
+                code: error.code,
+              })
+            : error,
+        ),
+      );
+      server.listen(port, this.config.host, resolve);
+    });
+    this.server = server;
+    if (!this.ca.constraintsCurrent) {
+      this.logger.warn(
+        `${join(this.config.dataDir, CA_CERT_FILE)} was made by an older version: its name constraints do not exclude ` +
+          "IP addresses and CN-only names, so a leak of its key would let it be used for more than HubSpot's hosts. " +
+          `Stop the service, remove ${CA_CERT_FILE} and ${CA_KEY_FILE} from DATA_DIR to have a new CA made at the next start, ` +
+          'and trust the new certificate instead of the old one.',
+      );
+    }
+    this.logger.log(
+      `HubSpot hosts front (HTTPS CONNECT for ${HUBSPOT_HOSTS.join(', ')}) on ${this.config.host}:${this.port}; ` +
+        `trust its CA: ${join(this.config.dataDir, CA_CERT_FILE)}`,
+    );
+  }
+
+  /** Stops taking connections and drops open tunnels, so the service's own server can close. */
+  async beforeApplicationShutdown(): Promise<void> {
+    const server = this.server;
+    if (!server) return;
+    this.server = null;
+    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+    for (const tunnel of this.tunnels) tunnel.destroy();
+    server.closeAllConnections();
+    await closed;
+  }
+
+  private refusePlainRequest(_request: IncomingMessage, response: ServerResponse): void {
+    const body = errorBody(
+      'FORBIDDEN',
+      `This port only tunnels HTTPS to HubSpot's hosts (CONNECT host:443 for ${HUBSPOT_HOSTS.join(', ')}); it is not a general proxy.`,
+    );
+    response.writeHead(405, {
+      'content-type': 'application/json;charset=utf-8',
+      allow: 'CONNECT',
+      connection: 'close',
+    });
+    response.end(body);
+  }
+
+  private tunnel(request: IncomingMessage, socket: Duplex, head: Buffer, service: Server): void {
+    const target = connectTarget(request.url);
+    if (target === null || !HUBSPOT_HOSTS.includes(target.host) || target.port !== 443) {
+      this.logger.warn(`refused CONNECT ${String(request.url).slice(0, 300)}: not a HubSpot host on 443`);
+      return refuseTunnel(
+        socket,
+        '403 Forbidden',
+        `This proxy only tunnels to HubSpot's hosts on port 443 (${HUBSPOT_HOSTS.join(', ')}).`,
+      );
+    }
+    socket.on('error', () => socket.destroy());
+    this.tunnels.add(socket);
+    socket.once('close', () => this.tunnels.delete(socket));
+    this.ca!.leaf(target.host).then(
+      ({ key, cert }) => {
+        if (socket.destroyed) return;
+        // The leaf is ready before the client is told to start TLS, so its ClientHello meets the TLS socket.
+        socket.write('HTTP/1.1 200 Connection Established\r\n\r\n');
+        if (head.length > 0) socket.unshift(head);
+        const tls = new TLSSocket(socket as Socket, {
+          isServer: true,
+          secureContext: createSecureContext({ key, cert }),
+          ALPNProtocols: ['http/1.1'],
+        });
+        tls.on('error', () => tls.destroy());
+        // Counted already, as the connection to the front it travels in; closing it closes that one.
+        connectionGateOf(service)?.countedAlready(tls);
+        tls.once('close', () => socket.destroy());
+        service.emit('connection', tls);
+      },
+      (error: unknown) => {
+        this.logger.error(`no certificate for ${target.host}: ${String(error)}`);
+        socket.destroy();
+      },
+    );
+  }
+}
