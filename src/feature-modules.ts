@@ -10,5 +10,13 @@ export type FeatureModule = DynamicModule | Type<unknown>;
 
 /** The HubSpot API areas, plugged into the app by main.ts and the end-to-end tests alike. */
 export function featureModules(): FeatureModule[] {
-  return [OAuthModule, InstallPageModule, CardsModule, CrmSchemaModule, CrmRecordsModule, CrmSearchModule, TestControlsModule];
+  return [
+    OAuthModule,
+    InstallPageModule,
+    CardsModule,
+    CrmSchemaModule,
+    CrmRecordsModule,
+    CrmSearchModule,
+    TestControlsModule,
+  ];
 }
