@@ -1,4 +1,5 @@
 import { Client } from '@hubspot/api-client';
+import { rmSync } from 'node:fs';
 import type { PublicObjectSearchRequest } from '@hubspot/api-client/lib/codegen/crm/contacts/index';
 import { SearchExecutor } from '../../src/crm-search/application/search-executor';
 import { SearchRateLimit } from '../../src/crm-search/application/search-rate-limit';
@@ -345,6 +346,41 @@ describe('searchLagMs: HubSpot’s search lag as a test control', () => {
     expect((await t.admin('GET', '/admin/v1/accounts/abc/search-lag')).statusCode).toBe(400);
     const noKey = await t.inject({ method: 'PUT', url: lagUrl(), payload: { searchLagMs: 1 } });
     expect(noKey.statusCode).toBe(401);
+  });
+});
+
+describe('searchLagMs across a restart', () => {
+  it('is kept: reloaded from its read model, still applied to searches', async () => {
+    const first = await startTestApp();
+    const hub = (await createAccount(first)).hubId;
+    expect((await first.admin('PUT', `/admin/v1/accounts/${hub}/search-lag`, { searchLagMs: 60_000 })).statusCode).toBe(
+      200,
+    );
+    await first.close({ keepData: true });
+    const again = await startTestApp({ dataDir: first.dataDir, clock: first.clock });
+    try {
+      expect((await again.admin('GET', `/admin/v1/accounts/${hub}/search-lag`)).json()).toEqual({
+        hubId: hub,
+        searchLagMs: 60_000,
+      });
+      const tok = mintRecordsToken(again, hub);
+      const headers = { authorization: `Bearer ${tok}`, 'content-type': 'application/json' };
+      const created = await again.inject({
+        method: 'POST',
+        url: '/crm/v3/objects/contacts',
+        headers,
+        payload: JSON.stringify({ properties: { firstname: 'Hana' } }),
+      });
+      expect(created.statusCode).toBe(201);
+      const search = () =>
+        again.inject({ method: 'POST', url: '/crm/v3/objects/contacts/search', headers, payload: '{"query":"hana"}' });
+      expect((await search()).json()).toMatchObject({ total: 0 });
+      again.clock.advance(60_000);
+      expect((await search()).json()).toMatchObject({ total: 1 });
+    } finally {
+      await again.close();
+      rmSync(first.dataDir, { recursive: true, force: true });
+    }
   });
 });
 
