@@ -12,6 +12,11 @@ const Database = require(workerData.driverPath);
 const runSearchJob = ${runSearchJob.toString()};
 const db = new Database(workerData.file, { readonly: true, fileMustExist: true });
 db.pragma('busy_timeout = 5000');
+// A search sorts and sets aside thousands of ids: in memory, not in temporary files; the indexes it
+// walks stay in its own page cache and the mapped file rather than one read() per page.
+db.pragma('temp_store = MEMORY');
+db.pragma('cache_size = -32768');
+db.pragma('mmap_size = 268435456');
 parentPort.on('message', (message) => {
   if (message.close) {
     db.close();
