@@ -10,7 +10,7 @@ import type { Logger as PinoLogger } from 'pino';
 import type { AppConfig } from './platform/config/config';
 import { CoreModule } from './platform/core/core.module';
 import { DataDirLock } from './platform/core/data-dir-lock';
-import { DirectoryModule } from './directory';
+import { DirectoryModule, fixturesSchemaForOpenApi } from './directory';
 import type { FeatureModule } from './feature-modules';
 import { Metrics } from './platform/metrics/metrics';
 import { OpsModule } from './ops';
@@ -203,6 +203,11 @@ async function buildApp(options: CreateAppOptions, dataDirLock: DataDirLock): Pr
       .addApiKey({ type: 'apiKey', name: 'hapikey', in: 'query' }, 'developer_hapikey')
       .build(),
   );
+  // The FIXTURES file's schema (schemas/fixtures.schema.json), published beside the API's.
+  document.components = {
+    ...document.components,
+    schemas: { ...document.components?.schemas, FixturesFile: fixturesSchemaForOpenApi() },
+  };
   SwaggerModule.setup('docs', app, document, { jsonDocumentUrl: 'docs/json' });
 
   await app.init();

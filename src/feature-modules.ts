@@ -1,4 +1,5 @@
 import type { DynamicModule, Type } from '@nestjs/common';
+import { AppWebhooksModule } from './app-webhooks';
 import { CardsModule } from './cards';
 import { CrmRecordsModule } from './crm-records';
 import { CrmSearchModule } from './crm-search';
@@ -17,6 +18,7 @@ export function featureModules(): FeatureModule[] {
     CrmSchemaModule,
     CrmRecordsModule,
     CrmSearchModule,
+    AppWebhooksModule,
     TestControlsModule,
   ];
 }

@@ -2,8 +2,9 @@ import 'reflect-metadata';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { createApp } from './app.factory';
 import { AppConfig, ConfigError, loadConfig } from './platform/config/config';
+import { applyFixtures } from './apply-fixtures';
 import { DemoRecordsSeeder } from './crm-records';
-import { DemoSeeder } from './directory';
+import { DemoSeeder, FixturesError, type FixturesDocument, loadFixtures } from './directory';
 import { featureModules } from './feature-modules';
 import { installProcessFaultHandlers } from './platform/core/process-faults';
 import { flushLogOnShutdown } from './platform/core/shutdown-log-flush';
@@ -22,6 +23,19 @@ async function main(): Promise<void> {
       process.exit(78); // EX_CONFIG
     }
     throw error;
+  }
+  // Checked before anything starts, so a bad file changes nothing in DATA_DIR: every problem listed.
+  let fixtures: FixturesDocument | null = null;
+  if (config.fixturesFile !== null) {
+    try {
+      fixtures = loadFixtures(config.fixturesFile);
+    } catch (error) {
+      if (error instanceof FixturesError) {
+        process.stderr.write(`${error.message}\n`);
+        process.exit(78); // EX_CONFIG, as a bad configuration
+      }
+      throw error;
+    }
   }
   const { logger, print, flush } = createServiceLog(
     config.logLevel,
@@ -45,6 +59,7 @@ async function main(): Promise<void> {
       if (empty) logger.info('demo seed written to an empty store');
       banner = seeder.banner();
     }
+    if (fixtures !== null) await applyFixtures(app, fixtures, config.fixturesFile!);
     await app.listen({
       host: config.host,
       port: config.port,

@@ -4,6 +4,8 @@ import { EventSourcingModule } from '../platform/event-sourcing/event-sourcing.m
 import { AdminKey } from '../platform/security/admin-key';
 import { AdminAuthentication } from '../platform/security/admin-authentication';
 import { ChangeAccountSettingsHandler } from './application/commands/change-account-settings';
+import { ChangeAppSettingsHandler } from './application/commands/change-app-settings';
+import { RotateClientSecretHandler } from './application/commands/rotate-client-secret';
 import { CreateAccountHandler } from './application/commands/create-account';
 import { IssueDeveloperApiKeyHandler } from './application/commands/issue-developer-api-key';
 import { CreateUserHandler } from './application/commands/create-user';
@@ -17,6 +19,7 @@ import { EventsController } from './http/events.controller';
 import { UsersController } from './http/users.controller';
 import { DirectoryProjection } from './projections/directory.projection';
 import { DemoSeeder } from './seed/demo-seeder';
+import { Fixtures } from './fixtures/fixtures';
 
 /** Accounts, users and apps: the admin API, the demo seed, and DirectoryQueries for every module. */
 @Module(
@@ -29,6 +32,8 @@ import { DemoSeeder } from './seed/demo-seeder';
       IssueDeveloperApiKeyHandler,
       CreateUserHandler,
       RegisterAppHandler,
+      ChangeAppSettingsHandler,
+      RotateClientSecretHandler,
     ],
     controllers: [AccountsController, UsersController, AppsController, EventsController],
     providers: [
@@ -37,8 +42,9 @@ import { DemoSeeder } from './seed/demo-seeder';
       DirectoryQueries,
       DirectoryAnswers,
       DemoSeeder,
+      Fixtures,
     ],
-    exports: [AdminKey, DirectoryQueries, DemoSeeder],
+    exports: [AdminKey, DirectoryQueries, DemoSeeder, Fixtures],
   }),
 )
 export class DirectoryModule {}

@@ -1,10 +1,12 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { SecretSealer } from '../platform/security/secret-sealer';
+import { Inject, Injectable, Optional } from '@nestjs/common';
 import type Database from 'better-sqlite3';
 import { APP_CONFIG, AppConfig } from '../platform/config/config';
 import { Tier } from '../platform/tiers';
 import { cachedStatement } from '../platform/projections/statement-cache';
 import { READ_MODEL_DB } from '../platform/projections/read-model-database';
 import { buildInstallUrl } from './domain/install-url';
+import { DirectoryProjection } from './projections/directory.projection';
 import { type AccountSettings, type AccountType, uiDomainOf, utcOffsetAt } from './domain/account-settings';
 
 export interface AccountView {
@@ -100,6 +102,7 @@ interface AppRow {
   required_scopes: string;
   optional_scopes: string;
   created_at: number;
+  client_secret_sealed: string | null;
 }
 
 /**
@@ -108,10 +111,11 @@ interface AppRow {
  */
 @Injectable()
 export class DirectoryQueries {
-  // An account's id, domain, hublet and tier and an app never change once created, so a row found
-  // in the read model stays true (settings and developer keys change: they are read uncached):
-  // the request paths (token grant, limits GET) look them up on every call. Only hits are kept
-  // (a miss may be an account not projected yet), and the caches are bounded.
+  // An account's id, domain, hublet and tier never change once created, so a row found in the read
+  // model stays true (settings and developer keys change: they are read uncached): the request
+  // paths (token grant, limits GET) look them up on every call. An app changes (PATCH, a rotated
+  // secret): the projection tells these caches to forget it as it writes the change. Only hits are
+  // kept (a miss may be a row not projected yet), and the caches are bounded.
   private readonly accounts = new BoundedCache<number, AccountView>(CACHE_LIMIT);
   private readonly appsById = new BoundedCache<number, AppView>(CACHE_LIMIT);
   private readonly appsByClientId = new BoundedCache<string, AppWithSecret>(CACHE_LIMIT);
@@ -121,7 +125,14 @@ export class DirectoryQueries {
   constructor(
     @Inject(READ_MODEL_DB) private readonly db: Database.Database,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-  ) {}
+    /** The shared read model's projection (absent over a scratch database, whose queries live for one answer). */
+    @Optional() projection?: DirectoryProjection,
+  ) {
+    projection?.onAppChanged((appId, clientId) => {
+      this.appsById.delete(appId);
+      this.appsByClientId.delete(clientId);
+    });
+  }
 
   /** Prepared once, on first use (the tables exist only once the projection ran its setup). */
   private stmt(sql: string): Database.Statement {
@@ -239,6 +250,17 @@ export class DirectoryQueries {
     return row ? { ...toUser(row), passwordHash: row.password_hash } : null;
   }
 
+  /**
+   * The app's client secret, for signing its webhook deliveries only (HubSpot signs them with it);
+   * null for an app registered before secrets were sealed, or whose sealing key is gone.
+   */
+  webhookSigningSecret(appId: number): string | null {
+    const row = this.stmt('SELECT client_secret_sealed FROM dir_apps WHERE app_id = ?').get(appId) as
+      { client_secret_sealed: string | null } | undefined;
+    if (!row?.client_secret_sealed) return null;
+    return SecretSealer.forConfig(this.config).open(row.client_secret_sealed);
+  }
+
   getApp(appId: number): AppView | null {
     const cached = this.appsById.get(appId);
     if (cached) return cached;
@@ -302,13 +324,17 @@ const toUser = (r: UserRow): UserView => ({
 
 const CACHE_LIMIT = 50_000;
 
-/** A Map that forgets its oldest entries once full (insertion order; enough for rows that never change). */
+/** A Map that forgets its oldest entries once full (insertion order), and an entry when told it changed. */
 class BoundedCache<K, V> {
   private readonly map = new Map<K, V>();
   constructor(private readonly limit: number) {}
 
   get(key: K): V | undefined {
     return this.map.get(key);
+  }
+
+  delete(key: K): void {
+    this.map.delete(key);
   }
 
   set(key: K, value: V): void {

@@ -9,3 +9,4 @@ export { RateLimitModule, installRateLimits } from './rate-limit/rate-limit.modu
 export type { AccessTokenClaims } from './domain/access-token';
 export { Token, type BearerCaller } from './http/bearer-authentication';
 export { requestAppResolver, type RequestApp } from './http/request-app';
+export { InstallFixtures, type DeclaredInstall } from './application/install-fixtures';

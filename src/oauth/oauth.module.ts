@@ -14,6 +14,7 @@ import { RevokeTokenHandler } from './application/commands/revoke-token';
 import { AccessTokenVerificationModule } from './access-token-verification.module';
 import { AuthorizationServerMetadataController } from './http/authorization-server-metadata.controller';
 import { AccessTokenRevocationsProjection } from './projections/access-token-revocations.projection';
+import { InstallFixtures } from './application/install-fixtures';
 import { InstallQueries } from './application/install.queries';
 import { TokenMetadataService } from './application/token-metadata.service';
 import { oauthRetention } from './domain/oauth-retention';
@@ -66,8 +67,9 @@ import { InstallClocksProjection } from './projections/install-clocks.projection
       ClientAuthenticator,
       TokenMetadataService,
       AuthorizationCodeRedemption,
+      InstallFixtures,
     ],
-    exports: [AuthorizeRequestValidator, InstallQueries],
+    exports: [AuthorizeRequestValidator, InstallQueries, InstallFixtures],
   }),
 )
 export class OAuthModule {}

@@ -453,6 +453,44 @@ if (!DIR) {
           },
         });
       }
+
+      // App webhooks at every version, with the app's developer key (a subscription per version).
+      const hooksDevHubId = (await createAccount(t, { tier: 'enterprise' })).hubId;
+      const hooked = await createApp(t, { developerHubId: hooksDevHubId });
+      const devKey = (await t.admin('POST', `/admin/v1/accounts/${hooksDevHubId}/developer-api-keys`)).json() as {
+        developerApiKey: string;
+      };
+      const webhooks = [
+        ['/webhooks/v3', 'email'],
+        ['/webhooks/2026-03', 'firstname'],
+        ['/app-webhooks/2026-09', 'lastname'],
+      ] as const;
+      for (const [prefix, property] of webhooks) {
+        const at = (path: string) => `${prefix}/${hooked.appId}${path}?hapikey=${devKey.developerApiKey}`;
+        const tpl = (path: string) => `${prefix}/{appId}${path}`;
+        const settings = {
+          targetUrl: 'https://example.com/hubspot/webhooks',
+          throttling: { maxConcurrentRequests: 5 },
+        };
+        await record('PUT', tpl('/settings'), at('/settings'), { json: settings });
+        await record('GET', tpl('/settings'), at('/settings'));
+        const sub = await record('POST', tpl('/subscriptions'), at('/subscriptions'), {
+          json: { eventType: 'contact.propertyChange', propertyName: property, active: true },
+        });
+        await record('GET', tpl('/subscriptions'), at('/subscriptions'));
+        const one = tpl('/subscriptions/{subscriptionId}');
+        await record('GET', one, at(`/subscriptions/${sub.id}`));
+        await record('PATCH', one, at(`/subscriptions/${sub.id}`), { json: { active: false } });
+        const batch = tpl('/subscriptions/batch/update');
+        await record('POST', batch, at('/subscriptions/batch/update'), {
+          json: { inputs: [{ id: Number(sub.id), active: true }] },
+          status: 200,
+        });
+        await record('POST', batch, at('/subscriptions/batch/update'), {
+          json: { inputs: [{ id: 99_999, active: true }] },
+          status: prefix.includes('2026-09') ? 200 : 207,
+        });
+      }
     }, 120_000);
     afterAll(() => t?.close());
 

@@ -1,5 +1,6 @@
 import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
+import { WEBHOOKS_WIRE_OPERATIONS } from '../../src/app-webhooks/http/wire-schemas';
 import { CARDS_WIRE_OPERATIONS } from '../../src/cards/http/wire-schemas';
 import { CRM_RECORDS_WIRE_OPERATIONS } from '../../src/crm-records/http/wire-schemas';
 import { CRM_SEARCH_WIRE_OPERATIONS } from '../../src/crm-search/http/wire-schemas';
@@ -20,6 +21,7 @@ export const ALL_WIRE_OPERATIONS: readonly WireOperation[] = [
   ...LIMITS_WIRE_OPERATIONS,
   ...CRM_RECORDS_WIRE_OPERATIONS,
   ...CRM_SEARCH_WIRE_OPERATIONS,
+  ...WEBHOOKS_WIRE_OPERATIONS,
 ];
 
 const ajv = new Ajv({ allErrors: true, strict: true });

@@ -232,6 +232,7 @@ describe('directory deciders', () => {
   describe('apps', () => {
     const apps = DeciderSpecification.for(appDecider);
     const app = (extra: Partial<NewApp> = {}): NewApp => ({
+      type: 'RegisterApp',
       appId: 20_000_001,
       developerHubId: 1,
       name: 'My app',
@@ -276,6 +277,75 @@ describe('directory deciders', () => {
       expect(error.extras.errors).toEqual([
         { message: 'an app needs at least one redirect URL', in: 'redirectUrls', code: 'REQUIRED' },
       ]);
+    });
+
+    it('changes settings as a whole after the patch; the same values record nothing', () => {
+      const registered = apps.given([]).when(app()).events();
+      const change = (patch: object) => ({ type: 'ChangeAppSettings', appId: 20_000_001, patch, now: NOW }) as const;
+      apps
+        .given(registered)
+        .when(change({ redirectUrls: ['https://app.example.com/new'], optionalScopes: ['developers-read'] }))
+        .then([
+          {
+            type: DirectoryEventType.AppSettingsChanged,
+            data: {
+              appId: 20_000_001,
+              name: 'My app',
+              redirectUrls: ['https://app.example.com/new'],
+              requiredScopes: ['oauth'],
+              optionalScopes: ['developers-read'],
+              changedAt: NOW,
+            },
+          },
+        ]);
+      apps
+        .given(registered)
+        .when(change({ name: 'My app', requiredScopes: ['oauth', 'oauth'] }))
+        .then([]);
+      expect(
+        apps
+          .given([])
+          .when(change({ name: 'x' }))
+          .thenThrows(HubSpotError).httpStatus,
+      ).toBe(404);
+    });
+
+    it('refuses a change to settings an app may not have, every problem listed', () => {
+      const registered = apps.given([]).when(app()).events();
+      const error = apps
+        .given(registered)
+        .when({
+          type: 'ChangeAppSettings',
+          appId: 20_000_001,
+          patch: { redirectUrls: ['ftp://x.example.com'], requiredScopes: [], optionalScopes: ['no.such.scope'] },
+          now: NOW,
+        })
+        .thenThrows(HubSpotError);
+      expect(error).toMatchObject({ httpStatus: 400, category: 'VALIDATION_ERROR' });
+      expect(error.extras.errors!.map((e) => [e.in, e.code])).toEqual([
+        ['redirectUrls[0]', 'INVALID'],
+        ['requiredScopes', 'REQUIRED'],
+        ['optionalScopes', 'INVALID_SCOPE'],
+      ]);
+    });
+
+    it('rotates the client secret to a new hash; the same hash again is no rotation', () => {
+      const registered = apps.given([]).when(app()).events();
+      const rotate = (clientSecretHash: string) =>
+        ({ type: 'RotateClientSecret', appId: 20_000_001, clientSecretHash, now: NOW }) as const;
+      const rotated = apps.given(registered).when(rotate('hash2')).events();
+      expect(rotated).toEqual([
+        {
+          type: DirectoryEventType.AppClientSecretRotated,
+          data: { appId: 20_000_001, clientSecretHash: 'hash2', rotatedAt: NOW },
+        },
+      ]);
+      apps
+        .given([...registered, ...rotated])
+        .when(rotate('hash2'))
+        .then([]);
+      apps.given(registered).when(rotate('hash')).then([]);
+      expect(apps.given([]).when(rotate('h')).thenThrows(HubSpotError).httpStatus).toBe(404);
     });
 
     it.each([

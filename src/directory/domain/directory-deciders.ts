@@ -1,7 +1,8 @@
 import type { Tier } from '../../platform/tiers';
 import type { Decider } from '../../platform/commands/decider';
-import { HubSpotError } from '../../platform/errors/hubspot-error';
+import { HubSpotError, type ErrorDetail } from '../../platform/errors/hubspot-error';
 import { isKnownScope } from '../../platform/scopes/scope-catalog';
+import { constantTimeEqual } from '../../platform/security/crypto';
 import {
   type AccountSettings,
   type AccountSettingsPatch,
@@ -13,7 +14,7 @@ import {
   AccountCreated,
   type AccountEvent,
   AccountSettingsChanged,
-  AppRegistered,
+  type AppEvent,
   DeveloperApiKeyRetired,
   DirectoryEventType,
   DomainClaimed,
@@ -249,58 +250,188 @@ export const userDecider: Decider<Existence, NewUser, UserCreated> = {
 
 /** An app under an id the caller picked; only the hash of its client secret. */
 export interface NewApp {
+  type: 'RegisterApp';
   appId: number;
   developerHubId: number;
   name: string;
   clientId: string;
   clientSecretHash: string;
+  /** The secret sealed for signing webhook deliveries (never the secret itself). */
+  clientSecretSealed?: string;
   redirectUrls: string[];
   requiredScopes: string[];
   optionalScopes: string[];
   now: number;
 }
 
-export const appDecider: Decider<Existence, NewApp, AppRegistered> = {
-  ...existence<AppRegistered>(),
+/** What an app's owner may change after registration (PATCH): absent fields stay. */
+export interface AppSettingsPatch {
+  name?: string;
+  redirectUrls?: string[];
+  requiredScopes?: string[];
+  optionalScopes?: string[];
+}
+
+export interface ChangeAppSettings {
+  type: 'ChangeAppSettings';
+  appId: number;
+  patch: AppSettingsPatch;
+  now: number;
+}
+
+/**
+ * A new client secret; the caller made it (or was given it) and hands in its hash, and sealed for
+ * signing webhook deliveries (platform/security/secret-sealer.ts).
+ */
+export interface RotateClientSecret {
+  type: 'RotateClientSecret';
+  appId: number;
+  clientSecretHash: string;
+  clientSecretSealed?: string;
+  now: number;
+}
+
+export type AppCommand = NewApp | ChangeAppSettings | RotateClientSecret;
+
+/** The settings an app has now, as the decider needs them to decide a change. */
+export interface AppSettingsState {
+  name: string;
+  redirectUrls: string[];
+  requiredScopes: string[];
+  optionalScopes: string[];
+}
+
+export interface AppState {
+  exists: boolean;
+  settings: AppSettingsState | null;
+  clientSecretHash: string | null;
+}
+
+/** HubSpot's rules for an app's redirect URLs and scopes: one errors[] entry per problem. */
+export function appSettingsProblems(settings: AppSettingsState): ErrorDetail[] {
+  const { redirectUrls, requiredScopes, optionalScopes } = settings;
+  return [
+    ...(settings.name.trim().length === 0 ? [{ message: 'an app needs a name', in: 'name', code: 'REQUIRED' }] : []),
+    // The install URL carries the first redirect URL; without one it could never complete an install.
+    ...(redirectUrls.length === 0
+      ? [{ message: 'an app needs at least one redirect URL', in: 'redirectUrls', code: 'REQUIRED' }]
+      : []),
+    ...redirectUrls.flatMap((url, i) => {
+      const problem = redirectUrlProblem(url);
+      return problem ? [{ message: problem, in: `redirectUrls[${i}]`, code: 'INVALID' }] : [];
+    }),
+    // The install URL's `scope` cannot be empty: HubSpot's install page refuses a request without one.
+    ...(requiredScopes.length === 0
+      ? [{ message: 'an app needs at least one required scope', in: 'requiredScopes', code: 'REQUIRED' }]
+      : []),
+    ...[...requiredScopes.map((s) => ['requiredScopes', s]), ...optionalScopes.map((s) => ['optionalScopes', s])]
+      .filter(([, scope]) => !isKnownScope(scope!))
+      .map(([field, scope]) => ({ message: `Unknown scope: ${scope}`, in: field!, code: 'INVALID_SCOPE' })),
+    ...optionalScopes
+      .filter((s) => requiredScopes.includes(s))
+      .map((s) => ({
+        message: `Scope ${s} is both required and optional`,
+        in: 'optionalScopes',
+        code: 'INVALID_SCOPE',
+      })),
+  ];
+}
+
+const uniqueScopes = (settings: AppSettingsState): AppSettingsState => ({
+  ...settings,
+  requiredScopes: [...new Set(settings.requiredScopes)],
+  optionalScopes: [...new Set(settings.optionalScopes)],
+});
+
+const sameList = (a: string[], b: string[]) => a.length === b.length && a.every((x, i) => x === b[i]);
+
+/**
+ * One app's stream: registered once under its id, then its settings (name, redirect URLs, scopes)
+ * and its client secret. A change that changes nothing records nothing. The client id never
+ * changes: it is how the app's users know it.
+ */
+export const appDecider: Decider<AppState, AppCommand, AppEvent> = {
+  initialState: () => ({ exists: false, settings: null, clientSecretHash: null }),
+  evolve: (state, event) => {
+    switch (event.type) {
+      case DirectoryEventType.AppRegistered: {
+        const { name, redirectUrls, requiredScopes, optionalScopes, clientSecretHash } = event.data;
+        return { exists: true, settings: { name, redirectUrls, requiredScopes, optionalScopes }, clientSecretHash };
+      }
+      case DirectoryEventType.AppSettingsChanged: {
+        const { name, redirectUrls, requiredScopes, optionalScopes } = event.data;
+        return { ...state, settings: { name, redirectUrls, requiredScopes, optionalScopes } };
+      }
+      case DirectoryEventType.AppClientSecretRotated:
+        return { ...state, clientSecretHash: event.data.clientSecretHash };
+    }
+  },
   decide: (c, s) => {
-    if (s.exists) throw new IdTaken();
-    const errors = [
-      // The install URL carries the first redirect URL; without one it could never complete an install.
-      ...(c.redirectUrls.length === 0
-        ? [{ message: 'an app needs at least one redirect URL', in: 'redirectUrls', code: 'REQUIRED' }]
-        : []),
-      ...c.redirectUrls.flatMap((url, i) => {
-        const problem = redirectUrlProblem(url);
-        return problem ? [{ message: problem, in: `redirectUrls[${i}]`, code: 'INVALID' }] : [];
-      }),
-      ...[...c.requiredScopes.map((s) => ['requiredScopes', s]), ...c.optionalScopes.map((s) => ['optionalScopes', s])]
-        .filter(([, scope]) => !isKnownScope(scope!))
-        .map(([field, scope]) => ({ message: `Unknown scope: ${scope}`, in: field!, code: 'INVALID_SCOPE' })),
-      ...c.optionalScopes
-        .filter((s) => c.requiredScopes.includes(s))
-        .map((s) => ({
-          message: `Scope ${s} is both required and optional`,
-          in: 'optionalScopes',
-          code: 'INVALID_SCOPE',
-        })),
-    ];
-    if (errors.length > 0) throw HubSpotError.validation('Invalid app settings.', errors);
-    return [
-      {
-        type: DirectoryEventType.AppRegistered,
-        data: {
-          appId: c.appId,
-          developerHubId: c.developerHubId,
-          name: c.name,
-          clientId: c.clientId,
-          clientSecretHash: c.clientSecretHash,
-          redirectUrls: c.redirectUrls,
-          requiredScopes: [...new Set(c.requiredScopes)],
-          optionalScopes: [...new Set(c.optionalScopes)],
-          createdAt: c.now,
-        },
-      },
-    ];
+    switch (c.type) {
+      case 'RegisterApp': {
+        if (s.exists) throw new IdTaken();
+        const errors = appSettingsProblems(c);
+        if (errors.length > 0) throw HubSpotError.validation('Invalid app settings.', errors);
+        const settings = uniqueScopes(c);
+        return [
+          {
+            type: DirectoryEventType.AppRegistered,
+            data: {
+              appId: c.appId,
+              developerHubId: c.developerHubId,
+              name: c.name,
+              clientId: c.clientId,
+              clientSecretHash: c.clientSecretHash,
+              ...(c.clientSecretSealed === undefined ? {} : { clientSecretSealed: c.clientSecretSealed }),
+              redirectUrls: c.redirectUrls,
+              requiredScopes: settings.requiredScopes,
+              optionalScopes: settings.optionalScopes,
+              createdAt: c.now,
+            },
+          },
+        ];
+      }
+      case 'ChangeAppSettings': {
+        if (!s.settings) throw HubSpotError.notFound(`No app with appId ${c.appId}`);
+        const next: AppSettingsState = {
+          name: c.patch.name ?? s.settings.name,
+          redirectUrls: c.patch.redirectUrls ?? s.settings.redirectUrls,
+          requiredScopes: c.patch.requiredScopes ?? s.settings.requiredScopes,
+          optionalScopes: c.patch.optionalScopes ?? s.settings.optionalScopes,
+        };
+        const errors = appSettingsProblems(next);
+        if (errors.length > 0) throw HubSpotError.validation('Invalid app settings.', errors);
+        const settings = uniqueScopes(next);
+        const now = s.settings;
+        if (
+          settings.name === now.name &&
+          sameList(settings.redirectUrls, now.redirectUrls) &&
+          sameList(settings.requiredScopes, now.requiredScopes) &&
+          sameList(settings.optionalScopes, now.optionalScopes)
+        ) {
+          return [];
+        }
+        return [
+          { type: DirectoryEventType.AppSettingsChanged, data: { appId: c.appId, ...settings, changedAt: c.now } },
+        ];
+      }
+      case 'RotateClientSecret': {
+        if (!s.exists) throw HubSpotError.notFound(`No app with appId ${c.appId}`);
+        // The same secret again (a fixtures file applied twice) is no rotation.
+        if (s.clientSecretHash !== null && constantTimeEqual(s.clientSecretHash, c.clientSecretHash)) return [];
+        return [
+          {
+            type: DirectoryEventType.AppClientSecretRotated,
+            data: {
+              appId: c.appId,
+              clientSecretHash: c.clientSecretHash,
+              ...(c.clientSecretSealed === undefined ? {} : { clientSecretSealed: c.clientSecretSealed }),
+              rotatedAt: c.now,
+            },
+          },
+        ];
+      }
+    }
   },
 };
 

@@ -7,6 +7,10 @@ export const DirectoryEventType = {
   AccountCreated: 'directory.AccountCreated',
   UserCreated: 'directory.UserCreated',
   AppRegistered: 'directory.AppRegistered',
+  /** The app's name, redirect URLs and scopes as a whole, after a change (PATCH, or a changed fixtures file). */
+  AppSettingsChanged: 'directory.AppSettingsChanged',
+  /** A new client secret (only its SHA-256); the previous one stops authenticating at once. */
+  AppClientSecretRotated: 'directory.AppClientSecretRotated',
   /** The account's settings as a whole, after a change (absent: the hublet's defaults). */
   AccountSettingsChanged: 'directory.AccountSettingsChanged',
   /** A developer API key of the account; only its SHA-256 is stored. */
@@ -78,12 +82,42 @@ export interface AppRegistered {
     name: string;
     clientId: string;
     clientSecretHash: string;
+    /**
+     * The client secret sealed (platform/security/secret-sealer.ts: AES-256-GCM under a key derived
+     * from the token signing keys): it signs the app's webhook deliveries. Absent on apps registered
+     * before webhooks, which therefore cannot be signed.
+     */
+    clientSecretSealed?: string;
     redirectUrls: string[];
     requiredScopes: string[];
     optionalScopes: string[];
     createdAt: number;
   };
 }
+
+export interface AppSettingsChanged {
+  type: typeof DirectoryEventType.AppSettingsChanged;
+  data: {
+    appId: number;
+    name: string;
+    redirectUrls: string[];
+    requiredScopes: string[];
+    optionalScopes: string[];
+    changedAt: number;
+  };
+}
+
+export interface AppClientSecretRotated {
+  type: typeof DirectoryEventType.AppClientSecretRotated;
+  /**
+   * SHA-256 (hex) of the new secret, as AppRegistered's, and the secret sealed as AppRegistered's
+   * `clientSecretSealed` (for signing webhook deliveries); the secret is shown once, never stored plain.
+   */
+  data: { appId: number; clientSecretHash: string; clientSecretSealed?: string; rotatedAt: number };
+}
+
+/** Everything an app's own stream holds. */
+export type AppEvent = AppRegistered | AppSettingsChanged | AppClientSecretRotated;
 
 export const accountStream = (hubId: number) => `directory.account-${hubId}`;
 export const userStream = (normalizedEmail: string) => `directory.user-${normalizedEmail}`;
@@ -100,6 +134,8 @@ export const directoryEvents: EventDefinitions = {
   [DirectoryEventType.AccountCreated]: null,
   [DirectoryEventType.UserCreated]: null,
   [DirectoryEventType.AppRegistered]: null,
+  [DirectoryEventType.AppSettingsChanged]: null,
+  [DirectoryEventType.AppClientSecretRotated]: null,
   [DirectoryEventType.AccountSettingsChanged]: null,
   [DirectoryEventType.DeveloperApiKeyIssued]: null,
   [DirectoryEventType.DeveloperApiKeyRetired]: null,

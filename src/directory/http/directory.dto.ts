@@ -123,3 +123,35 @@ export class RegisterAppDto {
   @IsString({ each: true })
   optionalScopes?: string[];
 }
+
+/** A change of some of an app's settings (PATCH): absent fields stay; the client id never changes. */
+export class ChangeAppSettingsDto {
+  @ApiPropertyOptional()
+  @IsOptional()
+  @IsString()
+  @MinLength(1)
+  @MaxLength(200)
+  name?: string;
+
+  @ApiPropertyOptional({ type: [String], description: "The whole list: the first is the install URL's" })
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(50)
+  @IsString({ each: true })
+  @MaxLength(2000, { each: true })
+  redirectUrls?: string[];
+
+  @ApiPropertyOptional({ type: [String], description: 'The whole list (at least one scope)' })
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(500)
+  @IsString({ each: true })
+  requiredScopes?: string[];
+
+  @ApiPropertyOptional({ type: [String], description: 'The whole list' })
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(500)
+  @IsString({ each: true })
+  optionalScopes?: string[];
+}

@@ -5,7 +5,9 @@ import type { Projection } from '../../platform/projections/projection';
 import {
   AccountCreated,
   AccountSettingsChanged,
+  AppClientSecretRotated,
   AppRegistered,
+  AppSettingsChanged,
   DeveloperApiKeyIssued,
   DeveloperApiKeyRetired,
   DirectoryEventType,
@@ -21,7 +23,9 @@ type DirectoryRecordEvent =
   | DeveloperApiKeyIssued
   | DeveloperApiKeyRetired
   | UserCreated
-  | AppRegistered;
+  | AppRegistered
+  | AppSettingsChanged
+  | AppClientSecretRotated;
 
 /** Accounts, users and apps as tables, for DirectoryQueries. Ids are unique on the write side, so a duplicate here is a bug and stops the projection loudly. */
 @Injectable()
@@ -33,10 +37,28 @@ export class DirectoryProjection implements Projection<DirectoryRecordEvent> {
     DirectoryEventType.AccountSettingsChanged,
     DirectoryEventType.DeveloperApiKeyIssued,
     DirectoryEventType.DeveloperApiKeyRetired,
+    DirectoryEventType.AppSettingsChanged,
+    DirectoryEventType.AppClientSecretRotated,
   ];
   readonly name = 'directory';
-  /** 3: account settings and developer API keys. */
-  readonly version = 3;
+  /** 3: account settings and developer API keys; 4: apps' sealed client secrets (webhook signatures). */
+  readonly version = 4;
+
+  private readonly appChangeListeners = new Set<(appId: number, clientId: string) => void>();
+
+  /**
+   * Called with every app whose row changes (DirectoryQueries forgets its cached view). The row is
+   * written in the runner's synchronous transaction, so no read runs between the call and the commit.
+   */
+  onAppChanged(listener: (appId: number, clientId: string) => void): void {
+    this.appChangeListeners.add(listener);
+  }
+
+  private appChanged(db: Database.Database, appId: number): void {
+    const row = cachedStatement(db, 'SELECT client_id FROM dir_apps WHERE app_id = ?').get(appId) as
+      { client_id: string } | undefined;
+    if (row) for (const listener of this.appChangeListeners) listener(appId, row.client_id);
+  }
 
   setup(db: Database.Database): void {
     db.exec(`
@@ -49,7 +71,7 @@ export class DirectoryProjection implements Projection<DirectoryRecordEvent> {
       CREATE TABLE IF NOT EXISTS dir_apps (
         app_id INTEGER PRIMARY KEY, developer_hub_id INTEGER NOT NULL, name TEXT NOT NULL, client_id TEXT NOT NULL UNIQUE,
         client_secret_hash TEXT NOT NULL, redirect_urls TEXT NOT NULL, required_scopes TEXT NOT NULL,
-        optional_scopes TEXT NOT NULL, created_at INTEGER NOT NULL);
+        optional_scopes TEXT NOT NULL, created_at INTEGER NOT NULL, client_secret_sealed TEXT);
       CREATE TABLE IF NOT EXISTS dir_account_settings (
         hub_id INTEGER PRIMARY KEY, account_type TEXT NOT NULL, time_zone TEXT NOT NULL, company_currency TEXT NOT NULL,
         additional_currencies TEXT NOT NULL);
@@ -121,7 +143,7 @@ export class DirectoryProjection implements Projection<DirectoryRecordEvent> {
       }
       case DirectoryEventType.AppRegistered: {
         const d = event.data;
-        cachedStatement(db, 'INSERT INTO dir_apps VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)').run(
+        cachedStatement(db, 'INSERT INTO dir_apps VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').run(
           d.appId,
           d.developerHubId,
           d.name,
@@ -131,9 +153,32 @@ export class DirectoryProjection implements Projection<DirectoryRecordEvent> {
           JSON.stringify(d.requiredScopes),
           JSON.stringify(d.optionalScopes),
           d.createdAt,
+          d.clientSecretSealed ?? null,
         );
         break;
       }
+      case DirectoryEventType.AppSettingsChanged: {
+        const d = event.data;
+        cachedStatement(
+          db,
+          'UPDATE dir_apps SET name = ?, redirect_urls = ?, required_scopes = ?, optional_scopes = ? WHERE app_id = ?',
+        ).run(
+          d.name,
+          JSON.stringify(d.redirectUrls),
+          JSON.stringify(d.requiredScopes),
+          JSON.stringify(d.optionalScopes),
+          d.appId,
+        );
+        this.appChanged(db, d.appId);
+        break;
+      }
+      case DirectoryEventType.AppClientSecretRotated:
+        cachedStatement(
+          db,
+          'UPDATE dir_apps SET client_secret_hash = ?, client_secret_sealed = ? WHERE app_id = ?',
+        ).run(event.data.clientSecretHash, event.data.clientSecretSealed ?? null, event.data.appId);
+        this.appChanged(db, event.data.appId);
+        break;
     }
   }
 }

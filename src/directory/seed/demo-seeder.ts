@@ -1,14 +1,12 @@
-import { Inject, Injectable, Logger } from '@nestjs/common';
-import { CommandBus } from '@nestjs/cqrs';
+import { Inject, Injectable } from '@nestjs/common';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { APP_CONFIG, AppConfig } from '../../platform/config/config';
 import { Tier } from '../../platform/tiers';
 import type { CommandContext } from '../../platform/events/envelope';
 import { AdminKey } from '../../platform/security/admin-key';
-import { CreateAccount } from '../application/commands/create-account';
-import { CreateUser } from '../application/commands/create-user';
-import { RegisterApp } from '../application/commands/register-app';
+import { Fixtures } from '../fixtures/fixtures';
+import { type FixturesDocument, parseFixtures } from '../fixtures/fixtures-file';
 import { DirectoryQueries } from '../directory.queries';
 import type { AccountSettingsPatch } from '../domain/account-settings';
 
@@ -34,12 +32,11 @@ export interface DemoSeed {
 
 export const DEMO_SEED_FILE = join(__dirname, '..', '..', '..', 'seed', 'demo.json');
 
-/** Applies seed/demo.json through the ordinary commands on the CommandBus; whatever exists already is left alone. */
+/** Applies seed/demo.json as a fixtures document (Fixtures): the ordinary commands, idempotent. */
 @Injectable()
 export class DemoSeeder {
-  private readonly logger = new Logger('DemoSeed');
   constructor(
-    private readonly commandBus: CommandBus,
+    private readonly fixtures: Fixtures,
     private readonly queries: DirectoryQueries,
     private readonly adminKey: AdminKey,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -49,39 +46,29 @@ export class DemoSeeder {
     return JSON.parse(readFileSync(file, 'utf8')) as DemoSeed;
   }
 
+  /** The demo as a fixtures document: one way to declare and apply directory records (Fixtures). */
+  static asFixtures(seed: DemoSeed): FixturesDocument {
+    const account = ({ domain, tier, hublet, ...settings }: SeedAccount) => ({
+      domain,
+      tier,
+      hublet: hublet ?? 'na1',
+      ...(Object.keys(settings).length > 0 ? { settings } : {}),
+    });
+    const accounts = [seed.developerAccount, ...seed.customerAccounts].map(account);
+    return {
+      accounts,
+      users: [{ ...seed.user, accounts: accounts.map((a) => a.domain) }],
+      apps: [{ ...seed.app, developerAccount: seed.developerAccount.domain }],
+      installs: [],
+    };
+  }
+
   async apply(seed: DemoSeed = DemoSeeder.load()): Promise<{ hubIds: number[]; appId: number; userId: number }> {
     const ctx: CommandContext = { correlationId: 'demo-seed', causationId: null, actor: 'system:demo-seed' };
-    const account = async ({ domain, tier, hublet, ...settings }: SeedAccount) =>
-      this.queries.findAccountByDomain(domain) ??
-      (await this.commandBus.execute(new CreateAccount(domain, tier, hublet ?? 'na1', ctx, settings)));
-    const developer = await account(seed.developerAccount);
-    const customers = [];
-    for (const c of seed.customerAccounts) customers.push(await account(c));
-    const hubIds = [developer.hubId, ...customers.map((c) => c.hubId)];
-
-    const user =
-      this.queries.findUserCredentialsByEmail(seed.user.email) ??
-      (await this.commandBus.execute(new CreateUser(seed.user.email, seed.user.password, hubIds, ctx)));
-
-    const app =
-      this.queries.findAppByClientId(seed.app.clientId) ??
-      (
-        await this.commandBus.execute(
-          new RegisterApp(
-            {
-              developerHubId: developer.hubId,
-              name: seed.app.name,
-              redirectUrls: seed.app.redirectUrls,
-              requiredScopes: seed.app.requiredScopes,
-              optionalScopes: seed.app.optionalScopes,
-              fixedCredentials: { clientId: seed.app.clientId, clientSecret: seed.app.clientSecret },
-            },
-            ctx,
-          ),
-        )
-      ).app;
-    this.logger.log(`demo seed applied: app ${app.appId}, accounts ${hubIds.join(', ')}, user ${user.userId}`);
-    return { hubIds, appId: app.appId, userId: user.userId };
+    const doc = parseFixtures(JSON.stringify(DemoSeeder.asFixtures(seed)), 'demo seed');
+    const applied = await this.fixtures.apply(doc, ctx, 'demo seed');
+    const hubIds = doc.accounts.map((a) => applied.hubIds[a.domain]!);
+    return { hubIds, appId: applied.appIds[seed.app.clientId]!, userId: applied.userIds[doc.users[0]!.email]! };
   }
 
   /** What a person needs to try the demo. Printed to stdout once, not written to the JSON log. */

@@ -23,6 +23,8 @@ export interface AppConfig {
    */
   counterStoreUrl: string | null;
   seed: 'demo' | 'none';
+  /** FIXTURES: a fixtures file applied at start (after the demo seed), or null. */
+  fixturesFile: string | null;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   /** `auto`: human-readable lines on a terminal, JSON lines into a pipe or a file. */
   logFormat: 'auto' | 'json' | 'pretty';
@@ -77,6 +79,12 @@ export interface AppConfig {
    * at most `batchEvents` events per batch.
    */
   archive: { retentionDays: number; intervalMs: number; batchEvents: number };
+  /**
+   * App webhook deliveries (docs/webhooks.md): HubSpot's 10 s answer timeout by default; how often
+   * the dispatcher looks for retries that came due (on the installs' clocks) when nothing woke it;
+   * `enabled: false` stops sending (the outbox still fills).
+   */
+  webhooks: { enabled: boolean; timeoutMs: number; pollMs: number };
   /**
    * Fastify's trustProxy: which X-Forwarded-For hops to believe for the client's address (the
    * sign-in and client-authentication throttles key on it). false: the socket's peer.
@@ -191,6 +199,7 @@ export function loadConfig(env: Env): AppConfig {
     eventStoreConnectionString: esdb,
     counterStoreUrl,
     seed,
+    fixturesFile: env.FIXTURES ? env.FIXTURES : null,
     logLevel: oneOf('LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const, 'info'),
     logFormat: oneOf('LOG_FORMAT', ['auto', 'json', 'pretty'] as const, 'auto'),
     signingKeys,
@@ -243,6 +252,11 @@ export function loadConfig(env: Env): AppConfig {
       retentionDays: int('AUDIT_RETENTION_DAYS', 90, 0, 36_500),
       intervalMs: int('ARCHIVE_INTERVAL_MS', 60_000, 0, 86_400_000),
       batchEvents: int('ARCHIVE_BATCH_EVENTS', 1000, 1, 1_000_000),
+    },
+    webhooks: {
+      enabled: bool('WEBHOOKS_ENABLED', true),
+      timeoutMs: int('WEBHOOK_TIMEOUT_MS', 10_000, 100, 60_000),
+      pollMs: int('WEBHOOK_POLL_MS', 250, 10, 60_000),
     },
     trustProxy,
     metricsToken: env.METRICS_TOKEN ? env.METRICS_TOKEN : null,

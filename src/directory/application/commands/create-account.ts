@@ -22,6 +22,8 @@ export class CreateAccount extends Command<AccountWithSettings> implements Omit<
     readonly context: CommandContext,
     /** Settings other than the hublet's defaults. */
     readonly settings?: AccountSettingsPatch,
+    /** An id the caller chose (a fixtures file); absent, a fresh random one. */
+    readonly givenHubId?: number,
   ) {
     super();
   }
@@ -48,14 +50,14 @@ export class CreateAccountHandler implements ICommandHandler<CreateAccount> {
     this.accounts = streams.forDecider(accountDecider);
   }
 
-  async execute({ domain, tier, hublet, context, settings }: CreateAccount): Promise<AccountWithSettings> {
+  async execute({ domain, tier, hublet, context, settings, givenHubId }: CreateAccount): Promise<AccountWithSettings> {
     const normalized = domain.trim().toLowerCase();
     // Checked before the domain is claimed, so bad settings leave nothing behind.
     if (settings) {
       const checked = applySettingsPatch(defaultAccountSettings(hublet), settings);
       if (!checked.ok) throw HubSpotError.validation('Invalid account settings.', checked.errors);
     }
-    const hubId = await this.pickUnusedAccountId();
+    const hubId = givenHubId === undefined ? await this.pickUnusedAccountId() : await this.givenAccountId(givenHubId);
     await this.claimDomain(normalized, hubId, context);
     const { position } = await this.createAccount(
       {
@@ -81,6 +83,13 @@ export class CreateAccountHandler implements ICommandHandler<CreateAccount> {
       if (state.exists) throw new IdTaken();
       return hubId;
     });
+  }
+
+  /** Step 1 with an id the caller chose: 409 when an account has it. */
+  private async givenAccountId(hubId: number): Promise<number> {
+    const { state } = await this.streams.load(accountStream(hubId), accountDecider);
+    if (state.exists) throw HubSpotError.conflict(`An account with hubId ${hubId} already exists.`);
+    return hubId;
   }
 
   /**

@@ -7,7 +7,7 @@ import { HubSpotError } from '../../../platform/errors/hubspot-error';
 import { DirectoryAnswers } from '../directory-answers';
 import { hashPassword } from '../../../platform/security/password-hash';
 import { DirectoryQueries, UserView } from '../../directory.queries';
-import { userDecider, userIdDecider } from '../../domain/directory-deciders';
+import { IdTaken, userDecider, userIdDecider } from '../../domain/directory-deciders';
 import { userIdStream, userStream } from '../../domain/directory-events';
 import { withFreshId } from '../fresh-id';
 
@@ -18,6 +18,8 @@ export class CreateUser extends Command<UserView> {
     readonly password: string,
     readonly hubIds: number[],
     readonly context: CommandContext,
+    /** An id the caller chose (a fixtures file); absent, a fresh random one. */
+    readonly givenUserId?: number,
   ) {
     super();
   }
@@ -43,7 +45,7 @@ export class CreateUserHandler implements ICommandHandler<CreateUser> {
     this.users = streams.forDecider(userDecider);
   }
 
-  async execute({ email, password, hubIds, context }: CreateUser): Promise<UserView> {
+  async execute({ email, password, hubIds, context, givenUserId }: CreateUser): Promise<UserView> {
     const normalized = email.trim().toLowerCase();
     const unknown = hubIds.filter((id) => !this.queries.getAccount(id));
     if (unknown.length > 0) {
@@ -53,13 +55,27 @@ export class CreateUserHandler implements ICommandHandler<CreateUser> {
       );
     }
     const passwordHash = await hashPassword(password);
-    const userId = await this.reserveUserId(normalized, context);
+    const userId =
+      givenUserId === undefined
+        ? await this.reserveUserId(normalized, context)
+        : await this.reserveGivenUserId(givenUserId, normalized, context);
     const { position } = await this.users.handle(
       userStream(normalized),
       { userId, email: normalized, passwordHash, hubIds, now: this.clock.now() },
       context,
     );
     return this.answers.answer(position, [userStream(normalized)], (directory) => directory.getUser(userId));
+  }
+
+  /** Step 1 with an id the caller chose: 409 when another user holds it. */
+  private async reserveGivenUserId(userId: number, email: string, context: CommandContext): Promise<number> {
+    try {
+      await this.userIds.handle(userIdStream(userId), { userId, email }, context);
+      return userId;
+    } catch (error) {
+      if (error instanceof IdTaken) throw HubSpotError.conflict(`A user with userId ${userId} already exists.`);
+      throw error;
+    }
   }
 
   /** Step 1: a random user id nobody holds, reserved for this e-mail. */

@@ -23,6 +23,8 @@ export class IssueDeveloperApiKey extends Command<IssuedDeveloperApiKey> impleme
   constructor(
     readonly hubId: number,
     readonly context: CommandContext,
+    /** The key a fixtures file gives (the one the user's tools already have); absent, a random UUID. */
+    readonly givenKey?: string,
   ) {
     super();
   }
@@ -45,8 +47,8 @@ export class IssueDeveloperApiKeyHandler implements ICommandHandler<IssueDevelop
     this.accounts = streams.forDecider(accountDecider);
   }
 
-  async execute({ hubId, context }: IssueDeveloperApiKey): Promise<IssuedDeveloperApiKey> {
-    const developerApiKey = randomUUID();
+  async execute({ hubId, context, givenKey }: IssueDeveloperApiKey): Promise<IssuedDeveloperApiKey> {
+    const developerApiKey = givenKey ?? randomUUID();
     const keyId = randomBytes(8).toString('hex');
     const issuedAt = this.clock.now();
     const { position } = await this.accounts.handle(

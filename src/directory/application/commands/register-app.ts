@@ -1,3 +1,5 @@
+import { APP_CONFIG, type AppConfig } from '../../../platform/config/config';
+import { SecretSealer } from '../../../platform/security/secret-sealer';
 import { Inject } from '@nestjs/common';
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { randomUUID } from 'node:crypto';
@@ -7,7 +9,7 @@ import { HubSpotError } from '../../../platform/errors/hubspot-error';
 import { DirectoryAnswers } from '../directory-answers';
 import { sha256Hex } from '../../../platform/security/crypto';
 import { AppView, DirectoryQueries } from '../../directory.queries';
-import { appDecider } from '../../domain/directory-deciders';
+import { appDecider, IdTaken } from '../../domain/directory-deciders';
 import { appStream } from '../../domain/directory-events';
 import { withFreshId } from '../fresh-id';
 import type { CommandContext } from '../../../platform/events/envelope';
@@ -18,8 +20,10 @@ export interface AppSettings {
   redirectUrls: string[];
   requiredScopes: string[];
   optionalScopes: string[];
-  /** Only the demo seed fixes its credentials (they are public demo data). */
+  /** Only fixtures (the demo seed, FIXTURES) give the credentials: the app's users already have them. */
   fixedCredentials?: { clientId: string; clientSecret: string };
+  /** An id the caller chose (a fixtures file); absent, a fresh random one. */
+  appId?: number;
 }
 
 /** A public app of a developer account. Answers the client secret, shown only here and stored only hashed. */
@@ -45,6 +49,7 @@ export class RegisterAppHandler implements ICommandHandler<RegisterApp> {
     private readonly answers: DirectoryAnswers,
     private readonly queries: DirectoryQueries,
     @Inject(CLOCK) private readonly clock: Clock,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {
     this.apps = streams.forDecider(appDecider);
   }
@@ -55,17 +60,24 @@ export class RegisterAppHandler implements ICommandHandler<RegisterApp> {
         { message: `No account with hubId ${settings.developerHubId}`, in: 'developerHubId', code: 'INVALID' },
       ]);
     }
+    // A given client id is checked against the read model (fixtures apply one at a time at start);
+    // a generated one is a random UUID.
+    if (settings.fixedCredentials && this.queries.findAppByClientId(settings.fixedCredentials.clientId)) {
+      throw HubSpotError.conflict(`An app with client id ${settings.fixedCredentials.clientId} already exists.`);
+    }
     const clientId = settings.fixedCredentials?.clientId ?? randomUUID();
     const clientSecret = settings.fixedCredentials?.clientSecret ?? randomUUID();
-    const { appId, position } = await withFreshId('directory.app', async (appId) => {
+    const register = async (appId: number) => {
       const { position } = await this.apps.handle(
         appStream(appId),
         {
+          type: 'RegisterApp',
           appId,
           developerHubId: settings.developerHubId,
           name: settings.name,
           clientId,
           clientSecretHash: sha256Hex(clientSecret),
+          clientSecretSealed: SecretSealer.forConfig(this.config).seal(clientSecret),
           redirectUrls: settings.redirectUrls,
           requiredScopes: settings.requiredScopes,
           optionalScopes: settings.optionalScopes,
@@ -74,7 +86,15 @@ export class RegisterAppHandler implements ICommandHandler<RegisterApp> {
         context,
       );
       return { appId, position };
-    });
+    };
+    const { appId, position } =
+      settings.appId === undefined
+        ? await withFreshId('directory.app', register)
+        : await register(settings.appId).catch((error: unknown) => {
+            if (error instanceof IdTaken)
+              throw HubSpotError.conflict(`An app with appId ${settings.appId} already exists.`);
+            throw error;
+          });
     const app = await this.answers.answer(position, [appStream(appId)], (directory) => directory.getApp(appId));
     return { app, clientSecret };
   }
