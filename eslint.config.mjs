@@ -4,12 +4,22 @@ import tseslint from 'typescript-eslint';
 
 // Module boundaries (docs/architecture.md). Relative specifiers are matched, so each rule names the
 // folders it forbids as "one or more ../ then the folder".
-const FEATURES = ['oauth', 'cards', 'limits', 'directory', 'ops', 'controls', 'crm-records'];
+const FEATURES = [
+  'oauth',
+  'cards',
+  'limits',
+  'directory',
+  'ops',
+  'controls',
+  'crm-records',
+  'crm-pipelines',
+  'crm-associations',
+];
 const up = '^(\\.\\./)+';
 // A module's public files: its index.ts, and its queries file (`<module>.queries.ts`) when it has one.
 const featureIndexOnly = (self, prefix = up) => ({
   regex: `${prefix}(${FEATURES.filter((f) => f !== self)
-    .map((f) => `${f}/(?!index$|${f}\\.queries$)`)
+    .map((f) => `${f}/(?!index$|${f}\\.queries$|${f}\\.events$)`)
     .join('|')}).+`,
   message:
     'Import another module only through its public index.ts (e.g. ../../oauth) or its <module>.queries.ts, never its internals.',

@@ -1,6 +1,7 @@
 import type { DynamicModule, Type } from '@nestjs/common';
 import { CardsModule } from './cards';
 import { ControlsModule } from './controls';
+import { CrmPipelinesModule } from './crm-pipelines';
 import { CrmRecordsModule } from './crm-records';
 import { LimitsModule } from './limits';
 import { InstallPageModule, OAuthModule } from './oauth';
@@ -9,5 +10,13 @@ export type FeatureModule = DynamicModule | Type<unknown>;
 
 /** The HubSpot API areas, plugged into the app by main.ts and the end-to-end tests alike. */
 export function featureModules(): FeatureModule[] {
-  return [OAuthModule, InstallPageModule, CardsModule, LimitsModule, CrmRecordsModule, ControlsModule];
+  return [
+    OAuthModule,
+    InstallPageModule,
+    CardsModule,
+    LimitsModule,
+    CrmRecordsModule,
+    CrmPipelinesModule,
+    ControlsModule,
+  ];
 }

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { CrmPipelinesModule } from '../crm-pipelines';
 import { LimitsModule } from '../limits';
 import { AccessTokenRevocationsModule } from '../oauth';
 import { EventSourcingModule } from '../platform/event-sourcing/event-sourcing.module';
@@ -23,7 +24,7 @@ import { CrmRecordsProjection } from './projections/crm-records.projection';
     events: crmRecordsEvents,
     projections: [CrmRecordsProjection],
     commandHandlers: [CrmRecordsHandler],
-    imports: [LimitsModule, AccessTokenRevocationsModule],
+    imports: [LimitsModule, AccessTokenRevocationsModule, CrmPipelinesModule],
     controllers: [RecordsController, RecordLimitsController],
     providers: [CrmRecordsQueries, RecordHistory, RecordSchema, RecordIds, DemoRecordsSeeder],
     exports: [CrmRecordsQueries, DemoRecordsSeeder],
