@@ -1,6 +1,7 @@
 import type { DynamicModule, Type } from '@nestjs/common';
 import { CardsModule } from './cards';
 import { ControlsModule } from './controls';
+import { CrmAssociationsModule } from './crm-associations';
 import { CrmPipelinesModule } from './crm-pipelines';
 import { CrmRecordsModule } from './crm-records';
 import { LimitsModule } from './limits';
@@ -17,6 +18,7 @@ export function featureModules(): FeatureModule[] {
     LimitsModule,
     CrmRecordsModule,
     CrmPipelinesModule,
+    CrmAssociationsModule,
     ControlsModule,
   ];
 }

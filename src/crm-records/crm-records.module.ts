@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { CrmAssociationsModule } from '../crm-associations';
 import { CrmPipelinesModule } from '../crm-pipelines';
 import { LimitsModule } from '../limits';
 import { AccessTokenRevocationsModule } from '../oauth';
@@ -24,7 +25,7 @@ import { CrmRecordsProjection } from './projections/crm-records.projection';
     events: crmRecordsEvents,
     projections: [CrmRecordsProjection],
     commandHandlers: [CrmRecordsHandler],
-    imports: [LimitsModule, AccessTokenRevocationsModule, CrmPipelinesModule],
+    imports: [LimitsModule, AccessTokenRevocationsModule, CrmPipelinesModule, CrmAssociationsModule],
     controllers: [RecordsController, RecordLimitsController],
     providers: [CrmRecordsQueries, RecordHistory, RecordSchema, RecordIds, DemoRecordsSeeder],
     exports: [CrmRecordsQueries, DemoRecordsSeeder],

@@ -1,6 +1,7 @@
 import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 import { CARDS_WIRE_OPERATIONS } from '../../src/cards/http/wire-schemas';
+import { CRM_ASSOCIATIONS_WIRE_OPERATIONS } from '../../src/crm-associations/http/wire-schemas';
 import { CRM_PIPELINES_WIRE_OPERATIONS } from '../../src/crm-pipelines/http/wire-schemas';
 import { CRM_RECORDS_WIRE_OPERATIONS } from '../../src/crm-records/http/wire-schemas';
 import { LIMITS_WIRE_COMPONENTS, LIMITS_WIRE_OPERATIONS } from '../../src/limits/http/wire-schemas';
@@ -20,6 +21,7 @@ export const ALL_WIRE_OPERATIONS: readonly WireOperation[] = [
   ...LIMITS_WIRE_OPERATIONS,
   ...CRM_RECORDS_WIRE_OPERATIONS,
   ...CRM_PIPELINES_WIRE_OPERATIONS,
+  ...CRM_ASSOCIATIONS_WIRE_OPERATIONS,
 ];
 
 const ajv = new Ajv({ allErrors: true, strict: true });

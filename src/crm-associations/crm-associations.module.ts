@@ -1,0 +1,27 @@
+import { Module } from '@nestjs/common';
+import { LimitsModule } from '../limits';
+import { AccessTokenRevocationsModule } from '../oauth';
+import { EventSourcingModule } from '../platform/event-sourcing/event-sourcing.module';
+import { CrmAssociationsHandler } from './application/crm-associations.handler';
+import { AssociationsQueries } from './crm-associations.queries';
+import { associationEvents } from './domain/association-events';
+import { AssociationsController } from './http/associations.controller';
+import { CrmAssociationsProjection } from './projections/crm-associations.projection';
+
+/**
+ * Associations v4 between CRM records: one stream per record pair, HubSpot's type ids; read side:
+ * the `crm-associations` projection (both directions of every association, and which records are
+ * live, from the records' published events). Object types resolve through the CRM schema module.
+ */
+@Module(
+  EventSourcingModule.forFeature({
+    events: associationEvents,
+    projections: [CrmAssociationsProjection],
+    commandHandlers: [CrmAssociationsHandler],
+    imports: [LimitsModule, AccessTokenRevocationsModule],
+    controllers: [AssociationsController],
+    providers: [AssociationsQueries],
+    exports: [AssociationsQueries],
+  }),
+)
+export class CrmAssociationsModule {}

@@ -1,0 +1,207 @@
+import {
+  arrayOf,
+  dateTime,
+  int32,
+  mapOf,
+  object,
+  str,
+  strEnum,
+  type WireEndpoint,
+  type WireOperation,
+  type WireSchema,
+  wireOperations,
+} from '../../platform/http/wire-schema';
+
+/**
+ * What the associations v4 endpoints send, by HubSpot's names (v4/associations.json,
+ * v4/associationLabels.json, v4/associationsSchema.json and their 2026-03 / 2026-09 forms).
+ */
+const CATEGORY = strEnum('HUBSPOT_DEFINED', 'INTEGRATOR_DEFINED', 'USER_DEFINED', 'WORK');
+const OBJECT_ID = object({ id: str() });
+
+const ERROR_DETAIL = object(
+  { message: str() },
+  { in: str(), code: str(), subCategory: str(), context: mapOf(arrayOf(str())) },
+);
+
+/** StandardError: one refused input of a batch. */
+const STANDARD_ERROR = object({
+  status: str(),
+  category: str(),
+  message: str(),
+  context: mapOf(arrayOf(str())),
+  errors: arrayOf(ERROR_DETAIL),
+  links: mapOf(str()),
+});
+
+const batchOf = (item: WireSchema): WireSchema =>
+  object(
+    {
+      status: strEnum('CANCELED', 'COMPLETE', 'PENDING', 'PROCESSING'),
+      results: arrayOf(item),
+      startedAt: dateTime(),
+      completedAt: dateTime(),
+    },
+    { errors: arrayOf(STANDARD_ERROR), numErrors: int32(), requestedAt: dateTime(), links: mapOf(str()) },
+  );
+
+export const LABELS_BETWEEN_SCHEMA: WireSchema = object({
+  fromObjectTypeId: str(),
+  fromObjectId: str(),
+  toObjectTypeId: str(),
+  toObjectId: str(),
+  labels: arrayOf(str()),
+});
+
+const TYPE_WITH_LABEL = object({ category: CATEGORY, typeId: int32() }, { label: str() });
+const ASSOCIATED_OBJECT = object({ toObjectId: str(), associationTypes: arrayOf(TYPE_WITH_LABEL) });
+const PAGING = object({}, { next: object({ after: str() }, { link: str() }) });
+
+export const ASSOCIATIONS_PAGE_SCHEMA: WireSchema = object({ results: arrayOf(ASSOCIATED_OBJECT) }, { paging: PAGING });
+
+export const DEFAULT_BATCH_SCHEMA: WireSchema = batchOf(
+  object({
+    from: OBJECT_ID,
+    to: OBJECT_ID,
+    associationSpec: object({ associationCategory: CATEGORY, associationTypeId: int32() }),
+  }),
+);
+export const LABELS_BATCH_SCHEMA: WireSchema = batchOf(LABELS_BETWEEN_SCHEMA);
+export const READ_BATCH_SCHEMA: WireSchema = batchOf(
+  object({ from: OBJECT_ID, to: arrayOf(ASSOCIATED_OBJECT) }, { paging: PAGING }),
+);
+/** 2026-03's BatchResponse and 2026-09's BatchResponseVoid: no results, errors when any. */
+export const VOID_BATCH_SCHEMA: WireSchema = batchOf(object({}));
+
+/** AssociationSpecWithLabel of the labels endpoints. */
+export const LABELS_SCHEMA: WireSchema = object({
+  results: arrayOf(
+    object({ category: CATEGORY, typeId: int32() }, { label: str(), fromObjectTypeId: str(), toObjectTypeId: str() }),
+  ),
+});
+
+const OBJECTS_ENDPOINTS: WireEndpoint[] = [
+  {
+    method: 'GET',
+    path: '/{objectType}/{objectId}/associations/{toObjectType}',
+    status: 200,
+    name: 'CollectionResponseMultiAssociatedObjectWithLabelForwardPaging',
+    schema: ASSOCIATIONS_PAGE_SCHEMA,
+    versions: ['v3', '2026-03'],
+  },
+  {
+    method: 'PUT',
+    path: '/{objectType}/{objectId}/associations/{toObjectType}/{toObjectId}',
+    status: 201,
+    name: 'LabelsBetweenObjectPair',
+    schema: LABELS_BETWEEN_SCHEMA,
+  },
+  {
+    method: 'PUT',
+    path: '/{fromObjectType}/{fromObjectId}/associations/default/{toObjectType}/{toObjectId}',
+    status: 200,
+    name: 'BatchResponsePublicDefaultAssociation',
+    schema: DEFAULT_BATCH_SCHEMA,
+  },
+];
+
+const BATCH_ENDPOINTS: WireEndpoint[] = [
+  {
+    method: 'POST',
+    path: '/{fromObjectType}/{toObjectType}/batch/create',
+    status: 201,
+    name: 'BatchResponseLabelsBetweenObjectPair',
+    schema: LABELS_BATCH_SCHEMA,
+    versions: ['v3', '2026-03'],
+  },
+  {
+    method: 'POST',
+    path: '/{fromObjectType}/{toObjectType}/batch/create',
+    status: 207,
+    name: 'BatchResponseLabelsBetweenObjectPairWithErrors',
+    schema: LABELS_BATCH_SCHEMA,
+    versions: ['v3', '2026-03'],
+  },
+  {
+    method: 'POST',
+    path: '/{fromObjectType}/{toObjectType}/batch/create',
+    status: 200,
+    name: 'BatchResponseLabelsBetweenObjectPair',
+    schema: LABELS_BATCH_SCHEMA,
+    versions: ['2026-09'],
+  },
+  {
+    method: 'POST',
+    path: '/{fromObjectType}/{toObjectType}/batch/associate/default',
+    status: 200,
+    name: 'BatchResponsePublicDefaultAssociation',
+    schema: DEFAULT_BATCH_SCHEMA,
+  },
+  {
+    method: 'POST',
+    path: '/{fromObjectType}/{toObjectType}/batch/read',
+    status: 200,
+    name: 'BatchResponsePublicAssociationMultiWithLabel',
+    schema: READ_BATCH_SCHEMA,
+  },
+  {
+    method: 'POST',
+    path: '/{fromObjectType}/{toObjectType}/batch/read',
+    status: 207,
+    name: 'BatchResponsePublicAssociationMultiWithLabelWithErrors',
+    schema: READ_BATCH_SCHEMA,
+    versions: ['v3', '2026-03'],
+  },
+  {
+    method: 'POST',
+    path: '/{fromObjectType}/{toObjectType}/batch/archive',
+    status: 200,
+    name: 'BatchResponse',
+    schema: VOID_BATCH_SCHEMA,
+    versions: ['2026-03', '2026-09'],
+  },
+  {
+    method: 'POST',
+    path: '/{fromObjectType}/{toObjectType}/batch/labels/archive',
+    status: 200,
+    name: 'BatchResponse',
+    schema: VOID_BATCH_SCHEMA,
+    versions: ['2026-03', '2026-09'],
+  },
+];
+
+/** The undated v4 paths are served as the `v3` family (the service's name for HubSpot's undated versions). */
+export const CRM_ASSOCIATIONS_WIRE_OPERATIONS: WireOperation[] = [
+  ...wireOperations(
+    {
+      v3: { prefix: '/crm/v4/objects', specFile: 'v4/associations.json' },
+      '2026-03': { prefix: '/crm/objects/2026-03', specFile: '2026-03/associations.json' },
+      '2026-09': { prefix: '/crm/objects/2026-09', specFile: '2026-09/associations.json' },
+    },
+    OBJECTS_ENDPOINTS,
+  ),
+  ...wireOperations(
+    {
+      v3: { prefix: '/crm/v4/associations', specFile: 'v4/associations.json' },
+      '2026-03': { prefix: '/crm/associations/2026-03', specFile: '2026-03/associations.json' },
+      '2026-09': { prefix: '/crm/associations/2026-09', specFile: '2026-09/associations.json' },
+    },
+    BATCH_ENDPOINTS,
+  ),
+  ...wireOperations(
+    {
+      v3: { prefix: '/crm/v4/associations', specFile: 'v4/associationLabels.json' },
+      '2026-03': { prefix: '/crm/associations/2026-03', specFile: '2026-03/associationsSchema.json' },
+      '2026-09': { prefix: '/crm/associations/2026-09', specFile: '2026-09/associationsSchema.json' },
+    },
+    [
+      {
+        method: 'GET',
+        path: '/{fromObjectType}/{toObjectType}/labels',
+        status: 200,
+        name: 'CollectionResponseAssociationSpecWithLabelNoPaging',
+        schema: LABELS_SCHEMA,
+      },
+    ],
+  ),
+];
