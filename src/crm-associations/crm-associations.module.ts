@@ -2,9 +2,12 @@ import { Module } from '@nestjs/common';
 import { LimitsModule } from '../limits';
 import { AccessTokenRevocationsModule } from '../oauth';
 import { EventSourcingModule } from '../platform/event-sourcing/event-sourcing.module';
+import { AssociationLimitsHandler } from './application/association-limits.handler';
 import { CrmAssociationsHandler } from './application/crm-associations.handler';
 import { AssociationsQueries } from './crm-associations.queries';
 import { associationEvents } from './domain/association-events';
+import { associationLimitEvents } from './domain/association-limits.decider';
+import { AssociationLimitsController } from './http/association-limits.controller';
 import { AssociationsController } from './http/associations.controller';
 import { CrmAssociationsProjection } from './projections/crm-associations.projection';
 
@@ -15,11 +18,11 @@ import { CrmAssociationsProjection } from './projections/crm-associations.projec
  */
 @Module(
   EventSourcingModule.forFeature({
-    events: associationEvents,
+    events: { ...associationEvents, ...associationLimitEvents },
     projections: [CrmAssociationsProjection],
-    commandHandlers: [CrmAssociationsHandler],
+    commandHandlers: [CrmAssociationsHandler, AssociationLimitsHandler],
     imports: [LimitsModule, AccessTokenRevocationsModule],
-    controllers: [AssociationsController],
+    controllers: [AssociationsController, AssociationLimitsController],
     providers: [AssociationsQueries],
     exports: [AssociationsQueries],
   }),

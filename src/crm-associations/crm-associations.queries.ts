@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import type Database from 'better-sqlite3';
 import { READ_MODEL_DB } from '../platform/projections/read-model-database';
 import { cachedStatement } from '../platform/projections/statement-cache';
-import { AssociationCatalogue, type AssociationCategory } from './domain/association-types';
+import { AssociationCatalogue, type AssociationCategory, RECORD_ASSOCIATION_LIMIT } from './domain/association-types';
 
 /** HubSpot's AssociationSpecWithLabel (as a record's associations list them). */
 export interface AssociationTypeView {
@@ -134,32 +134,62 @@ export class AssociationsQueries {
     );
   }
 
+  /** The account's configured limit of a type of a pair (HubSpot's definition configuration), if any. */
+  configuredLimit(hubId: number, from: string, to: string, category: string, typeId: number): number | undefined {
+    return cachedStatement(
+      this.db,
+      `SELECT max_to_object_ids FROM crm_association_limits
+        WHERE hub_id = ? AND from_type = ? AND to_type = ? AND category = ? AND type_id = ?`,
+    )
+      .pluck()
+      .get(hubId, from, to, category, typeId) as number | undefined;
+  }
+
+  /** The per-record limit of a pair: the configured limit of its unlabeled type, else HubSpot's. */
+  pairLimit(hubId: number, from: string, to: string): number {
+    const unlabeled = this.catalogue.defaultOf(from, to);
+    const configured = unlabeled && this.configuredLimit(hubId, from, to, unlabeled.category, unlabeled.typeId);
+    return configured ?? RECORD_ASSOCIATION_LIMIT;
+  }
+
+  /** The configured limits, keyed by pair and type. */
+  configurations(hubId: number): Array<{ from: string; to: string; category: string; typeId: number; max: number }> {
+    return cachedStatement(
+      this.db,
+      `SELECT from_type AS "from", to_type AS "to", category, type_id AS typeId, max_to_object_ids AS max
+         FROM crm_association_limits WHERE hub_id = ? ORDER BY from_type, to_type, type_id`,
+    ).all(hubId) as Array<{ from: string; to: string; category: string; typeId: number; max: number }>;
+  }
+
+  /** The (from, to) object type pairs the account's records have associations between. */
+  pairsInUse(hubId: number): Array<{ from: string; to: string }> {
+    return cachedStatement(
+      this.db,
+      'SELECT DISTINCT from_type AS "from", to_type AS "to" FROM crm_associations WHERE hub_id = ? ORDER BY 1, 2',
+    ).all(hubId) as Array<{ from: string; to: string }>;
+  }
+
   /**
-   * Per from-record usage of associations to each other type (`from` given: only its records), for
-   * the record association limits: the records whose count is at least `floor`.
+   * The live records of `fromType` holding at least `floor` associations to live records of
+   * `toType`, most first, with the value they are shown by.
    */
   heavyRecords(
     hubId: number,
+    fromType: string,
+    toType: string,
     floor: number,
-    fromType?: string,
-    toType?: string,
-  ): Array<{ fromType: string; fromId: number; toType: string; usage: number }> {
-    const rows = cachedStatement(
+  ): Array<{ fromId: number; label: string; usage: number }> {
+    return cachedStatement(
       this.db,
-      `SELECT a.from_type AS fromType, a.from_id AS fromId, a.to_type AS toType, COUNT(DISTINCT a.to_id) AS usage
+      `SELECT a.from_id AS fromId, f.label AS label, COUNT(DISTINCT a.to_id) AS usage
          FROM crm_associations a
          JOIN crm_association_records r ON r.hub_id = a.hub_id AND r.object_type_id = a.to_type AND r.id = a.to_id
-        WHERE a.hub_id = ? AND (? IS NULL OR a.from_type = ?) AND (? IS NULL OR a.to_type = ?)
-        GROUP BY a.from_type, a.from_id, a.to_type
+         JOIN crm_association_records f ON f.hub_id = a.hub_id AND f.object_type_id = a.from_type AND f.id = a.from_id
+        WHERE a.hub_id = ? AND a.from_type = ? AND a.to_type = ?
+        GROUP BY a.from_id
        HAVING COUNT(DISTINCT a.to_id) >= ?
-        ORDER BY usage DESC, a.from_type, a.from_id`,
-    ).all(hubId, fromType ?? null, fromType ?? null, toType ?? null, toType ?? null, floor) as Array<{
-      fromType: string;
-      fromId: number;
-      toType: string;
-      usage: number;
-    }>;
-    return rows;
+        ORDER BY usage DESC, a.from_id`,
+    ).all(hubId, fromType, toType, floor) as Array<{ fromId: number; label: string; usage: number }>;
   }
 
   private typeView(category: string, typeId: number): AssociationTypeView {

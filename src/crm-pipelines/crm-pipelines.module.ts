@@ -5,6 +5,7 @@ import { EventSourcingModule } from '../platform/event-sourcing/event-sourcing.m
 import { CrmPipelinesHandler } from './application/crm-pipelines.handler';
 import { PipelinesQueries } from './crm-pipelines.queries';
 import { pipelineEvents } from './domain/pipeline-events';
+import { PipelineLimitsController } from './http/pipeline-limits.controller';
 import { PipelinesController } from './http/pipelines.controller';
 import { CrmPipelinesProjection } from './projections/crm-pipelines.projection';
 
@@ -19,7 +20,7 @@ import { CrmPipelinesProjection } from './projections/crm-pipelines.projection';
     projections: [CrmPipelinesProjection],
     commandHandlers: [CrmPipelinesHandler],
     imports: [DirectoryModule, AccessTokenRevocationsModule],
-    controllers: [PipelinesController],
+    controllers: [PipelinesController, PipelineLimitsController],
     providers: [PipelinesQueries],
     exports: [PipelinesQueries],
   }),

@@ -11,7 +11,7 @@ import { AssociationsQueries, type AssociationTypeView } from '../crm-associatio
 import { associationDecider, type UsageFacts } from '../domain/association.decider';
 import { noDefaultType, recordsNotFound, unknownAssociationType } from '../domain/association-errors';
 import { associationStream, orderedPair, type RecordRef, type StoredType } from '../domain/association-events';
-import { AssociationCatalogue, type AssociationType, RECORD_ASSOCIATION_LIMIT } from '../domain/association-types';
+import { AssociationCatalogue, type AssociationType } from '../domain/association-types';
 import { CrmAssociationsProjection } from '../projections/crm-associations.projection';
 
 /** A type as a request names it (HubSpot's AssociationSpec). */
@@ -241,19 +241,24 @@ export class CrmAssociationsHandler implements ICommandHandler<CrmAssociationsCo
     const { hubId, fromType, toType } = scope;
     const byType: UsageFacts['byType'] = {};
     for (const t of types) {
-      if (t.maxToObjectIds === undefined) continue;
+      const configured = this.queries.configuredLimit(hubId, fromType, toType, t.category, t.typeId);
+      const limit = configured ?? t.maxToObjectIds;
+      if (limit === undefined || t.label === null) continue;
       let holders = this.queries.holdersOfType(hubId, fromType, pair.fromId, toType, t.category, t.typeId);
-      if (t.maxToObjectIds === 1) {
+      if (t.maxToObjectIds === 1 && configured === undefined) {
         // HubSpot moves a Primary: the previous holder's pair loses it.
         for (const old of holders.filter((id) => id !== pair.toId)) {
           await this.remove(scope, pair.fromId, old, [t], context);
         }
         holders = holders.filter((id) => id === pair.toId);
       }
-      byType[`${t.category}:${t.typeId}`] = { usage: holders.length, limit: t.maxToObjectIds };
+      byType[`${t.category}:${t.typeId}`] = { usage: holders.length, limit };
     }
     const usage: UsageFacts = {
-      pair: { usage: this.queries.countTo(hubId, fromType, pair.fromId, toType), limit: RECORD_ASSOCIATION_LIMIT },
+      pair: {
+        usage: this.queries.countTo(hubId, fromType, pair.fromId, toType),
+        limit: this.queries.pairLimit(hubId, fromType, toType),
+      },
       byType,
     };
     const stored: StoredType[] = types.map((t) =>

@@ -1,8 +1,11 @@
 import {
   arrayOf,
+  bool,
   dateTime,
   int32,
+  int64,
   mapOf,
+  num,
   object,
   str,
   strEnum,
@@ -171,7 +174,7 @@ const BATCH_ENDPOINTS: WireEndpoint[] = [
 ];
 
 /** The undated v4 paths are served as the `v3` family (the service's name for HubSpot's undated versions). */
-export const CRM_ASSOCIATIONS_WIRE_OPERATIONS: WireOperation[] = [
+const ASSOCIATIONS_WIRE_OPERATIONS: WireOperation[] = [
   ...wireOperations(
     {
       v3: { prefix: '/crm/v4/objects', specFile: 'v4/associations.json' },
@@ -204,4 +207,152 @@ export const CRM_ASSOCIATIONS_WIRE_OPERATIONS: WireOperation[] = [
       },
     ],
   ),
+];
+
+const CONFIGURATION = object(
+  { category: CATEGORY, typeId: int32() },
+  { label: str(), userEnforcedMaxToObjectIds: int32() },
+);
+export const CONFIGURATIONS_SCHEMA: WireSchema = object({ results: arrayOf(CONFIGURATION) });
+export const CONFIGURATIONS_BATCH_SCHEMA: WireSchema = batchOf(CONFIGURATION);
+export const CONFIGURATION_UPDATES_BATCH_SCHEMA: WireSchema = batchOf(
+  object({ category: CATEGORY, typeId: int32() }, { userEnforcedMaxToObjectIds: int32() }),
+);
+
+/** ObjectTypeNearOrAtAssociationLimit (limitsTracking.json). */
+export const NEAR_OR_AT_LIMIT_SCHEMA: WireSchema = object({
+  results: arrayOf(
+    object({
+      objectTypeId: str(),
+      singularLabel: str(),
+      pluralLabel: str(),
+      hasRecordsNearLimit: bool(),
+      hasRecordsAtLimit: bool(),
+    }),
+  ),
+});
+
+/** AssociationRecordLimitResponse (limitsTracking.json). */
+export const ASSOCIATION_RECORD_LIMIT_SCHEMA: WireSchema = object({
+  limit: int64(),
+  totalRecordsAtLimit: int32(),
+  totalRecordsNearLimit: int32(),
+  atLimitFromRecordSamples: arrayOf(object({ objectId: int64(), label: str() })),
+  nearLimitFromRecordSamples: arrayOf(object({ objectId: int64(), label: str(), usage: int64(), percentage: num() })),
+});
+
+const CONFIGURATION_ENDPOINTS: WireEndpoint[] = [
+  {
+    method: 'GET',
+    path: '/all',
+    status: 200,
+    name: 'CollectionResponsePublicAssociationDefinitionUserConfigurationNoPaging',
+    schema: CONFIGURATIONS_SCHEMA,
+  },
+  {
+    method: 'GET',
+    path: '/{fromObjectType}/{toObjectType}',
+    status: 200,
+    name: 'CollectionResponsePublicAssociationDefinitionUserConfigurationNoPaging',
+    schema: CONFIGURATIONS_SCHEMA,
+  },
+  {
+    method: 'POST',
+    path: '/{fromObjectType}/{toObjectType}/batch/create',
+    status: 201,
+    name: 'BatchResponsePublicAssociationDefinitionUserConfiguration',
+    schema: CONFIGURATIONS_BATCH_SCHEMA,
+    versions: ['v3', '2026-03'],
+  },
+  {
+    method: 'POST',
+    path: '/{fromObjectType}/{toObjectType}/batch/create',
+    status: 207,
+    name: 'BatchResponsePublicAssociationDefinitionUserConfigurationWithErrors',
+    schema: CONFIGURATIONS_BATCH_SCHEMA,
+    versions: ['v3', '2026-03'],
+  },
+  {
+    method: 'POST',
+    path: '/{fromObjectType}/{toObjectType}/batch/create',
+    status: 200,
+    name: 'BatchResponsePublicAssociationDefinitionUserConfiguration',
+    schema: CONFIGURATIONS_BATCH_SCHEMA,
+    versions: ['2026-09'],
+  },
+  {
+    method: 'POST',
+    path: '/{fromObjectType}/{toObjectType}/batch/update',
+    status: 200,
+    name: 'BatchResponsePublicAssociationDefinitionConfigurationUpdateResult',
+    schema: CONFIGURATION_UPDATES_BATCH_SCHEMA,
+  },
+  {
+    method: 'POST',
+    path: '/{fromObjectType}/{toObjectType}/batch/update',
+    status: 207,
+    name: 'BatchResponsePublicAssociationDefinitionConfigurationUpdateResultWithErrors',
+    schema: CONFIGURATION_UPDATES_BATCH_SCHEMA,
+    versions: ['v3', '2026-03'],
+  },
+  {
+    method: 'POST',
+    path: '/{fromObjectType}/{toObjectType}/batch/purge',
+    status: 200,
+    name: 'BatchResponse',
+    schema: VOID_BATCH_SCHEMA,
+    versions: ['2026-03', '2026-09'],
+  },
+];
+
+const ASSOCIATION_LIMITS_WIRE_OPERATIONS: WireOperation[] = [
+  ...wireOperations(
+    {
+      v3: { prefix: '/crm/associations/v4/definitions/configurations', specFile: 'v4/associationsSchema.json' },
+      '2026-03': {
+        prefix: '/crm/associations/2026-03/definitions/configurations',
+        specFile: '2026-03/associationsSchema.json',
+      },
+      '2026-09': {
+        prefix: '/crm/associations/2026-09/definitions/configurations',
+        specFile: '2026-09/associationsSchema.json',
+      },
+    },
+    CONFIGURATION_ENDPOINTS,
+  ),
+  ...wireOperations(
+    {
+      v3: { prefix: '/crm/v3/limits/associations/records', specFile: 'limitsTracking.json' },
+      '2026-03': { prefix: '/crm/limits/2026-03/associations/records', specFile: '2026-03/limitsTracking.json' },
+      '2026-09': { prefix: '/crm/limits/2026-09/associations/records', specFile: '2026-09/limitsTracking.json' },
+    },
+    [
+      {
+        method: 'GET',
+        path: '/from',
+        status: 200,
+        name: 'CollectionResponseObjectTypeNearOrAtAssociationLimitNoPaging',
+        schema: NEAR_OR_AT_LIMIT_SCHEMA,
+      },
+      {
+        method: 'GET',
+        path: '/{fromObjectTypeId}/to',
+        status: 200,
+        name: 'CollectionResponseObjectTypeNearOrAtAssociationLimitNoPaging',
+        schema: NEAR_OR_AT_LIMIT_SCHEMA,
+      },
+      {
+        method: 'GET',
+        path: '/{fromObjectTypeId}/{toObjectTypeId}',
+        status: 200,
+        name: 'AssociationRecordLimitResponse',
+        schema: ASSOCIATION_RECORD_LIMIT_SCHEMA,
+      },
+    ],
+  ),
+];
+
+export const CRM_ASSOCIATIONS_WIRE_OPERATIONS: WireOperation[] = [
+  ...ASSOCIATIONS_WIRE_OPERATIONS,
+  ...ASSOCIATION_LIMITS_WIRE_OPERATIONS,
 ];

@@ -5,6 +5,7 @@ import type { Recorded } from '../../platform/events/event-type-registry';
 import type { Projection } from '../../platform/projections/projection';
 import { cachedStatement } from '../../platform/projections/statement-cache';
 import { type AssociationEvent, AssociationEventType } from '../domain/association-events';
+import { type AssociationLimitEvent, AssociationLimitEventType } from '../domain/association-limits.decider';
 
 export const CRM_ASSOCIATIONS_PROJECTION = 'crm-associations';
 
@@ -15,13 +16,16 @@ export const CRM_ASSOCIATIONS_PROJECTION = 'crm-associations';
  * record's associations are not shown.
  */
 @Injectable()
-export class CrmAssociationsProjection implements Projection<AssociationEvent | RecordEvent> {
+export class CrmAssociationsProjection implements Projection<AssociationEvent | AssociationLimitEvent | RecordEvent> {
   readonly name = CRM_ASSOCIATIONS_PROJECTION;
   readonly version = 1;
-  readonly handles: readonly (AssociationEvent | RecordEvent)['type'][] = [
+  readonly handles: readonly (AssociationEvent | AssociationLimitEvent | RecordEvent)['type'][] = [
     AssociationEventType.AssociationTypesAdded,
     AssociationEventType.AssociationTypesRemoved,
+    AssociationLimitEventType.AssociationLimitSet,
+    AssociationLimitEventType.AssociationLimitRemoved,
     CrmRecordEventType.RecordCreated,
+    CrmRecordEventType.RecordPropertiesChanged,
     CrmRecordEventType.RecordArchived,
     CrmRecordEventType.RecordMerged,
     CrmRecordEventType.RecordPurged,
@@ -43,16 +47,26 @@ export class CrmAssociationsProjection implements Projection<AssociationEvent | 
         hub_id INTEGER NOT NULL,
         object_type_id TEXT NOT NULL,
         id INTEGER NOT NULL,
+        label TEXT NOT NULL DEFAULT '',
         PRIMARY KEY (hub_id, object_type_id, id)
+      ) WITHOUT ROWID;
+      CREATE TABLE IF NOT EXISTS crm_association_limits (
+        hub_id INTEGER NOT NULL,
+        from_type TEXT NOT NULL,
+        to_type TEXT NOT NULL,
+        category TEXT NOT NULL,
+        type_id INTEGER NOT NULL,
+        max_to_object_ids INTEGER NOT NULL,
+        PRIMARY KEY (hub_id, from_type, to_type, category, type_id)
       ) WITHOUT ROWID;
     `);
   }
 
   reset(db: Database.Database): void {
-    db.exec('DELETE FROM crm_associations; DELETE FROM crm_association_records;');
+    db.exec('DELETE FROM crm_associations; DELETE FROM crm_association_records; DELETE FROM crm_association_limits;');
   }
 
-  apply(event: Recorded<AssociationEvent | RecordEvent>, db: Database.Database): void {
+  apply(event: Recorded<AssociationEvent | AssociationLimitEvent | RecordEvent>, db: Database.Database): void {
     switch (event.type) {
       case AssociationEventType.AssociationTypesAdded:
       case AssociationEventType.AssociationTypesRemoved: {
@@ -70,12 +84,44 @@ export class CrmAssociationsProjection implements Projection<AssociationEvent | 
         }
         return;
       }
+      case AssociationLimitEventType.AssociationLimitSet: {
+        const d = event.data;
+        cachedStatement(
+          db,
+          `INSERT OR REPLACE INTO crm_association_limits
+             (hub_id, from_type, to_type, category, type_id, max_to_object_ids) VALUES (?, ?, ?, ?, ?, ?)`,
+        ).run(d.hubId, d.fromObjectTypeId, d.toObjectTypeId, d.category, d.typeId, d.maxToObjectIds);
+        return;
+      }
+      case AssociationLimitEventType.AssociationLimitRemoved: {
+        const d = event.data;
+        cachedStatement(
+          db,
+          `DELETE FROM crm_association_limits
+            WHERE hub_id = ? AND from_type = ? AND to_type = ? AND category = ? AND type_id = ?`,
+        ).run(d.hubId, d.fromObjectTypeId, d.toObjectTypeId, d.category, d.typeId);
+        return;
+      }
       case CrmRecordEventType.RecordCreated:
         cachedStatement(
           db,
-          'INSERT OR IGNORE INTO crm_association_records (hub_id, object_type_id, id) VALUES (?, ?, ?)',
-        ).run(event.data.hubId, event.data.objectTypeId, event.data.id);
+          'INSERT OR REPLACE INTO crm_association_records (hub_id, object_type_id, id, label) VALUES (?, ?, ?, ?)',
+        ).run(
+          event.data.hubId,
+          event.data.objectTypeId,
+          event.data.id,
+          displayLabel(event.data.objectTypeId, event.data.properties) ?? '',
+        );
         return;
+      case CrmRecordEventType.RecordPropertiesChanged: {
+        const label = displayLabel(event.data.objectTypeId, event.data.changes);
+        if (label === undefined) return;
+        cachedStatement(
+          db,
+          'UPDATE crm_association_records SET label = ? WHERE hub_id = ? AND object_type_id = ? AND id = ?',
+        ).run(label, event.data.hubId, event.data.objectTypeId, event.data.id);
+        return;
+      }
       case CrmRecordEventType.RecordArchived:
       case CrmRecordEventType.RecordMerged:
       case CrmRecordEventType.RecordPurged:
@@ -88,4 +134,12 @@ export class CrmAssociationsProjection implements Projection<AssociationEvent | 
         return;
     }
   }
+}
+
+/** The value HubSpot shows a record by (the limits endpoints' sample labels): e-mail, name, deal name, subject. */
+const LABEL_PROPERTY: Record<string, string> = { '0-1': 'email', '0-2': 'name', '0-3': 'dealname', '0-5': 'subject' };
+
+function displayLabel(objectTypeId: string, values: Readonly<Record<string, string>>): string | undefined {
+  const property = LABEL_PROPERTY[objectTypeId];
+  return property === undefined ? undefined : values[property];
 }

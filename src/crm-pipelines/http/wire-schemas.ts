@@ -4,6 +4,7 @@ import {
   dateTime,
   int32,
   mapOf,
+  num,
   object,
   str,
   type WireOperation,
@@ -48,7 +49,7 @@ export const PIPELINES_SCHEMA = resultsOf(PIPELINE_SCHEMA);
 export const PIPELINE_STAGES_SCHEMA = resultsOf(PIPELINE_STAGE_SCHEMA);
 export const PIPELINE_AUDITS_SCHEMA = resultsOf(PIPELINE_AUDIT_SCHEMA);
 
-export const CRM_PIPELINES_WIRE_OPERATIONS: WireOperation[] = wireOperations(
+const PIPELINES_WIRE_OPERATIONS: WireOperation[] = wireOperations(
   {
     v3: { prefix: '/crm/v3/pipelines', specFile: 'v3/pipelines.json' },
     '2026-03': { prefix: '/crm/pipelines/2026-03', specFile: '2026-03/pipelines.json' },
@@ -117,3 +118,30 @@ export const CRM_PIPELINES_WIRE_OPERATIONS: WireOperation[] = wireOperations(
     },
   ],
 );
+
+const typeUsage = () => ({ objectTypeId: str(), singularLabel: str(), pluralLabel: str(), usage: int32() });
+
+/** PipelineLimitResponse (limitsTracking.json). */
+export const PIPELINE_LIMITS_SCHEMA: WireSchema = object({
+  hubspotDefinedObjectTypes: arrayOf(object({ ...typeUsage(), limit: int32(), percentage: num() })),
+  customObjectTypes: object({
+    overallLimit: int32(),
+    overallUsage: int32(),
+    overallPercentage: num(),
+    byObjectType: arrayOf(object(typeUsage())),
+  }),
+});
+
+export const PIPELINE_LIMITS_WIRE_OPERATIONS: WireOperation[] = wireOperations(
+  {
+    v3: { prefix: '/crm/v3/limits', specFile: 'limitsTracking.json' },
+    '2026-03': { prefix: '/crm/limits/2026-03', specFile: '2026-03/limitsTracking.json' },
+    '2026-09': { prefix: '/crm/limits/2026-09', specFile: '2026-09/limitsTracking.json' },
+  },
+  [{ method: 'GET', path: '/pipelines', status: 200, name: 'PipelineLimitResponse', schema: PIPELINE_LIMITS_SCHEMA }],
+);
+
+export const CRM_PIPELINES_WIRE_OPERATIONS: WireOperation[] = [
+  ...PIPELINES_WIRE_OPERATIONS,
+  ...PIPELINE_LIMITS_WIRE_OPERATIONS,
+];
