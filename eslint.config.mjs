@@ -1,28 +1,28 @@
+import { readdirSync } from 'node:fs';
 import js from '@eslint/js';
 import prettier from 'eslint-config-prettier';
 import tseslint from 'typescript-eslint';
 
 // Module boundaries (docs/architecture.md). Relative specifiers are matched, so each rule names the
 // folders it forbids as "one or more ../ then the folder".
-const FEATURES = [
-  'oauth',
-  'cards',
-  'limits',
-  'directory',
-  'ops',
-  'controls',
-  'crm-records',
-  'crm-pipelines',
-  'crm-associations',
-];
+// Every folder under src/ is a feature module, except the shared platform/ and the composition
+// root's cli/: read from the disk, so a new module is guarded the moment its folder exists.
+const NOT_MODULES = new Set(['platform', 'cli']);
+const FEATURES = readdirSync(new URL('./src/', import.meta.url), { withFileTypes: true })
+  .filter((entry) => entry.isDirectory() && !NOT_MODULES.has(entry.name))
+  .map((entry) => entry.name)
+  .sort();
+const escape = (name) => name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const up = '^(\\.\\./)+';
-// A module's public files: its index.ts, and its queries file (`<module>.queries.ts`) when it has one.
+// A module's public files: its index.ts, and its published contracts when it has them: its queries
+// (`<module>.queries.ts`) and the events other modules read (`<module>.events.ts`).
 const featureIndexOnly = (self, prefix = up) => ({
   regex: `${prefix}(${FEATURES.filter((f) => f !== self)
-    .map((f) => `${f}/(?!index$|${f}\\.queries$|${f}\\.events$)`)
+    .map(escape)
+    .map((f) => `${f}/(?!index$|${f}\\.(queries|events)$)`)
     .join('|')}).+`,
   message:
-    'Import another module only through its public index.ts (e.g. ../../oauth) or its <module>.queries.ts, never its internals.',
+    'Import another module only through its public index.ts (e.g. ../../oauth), its <module>.queries.ts or its <module>.events.ts, never its internals.',
 });
 // The platform files a domain/ file may import: pure helpers, no framework and no I/O (add one here
 // only if it stays so).
@@ -81,7 +81,7 @@ const boundaries = [
     files: ['src/platform/**/*.ts'],
     rules: forbid([
       {
-        regex: `${up}(${FEATURES.join('|')}|app\\.factory|feature-modules|main)(/|$)`,
+        regex: `${up}(${FEATURES.map(escape).join('|')}|app\\.factory|feature-modules|main)(/|$)`,
         message: 'platform/ is shared by every module and imports none of them.',
       },
     ]),

@@ -20,12 +20,12 @@ import { HubSpotExceptionFilter, sendHubSpotError } from './platform/errors/hubs
 import { routeBodyLimit } from './platform/http/body-limits';
 import { hubSpotClientErrorHandler } from './platform/http/client-error';
 import { boundConnections, serverTimeouts } from './platform/http/connection-bounds';
-import { EarlyAuthentication } from './platform/http/early-authentication';
+import { Authenticators } from './platform/http/authentication';
 import { checkJsonBounds } from './platform/http/json-body-bounds';
 import { registerSecurityHeaders } from './platform/http/security-headers';
 import { HubSpotValidationPipe } from './platform/http/validation';
 import { installRateLimits, RateLimitModule } from './oauth';
-import { installFaultInjection } from './controls';
+import { installFaultInjection } from './test-controls';
 import { lazyChildLoggerFactory } from './platform/logging/lazy-child-logger';
 import { createLogger, PinoNestLogger } from './platform/logging/logger';
 import { OneLinePerRequest } from './platform/logging/request-log';
@@ -140,13 +140,13 @@ async function buildApp(options: CreateAppOptions, dataDirLock: DataDirLock): Pr
   // replace that one, which Fastify warns about (FSTWRN004).
   const hubSpotErrorHandler = (error: unknown, request: FastifyRequest, reply: FastifyReply) =>
     sendHubSpotError(error, request, reply, httpLogger);
-  const earlyAuthentication = app.get(EarlyAuthentication);
+  const authenticators = app.get(Authenticators);
   fastify.addHook('onRoute', (route) => {
     route.errorHandler ??= hubSpotErrorHandler;
     // Each route family gets the body limit its requests need (413 past it, before reading on).
     route.bodyLimit ??= routeBodyLimit(route.url, config);
     // Admin and bearer routes refuse bad credentials in onRequest, before the body is read.
-    earlyAuthentication.addTo(route, hubSpotErrorHandler);
+    authenticators.addTo(route, hubSpotErrorHandler);
     // On DELETE routes only: a hook on every route costs every request a function call.
     if ([route.method].flat().includes('DELETE')) {
       route.onRequest = [...[route.onRequest ?? []].flat(), ignoreContentTypeOfEmptyDelete];

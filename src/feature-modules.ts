@@ -1,10 +1,10 @@
 import type { DynamicModule, Type } from '@nestjs/common';
 import { CardsModule } from './cards';
-import { ControlsModule } from './controls';
 import { CrmAssociationsModule } from './crm-associations';
 import { CrmPipelinesModule } from './crm-pipelines';
 import { CrmRecordsModule } from './crm-records';
-import { LimitsModule } from './limits';
+import { TestControlsModule } from './test-controls';
+import { CrmSchemaModule } from './crm-schema';
 import { InstallPageModule, OAuthModule } from './oauth';
 
 export type FeatureModule = DynamicModule | Type<unknown>;
@@ -15,10 +15,10 @@ export function featureModules(): FeatureModule[] {
     OAuthModule,
     InstallPageModule,
     CardsModule,
-    LimitsModule,
+    CrmSchemaModule,
     CrmRecordsModule,
     CrmPipelinesModule,
     CrmAssociationsModule,
-    ControlsModule,
+    TestControlsModule,
   ];
 }

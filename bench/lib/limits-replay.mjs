@@ -102,8 +102,8 @@ export async function limitsReplay({ events: count = 10_000, runs = 40 } = {}) {
   const { SqliteEventStore } = dist('platform/event-store/sqlite-event-store.js');
   const { eventTypes } = dist('platform/events/event-type-registry.js');
   const { fold } = dist('platform/commands/decider.js');
-  const { accountLimitsDecider } = dist('limits/domain/account-limits.decider.js');
-  const { limitsEvents } = dist('limits/domain/limits-events.js');
+  const { accountLimitsDecider } = dist('crm-schema/domain/account-limits.decider.js');
+  const { limitsEvents } = dist('crm-schema/domain/limits-events.js');
   const { DEFAULT_TIER_LIMITS } = dist('platform/tiers.js');
   eventTypes.register(limitsEvents);
 
@@ -149,7 +149,7 @@ export async function limitsReplay({ events: count = 10_000, runs = 40 } = {}) {
     // 2. As the limits command handlers do it (SnapshottingDeciderHandler on the real store): the
     //    first command after a start replays the whole stream; the next ones read only the tail.
     const { EventStreams } = dist('platform/commands/event-streams.js');
-    const { ACCOUNT_LIMITS_RETRY_POLICY } = dist('limits/application/account-limits.handler.js');
+    const { ACCOUNT_LIMITS_RETRY_POLICY } = dist('crm-schema/application/account-limits.handler.js');
     const clock = { now: () => 1_900_000_000_000 };
     const streams = new EventStreams(store, clock);
     const ctx = { correlationId: randomUUID(), actor: 'bench' };

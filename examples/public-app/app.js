@@ -36,7 +36,7 @@ const strategy = new OAuth2Strategy(
     callbackURL: CALLBACK_URL,
     scope: (
       process.env.SCOPES ||
-      'oauth developers-read developers-write crm.schemas.contacts.read crm.schemas.contacts.write crm.schemas.deals.read crm.schemas.deals.write'
+      'oauth developers-read developers-write crm.schemas.contacts.read crm.schemas.contacts.write crm.schemas.deals.read crm.schemas.deals.write crm.objects.contacts.read'
     ).split(' '),
     state: true,
     pkce: true,

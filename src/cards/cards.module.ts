@@ -1,6 +1,7 @@
+import { DeveloperAuthentication } from './http/developer-authentication';
 import { DynamicModule, Module } from '@nestjs/common';
 import { DirectoryModule } from '../directory';
-import { AccessTokenRevocationsModule } from '../oauth';
+import { AccessTokenVerificationModule } from '../oauth';
 import { EventSourcingModule } from '../platform/event-sourcing/event-sourcing.module';
 import { AppOwnership } from './application/app-ownership';
 import { CardIdAllocator } from './application/card-id-allocator';
@@ -42,9 +43,9 @@ import { CardsProjection } from './projections/cards.projection';
       MigratePortalCardHandler,
       CompleteCardMigrationHandler,
     ],
-    imports: [DirectoryModule, AccessTokenRevocationsModule],
+    imports: [DirectoryModule, AccessTokenVerificationModule],
     controllers: [LegacyCardsController, CardsAdminController],
-    providers: [CardsQueries, CardsAnswers, CardIdAllocator, AppOwnership],
+    providers: [CardsQueries, CardsAnswers, CardIdAllocator, AppOwnership, DeveloperAuthentication],
     exports: [CardsQueries, CardMigrationWorker],
   }),
 )

@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
-import { LimitsModule } from '../limits';
-import { AccessTokenRevocationsModule } from '../oauth';
+import { CrmSchemaModule } from '../crm-schema';
+import { AccessTokenVerificationModule } from '../oauth';
 import { EventSourcingModule } from '../platform/event-sourcing/event-sourcing.module';
 import { AssociationLimitsHandler } from './application/association-limits.handler';
 import { CrmAssociationsHandler } from './application/crm-associations.handler';
@@ -21,7 +21,7 @@ import { CrmAssociationsProjection } from './projections/crm-associations.projec
     events: { ...associationEvents, ...associationLimitEvents },
     projections: [CrmAssociationsProjection],
     commandHandlers: [CrmAssociationsHandler, AssociationLimitsHandler],
-    imports: [LimitsModule, AccessTokenRevocationsModule],
+    imports: [CrmSchemaModule, AccessTokenVerificationModule],
     controllers: [AssociationsController, AssociationLimitsController],
     providers: [AssociationsQueries],
     exports: [AssociationsQueries],

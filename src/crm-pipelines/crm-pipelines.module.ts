@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { DirectoryModule } from '../directory';
-import { AccessTokenRevocationsModule } from '../oauth';
+import { AccessTokenVerificationModule } from '../oauth';
 import { EventSourcingModule } from '../platform/event-sourcing/event-sourcing.module';
 import { CrmPipelinesHandler } from './application/crm-pipelines.handler';
 import { PipelinesQueries } from './crm-pipelines.queries';
@@ -19,7 +19,7 @@ import { CrmPipelinesProjection } from './projections/crm-pipelines.projection';
     events: pipelineEvents,
     projections: [CrmPipelinesProjection],
     commandHandlers: [CrmPipelinesHandler],
-    imports: [DirectoryModule, AccessTokenRevocationsModule],
+    imports: [DirectoryModule, AccessTokenVerificationModule],
     controllers: [PipelinesController, PipelineLimitsController],
     providers: [PipelinesQueries],
     exports: [PipelinesQueries],

@@ -1,8 +1,8 @@
 import { Module } from '@nestjs/common';
 import { CrmAssociationsModule } from '../crm-associations';
 import { CrmPipelinesModule } from '../crm-pipelines';
-import { LimitsModule } from '../limits';
-import { AccessTokenRevocationsModule } from '../oauth';
+import { CrmSchemaModule } from '../crm-schema';
+import { AccessTokenVerificationModule } from '../oauth';
 import { EventSourcingModule } from '../platform/event-sourcing/event-sourcing.module';
 import { CrmRecordsHandler } from './application/crm-records.handler';
 import { CrmRecordsQueries, RecordHistory } from './application/crm-records.queries';
@@ -17,15 +17,15 @@ import { CrmRecordsProjection } from './projections/crm-records.projection';
 /**
  * CRM records (contacts, companies, deals, tickets, custom objects): one stream per record, unique
  * values claimed on their own streams, ids reserved per account in ranges; read side: the
- * `crm-records` projection. Object types and property definitions come from the limits module
- * (the CRM schema), through its index.
+ * `crm-records` projection. Object types and property definitions come from the CRM schema
+ * module, through its index.
  */
 @Module(
   EventSourcingModule.forFeature({
     events: crmRecordsEvents,
     projections: [CrmRecordsProjection],
     commandHandlers: [CrmRecordsHandler],
-    imports: [LimitsModule, AccessTokenRevocationsModule, CrmPipelinesModule, CrmAssociationsModule],
+    imports: [CrmSchemaModule, AccessTokenVerificationModule, CrmPipelinesModule, CrmAssociationsModule],
     controllers: [RecordsController, RecordLimitsController],
     providers: [CrmRecordsQueries, RecordHistory, RecordSchema, RecordIds, DemoRecordsSeeder],
     exports: [CrmRecordsQueries, DemoRecordsSeeder],

@@ -2,7 +2,7 @@ import { Module } from '@nestjs/common';
 import { APP_CONFIG, AppConfig } from '../platform/config/config';
 import { EventSourcingModule } from '../platform/event-sourcing/event-sourcing.module';
 import { AdminKey } from '../platform/security/admin-key';
-import { AdminGuard } from '../platform/security/admin.guard';
+import { AdminAuthentication } from '../platform/security/admin-authentication';
 import { ChangeAccountSettingsHandler } from './application/commands/change-account-settings';
 import { CreateAccountHandler } from './application/commands/create-account';
 import { IssueDeveloperApiKeyHandler } from './application/commands/issue-developer-api-key';
@@ -33,12 +33,12 @@ import { DemoSeeder } from './seed/demo-seeder';
     controllers: [AccountsController, UsersController, AppsController, EventsController],
     providers: [
       { provide: AdminKey, inject: [APP_CONFIG], useFactory: (c: AppConfig) => new AdminKey(c) },
-      AdminGuard,
+      AdminAuthentication,
       DirectoryQueries,
       DirectoryAnswers,
       DemoSeeder,
     ],
-    exports: [AdminKey, AdminGuard, DirectoryQueries, DemoSeeder],
+    exports: [AdminKey, DirectoryQueries, DemoSeeder],
   }),
 )
 export class DirectoryModule {}

@@ -3,9 +3,9 @@
  * under src/oauth is internal (lint enforces it).
  */
 export { OAuthModule } from './oauth.module';
-export { AccessTokenRevocationsModule } from './access-token-revocations.module';
+export { AccessTokenVerificationModule } from './access-token-verification.module';
 export { InstallPageModule } from './install-page/install-page.module';
 export { RateLimitModule, installRateLimits } from './rate-limit/rate-limit.module';
 export type { AccessTokenClaims } from './domain/access-token';
-export { BearerTokenGuard, RequireScopes, Token, missingAnyScopeError } from './http/bearer-token.guard';
+export { Token, type BearerCaller } from './http/bearer-authentication';
 export { requestAppResolver, type RequestApp } from './http/request-app';

@@ -5,13 +5,13 @@ import { commandHandlersFor } from '../platform/commands/command-handlers';
 import { AuthorizeRequestValidator } from './application/authorize-request.validator';
 import { ClientAuthenticator } from './application/oauth-form';
 import { ApproveInstallHandler } from './application/commands/approve-install';
-import { IssueTokenProcess } from './application/commands/issue-token';
+import { IssueTokenHandler } from './application/commands/issue-token';
 import { AuthorizationCodeRedemption } from './application/commands/redeem-authorization-code';
-import { RevokeRefreshTokenHandler } from './application/commands/revoke-refresh-token';
+import { DeleteRefreshTokenHandler } from './application/commands/delete-refresh-token';
 import { UninstallHandler } from './application/commands/uninstall';
 import { ExpireInstallAccessTokensHandler } from './application/commands/expire-install-access-tokens';
-import { RevokeTokenProcess } from './application/commands/revoke-token';
-import { AccessTokenRevocationsModule } from './access-token-revocations.module';
+import { RevokeTokenHandler } from './application/commands/revoke-token';
+import { AccessTokenVerificationModule } from './access-token-verification.module';
 import { AuthorizationServerMetadataController } from './http/authorization-server-metadata.controller';
 import { AccessTokenRevocationsProjection } from './projections/access-token-revocations.projection';
 import { InstallQueries } from './application/install.queries';
@@ -44,13 +44,13 @@ import { InstallClocksProjection } from './projections/install-clocks.projection
     commandHandlers: [
       ApproveInstallHandler,
       UninstallHandler,
-      IssueTokenProcess,
-      RevokeRefreshTokenHandler,
-      RevokeTokenProcess,
+      IssueTokenHandler,
+      DeleteRefreshTokenHandler,
+      RevokeTokenHandler,
       ExpireInstallAccessTokensHandler,
       ...commandHandlersFor(InstallClockHandler, INSTALL_CLOCK_COMMANDS),
     ],
-    imports: [DirectoryModule, AccessTokenRevocationsModule, RateLimitModule],
+    imports: [DirectoryModule, AccessTokenVerificationModule, RateLimitModule],
     controllers: [
       TokenController,
       TokenMetadataController,

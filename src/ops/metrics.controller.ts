@@ -1,12 +1,12 @@
-import { Controller, Get, Header, UseGuards } from '@nestjs/common';
+import { Controller, Get, Header } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import { ProjectionRunner } from '../platform/projections/projection-runner';
 import { Metrics } from '../platform/metrics/metrics';
-import { MetricsTokenGuard } from './metrics-token.guard';
+import { Authenticated } from '../platform/http/authentication';
 
 @ApiExcludeController()
 @Controller('metrics')
-@UseGuards(MetricsTokenGuard)
+@Authenticated({ by: 'metrics' })
 export class MetricsController {
   constructor(
     private readonly metrics: Metrics,

@@ -1,3 +1,4 @@
+import { MetricsAuthentication } from './metrics-authentication';
 import { Module } from '@nestjs/common';
 import { TerminusModule } from '@nestjs/terminus';
 import { EventSourcingModule } from '../platform/event-sourcing/event-sourcing.module';
@@ -13,7 +14,7 @@ import { MetricsController } from './metrics.controller';
     commandHandlers: [RecordArchivedHistoryHandler],
     imports: [TerminusModule.forRoot({ logger: false })],
     controllers: [HealthController, MetricsController],
-    providers: [HistoryArchiveService],
+    providers: [HistoryArchiveService, MetricsAuthentication],
     exports: [HistoryArchiveService],
   }),
 )

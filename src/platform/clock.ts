@@ -55,6 +55,21 @@ export function steadyWallTime(clock: Clock, monotonic: MonotonicClock): () => n
 }
 
 /**
+ * How long the resets of an install's clock are remembered one by one: longer than any access token
+ * lives (ACCESS_TOKEN_TTL_SECONDS is at most a day), and a token is at least as old as the real time
+ * since the first reset after its issue.
+ */
+export const RESET_MEMORY_MS = 24 * 60 * 60 * 1000;
+
+/** The resets of one install's clock: its era now, all the offset they dropped, and the recent ones. */
+interface ClockEras {
+  epoch: number;
+  droppedMs: number;
+  /** era -> the reset that began it (real time) and what the resets before it had dropped. */
+  droppedBefore: Map<number, { resetAt: number; droppedBeforeMs: number }>;
+}
+
+/**
  * The installs' own clocks, in memory (filled by the OAuth module's InstallClocksProjection from the
  * checkpointed feed; its test controls: docs/testing-your-app.md): the time by which an install's
  * access tokens and authorization codes are issued and checked.
@@ -68,6 +83,8 @@ export class InstallClocks {
   private count = 0;
   /** `${appId}:${hubId}` -> the furthest time an install reached before it was reset (not on a hot path). */
   private readonly reached = new Map<string, number>();
+  /** appId -> hubId -> the resets of the install's clock (only installs whose clock was ever reset). */
+  private readonly eras = new Map<number, Map<number, ClockEras>>();
 
   constructor(@Inject(CLOCK) private readonly clock: Clock) {}
 
@@ -93,6 +110,70 @@ export class InstallClocks {
     this.reached.set(key, Math.max(time, this.reached.get(key) ?? 0));
   }
 
+  /**
+   * The install's clock era: how many times its clock was reset. Access tokens carry the era they
+   * were issued in, so a token issued before a reset is judged by the time that passed on the clock
+   * that issued it (droppedSinceMs), not by the real time the reset went back to.
+   */
+  epochOf(appId: number, hubId: number): number {
+    if (this.eras.size === 0) return 0;
+    return this.eras.get(appId)?.get(hubId)?.epoch ?? 0;
+  }
+
+  /**
+   * How much earlier, on the install's clock now, a token issued in `epoch` expires than the expiry it
+   * carries: the offsets dropped by the resets since it was issued (its clock had passed that time, a
+   * reset does not give it back). 0 for a token of the current era. For an era whose reset is no longer
+   * remembered (over RESET_MEMORY_MS ago: its tokens are long dead) every dropped offset counts, which
+   * only makes such a token expire earlier still.
+   */
+  droppedSinceMs(appId: number, hubId: number, epoch: number): number {
+    if (this.eras.size === 0) return 0;
+    const eras = this.eras.get(appId)?.get(hubId);
+    if (eras === undefined || epoch >= eras.epoch) return 0;
+    return eras.droppedMs - (eras.droppedBefore.get(epoch + 1)?.droppedBeforeMs ?? 0);
+  }
+
+  /**
+   * The install's clock was reset into era `epoch`, dropping `droppedMs` of offset at `resetAt` (real
+   * time); `droppedTotalMs` is what all its resets dropped, this one included.
+   */
+  resetInto(
+    appId: number,
+    hubId: number,
+    reset: { epoch: number; resetAt: number; droppedBeforeMs: number; droppedTotalMs: number },
+  ): void {
+    this.enterEra(appId, hubId, reset.epoch, reset.droppedTotalMs);
+    this.rememberReset(appId, hubId, reset.epoch, reset.resetAt, reset.droppedBeforeMs);
+  }
+
+  /** The install's clock is in era `epoch` (never goes back), its resets having dropped `droppedTotalMs` in all. */
+  enterEra(appId: number, hubId: number, epoch: number, droppedTotalMs: number): void {
+    const eras = this.erasOf(appId, hubId);
+    if (epoch <= eras.epoch) return;
+    eras.epoch = epoch;
+    eras.droppedMs = droppedTotalMs;
+  }
+
+  /**
+   * The reset that began era `epoch`: when (real time) and what the resets before it had dropped.
+   * Resets over RESET_MEMORY_MS ago are forgotten (see droppedSinceMs).
+   */
+  rememberReset(appId: number, hubId: number, epoch: number, resetAt: number, droppedBeforeMs: number): void {
+    const eras = this.erasOf(appId, hubId);
+    eras.droppedBefore.set(epoch, { resetAt, droppedBeforeMs });
+    const now = this.clock.now();
+    for (const [e, r] of eras.droppedBefore) if (r.resetAt + RESET_MEMORY_MS <= now) eras.droppedBefore.delete(e);
+  }
+
+  private erasOf(appId: number, hubId: number): ClockEras {
+    let ofApp = this.eras.get(appId);
+    if (!ofApp) this.eras.set(appId, (ofApp = new Map()));
+    let eras = ofApp.get(hubId);
+    if (!eras) ofApp.set(hubId, (eras = { epoch: 0, droppedMs: 0, droppedBefore: new Map() }));
+    return eras;
+  }
+
   offsetMs(appId: number, hubId: number): number {
     return this.offsets.get(appId)?.get(hubId) ?? 0;
   }
@@ -115,6 +196,7 @@ export class InstallClocks {
   clear(): void {
     this.offsets.clear();
     this.reached.clear();
+    this.eras.clear();
     this.count = 0;
   }
 

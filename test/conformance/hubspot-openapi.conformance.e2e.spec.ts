@@ -5,7 +5,7 @@ import {
   crmLimitsReadScopes,
   CUSTOM_OBJECT_TYPE_LIMITS_SCOPES,
   propertyScopes,
-} from '../../src/limits/domain/scopes';
+} from '../../src/crm-schema/domain/scopes';
 import { ERROR_WIRE_SCHEMA } from '../../src/platform/errors/error-wire-schema';
 import type { WireOperation } from '../../src/platform/http/wire-schema';
 import { mintCardsToken } from '../support/cards-tokens';

@@ -288,6 +288,23 @@ describe('bad input never yields a 5xx', () => {
     expectHubSpotError(await t.inject({ method: 'DELETE', url: '/admin/v1/accounts' }), 404);
   });
 
+  it('a HubSpot path the service does not serve says so, unlike an object that does not exist (issue 39, item 8)', async () => {
+    for (const url of ['/marketing/v3/emails', '/crm/v3/lists/folders', '/no/such/route']) {
+      const r = await t.inject({ method: 'GET', url });
+      expect(r.json()).toMatchObject({
+        category: 'OBJECT_NOT_FOUND',
+        subCategory: 'ROUTE_NOT_SERVED',
+        message: expect.stringContaining('This path is not served by this service'),
+        links: { docs: '/docs' },
+      });
+      expectHubSpotError(r, 404);
+    }
+    const missing = await t.admin('GET', '/admin/v1/accounts/987654321');
+    expectHubSpotError(missing, 404);
+    expect(missing.json().subCategory).toBeUndefined();
+    expect(missing.json().message).not.toContain('not served');
+  });
+
   it('ids out of range and NUL bytes → 400', async () => {
     for (const id of ['99999999999999999999', '-1', 'abc', '2147483648', '1e3', '%20', 'a%00b']) {
       expectHubSpotError(await t.admin('GET', `/admin/v1/accounts/${id}`), 400);

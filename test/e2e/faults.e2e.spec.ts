@@ -4,7 +4,7 @@ import type { LightMyRequestResponse } from 'fastify';
 import { LIMITS_TEST_SCOPES, mintLimitsToken } from '../support/limits-tokens';
 import { allEvents, installAndExchange, oauthFixture, type OAuthFixture, refresh } from '../support/oauth-fixtures';
 import { expectOAuthSchema } from '../support/oauth-schema';
-import { createAccount, startTestApp, type TestApp } from '../support/test-app';
+import { createAccount, createApp, startTestApp, type TestApp } from '../support/test-app';
 
 // Each test starts or restarts a whole service; on a busy shared machine that can pass 5 s.
 jest.setTimeout(60_000);
@@ -234,6 +234,40 @@ describe('faults on demand', () => {
     await setFault({ match: { path: '/crm/v3/extensions/cards-dev/**' }, response: { kind: 'error', status: 504 } });
     expect((await t.inject({ method: 'GET', url })).statusCode).toBe(504);
     expect((await t.inject({ method: 'GET', url: `${url}x` })).statusCode).toBe(401); // a wrong key is the route's 401
+  });
+
+  it('with a developer key, only the faults of the app the request is for apply, not another app’s of the same account (issue 41, item 7)', async () => {
+    const sibling = await createApp(t, { developerHubId: f.hubId });
+    const issued = await t.admin('POST', `/admin/v1/accounts/${f.hubId}/developer-api-keys`);
+    const { developerApiKey } = issued.json() as { developerApiKey: string };
+    const cardsOf = (appId: number) => `/crm/v3/extensions/cards-dev/${appId}?hapikey=${developerApiKey}`;
+    await setFault({ match: { path: '/crm/v3/extensions/cards-dev/**' }, response: { kind: 'error', status: 503 } });
+    try {
+      expect((await t.inject({ method: 'GET', url: cardsOf(sibling.appId) })).statusCode).toBe(200);
+      expect((await t.inject({ method: 'GET', url: cardsOf(f.appId) })).statusCode).toBe(503);
+      await setFault(
+        { match: { path: '/crm/v3/extensions/cards-dev/**' }, response: { kind: 'error', status: 502 } },
+        sibling.appId,
+      );
+      expect((await t.inject({ method: 'GET', url: cardsOf(sibling.appId) })).statusCode).toBe(502);
+      expect((await t.inject({ method: 'GET', url: cardsOf(f.appId) })).statusCode).toBe(503);
+      expect((await listFaults(sibling.appId))[0]).toMatchObject({ injected: 1 });
+    } finally {
+      await t.admin('DELETE', `/admin/v1/apps/${sibling.appId}/faults`);
+    }
+  });
+
+  it('concurrent creates on one app all succeed: a revision conflict is retried, not a 409 (issue 41, item 15)', async () => {
+    const created = await Promise.all(
+      Array.from({ length: 24 }, (_, i) =>
+        t.admin('POST', `/admin/v1/apps/${f.appId}/faults`, {
+          match: { path: `/crm/v3/concurrent/${i}` },
+          response: { kind: 'error', status: 500 },
+        }),
+      ),
+    );
+    expect(created.map((r) => r.statusCode)).toEqual(created.map(() => 201));
+    expect(await listFaults()).toHaveLength(24);
   });
 
   it('is recorded as events with the admin as actor, counted in /metrics and logged at info with the fault id', async () => {

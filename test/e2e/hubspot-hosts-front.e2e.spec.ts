@@ -5,7 +5,7 @@ import { connect } from 'node:net';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { chromium } from 'playwright-core';
-import { HubSpotHostsFront } from '../../src/controls/hosts-front/hubspot-hosts-front';
+import { HubSpotHostsFront } from '../../src/test-controls/hosts-front/hubspot-hosts-front';
 import { childEnv } from '../support/child-env';
 import { installCode, oauthFixture, type OAuthFixture } from '../support/oauth-fixtures';
 import { startTestApp, type TestApp } from '../support/test-app';

@@ -145,6 +145,24 @@ describe('an install’s own clock', () => {
     }
   });
 
+  it('an authorization code issued ahead keeps its age across DELETE: expired 300 s after its issue, not a day later', async () => {
+    const f = await oauthFixture(t, SCOPES);
+    await installAndExchange(t, f);
+    await advance(f, 86_400);
+    const ahead = await installCode(t, f);
+    const twin = await installCode(t, f);
+    expect((await t.admin('DELETE', clockUrl(f))).statusCode).toBe(204);
+    t.clock.advance(299_000);
+    try {
+      expect((await exchangeCode(t, f, twin.code)).statusCode).toBe(200);
+      t.clock.advance(1000);
+      const r = await exchangeCode(t, f, ahead.code);
+      expect([r.statusCode, r.json().status]).toEqual([400, 'EXPIRED_AUTH_CODE']);
+    } finally {
+      t.clock.advance(-300_000);
+    }
+  });
+
   it('GET shows the offset, DELETE returns the install to real time; both recorded as events with the admin as actor', async () => {
     const f = await oauthFixture(t, SCOPES);
     const tokens = await installAndExchange(t, f);
@@ -164,9 +182,13 @@ describe('an install’s own clock', () => {
     const d = await t.admin('DELETE', clockUrl(f));
     expect([d.statusCode, d.body]).toEqual([204, '']);
     expect(await getClock(f)).toMatchObject({ offsetSeconds: 0, installTime: real });
-    // In real time the token issued before the advance has not expired.
-    expect((await crm(tokens.access_token)).statusCode).toBe(200);
-    expect((await introspect(f, tokens.access_token)).json()).toMatchObject({ active: true });
+    // The hour the advance added passed on the clock that issued the token: a reset does not give it
+    // back (issue 41, item 4), so the token stays expired, 30 minutes ago as before.
+    expectExpired(await crm(tokens.access_token), 30);
+    expect((await introspect(f, tokens.access_token)).json()).toEqual({ active: false });
+    // A token issued now follows real time.
+    const fresh = (await refresh(t, f, tokens.refresh_token)).json().access_token as string;
+    expect((await metadata(fresh)).json().signed_access_token.expiresAt).toBe(real + 1_800_000);
     expect((await t.admin('DELETE', clockUrl(f))).statusCode).toBe(204); // already real time: nothing recorded
 
     const stream = `oauth.install-clock-${f.appId}-${f.hubId}`;
@@ -234,7 +256,32 @@ describe('an install’s own clock', () => {
     expect((await t.admin('GET', clockUrl(f))).statusCode).toBe(404);
   });
 
-  it('after DELETE, tokens issued ahead live to their own expiry; an uninstall stops them for good, even a day on', async () => {
+  it('advance, expire-access-tokens, DELETE: later refreshes mint tokens of real time that live their 30 minutes, not until 2036 (issue 41, item 4)', async () => {
+    const f = await oauthFixture(t, SCOPES);
+    const tokens = await installAndExchange(t, f);
+    await advance(f, 10 * 365 * 86_400 - 3600);
+    const e = await t.admin('POST', `/admin/v1/accounts/${f.hubId}/installs/${f.appId}/expire-access-tokens`);
+    expect(e.statusCode).toBe(200);
+    expect((await t.admin('DELETE', clockUrl(f))).statusCode).toBe(204);
+    const real = t.clock.now();
+    const r = await refresh(t, f, tokens.refresh_token);
+    expect([r.statusCode, r.json().expires_in]).toEqual([200, 1800]);
+    const fresh = r.json().access_token as string;
+    expect((await metadata(fresh)).json()).toMatchObject({ expires_in: 1800 });
+    expect((await metadata(fresh)).json().signed_access_token.expiresAt).toBe(real + 1_800_000);
+    expect((await crm(fresh)).statusCode).toBe(200);
+    t.clock.advance(1_799_000);
+    try {
+      expect((await crm(fresh)).statusCode).toBe(200);
+      t.clock.advance(1000);
+      expectExpired(await crm(fresh), 1);
+      expect((await introspect(f, fresh)).json()).toEqual({ active: false });
+    } finally {
+      t.clock.advance(-1_800_000);
+    }
+  });
+
+  it('after DELETE, tokens issued ahead live out their 30 minutes in real time; an uninstall stops them for good, even a day on', async () => {
     const f = await oauthFixture(t, SCOPES);
     const g = await oauthFixture(t, SCOPES);
     const tokens = await installAndExchange(t, f);
@@ -242,7 +289,7 @@ describe('an install’s own clock', () => {
     await advance(f, 2 * 86_400);
     const ahead = (await refresh(t, f, tokens.refresh_token)).json().access_token as string;
     expect((await t.admin('DELETE', clockUrl(f))).statusCode).toBe(204);
-    expect((await crm(ahead)).statusCode).toBe(200); // documented: its expiry lies two days ahead
+    expect((await crm(ahead)).statusCode).toBe(200); // issued just now on the clock that issued it
     expect((await t.admin('DELETE', `/admin/v1/accounts/${f.hubId}/installs/${f.appId}`)).statusCode).toBe(204);
     expect([(await crm(ahead)).statusCode, (await crm(ahead)).json().category]).toEqual([
       401,
@@ -276,10 +323,12 @@ describe('an install’s own clock', () => {
     });
     expect(revoked.statusCode).toBe(200);
     expect((await t.admin('DELETE', clockUrl(f))).statusCode).toBe(204);
+    // Expired still (its 30 minutes passed on the clock that issued it), and revoked besides.
     expect([(await crm(tokens.access_token)).statusCode, (await crm(tokens.access_token)).json().category]).toEqual([
       401,
-      'INVALID_AUTHENTICATION',
+      'EXPIRED_AUTHENTICATION',
     ]);
+    expect((await introspect(f, tokens.access_token)).json()).toEqual({ active: false });
   });
 
   it('a rebuild of the projection from zero restores every offset', async () => {
@@ -419,6 +468,30 @@ describe('an install’s clock across a restart', () => {
       });
       expect([r.statusCode, r.json().category]).toEqual([401, 'EXPIRED_AUTHENTICATION']);
     } finally {
+      await second.close({ keepData: true });
+    }
+  });
+
+  it('the clock’s eras are reloaded too: a token issued ahead before a reset keeps its age after a restart (issue 41, item 4)', async () => {
+    const first = await startTestApp({ dataDir });
+    const f = await oauthFixture(first, SCOPES);
+    const tokens = await installAndExchange(first, f);
+    const url = `/admin/v1/accounts/${f.hubId}/installs/${f.appId}/clock`;
+    expect((await first.admin('POST', url, { advanceSeconds: 86_400 })).statusCode).toBe(200);
+    const ahead = (await refresh(first, f, tokens.refresh_token)).json().access_token as string;
+    expect((await first.admin('DELETE', url)).statusCode).toBe(204);
+    await first.close({ keepData: true });
+
+    const second = await startTestApp({ dataDir, clock: first.clock });
+    const crmStatus = async (token: string) =>
+      (await second.inject({ method: 'GET', url: CRM, headers: { authorization: `Bearer ${token}` } })).statusCode;
+    try {
+      expect(await crmStatus(ahead)).toBe(200);
+      second.clock.advance(1_800_000); // its 30 minutes, in real time: not the day ahead it was issued in
+      expect(await crmStatus(ahead)).toBe(401);
+      expect(await crmStatus(tokens.access_token)).toBe(401);
+    } finally {
+      second.clock.advance(-1_800_000);
       await second.close({ keepData: true });
     }
   });

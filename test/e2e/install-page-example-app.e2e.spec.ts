@@ -1,9 +1,10 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import { resolve } from 'node:path';
-import { LimitsModule } from '../../src/limits/limits.module';
+import { CrmSchemaModule } from '../../src/crm-schema/crm-schema.module';
 import { InstallPageModule } from '../../src/oauth/install-page/install-page.module';
 import { InstallPageBrowser } from '../support/install-page-browser';
+import { DemoSeeder, DirectoryModule } from '../../src/directory';
 import { createAccount, createApp, createUser, startTestApp, TestApp } from '../support/test-app';
 import { childEnv } from '../support/child-env';
 
@@ -44,7 +45,7 @@ describe('examples/public-app installs itself through the page and calls the API
   let example: ChildProcess | undefined;
 
   beforeAll(async () => {
-    t = await startTestApp({ modules: [InstallPageModule, LimitsModule], listen: true });
+    t = await startTestApp({ modules: [InstallPageModule, CrmSchemaModule], listen: true });
   });
   afterAll(async () => {
     example?.kill();
@@ -105,5 +106,53 @@ describe('examples/public-app installs itself through the page and calls the API
     const replay = await fetch(back);
     expect(replay.status).toBe(400);
     await expect(replay.text()).resolves.toContain('Unknown or reused state');
+  });
+});
+
+/**
+ * The example as its README runs it: no settings but where the service is, against the demo seed of
+ * `npm start` (its client id and secret, its scopes, its redirect URL on port 3001). The defaults
+ * drifted from the seed once without a test noticing: this one runs them.
+ */
+describe('examples/public-app with its defaults, against the demo seed', () => {
+  let t: TestApp;
+  let example: ChildProcess | undefined;
+
+  beforeAll(async () => {
+    t = await startTestApp({ modules: [DirectoryModule, InstallPageModule, CrmSchemaModule], listen: true });
+  });
+  afterAll(async () => {
+    example?.kill();
+    await t.close();
+  });
+
+  it('installs through the page with the demo user and calls the API', async () => {
+    const seeded = await t.app.get(DemoSeeder).apply();
+    const seed = DemoSeeder.load();
+    example = await startExample({ HUBSPOT_BASE_URL: t.url });
+
+    const install = await fetch('http://127.0.0.1:3001/install', { redirect: 'manual' });
+    expect(install.status).toBe(302);
+    const authorize = install.headers.get('location')!;
+    const b = new InstallPageBrowser(t);
+    const signIn = await b.get(authorize.slice(t.url.length));
+    expect(signIn.statusCode).toBe(200); // the app's default scopes are the ones the demo app declares
+    const signedIn = await b.submit(signIn, '/oauth/authorize/sign-in', {
+      email: seed.user.email,
+      password: seed.user.password,
+    });
+    const chooser = await b.get(signedIn.headers.location as string);
+    const hubId = seeded.hubIds[seeded.hubIds.length - 1]!;
+    const chosen = await b.submit(chooser, '/oauth/authorize/account', { hub_id: String(hubId) });
+    const consent = await b.get(chosen.headers.location as string);
+    const approved = await b.submit(consent, '/oauth/authorize/decision', { decision: 'approve' });
+    expect(approved.statusCode).toBe(302);
+    const done = await fetch(approved.headers.location as string);
+    const text = await done.text();
+    expect({ status: done.status, text }).toEqual({
+      status: 200,
+      text: expect.stringContaining(`Installed in hub ${hubId} with scopes: oauth`),
+    });
+    expect(text).toContain('GET /crm/v3/properties/contacts -> 200');
   });
 });

@@ -1,6 +1,6 @@
 import { Client } from '@hubspot/api-client';
 import { DemoSeeder } from '../../src/directory/seed/demo-seeder';
-import { LimitsModule } from '../../src/limits/limits.module';
+import { CrmSchemaModule } from '../../src/crm-schema/crm-schema.module';
 import { OAuthModule } from '../../src/oauth/oauth.module';
 import { validateResponse } from '../support/limits-schema';
 import { mintLimitsToken } from '../support/limits-tokens';
@@ -61,7 +61,7 @@ async function failure(p: Promise<unknown>): Promise<{ code: number; body: Recor
 
 beforeAll(async () => {
   // OAuthModule's constructor takes providers; StartOptions.modules only admits zero-argument classes.
-  t = await startTestApp({ modules: [OAuthModule as unknown as new () => unknown, LimitsModule], listen: true });
+  t = await startTestApp({ modules: [OAuthModule as unknown as new () => unknown, CrmSchemaModule], listen: true });
   seed = await t.app.get(DemoSeeder).apply();
 });
 
@@ -150,8 +150,8 @@ describe('acceptance with the demo seed', () => {
     );
     expect(await limits(client, '/crm/v3/limits/custom-object-types')).toEqual({ limit: 0, usage: 0, percentage: 0 });
 
-    // calculated properties are part of professional (the limits endpoint itself is read with a
-    // token holding one of its official scopes, which the demo app does not request)
+    // calculated properties are part of professional (read here with a token holding only one of
+    // the endpoint's official scopes)
     await client.crm.properties.coreApi.create('contacts', calc('score_x3', 'hs_object_id * 3'));
     const reader = new Client({
       accessToken: mintLimitsToken(t, { hubId: professional, scopes: ['crm.objects.contacts.read'] }),

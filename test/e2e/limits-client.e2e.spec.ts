@@ -1,5 +1,5 @@
 import { Client } from '@hubspot/api-client';
-import { LimitsModule } from '../../src/limits/limits.module';
+import { CrmSchemaModule } from '../../src/crm-schema/crm-schema.module';
 import { validateResponse } from '../support/limits-schema';
 import { LIMITS_TEST_SCOPES, mintLimitsToken } from '../support/limits-tokens';
 import { createAccount, startTestApp, TestApp } from '../support/test-app';
@@ -15,7 +15,7 @@ let professionalClient: Client;
 let hubId: number;
 
 beforeAll(async () => {
-  t = await startTestApp({ modules: [LimitsModule], listen: true });
+  t = await startTestApp({ modules: [CrmSchemaModule], listen: true });
   hubId = (await createAccount(t, { tier: 'enterprise' })).hubId;
   const pro = (await createAccount(t, { tier: 'professional' })).hubId;
   client = new Client({

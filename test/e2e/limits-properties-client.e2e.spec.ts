@@ -1,5 +1,5 @@
 import { Client } from '@hubspot/api-client';
-import { LimitsModule } from '../../src/limits/limits.module';
+import { CrmSchemaModule } from '../../src/crm-schema/crm-schema.module';
 import { LIMITS_TEST_SCOPES, mintLimitsToken } from '../support/limits-tokens';
 import { createAccount, startTestApp, TestApp } from '../support/test-app';
 
@@ -13,7 +13,7 @@ let client: Client;
 let hubId: number;
 
 beforeAll(async () => {
-  t = await startTestApp({ modules: [LimitsModule], listen: true });
+  t = await startTestApp({ modules: [CrmSchemaModule], listen: true });
   hubId = (await createAccount(t, { tier: 'professional' })).hubId;
   await t.admin('PUT', `/admin/v1/accounts/${hubId}/limits`, { calculatedProperties: 2 });
   client = new Client({

@@ -1,5 +1,5 @@
 import type { LightMyRequestResponse } from 'fastify';
-import { LimitsModule } from '../../src/limits/limits.module';
+import { CrmSchemaModule } from '../../src/crm-schema/crm-schema.module';
 import { EVENT_STORE, type EventStore } from '../../src/platform/event-store/event-store.port';
 import { validateComponent, validateResponse } from '../support/limits-schema';
 import { LIMITS_TEST_SCOPES, mintLimitsToken } from '../support/limits-tokens';
@@ -121,7 +121,7 @@ async function usage(token: string): Promise<{ calculated: number; contacts: num
 }
 
 beforeAll(async () => {
-  t = await startTestApp({ modules: [LimitsModule] });
+  t = await startTestApp({ modules: [CrmSchemaModule] });
 });
 
 afterAll(async () => {

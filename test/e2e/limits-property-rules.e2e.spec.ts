@@ -1,5 +1,5 @@
 import type { LightMyRequestResponse } from 'fastify';
-import { LimitsModule } from '../../src/limits/limits.module';
+import { CrmSchemaModule } from '../../src/crm-schema/crm-schema.module';
 import { validateComponent, validateResponse } from '../support/limits-schema';
 import { LIMITS_TEST_SCOPES, mintLimitsToken } from '../support/limits-tokens';
 import { createAccount, startTestApp, type TestApp } from '../support/test-app';
@@ -26,7 +26,7 @@ type Json = any;
 let t: TestApp;
 
 beforeAll(async () => {
-  t = await startTestApp({ modules: [LimitsModule] });
+  t = await startTestApp({ modules: [CrmSchemaModule] });
 }, 30_000);
 afterAll(() => t.close());
 
@@ -98,12 +98,22 @@ describe.each(VERSIONS)('properties at $base', (v) => {
     const { token } = await account();
     const tk = token();
     ok(await call(tk, 'POST', `${v.base}/deals`, text('region')), 201, v.file, 'POST', spec());
+    ok(
+      await call(tk, 'POST', `${v.base}/deals`, { ...text('amount_flag'), type: 'bool', fieldType: 'booleancheckbox' }),
+      201,
+      v.file,
+      'POST',
+      spec(),
+    );
     for (const [formula, problem] of [
       [')))( not a formula +', /unexpected '\)'/],
       ['no_such_property * 2', /property 'no_such_property' does not exist/],
       ['region * 2', /property 'region' is of type string/],
       ['amount + "x"', /'\+' needs numbers/],
-      ['if amount > 1 then 1', /expected 'endif'/],
+      ['if amount > 1 else 1', /expected 'then'/],
+      // HubSpot's page: a string plus a number is refused (number_to_string makes it valid), at its position.
+      ['"Number of cars: " + amount', /'\+' needs numbers or strings on both sides.*\(at character 22\)/],
+      ['2string(region)', /needs numbers, not a string \(at character 2\)/],
       ['nope(amount)', /unknown function 'nope'/],
     ] as const) {
       const body = refused(
@@ -133,6 +143,13 @@ describe.each(VERSIONS)('properties at $base', (v) => {
       ['calc_txt', 'concatenate(string(region), " / ", string(dealname))', 'string'],
       ['calc_if', 'if amount > 1000 then "big" elseif amount > 10 then "mid" else "small" endif', 'string'],
       ['calc_bool', 'is_present(string(region)) and not (amount < 0)', 'bool'],
+      // As HubSpot's "Calculation property syntax" page writes them: endif optional, '+' on strings,
+      // equals, prefix multiplication, case-insensitive keywords and names; and HubSpot's own
+      // amount_in_home_currency formula.
+      ['calc_home', 'if is_present(hs_exchange_rate) then (amount * hs_exchange_rate) else amount', 'number'],
+      ['calc_cars', '"Number of cars: " + number_to_string(amount)', 'string'],
+      ['calc_equals', 'amount + 1 - 100.2amount * 150 equals 150 - 230', 'bool'],
+      ['calc_case', 'If Amount > 1 ThEn 10AMOUNT ElseIf bool(Amount_Flag) then 1', 'number'],
     ] as const) {
       const created = ok(
         await call(tk, 'POST', `${v.base}/deals`, calc(name, formula, type)),

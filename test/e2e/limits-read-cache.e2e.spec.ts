@@ -1,7 +1,7 @@
 import type Database from 'better-sqlite3';
-import { LimitsReadCache } from '../../src/limits/application/limits-read-cache';
-import { LimitsModule } from '../../src/limits/limits.module';
-import { LIMITS_PROJECTION } from '../../src/limits/projections/limits.projection';
+import { LimitsReadCache } from '../../src/crm-schema/application/limits-read-cache';
+import { CrmSchemaModule } from '../../src/crm-schema/crm-schema.module';
+import { LIMITS_PROJECTION } from '../../src/crm-schema/projections/limits.projection';
 import { ProjectionRunner } from '../../src/platform/projections/projection-runner';
 import { READ_MODEL_DB } from '../../src/platform/projections/read-model-database';
 import { LIMITS_TEST_SCOPES, mintLimitsToken } from '../support/limits-tokens';
@@ -12,7 +12,7 @@ const TYPES = '/crm/v3/limits/custom-object-types';
 let t: TestApp;
 
 beforeAll(async () => {
-  t = await startTestApp({ modules: [LimitsModule] });
+  t = await startTestApp({ modules: [CrmSchemaModule] });
 });
 
 afterAll(async () => {

@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
 import type { LightMyRequestResponse } from 'fastify';
-import { LimitsModule } from '../../src/limits/limits.module';
+import { CrmSchemaModule } from '../../src/crm-schema/crm-schema.module';
 import { READ_MODEL_DB } from '../../src/platform/projections/read-model-database';
 import { validateResponse } from '../support/limits-schema';
 import { LIMITS_TEST_SCOPES, mintLimitsToken } from '../support/limits-tokens';
@@ -17,7 +17,7 @@ let hubId: number;
 let token: string;
 
 beforeAll(async () => {
-  t = await startTestApp({ modules: [LimitsModule] });
+  t = await startTestApp({ modules: [CrmSchemaModule] });
   hubId = (await createAccount(t, { tier: 'enterprise' })).hubId;
   token = mintLimitsToken(t, { hubId, userId: 41, scopes: LIMITS_TEST_SCOPES });
 });

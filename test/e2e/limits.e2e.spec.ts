@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import type Database from 'better-sqlite3';
 import type { LightMyRequestResponse } from 'fastify';
-import { LimitsModule } from '../../src/limits/limits.module';
-import { LIMITS_PROJECTION, LIMITS_TABLES } from '../../src/limits/projections/limits.projection';
+import { CrmSchemaModule } from '../../src/crm-schema/crm-schema.module';
+import { LIMITS_PROJECTION, LIMITS_TABLES } from '../../src/crm-schema/projections/limits.projection';
 import { ProjectionRunner } from '../../src/platform/projections/projection-runner';
 import { READ_MODEL_DB } from '../../src/platform/projections/read-model-database';
 import { validateResponse } from '../support/limits-schema';
@@ -78,7 +78,7 @@ function expectError(r: LightMyRequestResponse, status: number, category: string
 }
 
 beforeAll(async () => {
-  t = await startTestApp({ modules: [LimitsModule] });
+  t = await startTestApp({ modules: [CrmSchemaModule] });
   enterprise = (await createAccount(t, { tier: 'enterprise' })).hubId;
   professional = (await createAccount(t, { tier: 'professional' })).hubId;
   free = (await createAccount(t, { tier: 'free' })).hubId;

@@ -272,6 +272,9 @@ describe('OAuth 2026-03: token, introspect, revoke, discovery, expire-access-tok
     const r = await revoke(f, revoked.access_token, '2026-03', { token_type_hint: 'access_token' });
     expect(r.statusCode).toBe(200);
     expect(r.body).toBe('');
+    // An empty body is not JSON: no JSON label for strict parsers to fail on (issue 40, item 5).
+    expect(r.headers['content-type']).toBeUndefined();
+    expect(r.headers['cache-control']).toBe('no-store');
     const uninstall = await t.admin('DELETE', `/admin/v1/accounts/${g.hubId}/installs/${g.appId}`);
     expect(uninstall.statusCode).toBe(204);
 

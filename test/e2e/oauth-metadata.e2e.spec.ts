@@ -4,7 +4,8 @@ import { SigningKeyring, AccessTokenClaims, encodeAccessToken } from '../../src/
 import { InstallQueries } from '../../src/oauth/application/install.queries';
 import { AuthorizeRequestValidator } from '../../src/oauth/application/authorize-request.validator';
 import { OAuthModule } from '../../src/oauth/oauth.module';
-import { RequireScopes, Token } from '../../src/oauth/http/bearer-token.guard';
+import { Token } from '../../src/oauth/http/bearer-authentication';
+import { Authenticated } from '../../src/platform/http/authentication';
 import { HubSpotError } from '../../src/platform/errors/hubspot-error';
 import { decodeScopes } from '../../src/platform/scopes/scope-catalog';
 import {
@@ -26,7 +27,7 @@ const CHALLENGE = Buffer.alloc(32, 7).toString('base64url');
 @Controller('test/oauth-guard-probe')
 class GuardProbeController {
   @Get()
-  @RequireScopes('crm.objects.contacts.read', 'crm.objects.deals.read')
+  @Authenticated({ by: 'bearer', scopes: ['crm.objects.contacts.read', 'crm.objects.deals.read'] })
   probe(@Token() token: AccessTokenClaims) {
     return { hubId: token.hubId, userId: token.userId, appId: token.appId, scopes: token.scopes };
   }

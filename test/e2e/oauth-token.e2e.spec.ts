@@ -138,17 +138,33 @@ describe('POST /oauth/v1/token', () => {
       );
     });
 
-    it('a replayed code is refused and the refresh token issued from it is deleted', async () => {
+    it('a replayed code is refused and every token issued from it is revoked: the refresh token and its access tokens (RFC 6749 §4.1.2; issue 41, item 14)', async () => {
       const { code } = await installCode(t, f);
       const first = (await exchangeCode(t, f, code)).json();
-      expect((await refresh(t, f, first.refresh_token)).statusCode).toBe(200);
+      const refreshed = await refresh(t, f, first.refresh_token);
+      expect(refreshed.statusCode).toBe(200);
+      // Another exchange of the same install and user: not issued from the replayed code, so it stays.
+      const unrelated = (await exchangeCode(t, f, (await installCode(t, f)).code)).json();
+      const accessTokenStatus = async (token: string) =>
+        (await t.inject({ method: 'GET', url: `/oauth/v1/access-tokens/${token}` })).statusCode;
+      expect(await accessTokenStatus(first.access_token)).toBe(200);
       expectOAuthError(await exchangeCode(t, f, code), 400, 'BAD_AUTH_CODE', 'invalid_grant');
       expectOAuthError(await refresh(t, f, first.refresh_token), 400, 'BAD_REFRESH_TOKEN', 'invalid_grant');
       const meta = await t.inject({ method: 'GET', url: `/oauth/v1/refresh-tokens/${first.refresh_token}` });
       expect(meta.statusCode).toBe(404);
-      // Access tokens already issued stay valid (self-contained).
-      const at = await t.inject({ method: 'GET', url: `/oauth/v1/access-tokens/${first.access_token}` });
-      expect(at.statusCode).toBe(200);
+      // The access tokens from the code and from its refresh token are refused from the refusal on.
+      expect(await accessTokenStatus(first.access_token)).toBe(401);
+      expect(await accessTokenStatus(refreshed.json().access_token)).toBe(401);
+      const introspect = (token: string) =>
+        t.inject({
+          method: 'POST',
+          url: '/oauth/2026-03/token/introspect',
+          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+          payload: new URLSearchParams({ client_id: f.clientId, client_secret: f.clientSecret, token }).toString(),
+        });
+      expect((await introspect(first.access_token)).json()).toEqual({ active: false });
+      expect(await accessTokenStatus(unrelated.access_token)).toBe(200);
+      expect((await refresh(t, f, unrelated.refresh_token)).statusCode).toBe(200);
       const hash = createHash('sha256').update(first.refresh_token).digest('hex');
       const deleted = (await allEvents(t)).filter(
         (e) =>

@@ -2,9 +2,12 @@ import { ORPHANED_CLAIM_AFTER_MS } from '../../src/crm-records/application/crm-r
 import { CrmRecordEventType, recordStream, uniqueValueStream } from '../../src/crm-records/domain/record-events';
 import { EventStreams } from '../../src/platform/commands/event-streams';
 import { EVENT_STORE, type EventStore } from '../../src/platform/event-store/event-store.port';
+import { ProjectionRunner } from '../../src/platform/projections/projection-runner';
+import { CrmRecordsQueries, RecordHistory } from '../../src/crm-records/application/crm-records.queries';
+import { RECORD_PAGE_SCHEMA, RECORD_SCHEMA } from '../../src/crm-records/http/wire-schemas';
 import { mintRecordsToken } from '../support/records-tokens';
 import { createAccount, startTestApp, type TestApp } from '../support/test-app';
-import { operationProblems } from '../support/wire-schemas';
+import { operationProblems, wireProblems } from '../support/wire-schemas';
 
 /**
  * The records routes over HTTP at every version, and what they answer to bad input: wrong types,
@@ -433,5 +436,95 @@ describe('GET /crm/v3/limits/records and its dated forms', () => {
       status: 403,
       body: { category: 'MISSING_SCOPES' },
     });
+  });
+});
+
+describe('the crm-records read model', () => {
+  it('rebuilt from zero answers the same pages, records and archived records', async () => {
+    const base = VERSIONS.v3;
+    const r1 = await call('POST', `${base}/companies`, { properties: { name: 'Rebuilt', domain: 'r.example' } });
+    await call('PATCH', `${base}/companies/${r1.body!.id}`, { properties: { name: 'Rebuilt 2' } });
+    const r2 = await call('POST', `${base}/companies`, { properties: { name: 'Gone' } });
+    await call('DELETE', `${base}/companies/${r2.body!.id}`);
+    const reads = async () => ({
+      live: (await call('GET', `${base}/companies?limit=100&properties=name,domain`)).body,
+      archived: (await call('GET', `${base}/companies?limit=100&archived=true`)).body,
+      one: (await call('GET', `${base}/companies/${r1.body!.id}`)).body,
+      contacts: (await call('GET', `${base}/contacts?limit=100`)).body,
+    });
+    const before = await reads();
+    await t.app.get(ProjectionRunner).rebuild('crm-records');
+    expect(await reads()).toEqual(before);
+    expect(before.one).toMatchObject({ properties: { name: 'Rebuilt 2', domain: 'r.example' } });
+  });
+});
+
+describe('hasUniqueValue properties', () => {
+  it('are unique per account and type: a second record with the value is 409; upsert and reads resolve by them', async () => {
+    const base = VERSIONS['2026-03'];
+    const property = await t.inject({
+      method: 'POST',
+      url: '/crm/v3/properties/deals',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      payload: JSON.stringify({
+        name: 'external_ref',
+        label: 'External reference',
+        type: 'string',
+        fieldType: 'text',
+        groupName: 'dealinformation',
+        hasUniqueValue: true,
+      }),
+    });
+    expect(property.statusCode).toBe(201);
+    const first = await ok('POST', `${base}/deals`, { properties: { dealname: 'One', external_ref: 'X-1' } });
+    expect(await call('POST', `${base}/deals`, { properties: { dealname: 'Two', external_ref: 'X-1' } })).toMatchObject(
+      {
+        status: 409,
+        body: {
+          category: 'CONFLICT',
+          message: `A record with the same value of the unique property external_ref already exists. Existing ID: ${first.id}`,
+        },
+      },
+    );
+    // Not unique: another deal may share its name.
+    expect((await call('POST', `${base}/deals`, { properties: { dealname: 'One' } })).status).toBe(201);
+    expect((await ok('GET', `${base}/deals/X-1?idProperty=external_ref`)).id).toBe(first.id);
+    const upserted = await ok(
+      'POST',
+      `${base}/deals/batch/upsert`,
+      {
+        inputs: [
+          { id: 'X-1', idProperty: 'external_ref', properties: { amount: '5' } },
+          { id: 'X-2', idProperty: 'external_ref', properties: { dealname: 'Three' } },
+        ],
+      },
+      200,
+    );
+    expect(upserted.results.map((r: { id: string; new: boolean }) => [r.id === first.id, r.new])).toEqual([
+      [true, false],
+      [false, true],
+    ]);
+    // A changed value frees the old one.
+    await ok('PATCH', `${base}/deals/${first.id}`, { properties: { external_ref: 'X-9' } });
+    expect((await call('POST', `${base}/deals`, { properties: { external_ref: 'X-1' } })).status).toBe(201);
+    expect((await call('POST', `${base}/deals`, { properties: { external_ref: 'X-9' } })).status).toBe(409);
+  });
+});
+
+describe('what the serialized GETs’ handlers return, before the serializer', () => {
+  // fast-json-stringify drops what a schema does not declare: the reads behind the two serialized
+  // GETs must hold nothing more (closed schemas, validated strictly), or a new field would vanish unseen.
+  it('a record (with history) and a page: exactly their schemas', async () => {
+    const created = await call('POST', '/crm/v3/objects/contacts', { properties: { email: 'serialized@example.com' } });
+    const id = Number(created.body!.id);
+    await call('DELETE', `/crm/v3/objects/contacts/${id}`);
+    const queries = t.app.get(CrmRecordsQueries);
+    const archived = queries.get(hubId, '0-1', id, true)!;
+    const history = await t.app.get(RecordHistory).of(hubId, '0-1', id, ['email', 'hs_object_id']);
+    expect(wireProblems(RECORD_SCHEMA, { ...archived, propertiesWithHistory: history })).toEqual([]);
+    const page = queries.page(hubId, '0-1', { archived: false, after: 0, limit: 2 });
+    expect(
+      wireProblems(RECORD_PAGE_SCHEMA, { results: page.results, paging: { next: { after: '1', link: 'x' } } }),
+    ).toEqual([]);
   });
 });

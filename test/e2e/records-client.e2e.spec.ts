@@ -161,15 +161,23 @@ describe('@hubspot/api-client v14 crm.contacts', () => {
     ]);
   });
 
-  it('getAll pages through every contact (paging.next.after)', async () => {
-    await client.crm.contacts.batchApi.create({
-      inputs: Array.from({ length: 30 }, (_, i) => ({
-        properties: { email: `bulk${i}@example.com` },
-        associations: [],
-      })),
-    });
-    const all = await client.crm.contacts.getAll(7);
-    expect(all.filter((c) => c.properties.email?.startsWith('bulk')).length).toBe(30);
+  it('getAll pages through 250 contacts (paging.next.after)', async () => {
+    for (const [from, count] of [
+      [0, 100],
+      [100, 100],
+      [200, 50],
+    ]) {
+      await client.crm.contacts.batchApi.create({
+        inputs: Array.from({ length: count! }, (_, i) => ({
+          properties: { email: `bulk${from! + i}@example.com` },
+          associations: [],
+        })),
+      });
+    }
+    const all = await client.crm.contacts.getAll(100);
+    const bulk = all.filter((c) => c.properties.email?.startsWith('bulk'));
+    expect(bulk.length).toBe(250);
+    expect(new Set(bulk.map((c) => c.id)).size).toBe(250);
   });
 
   it('paging.next.link is absolute and works when followed verbatim', async () => {
@@ -228,5 +236,70 @@ describe('@hubspot/api-client v14: companies, deals, tickets, custom objects', (
     expect(byName.properties).toEqual({ model: 'X1' });
     const byPlainName = await client.crm.objects.basicApi.getPage('machine', 10, undefined, ['model']);
     expect(byPlainName.results.map((r) => r.properties.model)).toEqual(['X1']);
+  });
+});
+
+describe('@hubspot/api-client v14 batchApi of every type', () => {
+  const apis = () =>
+    [
+      ['companies', client.crm.companies, { name: 'Batch Co' }, { industry: 'INTERNET' }],
+      ['deals', client.crm.deals, { dealname: 'Batch deal' }, { amount: '10' }],
+      ['tickets', client.crm.tickets, { subject: 'Batch ticket' }, { content: 'More' }],
+    ] as const;
+
+  it.each(['companies', 'deals', 'tickets'])('%s: batch create, read, update, archive', async (name) => {
+    const [, api, created, changed] = apis().find(([n]) => n === name)!;
+    const made = await api.batchApi.create({
+      inputs: [
+        { properties: { ...created }, associations: [] },
+        { properties: { ...created }, associations: [] },
+      ],
+    });
+    const ids = made.results.map((r) => r.id);
+    expect(ids).toHaveLength(2);
+    const read = await api.batchApi.read({
+      inputs: ids.map((id) => ({ id })),
+      properties: Object.keys(created),
+      propertiesWithHistory: [],
+    });
+    expect(read.results.map((r) => r.properties)).toEqual([created, created]);
+    const updated = await api.batchApi.update({ inputs: ids.map((id) => ({ id, properties: { ...changed } })) });
+    expect(updated.results.every((r) => Object.entries(changed).every(([k, v]) => r.properties[k] === v))).toBe(true);
+    await api.batchApi.archive({ inputs: ids.map((id) => ({ id })) });
+    const page = await api.basicApi.getPage(100, undefined, undefined, undefined, undefined, true);
+    expect(page.results.map((r) => r.id)).toEqual(expect.arrayContaining(ids));
+  });
+
+  it('contacts: batch upsert by email reports new', async () => {
+    const first = await client.crm.contacts.batchApi.upsert({
+      inputs: [{ id: 'upsert@example.com', idProperty: 'email', properties: { firstname: 'U' } }],
+    });
+    expect(first.results.map((r) => [r.properties.firstname, r._new])).toEqual([['U', true]]);
+    const again = await client.crm.contacts.batchApi.upsert({
+      inputs: [{ id: 'UPSERT@example.com', idProperty: 'email', properties: { firstname: 'V' } }],
+    });
+    expect(again.results.map((r) => [r.id, r.properties.firstname, r._new])).toEqual([
+      [first.results[0]!.id, 'V', false],
+    ]);
+  });
+
+  it('crm.objects with a custom type: batch create, read, update, archive', async () => {
+    const made = await client.crm.objects.batchApi.create('machine', {
+      inputs: [
+        { properties: { model: 'B1' }, associations: [] },
+        { properties: { model: 'B2' }, associations: [] },
+      ],
+    });
+    const ids = made.results.map((r) => r.id);
+    const read = await client.crm.objects.batchApi.read('machine', {
+      inputs: ids.map((id) => ({ id })),
+      properties: ['model'],
+      propertiesWithHistory: ['model'],
+    });
+    expect(read.results.map((r) => r.properties.model).sort()).toEqual(['B1', 'B2']);
+    expect(read.results[0]!.propertiesWithHistory!.model![0]!.sourceType).toBe('INTEGRATION');
+    await client.crm.objects.batchApi.update('machine', { inputs: [{ id: ids[0]!, properties: { model: 'B1x' } }] });
+    await client.crm.objects.batchApi.archive('machine', { inputs: ids.map((id) => ({ id })) });
+    expect((await failure(client.crm.objects.basicApi.getById('machine', ids[0]!))).code).toBe(404);
   });
 });

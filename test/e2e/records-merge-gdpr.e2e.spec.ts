@@ -128,6 +128,11 @@ describe('GDPR delete', () => {
     const c = await client.crm.contacts.basicApi.create({ properties: { email: 'by.mail@example.com' } });
     await client.crm.contacts.basicApi.purge({ objectId: 'BY.mail@example.com', idProperty: 'email' });
     expect((await failure(client.crm.contacts.basicApi.getById(c.id))).code).toBe(404);
+    const archived = await client.crm.contacts.basicApi.create({ properties: { email: 'archived.mail@example.com' } });
+    await client.crm.contacts.basicApi.archive(archived.id);
+    await client.crm.contacts.basicApi.purge({ objectId: 'archived.mail@example.com', idProperty: 'email' });
+    const stored = await t.app.get<EventStore>(EVENT_STORE).readStream(recordStream(hubId, '0-1', Number(archived.id)));
+    expect(stored.map((e) => e.type)).toEqual(['crm.RecordPurged']);
     await client.crm.contacts.basicApi.purge({ objectId: 'nobody@example.com', idProperty: 'email' });
     await client.crm.contacts.basicApi.purge({ objectId: '987654' });
   });

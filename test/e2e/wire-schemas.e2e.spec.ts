@@ -1,10 +1,10 @@
-import { LimitsQueries } from '../../src/limits/application/limits.queries';
+import { LimitsQueries } from '../../src/crm-schema/application/limits.queries';
 import {
   ASSOCIATION_LABEL_LIMITS_SCHEMA,
   CALCULATED_PROPERTY_LIMITS_SCHEMA,
   CUSTOM_OBJECT_TYPE_LIMITS_SCHEMA,
   CUSTOM_PROPERTY_LIMITS_SCHEMA,
-} from '../../src/limits/http/wire-schemas';
+} from '../../src/crm-schema/http/wire-schemas';
 import { TokenMetadataController } from '../../src/oauth/http/token-metadata.controller';
 import { ACCESS_TOKEN_INFO_SCHEMA } from '../../src/oauth/http/wire-schemas';
 import { ERROR_WIRE_SCHEMA } from '../../src/platform/errors/error-wire-schema';

@@ -8,10 +8,15 @@ import {
   AccountLimitsCommand,
   accountLimitsDecider,
   CommandFacts,
-} from '../../src/limits/domain/account-limits.decider';
-import type { AccountLimitsState } from '../../src/limits/domain/account-limits.state';
-import { LimitsEvent, limitsAccountStream, limitsEvents, LimitsEventType } from '../../src/limits/domain/limits-events';
-import { ACCOUNT_LIMITS_RETRY_POLICY } from '../../src/limits/application/account-limits.handler';
+} from '../../src/crm-schema/domain/account-limits.decider';
+import type { AccountLimitsState } from '../../src/crm-schema/domain/account-limits.state';
+import {
+  LimitsEvent,
+  limitsAccountStream,
+  limitsEvents,
+  LimitsEventType,
+} from '../../src/crm-schema/domain/limits-events';
+import { ACCOUNT_LIMITS_RETRY_POLICY } from '../../src/crm-schema/application/account-limits.handler';
 import { CLOCK, ManualClock } from '../../src/platform/clock';
 import type { DeciderCommandHandler } from '../../src/platform/commands/event-streams';
 import { EventStreams } from '../../src/platform/commands/event-streams';

@@ -1,5 +1,5 @@
 import Database from 'better-sqlite3';
-import { LimitsProjection } from '../../src/limits/projections/limits.projection';
+import { LimitsProjection } from '../../src/crm-schema/projections/limits.projection';
 
 describe('limits projection v2 on a read model made by v1', () => {
   it('adds updated_user_id to limits_properties (the version bump then rebuilds the rows)', () => {

@@ -4,10 +4,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DEFAULT_TIER_LIMITS } from '../../src/platform/tiers';
-import { AccountLimitsCommand, accountLimitsDecider } from '../../src/limits/domain/account-limits.decider';
-import { usageOf } from '../../src/limits/domain/account-limits.state';
-import { limitsAccountStream, limitsEvents } from '../../src/limits/domain/limits-events';
-import { ACCOUNT_LIMITS_RETRY_POLICY } from '../../src/limits/application/account-limits.handler';
+import { AccountLimitsCommand, accountLimitsDecider } from '../../src/crm-schema/domain/account-limits.decider';
+import { usageOf } from '../../src/crm-schema/domain/account-limits.state';
+import { limitsAccountStream, limitsEvents } from '../../src/crm-schema/domain/limits-events';
+import { ACCOUNT_LIMITS_RETRY_POLICY } from '../../src/crm-schema/application/account-limits.handler';
 import { CLOCK, ManualClock } from '../../src/platform/clock';
 import { EventStreams } from '../../src/platform/commands/event-streams';
 import { HubSpotError } from '../../src/platform/errors/hubspot-error';
@@ -28,7 +28,7 @@ describe('limits snapshots on a real SQLite event store', () => {
   const HUB = 78;
   const stream = limitsAccountStream(HUB);
   const BOUNDS = { capacity: 8, maxBytes: 32 * 1024 * 1024 };
-  eventTypes.register(limitsEvents); // as LimitsModule does: the store boundary decodes through it
+  eventTypes.register(limitsEvents); // as CrmSchemaModule does: the store boundary decodes through it
 
   beforeEach(async () => {
     dir = mkdtempSync(join(tmpdir(), 'limits-snap-'));

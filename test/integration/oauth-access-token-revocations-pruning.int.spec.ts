@@ -102,7 +102,11 @@ describe('AccessTokenRevocationsProjection: pruning on a long-running instance',
     expect(r.verdict(claims({ tokenId: 'cccccccccccccccc', expiresAt: T0 + 2 * TTL }))).toEqual({ status: 'revoked' });
     expect(r.verdict(claims({ appInstallId: 'install-closed-1' }))).toEqual({ status: 'revoked' });
     expect(r.verdict(claims({ appInstallId: 'install-closed-2' }))).toEqual({ status: 'revoked' });
-    expect(r.verdict(claims({ appInstallId: 'install-expired1' }))).toEqual({ status: 'expired', expiredAt: T0 + 400 });
+    expect(r.verdict(claims({ appInstallId: 'install-expired1' }))).toEqual({
+      status: 'expired',
+      expiredAt: T0 + 400,
+      epoch: 0,
+    });
     expect(r.verdict(claims({ tokenId: 'aaaaaaaaaaaaaaaa' }))).toBeNull();
     expect(r.size).toBe(4);
   });

@@ -6,7 +6,7 @@ import type { DomainEvent } from '../../src/platform/events/envelope';
  * The one decider specification of the test suite (after Emmett's DeciderSpecification):
  *
  *   const spec = DeciderSpecification.for(legacyCardDecider);
- *   spec.given([created]).when({ kind: 'Delete', ... }).then([deleted]);
+ *   spec.given([created]).when({ type: 'Delete', ... }).then([deleted]);
  *   spec.given([]).when(command).thenThrows((e) => e instanceof HubSpotError && e.status === 404);
  *
  * `given` folds past events through `evolve`; `when` runs `decide` on that state; `then` compares

@@ -3,7 +3,7 @@ import type { TestApp } from './test-app';
 
 /**
  * Bearer tokens for the limits tests, signed with the app's own keyring (what the OAuth token
- * endpoint issues), so the real BearerTokenGuard verifies them.
+ * endpoint issues), so the real bearer authentication verifies them.
  */
 export function mintLimitsToken(
   t: TestApp,

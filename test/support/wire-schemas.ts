@@ -4,7 +4,7 @@ import { CARDS_WIRE_OPERATIONS } from '../../src/cards/http/wire-schemas';
 import { CRM_ASSOCIATIONS_WIRE_OPERATIONS } from '../../src/crm-associations/http/wire-schemas';
 import { CRM_PIPELINES_WIRE_OPERATIONS } from '../../src/crm-pipelines/http/wire-schemas';
 import { CRM_RECORDS_WIRE_OPERATIONS } from '../../src/crm-records/http/wire-schemas';
-import { LIMITS_WIRE_COMPONENTS, LIMITS_WIRE_OPERATIONS } from '../../src/limits/http/wire-schemas';
+import { LIMITS_WIRE_COMPONENTS, LIMITS_WIRE_OPERATIONS } from '../../src/crm-schema/http/wire-schemas';
 import { OAUTH_WIRE_OPERATIONS } from '../../src/oauth/http/wire-schemas';
 import { ERROR_WIRE_SCHEMA } from '../../src/platform/errors/error-wire-schema';
 import type { WireOperation, WireSchema } from '../../src/platform/http/wire-schema';

@@ -52,18 +52,18 @@ describe('legacy card decider', () => {
   it('creates a card on an empty stream', () => {
     spec
       .given([])
-      .when({ kind: 'CreateLegacyCard', cardId: '1000001', appId: 7, definition, userId: 3, now: 100 })
+      .when({ type: 'CreateLegacyCard', cardId: '1000001', appId: 7, definition, userId: 3, now: 100 })
       .then([created]);
   });
 
   it('refuses a taken id, whatever took it (legacy or app card), so the allocator moves on', () => {
     spec
       .given([created])
-      .when({ kind: 'CreateLegacyCard', cardId: '1000001', appId: 7, definition, userId: 3, now: 100 })
+      .when({ type: 'CreateLegacyCard', cardId: '1000001', appId: 7, definition, userId: 3, now: 100 })
       .thenThrows(CardIdTaken);
     spec
       .given([appCardCreated])
-      .when({ kind: 'CreateLegacyCard', cardId: '1000001', appId: 7, definition, userId: 3, now: 100 })
+      .when({ type: 'CreateLegacyCard', cardId: '1000001', appId: 7, definition, userId: 3, now: 100 })
       .thenThrows(CardIdTaken);
   });
 
@@ -71,7 +71,7 @@ describe('legacy card decider', () => {
     const patch = { title: 'PetSpot 2', fetch: { objectTypes: [{ name: 'tickets' as const, propertiesToSend: [] }] } };
     spec
       .given([created])
-      .when({ kind: 'UpdateLegacyCard', cardId: '1000001', appId: 7, patch, userId: 4, now: 200 })
+      .when({ type: 'UpdateLegacyCard', cardId: '1000001', appId: 7, patch, userId: 4, now: 200 })
       .then([
         {
           type: CardsEventType.LegacyCardUpdated,
@@ -112,9 +112,9 @@ describe('legacy card decider', () => {
     ['an app card id', [appCardCreated], 7],
   ])('updating or deleting %s is 404', (_name, history, appId) => {
     for (const command of [
-      { kind: 'UpdateLegacyCard' as const, cardId: '1000001', appId, patch: { title: 'x' }, userId: 1, now: 1 },
+      { type: 'UpdateLegacyCard' as const, cardId: '1000001', appId, patch: { title: 'x' }, userId: 1, now: 1 },
       {
-        kind: 'DeleteLegacyCard' as const,
+        type: 'DeleteLegacyCard' as const,
         cardId: '1000001',
         appId,
         userId: 1,
@@ -135,13 +135,13 @@ describe('legacy card decider', () => {
     };
     spec
       .given([created])
-      .when({ kind: 'DeleteLegacyCard', cardId: '1000001', appId: 7, userId: 5, now: 300, migrationStatus: 'none' })
+      .when({ type: 'DeleteLegacyCard', cardId: '1000001', appId: 7, userId: 5, now: 300, migrationStatus: 'none' })
       .then([deleted]);
   });
 
   describe('migration marker: the card stream serializes a migration start with deletes', () => {
     const mark = {
-      kind: 'MarkLegacyCardMigrating' as const,
+      type: 'MarkLegacyCardMigrating' as const,
       cardId: '1000001',
       appId: 7,
       appCardId: '1000002',
@@ -152,7 +152,7 @@ describe('legacy card decider', () => {
       data: { cardId: '1000001', appId: 7, appCardId: '1000002', startedAt: 400 },
     };
     const del = (migrationStatus: 'none' | 'running' | 'completed') => ({
-      kind: 'DeleteLegacyCard' as const,
+      type: 'DeleteLegacyCard' as const,
       cardId: '1000001',
       appId: 7,
       userId: 5,
@@ -211,7 +211,7 @@ describe('legacy card decider', () => {
 describe('app card target decider (the duplicate rule)', () => {
   const spec = DeciderSpecification.for(appCardTargetDecider);
   const claim = (legacyCardId: string, allowDuplicateAppCardIds: boolean) => ({
-    kind: 'ClaimAppCardTarget' as const,
+    type: 'ClaimAppCardTarget' as const,
     appId: 7,
     appCardId: '1000002',
     legacyCardId,
@@ -227,7 +227,7 @@ describe('app card target decider (the duplicate rule)', () => {
     data: { appId: 7, appCardId: '1000002', legacyCardId, releasedAt: 10 },
   });
   const release = (legacyCardId: string) => ({
-    kind: 'ReleaseAppCardTarget' as const,
+    type: 'ReleaseAppCardTarget' as const,
     appId: 7,
     appCardId: '1000002',
     legacyCardId,
@@ -276,7 +276,7 @@ describe('app card decider', () => {
     spec
       .given([])
       .when({
-        kind: 'CreateAppCard',
+        type: 'CreateAppCard',
         appCardId: '1000002',
         appId: 7,
         title: 'New',
@@ -293,7 +293,7 @@ describe('app card decider', () => {
   it('refuses an id already used by a legacy card', () => {
     spec
       .given([created])
-      .when({ kind: 'CreateAppCard', appCardId: '1000001', appId: 7, title: 'New', objectTypes: ['deals'], now: 5 })
+      .when({ type: 'CreateAppCard', appCardId: '1000001', appId: 7, title: 'New', objectTypes: ['deals'], now: 5 })
       .thenThrows(CardIdTaken);
   });
 });
@@ -301,7 +301,7 @@ describe('app card decider', () => {
 describe('card migration decider', () => {
   const spec = DeciderSpecification.for(cardMigrationDecider);
   const start = {
-    kind: 'StartCardMigration' as const,
+    type: 'StartCardMigration' as const,
     appId: 7,
     legacyCardId: '1000001',
     appCardId: '1000002',
@@ -356,7 +356,7 @@ describe('card migration decider', () => {
   });
 
   it('completes a running migration once; completing twice decides nothing', () => {
-    const complete = { kind: 'CompleteCardMigration' as const, appId: 7, legacyCardId: '1000001', now: 2000 };
+    const complete = { type: 'CompleteCardMigration' as const, appId: 7, legacyCardId: '1000001', now: 2000 };
     spec.given([started]).when(complete).then([completed]);
     spec.given([started, completed]).when(complete).thenNothing();
     spec
@@ -369,7 +369,7 @@ describe('card migration decider', () => {
 describe('portal card migration decider', () => {
   const spec = DeciderSpecification.for(portalCardMigrationDecider);
   const command = {
-    kind: 'MigratePortalCard' as const,
+    type: 'MigratePortalCard' as const,
     appId: 7,
     legacyCardId: '1000001',
     appCardId: '1000002',

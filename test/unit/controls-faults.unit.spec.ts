@@ -1,8 +1,9 @@
-import { FaultRegistry } from '../../src/controls/application/fault-registry';
-import { ControlsEventType, type FaultEvent, type FaultSet } from '../../src/controls/domain/fault-events';
-import { parseFaultSpec } from '../../src/controls/domain/fault-spec';
-import { appFaultsDecider, MAX_FAULTS_PER_APP } from '../../src/controls/domain/faults.decider';
-import { requestPath } from '../../src/controls/http/fault-injection';
+import { FaultRegistry } from '../../src/test-controls/application/fault-registry';
+import { ControlsEventType, type FaultEvent, type FaultSet } from '../../src/test-controls/domain/fault-events';
+import { parseFaultSpec } from '../../src/test-controls/domain/fault-spec';
+import { compilePathGlob, MAX_MATCHED_PATH_LENGTH } from '../../src/test-controls/domain/path-glob';
+import { appFaultsDecider, MAX_FAULTS_PER_APP } from '../../src/test-controls/domain/faults.decider';
+import { requestPath } from '../../src/test-controls/http/fault-injection';
 import { ManualClock } from '../../src/platform/clock';
 import { HubSpotError } from '../../src/platform/errors/hubspot-error';
 import { DeciderSpecification } from '../support/decider-specification';
@@ -150,8 +151,10 @@ describe('FaultRegistry', () => {
     expect(r.take(app, { method: 'POST', path: '/crm/v3/properties/contacts/x' })).toBeNull();
     expect(r.take({ appId: 7, hubId: 2 }, post)).toBeNull();
     expect(r.take({ appId: 8, hubId: 1 }, post)).toBeNull();
-    expect(r.take({ developerHubId: 70, hubId: 1 }, post)?.faultId).toBe('f');
-    expect(r.take({ developerHubId: 71, hubId: 1 }, post)).toBeNull();
+    expect(r.take({ appId: 7, developerHubId: 70, hubId: 1 }, post)?.faultId).toBe('f');
+    expect(r.take({ appId: 7, developerHubId: 71, hubId: 1 }, post)).toBeNull(); // a key of another account
+    // Issue 41, item 7: the key's account owns app 8 too, but a request for app 8 gets app 8's faults only.
+    expect(r.take({ appId: 8, developerHubId: 70, hubId: 1 }, post)).toBeNull();
     expect(r.take({ appId: 7, hubId: null }, post)).toBeNull(); // a hubId fault needs a known account
   });
 
@@ -171,5 +174,105 @@ describe('requestPath', () => {
     expect(requestPath('/crm/v3/%70roperties/contacts?archived=true')).toBe('/crm/v3/properties/contacts');
     expect(requestPath('http://api.hubapi.com/oauth/v1/token')).toBe('/oauth/v1/token');
     expect(requestPath('/bad/%E0%A4%A')).toBe('/bad/%E0%A4%A');
+  });
+});
+
+/**
+ * Issue 41, item 3: a 36-character glob and one request with a 48-character segment froze the event
+ * loop for 9.3 s (picomatch's regex backtracks). The matcher (controls/domain/path-glob.ts) restarts
+ * at most once per step, so a match costs about glob length × path length, and paths past
+ * MAX_MATCHED_PATH_LENGTH are matched by no glob.
+ */
+describe('fault path globs: no catastrophic backtracking (issue 41, item 3)', () => {
+  const faultWithPath = (path: string) => {
+    const parsed = parseFaultSpec({ match: { path }, response: { kind: 'error', status: 500 } });
+    if (!parsed.ok) throw new Error(JSON.stringify(parsed.errors));
+    const r = new FaultRegistry(new ManualClock(0));
+    r.add(set('f', { match: parsed.spec.match }));
+    return (requestPath: string) => r.take({ appId: 7, hubId: 1 }, { method: 'GET', path: requestPath }) !== null;
+  };
+
+  it('the review’s glob against 40- to 48-character segments answers at once', () => {
+    const matches = faultWithPath('/crm/v3/properties/*a*a*a*a*a*a*a*ab');
+    const started = performance.now();
+    const answers = [
+      matches(`/crm/v3/properties/${'a'.repeat(48)}`),
+      matches(`/crm/v3/properties/${'a'.repeat(40)}c`),
+      matches(`/crm/v3/properties/${'a'.repeat(47)}/`),
+      matches(`/crm/v3/properties/${'a'.repeat(46)}ab`),
+    ];
+    const elapsed = performance.now() - started;
+    expect(answers).toEqual([false, false, false, true]);
+    expect(elapsed).toBeLessThan(500); // picomatch: seconds for each of the first three
+  });
+
+  it('the longest glob against the longest matched path, built to make a restarting matcher work hardest: milliseconds', () => {
+    const globs = [
+      `/${'*a'.repeat(255)}b`,
+      `/**/${'a/**/'.repeat(100)}b`,
+      `/{a,b}/{a,b}/{a,b}/{a,b}/{a,b}/${'*a'.repeat(20)}b`,
+    ];
+    const paths = [`/${'a'.repeat(MAX_MATCHED_PATH_LENGTH - 1)}`, `/${'a/'.repeat(1023)}a`];
+    const started = performance.now();
+    for (const glob of globs) {
+      const compiled = compilePathGlob(glob);
+      expect(compiled.ok).toBe(true);
+      if (compiled.ok) for (const path of paths) expect(compiled.matches(path)).toBe(false);
+    }
+    expect(performance.now() - started).toBeLessThan(500);
+  });
+
+  it('a path longer than MAX_MATCHED_PATH_LENGTH is matched by no glob, not even **', () => {
+    const matches = faultWithPath('**');
+    expect(matches(`/${'a'.repeat(MAX_MATCHED_PATH_LENGTH - 1)}`)).toBe(true);
+    expect(matches(`/${'a'.repeat(MAX_MATCHED_PATH_LENGTH)}`)).toBe(false);
+  });
+
+  it.each([
+    ['/crm/v3/properties/*', '/crm/v3/properties/contacts', true],
+    ['/crm/v3/properties/*', '/crm/v3/properties/contacts/x', false],
+    ['/crm/v3/properties/*', '/crm/v3/properties/', false],
+    ['/crm/v3/limits/**', '/crm/v3/limits', true],
+    ['/crm/v3/limits/**', '/crm/v3/limits/calculated-properties', true],
+    ['/crm/v3/limits/**', '/crm/v3/limitsx', false],
+    ['/a/**/b', '/a/b', true],
+    ['/a/**/b', '/a/x/y/b', true],
+    ['/a/**/b', '/a/x/y/c', false],
+    ['**/token', '/oauth/v1/token', true],
+    ['**', '/anything/at/all', true],
+    ['/a/x**', '/a/x/y', false],
+    ['/a/b*', '/a/b', true],
+    ['/a/?', '/a/x', true],
+    ['/a/?', '/a/xy', false],
+    ['/a/[a-c]x', '/a/bx', true],
+    ['/a/[!a-c]x', '/a/bx', false],
+    ['/a/[^a-c]x', '/a/dx', true],
+    ['/a/[-a]', '/a/-', true],
+    ['/a/{b,c/e}/d', '/a/c/e/d', true],
+    ['/a/{b,{c,d}}', '/a/d', true],
+    ['/a/\\*', '/a/*', true],
+    ['/a/\\*', '/a/x', false],
+    ['/a/*', '/a/.hidden', true],
+  ])('%s against %s: %s', (glob, path, expected) => {
+    expect(faultWithPath(glob)(path)).toBe(expected);
+  });
+
+  it.each([
+    ['/a/(b|c)', 'extglobs'],
+    ['/a/+(b|c)', 'extglobs'],
+    ['/a/[[:alpha:]]', 'POSIX'],
+    ['/a/{1..3}', 'two or more alternatives'],
+    ['/a/[z-a]', 'backwards'],
+    ['/a/[b/c]', 'cannot hold /'],
+    ['/a/\\', 'lone'],
+    ['/a/b}', 'has no {'],
+    [`/${'{a,b}'.repeat(6)}`, 'more than 32 alternatives'],
+  ])('%s is refused (%s)', (path, why) => {
+    const parsed = parseFaultSpec({ match: { path }, response: { kind: 'reset' } });
+    expect(parsed.ok).toBe(false);
+    if (!parsed.ok)
+      expect(parsed.errors).toEqual([
+        expect.objectContaining({ in: 'match.path', message: expect.stringContaining(why) }),
+      ]);
   });
 });

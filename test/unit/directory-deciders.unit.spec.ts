@@ -38,7 +38,7 @@ describe('directory deciders', () => {
 
     it('voids an id without an account once; never one with an account; a voided id is never created', () => {
       const accounts = DeciderSpecification.for(accountDecider);
-      const voidIt = { kind: 'VoidAccountId', hubId: 1, domain: 'acme.example.com', now: NOW } as const;
+      const voidIt = { type: 'VoidAccountId', hubId: 1, domain: 'acme.example.com', now: NOW } as const;
       const voided = accounts.given([]).when(voidIt).events();
       expect(voided).toEqual([
         { type: DirectoryEventType.AccountIdVoided, data: { hubId: 1, domain: 'acme.example.com', voidedAt: NOW } },
@@ -46,11 +46,11 @@ describe('directory deciders', () => {
       accounts.given(voided).when(voidIt).then([]);
       accounts
         .given(voided)
-        .when({ kind: 'CreateAccount', hubId: 1, domain: 'acme.example.com', hublet: 'na1', tier: 'free', now: NOW })
+        .when({ type: 'CreateAccount', hubId: 1, domain: 'acme.example.com', hublet: 'na1', tier: 'free', now: NOW })
         .thenThrows(IdTaken);
       const created = accounts
         .given([])
-        .when({ kind: 'CreateAccount', hubId: 1, domain: 'acme.example.com', hublet: 'na1', tier: 'free', now: NOW })
+        .when({ type: 'CreateAccount', hubId: 1, domain: 'acme.example.com', hublet: 'na1', tier: 'free', now: NOW })
         .events();
       accounts.given(created).when(voidIt).thenThrows(IdTaken);
     });
@@ -68,7 +68,7 @@ describe('directory deciders', () => {
     it('creates an account once under its id; a taken id asks for another', () => {
       const accounts = DeciderSpecification.for(accountDecider);
       const account = {
-        kind: 'CreateAccount',
+        type: 'CreateAccount',
         hubId: 12345678,
         domain: 'acme.example.com',
         hublet: 'eu1',
@@ -103,7 +103,7 @@ describe('directory deciders', () => {
       data: { hubId: 7, domain: 'acme.example.com', hublet: 'eu1', tier: 'starter', createdAt: NOW },
     } as const;
     const create = {
-      kind: 'CreateAccount',
+      type: 'CreateAccount',
       hubId: 7,
       domain: 'acme.example.com',
       hublet: 'eu1',
@@ -114,7 +114,7 @@ describe('directory deciders', () => {
     it("a new account has its hublet's defaults; settings given at creation are recorded after AccountCreated", () => {
       accounts.given([]).when(create).then([created]);
       expect(
-        accounts.given([created]).when({ kind: 'ChangeAccountSettings', hubId: 7, patch: {}, now: NOW }).events(),
+        accounts.given([created]).when({ type: 'ChangeAccountSettings', hubId: 7, patch: {}, now: NOW }).events(),
       ).toEqual([]);
       accounts
         .given([])
@@ -143,7 +143,7 @@ describe('directory deciders', () => {
     });
 
     it('a change merges into the current settings; the same values again record nothing', () => {
-      const change = { kind: 'ChangeAccountSettings', hubId: 7, now: NOW + 1 } as const;
+      const change = { type: 'ChangeAccountSettings', hubId: 7, now: NOW + 1 } as const;
       const changed = accounts
         .given([created])
         .when({ ...change, patch: { accountType: 'APP_DEVELOPER', companyCurrency: 'GBP' } })
@@ -172,7 +172,7 @@ describe('directory deciders', () => {
       const error = accounts
         .given([created])
         .when({
-          kind: 'ChangeAccountSettings',
+          type: 'ChangeAccountSettings',
           hubId: 7,
           patch: { timeZone: 'Mars/Olympus_Mons', companyCurrency: 'XYZ', additionalCurrencies: ['USD', 'USD', 'ABC'] },
           now: NOW,
@@ -187,7 +187,7 @@ describe('directory deciders', () => {
       ]);
       const ownCurrency = accounts
         .given([created])
-        .when({ kind: 'ChangeAccountSettings', hubId: 7, patch: { additionalCurrencies: ['EUR'] }, now: NOW })
+        .when({ type: 'ChangeAccountSettings', hubId: 7, patch: { additionalCurrencies: ['EUR'] }, now: NOW })
         .thenThrows(HubSpotError);
       expect(ownCurrency.extras.errors).toEqual([
         { message: 'EUR is the company currency', in: 'additionalCurrencies[0]', code: 'INVALID' },
@@ -198,14 +198,14 @@ describe('directory deciders', () => {
         .thenThrows(HubSpotError);
       const missing = accounts
         .given([])
-        .when({ kind: 'ChangeAccountSettings', hubId: 7, patch: { timeZone: 'UTC' }, now: NOW })
+        .when({ type: 'ChangeAccountSettings', hubId: 7, patch: { timeZone: 'UTC' }, now: NOW })
         .thenThrows(HubSpotError);
       expect(missing.httpStatus).toBe(404);
     });
 
     it('issuing a developer API key retires the previous one in the same decision', () => {
       const issue = (keyId: string) =>
-        ({ kind: 'IssueDeveloperApiKey', hubId: 7, keyId, keyHash: `hash-${keyId}`, now: NOW }) as const;
+        ({ type: 'IssueDeveloperApiKey', hubId: 7, keyId, keyHash: `hash-${keyId}`, now: NOW }) as const;
       const first = accounts
         .given([created])
         .when(issue('k1'))

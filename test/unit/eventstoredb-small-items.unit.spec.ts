@@ -43,35 +43,51 @@ describe('3. checkpoints bound to a store', () => {
   afterEach(() => db.close());
 
   it('keeps them for the same store and drops them for another one, an empty one, or an unknown one', () => {
-    expect(checkpoints.bindToStore('sqlite', 'sqlite:first')).toBe(false);
+    expect(checkpoints.bindToStore('sqlite', 'sqlite:first', 100).foreign).toBe(false);
     checkpoints.save('p', 1, 42);
-    expect(checkpoints.bindToStore('sqlite', 'sqlite:first')).toBe(false);
+    expect(checkpoints.bindToStore('sqlite', 'sqlite:first', 100).foreign).toBe(false);
     expect(checkpoints.get('p', 1)).toBe(42);
 
-    expect(checkpoints.bindToStore('eventstoredb', 'eventstoredb:first')).toBe(true);
+    expect(checkpoints.bindToStore('eventstoredb', 'eventstoredb:first', 100).foreign).toBe(true);
     expect(checkpoints.get('p', 1)).toBe(-1);
 
     checkpoints.save('p', 1, 42);
-    expect(checkpoints.bindToStore('eventstoredb', null)).toBe(true); // an empty store has no position 42
+    expect(checkpoints.bindToStore('eventstoredb', null, 0).foreign).toBe(true); // an empty store has no position 42
     expect(checkpoints.get('p', 1)).toBe(-1);
 
     // Kept before identities were recorded: which store they belong to is unknown.
     checkpoints.save('p', 1, 7);
     db.exec('DELETE FROM projection_store');
-    expect(checkpoints.bindToStore('sqlite', 'sqlite:first')).toBe(true);
+    expect(checkpoints.bindToStore('sqlite', 'sqlite:first', 100).foreign).toBe(true);
     expect(checkpoints.get('p', 1)).toBe(-1);
   });
 
+  it('of the same store, drops only the checkpoints past its head (an older backup restored), and says which', () => {
+    checkpoints.bindToStore('sqlite', 'sqlite:first', 12);
+    checkpoints.save('accounts', 1, 12);
+    checkpoints.save('tokens', 1, 6);
+    checkpoints.save('cards', 1, 5);
+    expect(checkpoints.hasApplied()).toBe(true);
+    expect(checkpoints.bindToStore('sqlite', 'sqlite:first', 6)).toEqual({
+      foreign: false,
+      ahead: [{ name: 'accounts', position: 12 }],
+    });
+    expect([checkpoints.get('accounts', 1), checkpoints.get('tokens', 1), checkpoints.get('cards', 1)]).toEqual([
+      -1, 6, 5,
+    ]);
+    expect(checkpoints.bindToStore('sqlite', 'sqlite:first', 6)).toEqual({ foreign: false, ahead: [] });
+  });
+
   it('bound while the store was empty, keeps them once its first event names it', () => {
-    expect(checkpoints.bindToStore('sqlite', null)).toBe(false);
+    expect(checkpoints.bindToStore('sqlite', null, 0).foreign).toBe(false);
     checkpoints.save('p', 1, 3);
-    expect(checkpoints.bindToStore('sqlite', 'sqlite:first')).toBe(false);
+    expect(checkpoints.bindToStore('sqlite', 'sqlite:first', 100).foreign).toBe(false);
     expect(checkpoints.get('p', 1)).toBe(3);
-    expect(checkpoints.bindToStore('sqlite', 'sqlite:other')).toBe(true);
+    expect(checkpoints.bindToStore('sqlite', 'sqlite:other', 100).foreign).toBe(true);
     // ...but not for a store of another kind.
     checkpoints.save('p', 1, 3);
     db.exec("UPDATE projection_store SET identity = 'sqlite:'");
-    expect(checkpoints.bindToStore('eventstoredb', 'eventstoredb:x')).toBe(true);
+    expect(checkpoints.bindToStore('eventstoredb', 'eventstoredb:x', 100).foreign).toBe(true);
   });
 });
 

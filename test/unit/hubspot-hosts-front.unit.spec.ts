@@ -5,8 +5,8 @@ import * as x509 from '@peculiar/x509';
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { CA_CERT_FILE, CA_KEY_FILE, HubSpotHostsCa } from '../../src/controls/hosts-front/hubspot-hosts-ca';
-import { connectTarget } from '../../src/controls/hosts-front/hubspot-hosts-front';
+import { CA_CERT_FILE, CA_KEY_FILE, HubSpotHostsCa } from '../../src/test-controls/hosts-front/hubspot-hosts-ca';
+import { connectTarget } from '../../src/test-controls/hosts-front/hubspot-hosts-front';
 import { ConfigError, loadConfig } from '../../src/platform/config/config';
 
 const base = { ADMIN_API_KEY: 'x'.repeat(16), SEED: 'none' };

@@ -4,13 +4,13 @@ import {
   AccountLimitsCommand,
   accountLimitsDecider,
   CommandFacts,
-} from '../../src/limits/domain/account-limits.decider';
-import { usageOf } from '../../src/limits/domain/account-limits.state';
-import { effectiveLimits, mergeOverrides, percentage } from '../../src/limits/domain/ceilings';
-import { LimitsEvent, LimitsEventType } from '../../src/limits/domain/limits-events';
-import { isHubSpotDefinedProperty, resolveObjectType } from '../../src/limits/domain/object-types';
-import type { PropertyInput } from '../../src/limits/domain/property-rules';
-import type { SchemaInput } from '../../src/limits/domain/schema-rules';
+} from '../../src/crm-schema/domain/account-limits.decider';
+import { usageOf } from '../../src/crm-schema/domain/account-limits.state';
+import { effectiveLimits, mergeOverrides, percentage } from '../../src/crm-schema/domain/ceilings';
+import { LimitsEvent, LimitsEventType } from '../../src/crm-schema/domain/limits-events';
+import { isHubSpotDefinedProperty, resolveObjectType } from '../../src/crm-schema/domain/object-types';
+import type { PropertyInput } from '../../src/crm-schema/domain/property-rules';
+import type { SchemaInput } from '../../src/crm-schema/domain/schema-rules';
 import { DeciderSpecification } from '../support/decider-specification';
 
 const HUB = 4242;

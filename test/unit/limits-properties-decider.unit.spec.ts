@@ -4,11 +4,15 @@ import {
   AccountLimitsCommand,
   accountLimitsDecider,
   CommandFacts,
-} from '../../src/limits/domain/account-limits.decider';
-import { evolveAccountLimits, initialAccountLimitsState, usageOf } from '../../src/limits/domain/account-limits.state';
-import { LimitsEvent, LimitsEventType } from '../../src/limits/domain/limits-events';
-import { planBatchCreate } from '../../src/limits/domain/property-decisions';
-import type { PropertyInput } from '../../src/limits/domain/property-rules';
+} from '../../src/crm-schema/domain/account-limits.decider';
+import {
+  evolveAccountLimits,
+  initialAccountLimitsState,
+  usageOf,
+} from '../../src/crm-schema/domain/account-limits.state';
+import { LimitsEvent, LimitsEventType } from '../../src/crm-schema/domain/limits-events';
+import { planBatchCreate } from '../../src/crm-schema/domain/property-decisions';
+import type { PropertyInput } from '../../src/crm-schema/domain/property-rules';
 import { DeciderSpecification } from '../support/decider-specification';
 
 const HUB = 4343;
@@ -338,6 +342,10 @@ describe('calculated-property formulas in the decisions', () => {
   it('a new formula in a PATCH is checked; it may not name its own property', () => {
     const h = history([create('deals', formula('calc_y', 'amount * 2'))]);
     expect(refused(h, patch('calc_y', { calculationFormula: 'calc_y + 1' })).extras.errors![0]!.message).toMatch(
+      /cannot refer to itself/,
+    );
+    // Property names are case-insensitive in formulas: Calc_Y is calc_y.
+    expect(refused(h, patch('calc_y', { calculationFormula: 'Calc_Y + 1' })).extras.errors![0]!.message).toMatch(
       /cannot refer to itself/,
     );
     expect(refused(h, patch('calc_y', { calculationFormula: '1 +' })).extras.errors![0]).toMatchObject({

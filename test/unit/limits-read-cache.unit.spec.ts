@@ -1,4 +1,4 @@
-import { LimitsReadCache, type AccountLimitFigures } from '../../src/limits/application/limits-read-cache';
+import { LimitsReadCache, type AccountLimitFigures } from '../../src/crm-schema/application/limits-read-cache';
 
 /** A read of the read model that counts how often it ran and answers what `rows` hold now. */
 function readModel(rows: Map<number, AccountLimitFigures>) {

@@ -4,11 +4,11 @@ import {
   AccountLimitsCommand,
   accountLimitsDecider,
   CommandFacts,
-} from '../../src/limits/domain/account-limits.decider';
-import { initialAccountLimitsState } from '../../src/limits/domain/account-limits.state';
-import { associationLabelUsage } from '../../src/limits/domain/association-definitions';
+} from '../../src/crm-schema/domain/account-limits.decider';
+import { initialAccountLimitsState } from '../../src/crm-schema/domain/account-limits.state';
+import { associationLabelUsage } from '../../src/crm-schema/domain/association-definitions';
 import { fold } from '../../src/platform/commands/decider';
-import { LimitsEvent, LimitsEventType } from '../../src/limits/domain/limits-events';
+import { LimitsEvent, LimitsEventType } from '../../src/crm-schema/domain/limits-events';
 import { DeciderSpecification } from '../support/decider-specification';
 
 const HUB = 4343;

@@ -2,7 +2,7 @@ import {
   CRM_LIMITS_READ_SCOPES,
   CUSTOM_OBJECT_TYPE_LIMITS_SCOPES,
   propertyScopes,
-} from '../../src/limits/domain/scopes';
+} from '../../src/crm-schema/domain/scopes';
 import { isKnownScope } from '../../src/platform/scopes/scope-catalog';
 
 /**

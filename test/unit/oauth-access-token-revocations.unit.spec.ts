@@ -39,18 +39,49 @@ describe('AccessTokenRevocations (in memory, bounded by token expiry)', () => {
     expect(r.verdict(claims({ appInstallId: 'bbbbbbbbbbbbbbbb' }))).toBeNull();
   });
 
+  it('a replayed code’s grant stops every token issued from it, and no token of another grant or without one (issue 41, item 14)', () => {
+    const clock = new ManualClock(T0);
+    const r = new AccessTokenRevocations(clock);
+    r.revokeGrant('1111111111111111', T0);
+    expect(r.verdict(claims({ grantId: '1111111111111111' }))).toEqual({ status: 'revoked' });
+    expect(
+      r.verdict(claims({ grantId: '1111111111111111', tokenId: 'ffffffffffffffff', issuedAt: T0 + 60_000 })),
+    ).toEqual({ status: 'revoked' });
+    expect(r.verdict(claims({ grantId: '2222222222222222' }))).toBeNull();
+    expect(r.verdict(claims())).toBeNull();
+    // Kept as long as an install's floor: longer than any token lives, then forgotten.
+    clock.advance(INSTALL_FLOOR_RETENTION_MS);
+    r.revokeToken('eeeeeeeeeeeeeeee', clock.now() + 1000); // a later entry runs the sweep
+    expect(r.verdict(claims({ grantId: '1111111111111111' }))).toBeNull();
+  });
+
   // The issue-time floor ("the next ones start a second later") is the install stream's now:
   // test/unit/oauth-deciders.unit.spec.ts, 'install decider: expiring access tokens'.
   it('expired tokens: those issued in or before the second of the expiry; the next ones start a second later', () => {
     const r = new AccessTokenRevocations(new ManualClock(T0));
     r.expireInstallTokens('aaaaaaaaaaaaaaaa', T0 + 400);
-    expect(r.verdict(claims({ issuedAt: T0 }))).toEqual({ status: 'expired', expiredAt: T0 + 400 });
-    expect(r.verdict(claims({ issuedAt: T0 - 60_000 }))).toEqual({ status: 'expired', expiredAt: T0 + 400 });
+    expect(r.verdict(claims({ issuedAt: T0 }))).toEqual({ status: 'expired', expiredAt: T0 + 400, epoch: 0 });
+    expect(r.verdict(claims({ issuedAt: T0 - 60_000 }))).toEqual({ status: 'expired', expiredAt: T0 + 400, epoch: 0 });
     expect(r.verdict(claims({ issuedAt: T0 + 1000 }))).toBeNull();
     // An earlier expiry never moves the line back.
     r.expireInstallTokens('aaaaaaaaaaaaaaaa', T0 - 5000);
     expect(r.verdict(claims({ issuedAt: T0 + 1000 }))).toBeNull();
-    expect(r.verdict(claims({ issuedAt: T0 }))).toEqual({ status: 'expired', expiredAt: T0 + 400 });
+    expect(r.verdict(claims({ issuedAt: T0 }))).toEqual({ status: 'expired', expiredAt: T0 + 400, epoch: 0 });
+  });
+
+  it('after a reset of the install’s clock (a later era) an expiry stops every token of an earlier era, none of a later one (issue 41, item 4)', () => {
+    const r = new AccessTokenRevocations(new ManualClock(T0));
+    // Expired in era 0, ten years ahead; the clock was then reset (era 1) and tokens follow real time again.
+    r.expireInstallTokens('aaaaaaaaaaaaaaaa', T0 + 315_000_000_000, 0);
+    expect(r.verdict(claims({ issuedAt: T0 + 1000, clockEpoch: 1 }))).toBeNull();
+    expect(r.verdict(claims({ issuedAt: T0 + 300_000_000_000 }))).toMatchObject({ status: 'expired', epoch: 0 });
+    // Expired in era 1: era 0's tokens (issued before it) and era 1's up to that second; a later era 0 expiry changes nothing.
+    r.expireInstallTokens('aaaaaaaaaaaaaaaa', T0 + 5000, 1);
+    r.expireInstallTokens('aaaaaaaaaaaaaaaa', T0 + 316_000_000_000, 0);
+    expect(r.verdict(claims({ issuedAt: T0 + 400_000_000_000 }))).toMatchObject({ status: 'expired', epoch: 1 });
+    expect(r.verdict(claims({ issuedAt: T0 + 5000, clockEpoch: 1 }))).toMatchObject({ status: 'expired' });
+    expect(r.verdict(claims({ issuedAt: T0 + 6000, clockEpoch: 1 }))).toBeNull();
+    expect(r.verdict(claims({ issuedAt: T0, clockEpoch: 2 }))).toBeNull();
   });
 
   it('forgets entries once the tokens they stop have expired anyway', () => {

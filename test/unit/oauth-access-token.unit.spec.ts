@@ -44,6 +44,21 @@ describe('access tokens', () => {
     expect(() => encodeAccessToken({ ...claims(), appToken: true }, keys)).toThrow(/no install/);
   });
 
+  it('carry the grant id (format 4) within the 512 characters, with every scope and the largest ids', () => {
+    const withGrant = claims({ grantId: 'abcdefabcdef0123' });
+    const { token, tokenId } = encodeAccessToken(withGrant, keys);
+    expect(token.length).toBeLessThanOrEqual(MAX_ACCESS_TOKEN_LENGTH);
+    expect(verifyAccessToken(token, keys, T0)).toEqual({ ok: true, claims: { ...withGrant, tokenId } });
+    const { appInstallId: _omit, ...noInstall } = withGrant;
+    expect(() => encodeAccessToken(noInstall, keys)).toThrow(/grantId/);
+    // And the era of the install's clock (issue 41, item 4).
+    const inEra = claims({ grantId: 'abcdefabcdef0123', clockEpoch: 300 });
+    const era = encodeAccessToken(inEra, keys);
+    expect(era.token.length).toBeLessThanOrEqual(MAX_ACCESS_TOKEN_LENGTH);
+    expect(verifyAccessToken(era.token, keys, T0)).toEqual({ ok: true, claims: { ...inEra, tokenId: era.tokenId } });
+    expect(() => encodeAccessToken(claims({ clockEpoch: 1 }), keys)).toThrow(/clockEpoch/);
+  });
+
   it('round-trip every claim, including the install id', () => {
     const { token, tokenId } = encodeAccessToken(claims({ scopes: ['oauth', 'tickets'], hubId: 42 }), keys);
     const v = verifyAccessToken(token, keys, T0 + 1);

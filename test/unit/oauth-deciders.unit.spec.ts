@@ -34,7 +34,7 @@ describe('install decider', () => {
     },
   };
   const approval = {
-    kind: 'RecordApproval' as const,
+    type: 'RecordApproval' as const,
     appId: 7,
     hubId: 9,
     userId: 4,
@@ -82,7 +82,7 @@ describe('install decider', () => {
   it('uninstalls an installed app', () => {
     spec
       .given([installed])
-      .when({ kind: 'Uninstall', appId: 7, hubId: 9, now: T0 + 5 })
+      .when({ type: 'Uninstall', appId: 7, hubId: 9, now: T0 + 5 })
       .then([
         {
           type: OAuthEventType.AppUninstalled,
@@ -93,7 +93,7 @@ describe('install decider', () => {
 
   it('refuses to uninstall what is not installed (never, or already uninstalled)', () => {
     expect(
-      spec.given([]).when({ kind: 'Uninstall', appId: 7, hubId: 9, now: T0 }).thenThrows(HubSpotError).httpStatus,
+      spec.given([]).when({ type: 'Uninstall', appId: 7, hubId: 9, now: T0 }).thenThrows(HubSpotError).httpStatus,
     ).toBe(404);
     const uninstalled: InstallEvent = {
       type: OAuthEventType.AppUninstalled,
@@ -102,7 +102,7 @@ describe('install decider', () => {
     expect(
       spec
         .given([installed, uninstalled])
-        .when({ kind: 'Uninstall', appId: 7, hubId: 9, now: T0 })
+        .when({ type: 'Uninstall', appId: 7, hubId: 9, now: T0 })
         .thenThrows(HubSpotError).category,
     ).toBe('OBJECT_NOT_FOUND');
   });
@@ -148,7 +148,7 @@ describe('authorization code decider', () => {
     data: { codeHash: grant.codeHash, refreshTokenHash: 'r'.repeat(64), redeemedAt: T0 + 1 },
   };
   const redeem = {
-    kind: 'RedeemAuthorizationCode' as const,
+    type: 'RedeemAuthorizationCode' as const,
     clientId: 'client-a',
     redirectUri: 'https://app.example.com/cb',
     codeVerifier: undefined as string | undefined,
@@ -164,9 +164,9 @@ describe('authorization code decider', () => {
   };
 
   it('issues a code once', () => {
-    spec.given([]).when({ kind: 'IssueAuthorizationCode', grant }).then([issued()]);
+    spec.given([]).when({ type: 'IssueAuthorizationCode', grant }).then([issued()]);
     expect(
-      spec.given([issued()]).when({ kind: 'IssueAuthorizationCode', grant }).thenThrows(HubSpotError).httpStatus,
+      spec.given([issued()]).when({ type: 'IssueAuthorizationCode', grant }).thenThrows(HubSpotError).httpStatus,
     ).toBe(409);
   });
 
@@ -304,8 +304,8 @@ describe('refresh token decider', () => {
     fold(refreshTokenDecider.evolve, refreshTokenDecider.initialState(), events);
 
   it('issues once', () => {
-    spec.given([]).when({ kind: 'IssueRefreshToken', grant }).then([issued]);
-    expect(spec.given([issued]).when({ kind: 'IssueRefreshToken', grant }).thenThrows(HubSpotError).httpStatus).toBe(
+    spec.given([]).when({ type: 'IssueRefreshToken', grant }).then([issued]);
+    expect(spec.given([issued]).when({ type: 'IssueRefreshToken', grant }).thenThrows(HubSpotError).httpStatus).toBe(
       409,
     );
   });
@@ -313,15 +313,15 @@ describe('refresh token decider', () => {
   it('deletes an active token; a second delete changes nothing; an unknown token is 404', () => {
     spec
       .given([issued])
-      .when({ kind: 'DeleteRefreshToken', reason: 'deleted_by_client', now: T0 + 1 })
+      .when({ type: 'DeleteRefreshToken', reason: 'deleted_by_client', now: T0 + 1 })
       .then([deleted]);
     spec
       .given([issued, deleted])
-      .when({ kind: 'DeleteRefreshToken', reason: 'deleted_by_client', now: T0 + 2 })
+      .when({ type: 'DeleteRefreshToken', reason: 'deleted_by_client', now: T0 + 2 })
       .thenNothing();
     const unknown = spec
       .given([])
-      .when({ kind: 'DeleteRefreshToken', reason: 'deleted_by_client', now: T0 })
+      .when({ type: 'DeleteRefreshToken', reason: 'deleted_by_client', now: T0 })
       .thenThrows(HubSpotError);
     expect(unknown.httpStatus).toBe(404);
     expect(unknown.extras.status).toBe('BAD_REFRESH_TOKEN');
@@ -377,7 +377,7 @@ describe('access token decider', () => {
     issuedAt: T0,
   };
   const issue = {
-    kind: 'IssueAccessToken' as const,
+    type: 'IssueAccessToken' as const,
     grant,
     grantType: 'refresh_token' as const,
     tokenId: '0123456789abcdef',
@@ -413,7 +413,7 @@ describe('access token decider', () => {
   it('issues a token id once (its stream is write-once)', () =>
     expect(spec.given([issued]).when(issue).thenThrows(HubSpotError).httpStatus).toBe(409));
 
-  const revoke = { kind: 'RevokeAccessToken' as const, now: T0 + 60_000 };
+  const revoke = { type: 'RevokeAccessToken' as const, now: T0 + 60_000 };
 
   it('revokes an issued token once, remembering its expiry and install (no token material)', () => {
     const revoked = spec
@@ -467,7 +467,7 @@ describe('access token decider', () => {
 
   it('issues and revokes app tokens (client_credentials): no account, no install', () => {
     const app = {
-      kind: 'IssueAppAccessToken' as const,
+      type: 'IssueAppAccessToken' as const,
       appId: 7,
       clientId: 'client-a',
       tokenId: 'fedcba9876543210',
@@ -515,7 +515,7 @@ describe('install decider: expiring access tokens', () => {
       installedAt: T0,
     },
   };
-  const expire = { kind: 'ExpireAccessTokens' as const, appId: 7, hubId: 9, now: T0 + 5000 };
+  const expire = { type: 'ExpireInstallAccessTokens' as const, appId: 7, hubId: 9, now: T0 + 5000 };
 
   it('records the expiry on the install, naming the current install id', () => {
     spec
@@ -573,5 +573,30 @@ describe('install decider: expiring access tokens', () => {
       data: { ...installed.data, installId: 'cccccccccccccccc', installedAt: T0 + 8000 },
     } as InstallEvent;
     expect(accessTokenIssueFloor(fold_([installed, at(T0 + 5400), uninstalled, reinstalled]))).toBe(0);
+  });
+
+  it('the floor holds only in the era of the install’s clock it was set in; a later era’s expiry replaces it (issue 41, item 4)', () => {
+    const at = (expiredAt: number, clockEpoch?: number): InstallEvent => ({
+      type: OAuthEventType.InstallAccessTokensExpired,
+      data: { appId: 7, hubId: 9, installId: 'aaaaaaaaaaaaaaaa', expiredAt, ...(clockEpoch ? { clockEpoch } : {}) },
+    });
+    const fold_ = (events: InstallEvent[]) => fold(installDecider.evolve, installDecider.initialState(), events);
+    const tenYears = 315_000_000_000;
+    // Expired ten years ahead, then the clock was reset (era 1): tokens follow real time, no floor.
+    expect(accessTokenIssueFloor(fold_([installed, at(T0 + tenYears)]), 0)).toBe(T0 + tenYears + 1000);
+    expect(accessTokenIssueFloor(fold_([installed, at(T0 + tenYears)]), 1)).toBe(0);
+    // An expiry in era 1 replaces era 0's, however far ahead that was; era 0's later ones change nothing.
+    const both = fold_([installed, at(T0 + tenYears), at(T0 + 5400, 1), at(T0 + tenYears + 9000)]);
+    expect(accessTokenIssueFloor(both, 1)).toBe(T0 + 6000);
+    // A second expiry in the second of the first covers the tokens issued since (from the next second).
+    spec
+      .given([installed, at(T0 + 5400, 1)])
+      .when({ ...expire, now: T0 + 5700, clockEpoch: 1 })
+      .then([
+        {
+          type: OAuthEventType.InstallAccessTokensExpired,
+          data: { appId: 7, hubId: 9, installId: 'aaaaaaaaaaaaaaaa', expiredAt: T0 + 6000, clockEpoch: 1 },
+        },
+      ]);
   });
 });

@@ -26,8 +26,8 @@ const reset = (offsetSeconds: number, resetAt = 2_000): InstallClockReset => ({
   data: { appId: 7, hubId: 70, offsetSeconds, resetAt },
 });
 const advance = (advanceSeconds: number, now = 1_000) =>
-  ({ kind: 'AdvanceInstallClock', appId: 7, hubId: 70, advanceSeconds, now }) as const;
-const resetCmd = { kind: 'ResetInstallClock', appId: 7, hubId: 70, now: 2_000 } as const;
+  ({ type: 'AdvanceInstallClock', appId: 7, hubId: 70, advanceSeconds, now }) as const;
+const resetCmd = { type: 'ResetInstallClock', appId: 7, hubId: 70, now: 2_000 } as const;
 const badRequest = (e: HubSpotError) => e.httpStatus === 400 && e.category === 'VALIDATION_ERROR';
 
 describe('installClockDecider', () => {
@@ -183,5 +183,53 @@ describe('InstallClocks', () => {
     expect(verifier.check(other)).toMatchObject({ status: 'active', now: clock.now() });
     clocks.remove(7, 70);
     expect(verifier.check(mine)).toMatchObject({ status: 'active' });
+  });
+
+  it('a reset starts a new era: a token of an earlier one expires as much earlier as the resets since dropped (issue 41, item 4)', () => {
+    const clock = new ManualClock(Date.UTC(2026, 0, 1));
+    const clocks = new InstallClocks(clock);
+    const keys = { active: { kid: 'k1', secret: Buffer.alloc(32, 1) }, secretFor: () => Buffer.alloc(32, 1) };
+    const verifier = new AccessTokenRevocations(clock);
+    const check = new AccessTokenVerifier(keys as unknown as SigningKeyring, clocks, verifier);
+    const token = (issuedAt: number, clockEpoch: number) =>
+      encodeAccessToken(
+        {
+          appId: 7,
+          hubId: 70,
+          userId: 3,
+          installingUserId: 3,
+          appInstallId: 'aaaaaaaaaaaaaaaa',
+          grantId: 'bbbbbbbbbbbbbbbb',
+          clockEpoch,
+          hublet: 'na1',
+          scopes: ['oauth'],
+          issuedAt,
+          expiresAt: issuedAt + 1_800_000,
+        },
+        keys,
+      ).token;
+    const real = clock.now();
+    clocks.set(7, 70, 3_600_000);
+    const ahead = token(real + 3_600_000, 0); // issued an hour ahead, in era 0
+    expect(clocks.epochOf(7, 70)).toBe(0);
+    // Reset: era 1, the hour dropped. The token issued ahead has 30 minutes left, in real time.
+    clocks.remove(7, 70);
+    clocks.resetInto(7, 70, { epoch: 1, resetAt: real, droppedBeforeMs: 0, droppedTotalMs: 3_600_000 });
+    expect(clocks.epochOf(7, 70)).toBe(1);
+    expect(clocks.droppedSinceMs(7, 70, 0)).toBe(3_600_000);
+    expect(clocks.droppedSinceMs(7, 70, 1)).toBe(0);
+    expect(check.check(ahead)).toMatchObject({ status: 'active', claims: { expiresAt: real + 1_800_000 } });
+    clock.advance(1_800_000);
+    expect(check.check(ahead)).toMatchObject({ status: 'expired', expiredAt: real + 1_800_000 });
+    // Era 2 after 10 minutes ahead: an era-1 token loses those 10 minutes, an era-0 one both drops.
+    clocks.resetInto(7, 70, { epoch: 2, resetAt: clock.now(), droppedBeforeMs: 3_600_000, droppedTotalMs: 4_200_000 });
+    expect(clocks.droppedSinceMs(7, 70, 1)).toBe(600_000);
+    expect(clocks.droppedSinceMs(7, 70, 0)).toBe(4_200_000);
+    const eraOne = token(clock.now() - 60_000, 1);
+    expect(check.check(eraOne)).toMatchObject({ status: 'active', claims: { expiresAt: clock.now() + 1_140_000 } });
+    // A day on, the resets are forgotten one by one: an old era's token counts every drop (it is long dead anyway).
+    clock.advance(24 * 3_600_000);
+    clocks.rememberReset(7, 70, 3, clock.now(), 4_200_000);
+    expect(clocks.droppedSinceMs(7, 70, 1)).toBe(4_200_000);
   });
 });

@@ -18,7 +18,7 @@ const segment = (offset: number): RecordArchivedHistoryCommand['batch'] => ({
 });
 
 const record = (offset: number, now = NOW): RecordArchivedHistoryCommand => ({
-  kind: 'RecordArchivedHistory',
+  type: 'RecordArchivedHistory',
   batch: segment(offset),
   retentionDays: 90,
   now,

@@ -1,12 +1,18 @@
 import { ValidationPipe } from '@nestjs/common';
-import { getMetadataStorage, ValidationError } from 'class-validator';
+import { getMetadataStorage, IsObject, ValidationError } from 'class-validator';
 
 import { createApp } from '../../src/app.factory';
 import { featureModules } from '../../src/feature-modules';
-import { BatchPropertyCreateDto } from '../../src/limits/http/properties.dto';
-import { PropertyCreateDto } from '../../src/limits/http/limits.dto';
+import { BatchPropertyCreateDto } from '../../src/crm-schema/http/properties.dto';
+import { PropertyCreateDto } from '../../src/crm-schema/http/properties.dto';
 import { HubSpotError } from '../../src/platform/errors/hubspot-error';
-import { MAX_BODY_ARRAY_ITEMS, overlongArrays } from '../../src/platform/http/array-bounds';
+import {
+  declaredFieldsOnly,
+  MAX_BODY_ARRAY_ITEMS,
+  MAX_FREE_FORM_CONTAINERS,
+  MAX_FREE_FORM_VALUES,
+  overlongArrays,
+} from '../../src/platform/http/array-bounds';
 import {
   flattenValidationErrors,
   HubSpotValidationPipe,
@@ -129,5 +135,66 @@ describe('over-long arrays are refused before any element is validated', () => {
     }
     expect(arrays).toBeGreaterThan(20);
     expect(missing).toEqual([]);
+  });
+});
+
+describe('undeclared fields never walked (issue 41, item 2)', () => {
+  const pipe = new HubSpotValidationPipe();
+  /** A value that records every read of it: anything walking it (class-transformer, proto-key stripping) is seen. */
+  const trap = () => {
+    const reads: PropertyKey[] = [];
+    const value = new Proxy(
+      { a: {}, b: [{}, {}] },
+      {
+        get: (target, key, receiver) => {
+          reads.push(key);
+          return Reflect.get(target, key, receiver) as unknown;
+        },
+        ownKeys: (target) => {
+          reads.push('ownKeys');
+          return Reflect.ownKeys(target);
+        },
+      },
+    );
+    return { value, reads };
+  };
+
+  it('drops undeclared fields, top level and inside nested DTOs, before any framework walks them', async () => {
+    const top = trap();
+    const nested = trap();
+    const body = { inputs: [{ ...property, junk: nested.value }], junk: top.value };
+    const out = (await pipe.transform(body, { type: 'body', metatype: BatchPropertyCreateDto })) as {
+      inputs: Array<Record<string, unknown>>;
+    };
+    expect(out).toBeInstanceOf(BatchPropertyCreateDto);
+    expect(out.inputs[0]).toBeInstanceOf(PropertyCreateDto);
+    expect(Object.keys(out)).toEqual(['inputs']);
+    expect(out.inputs[0]!.junk).toBeUndefined();
+    expect(out.inputs[0]!.name).toBe('p');
+    expect(top.reads).toEqual([]);
+    expect(nested.reads).toEqual([]);
+  });
+
+  it('an object where a primitive belongs is refused as before, without its contents being walked', async () => {
+    const inside = trap();
+    await expect(
+      pipe.transform({ ...property, name: inside.value }, { type: 'body', metatype: PropertyCreateDto }),
+    ).rejects.toMatchObject({ extras: { errors: [expect.objectContaining({ in: 'name', code: 'INVALID' })] } });
+    expect(inside.reads).toEqual([]);
+  });
+
+  it('bounds free-form values (objects without a DTO) by their values and containers', () => {
+    class FreeFormDto {
+      @IsObject() properties!: Record<string, unknown>;
+    }
+    const many = Object.fromEntries(Array.from({ length: MAX_FREE_FORM_VALUES + 1 }, (_, i) => [`p${i}`, 'v']));
+    expect(declaredFieldsOnly(FreeFormDto, { properties: many }).tooLarge).toBe(true);
+    const deep = Object.fromEntries(Array.from({ length: MAX_FREE_FORM_CONTAINERS }, (_, i) => [`p${i}`, {}]));
+    expect(declaredFieldsOnly(FreeFormDto, { properties: deep }).tooLarge).toBe(true);
+    const fine = { properties: { firstname: 'Ada', lastname: 'Lovelace' }, other: 1 };
+    expect(declaredFieldsOnly(FreeFormDto, fine)).toEqual({
+      body: { properties: { firstname: 'Ada', lastname: 'Lovelace' } },
+      tooLarge: false,
+    });
   });
 });

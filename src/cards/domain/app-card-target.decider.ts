@@ -10,7 +10,7 @@ export interface AppCardTargetState {
 }
 
 export type ClaimAppCardTarget = {
-  kind: 'ClaimAppCardTarget';
+  type: 'ClaimAppCardTarget';
   appId: number;
   appCardId: string;
   legacyCardId: string;
@@ -19,7 +19,7 @@ export type ClaimAppCardTarget = {
 };
 /** Undoes a claim whose migration could not start (the card was deleted, or already migrates elsewhere). */
 export type ReleaseAppCardTarget = {
-  kind: 'ReleaseAppCardTarget';
+  type: 'ReleaseAppCardTarget';
   appId: number;
   appCardId: string;
   legacyCardId: string;
@@ -58,7 +58,7 @@ export function evolveAppCardTarget(state: AppCardTargetState, event: AppCardTar
 
 export function decideAppCardTarget(command: AppCardTargetCommand, state: AppCardTargetState): AppCardTargetEvent[] {
   const mine = state.claims.some((c) => c.legacyCardId === command.legacyCardId);
-  switch (command.kind) {
+  switch (command.type) {
     case 'ClaimAppCardTarget': {
       if (mine) return [];
       const other = state.claims[0];

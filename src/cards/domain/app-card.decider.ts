@@ -9,7 +9,7 @@ export interface AppCardState {
 }
 
 export type CreateAppCard = {
-  kind: 'CreateAppCard';
+  type: 'CreateAppCard';
   appCardId: string;
   appId: number;
   title: string;

@@ -16,7 +16,7 @@ export interface CardMigrationState {
 }
 
 export type StartCardMigration = {
-  kind: 'StartCardMigration';
+  type: 'StartCardMigration';
   appId: number;
   legacyCardId: string;
   appCardId: string;
@@ -24,7 +24,7 @@ export type StartCardMigration = {
   allowDuplicateAppCardIds: boolean;
   now: number;
 };
-export type CompleteCardMigration = { kind: 'CompleteCardMigration'; appId: number; legacyCardId: string; now: number };
+export type CompleteCardMigration = { type: 'CompleteCardMigration'; appId: number; legacyCardId: string; now: number };
 export type CardMigrationCommand = StartCardMigration | CompleteCardMigration;
 
 export const initialCardMigrationState = (): CardMigrationState => ({
@@ -79,7 +79,7 @@ export function alreadyMigrating(
 }
 
 export function decideCardMigration(command: CardMigrationCommand, state: CardMigrationState): CardMigrationEvent[] {
-  switch (command.kind) {
+  switch (command.type) {
     case 'StartCardMigration': {
       if (state.status !== 'none') {
         if (isSameTarget(state, command)) return [];

@@ -26,7 +26,7 @@ export interface LegacyCardState {
 export type LegacyCardStreamEvent = LegacyCardEvent | AppCardCreated;
 
 export type CreateLegacyCard = {
-  kind: 'CreateLegacyCard';
+  type: 'CreateLegacyCard';
   cardId: string;
   appId: number;
   definition: LegacyCardDefinition;
@@ -34,7 +34,7 @@ export type CreateLegacyCard = {
   now: number;
 };
 export type UpdateLegacyCard = {
-  kind: 'UpdateLegacyCard';
+  type: 'UpdateLegacyCard';
   cardId: string;
   appId: number;
   patch: LegacyCardPatch;
@@ -42,7 +42,7 @@ export type UpdateLegacyCard = {
   now: number;
 };
 export type DeleteLegacyCard = {
-  kind: 'DeleteLegacyCard';
+  type: 'DeleteLegacyCard';
   cardId: string;
   appId: number;
   userId: number;
@@ -57,7 +57,7 @@ export type DeleteLegacyCard = {
 };
 /** The first step of a migration: the card refuses deletes from here on. */
 export type MarkLegacyCardMigrating = {
-  kind: 'MarkLegacyCardMigrating';
+  type: 'MarkLegacyCardMigrating';
   cardId: string;
   appId: number;
   appCardId: string;
@@ -127,7 +127,7 @@ export function applyPatch(definition: LegacyCardDefinition, patch: LegacyCardPa
 }
 
 export function decideLegacyCard(command: LegacyCardCommand, state: LegacyCardState): LegacyCardEvent[] {
-  switch (command.kind) {
+  switch (command.type) {
     case 'CreateLegacyCard':
       if (state.status !== 'absent') throw new CardIdTaken(command.cardId);
       return [

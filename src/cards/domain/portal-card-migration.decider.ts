@@ -11,7 +11,7 @@ export interface PortalCardMigrationState {
 }
 
 export type MigratePortalCard = {
-  kind: 'MigratePortalCard';
+  type: 'MigratePortalCard';
   appId: number;
   legacyCardId: string;
   appCardId: string;

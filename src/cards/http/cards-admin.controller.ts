@@ -1,7 +1,7 @@
 import { Body, Controller, Get, HttpCode, Param, Post } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { ApiTags } from '@nestjs/swagger';
-import { AdminOnly } from '../../platform/security/admin.guard';
+import { Authenticated } from '../../platform/http/authentication';
 import { DirectoryQueries } from '../../directory/directory.queries';
 import type { CommandContext } from '../../platform/events/envelope';
 import { HubSpotError } from '../../platform/errors/hubspot-error';
@@ -14,7 +14,7 @@ import { CreateAppCardDto } from './card.dto';
 
 /** Admin side of cards: an app's app cards, migration counts, and every account's CRM views. */
 @ApiTags('admin: cards')
-@AdminOnly()
+@Authenticated({ by: 'admin' })
 @Controller('admin/v1')
 export class CardsAdminController {
   constructor(

@@ -16,7 +16,8 @@ import { StartCardMigration } from '../application/commands/start-card-migration
 import { UpdateLegacyCard } from '../application/commands/update-legacy-card';
 import type { CardMigrateViewsResponse } from '../domain/migration-progress';
 import { CardIdParamPipe } from './card-id-param.pipe';
-import { Developer, DeveloperAuth, type DeveloperCaller } from './developer-auth.guard';
+import { Developer, type DeveloperCaller } from './developer-authentication';
+import { Authenticated } from '../../platform/http/authentication';
 import { definitionFrom, patchFrom, SAMPLE_CARD_RESPONSE, toPublicCardResponse } from './card-responses';
 import {
   CardCreateRequestDatedDto,
@@ -64,7 +65,7 @@ export class LegacyCardsController {
   }
 
   @Get(':appId')
-  @DeveloperAuth(...READ_SCOPES)
+  @Authenticated({ by: 'developer', scopes: READ_SCOPES })
   @ApiOperation({ summary: 'Get all cards' })
   @WireResponse(200, CARDS_DOCS.list, { description: 'PublicCardListResponse' })
   getAll(@Param('appId', new IntParamPipe()) appId: number, @Developer() token: DeveloperCaller) {
@@ -74,7 +75,7 @@ export class LegacyCardsController {
 
   @Post(':appId')
   @HttpCode(201)
-  @DeveloperAuth(WRITE_SCOPE)
+  @Authenticated({ by: 'developer', scopes: [WRITE_SCOPE] })
   @ApiOperation({ summary: 'Create a new card' })
   @WireResponse(201, CARDS_DOCS.card, { description: 'PublicCardResponse' })
   @ApiBody({ type: CardCreateRequestDto, description: 'From 2026-03 `fetch.cardType` is required.' })
@@ -95,7 +96,7 @@ export class LegacyCardsController {
 
   @Post(':appId/views/migrate')
   @HttpCode(200)
-  @DeveloperAuth(WRITE_SCOPE)
+  @Authenticated({ by: 'developer', scopes: [WRITE_SCOPE] })
   @ApiOperation({ summary: 'Migrate Card In Views' })
   @WireResponse(200, CARDS_DOCS.migrate, { description: 'CardMigrateViewsResponse (2026-09: message only)' })
   @ApiBody({ type: CardMigrateViewsRequestDto, description: '2026-09 has no `allowDuplicateAppCardIds`.' })
@@ -125,7 +126,7 @@ export class LegacyCardsController {
   }
 
   @Get(':appId/:cardId')
-  @DeveloperAuth(...READ_SCOPES)
+  @Authenticated({ by: 'developer', scopes: READ_SCOPES })
   @ApiOperation({ summary: 'Get a card.' })
   @WireResponse(200, CARDS_DOCS.card, { description: 'PublicCardResponse' })
   getById(
@@ -141,7 +142,7 @@ export class LegacyCardsController {
   }
 
   @Patch(':appId/:cardId')
-  @DeveloperAuth(WRITE_SCOPE)
+  @Authenticated({ by: 'developer', scopes: [WRITE_SCOPE] })
   @ApiOperation({ summary: 'Update a card' })
   @WireResponse(200, CARDS_DOCS.card, { description: 'PublicCardResponse' })
   async update(
@@ -159,7 +160,7 @@ export class LegacyCardsController {
 
   @Delete(':appId/:cardId')
   @HttpCode(204)
-  @DeveloperAuth(WRITE_SCOPE)
+  @Authenticated({ by: 'developer', scopes: [WRITE_SCOPE] })
   @ApiOperation({ summary: 'Delete a card' })
   @WireResponse(204)
   async archive(

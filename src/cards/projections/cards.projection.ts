@@ -20,7 +20,7 @@ import {
   type CrmView,
 } from '../domain/card-views';
 import { createCardsTables } from './cards-tables';
-import { InstallEventType, type AppInstalled, type AppUninstalled } from './install-events';
+import { OAuthEventType, type AppInstalled, type AppUninstalled } from '../../oauth/oauth.events';
 import { cachedStatement } from '../../platform/projections/statement-cache';
 
 /** Everything the cards read models apply: the cards module's own events and the OAuth module's installs. */
@@ -59,8 +59,8 @@ export class CardsProjection implements Projection<CardsProjectionEvent> {
     CardsEventType.LegacyCardUpdated,
     CardsEventType.LegacyCardDeleted,
     CardsEventType.AppCardCreated,
-    InstallEventType.AppInstalled,
-    InstallEventType.AppUninstalled,
+    OAuthEventType.AppInstalled,
+    OAuthEventType.AppUninstalled,
     CardsEventType.MigrationStarted,
     CardsEventType.PortalCardMigrated,
     CardsEventType.MigrationCompleted,
@@ -100,9 +100,9 @@ export class CardsProjection implements Projection<CardsProjectionEvent> {
         s.insertAppCard.run(d.appCardId, d.appId, d.title, JSON.stringify(d.objectTypes), d.createdAt);
         return;
       }
-      case InstallEventType.AppInstalled:
+      case OAuthEventType.AppInstalled:
         return this.appInstalled(s, event.data, event.position);
-      case InstallEventType.AppUninstalled:
+      case OAuthEventType.AppUninstalled:
         return this.appUninstalled(s, event.data);
       case CardsEventType.MigrationStarted:
         return this.migrationStarted(s, event);

@@ -2,8 +2,9 @@ import { Body, Controller, Get, Param, Post, Res } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
-import { crmLimitsReadScopes, LimitsQueries } from '../../limits';
-import { type AccessTokenClaims, missingAnyScopeError, RequireScopes, Token } from '../../oauth';
+import { crmLimitsReadScopes, LimitsQueries } from '../../crm-schema';
+import { type AccessTokenClaims, Token } from '../../oauth';
+import { Authenticated, type RouteFacts } from '../../platform/http/authentication';
 import { Inject } from '@nestjs/common';
 import { CLOCK, type Clock } from '../../platform/clock';
 import { type ErrorDetail, toErrorBody } from '../../platform/errors/hubspot-error';
@@ -61,6 +62,10 @@ const SCHEMA_WRITE = [
   'crm.objects.custom.write',
 ];
 
+/** The scopes of the other CRM limits GETs, per version (fewer at 2026-09). */
+const limitsScopes = (route: RouteFacts): readonly string[] =>
+  crmLimitsReadScopes(route.version === '2026-03' || route.version === '2026-09' ? route.version : 'v3');
+
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** `{ inputs: [{ category, typeId, maxToObjectIds? }] }` of the configuration batches. */
@@ -113,7 +118,6 @@ function parseLimitInputs(raw: unknown, withMax: boolean): LimitInput[] {
  * limit; samples hold at most 10 records.
  */
 @ApiTags('CRM associations')
-@RequireScopes()
 @Controller()
 export class AssociationLimitsController {
   private readonly catalogue = AssociationCatalogue.hubspotDefined();
@@ -124,10 +128,6 @@ export class AssociationLimitsController {
     private readonly limits: LimitsQueries,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
-
-  private check(token: AccessTokenClaims, accepted: readonly string[]) {
-    if (!accepted.some((s) => token.scopes.includes(s))) throw missingAnyScopeError(accepted);
-  }
 
   private configurationView(hubId: number, t: AssociationType) {
     const max = this.queries.configuredLimit(hubId, t.fromObjectTypeId, t.toObjectTypeId, t.category, t.typeId);
@@ -140,12 +140,12 @@ export class AssociationLimitsController {
   }
 
   @Get(versionedPaths(SCHEMA_PATHS).map((p) => `${p}/all`))
+  @Authenticated({ by: 'bearer', scopes: SCHEMA_READ })
   @ApiOperation({ summary: 'Every association type of the account’s object pairs, with its configured limit' })
   @WireResponse(200, CONFIGURATIONS_SCHEMA, {
     description: 'CollectionResponsePublicAssociationDefinitionUserConfigurationNoPaging',
   })
   all(@Token() token: AccessTokenClaims) {
-    this.check(token, SCHEMA_READ);
     const pairs = new Set<string>();
     const types: AssociationType[] = [];
     for (const c of this.queries.configurations(token.hubId)) pairs.add(`${c.from}>${c.to}`);
@@ -157,12 +157,12 @@ export class AssociationLimitsController {
   }
 
   @Get(versionedPaths(SCHEMA_PATHS).map((p) => `${p}/:fromObjectType/:toObjectType`))
+  @Authenticated({ by: 'bearer', scopes: SCHEMA_READ })
   @ApiOperation({ summary: 'The association types of a pair, with their configured limits' })
   @WireResponse(200, CONFIGURATIONS_SCHEMA, {
     description: 'CollectionResponsePublicAssociationDefinitionUserConfigurationNoPaging',
   })
   between(@Param('fromObjectType') from: string, @Param('toObjectType') to: string, @Token() token: AccessTokenClaims) {
-    this.check(token, SCHEMA_READ);
     const f = this.limits.resolve(token.hubId, from).objectTypeId;
     const t = this.limits.resolve(token.hubId, to).objectTypeId;
     return { results: this.catalogue.between(f, t).map((x) => this.configurationView(token.hubId, x)) };
@@ -176,7 +176,6 @@ export class AssociationLimitsController {
     body: unknown,
     ctx: CommandContext,
   ): Promise<BatchOutcome<LimitInput>> {
-    this.check(token, SCHEMA_WRITE);
     const fromType = this.limits.resolve(token.hubId, from).objectTypeId;
     const toType = this.limits.resolve(token.hubId, to).objectTypeId;
     const inputs = parseLimitInputs(body, type !== 'RemoveAssociationLimits');
@@ -207,6 +206,7 @@ export class AssociationLimitsController {
   }
 
   @Post(versionedPaths(SCHEMA_PATHS).map((p) => `${p}/:fromObjectType/:toObjectType/batch/create`))
+  @Authenticated({ by: 'bearer', scopes: SCHEMA_WRITE })
   @ApiOperation({ summary: 'Configure limits of association types (201, 207 with errors; 2026-09: 200)' })
   @WireResponse(201, CONFIGURATIONS_BATCH_SCHEMA, {
     description: 'BatchResponsePublicAssociationDefinitionUserConfiguration',
@@ -239,6 +239,7 @@ export class AssociationLimitsController {
   }
 
   @Post(versionedPaths(SCHEMA_PATHS).map((p) => `${p}/:fromObjectType/:toObjectType/batch/update`))
+  @Authenticated({ by: 'bearer', scopes: SCHEMA_WRITE })
   @ApiOperation({ summary: 'Change configured limits (200, 207 with errors; 2026-09: 200)' })
   @WireResponse(200, CONFIGURATION_UPDATES_BATCH_SCHEMA, {
     description: 'BatchResponsePublicAssociationDefinitionConfigurationUpdateResult',
@@ -268,6 +269,7 @@ export class AssociationLimitsController {
   }
 
   @Post(versionedPaths(SCHEMA_PATHS).map((p) => `${p}/:fromObjectType/:toObjectType/batch/purge`))
+  @Authenticated({ by: 'bearer', scopes: SCHEMA_WRITE })
   @ApiOperation({ summary: 'Remove configured limits (v4: 204; dated: 200)' })
   @WireResponse(204)
   @WireResponse(200, VOID_BATCH_SCHEMA, { description: 'BatchResponse (2026-03), BatchResponseVoid (2026-09)' })
@@ -332,31 +334,28 @@ export class AssociationLimitsController {
   }
 
   @Get(versionedPaths(LIMITS_PATHS).map((p) => `${p}/from`))
+  @Authenticated({ by: 'bearer', scopes: limitsScopes })
   @ApiOperation({ summary: 'Object types with records near (≥ 80 %) or at their association limits' })
   @WireResponse(200, NEAR_OR_AT_LIMIT_SCHEMA, {
     description: 'CollectionResponseObjectTypeNearOrAtAssociationLimitNoPaging',
   })
-  fromTypes(@Token() token: AccessTokenClaims, @RouteVersion() version: Version) {
-    this.check(token, crmLimitsReadScopes(version));
+  fromTypes(@Token() token: AccessTokenClaims) {
     return this.nearOrAt(token.hubId, this.standings(token.hubId), 'from');
   }
 
   @Get(versionedPaths(LIMITS_PATHS).map((p) => `${p}/:fromObjectTypeId/to`))
+  @Authenticated({ by: 'bearer', scopes: limitsScopes })
   @ApiOperation({ summary: 'For one object type: the types its records are near or at their association limits with' })
   @WireResponse(200, NEAR_OR_AT_LIMIT_SCHEMA, {
     description: 'CollectionResponseObjectTypeNearOrAtAssociationLimitNoPaging',
   })
-  toTypes(
-    @Param('fromObjectTypeId') from: string,
-    @Token() token: AccessTokenClaims,
-    @RouteVersion() version: Version,
-  ) {
-    this.check(token, crmLimitsReadScopes(version));
+  toTypes(@Param('fromObjectTypeId') from: string, @Token() token: AccessTokenClaims) {
     const fromType = this.limits.resolve(token.hubId, from).objectTypeId;
     return this.nearOrAt(token.hubId, this.standings(token.hubId, fromType), 'to');
   }
 
   @Get(versionedPaths(LIMITS_PATHS).map((p) => `${p}/:fromObjectTypeId/:toObjectTypeId`))
+  @Authenticated({ by: 'bearer', scopes: limitsScopes })
   @ApiOperation({
     summary: 'Records of one pair near or at the per-record association limit, with samples (at most 10)',
   })
@@ -365,9 +364,7 @@ export class AssociationLimitsController {
     @Param('fromObjectTypeId') from: string,
     @Param('toObjectTypeId') to: string,
     @Token() token: AccessTokenClaims,
-    @RouteVersion() version: Version,
   ) {
-    this.check(token, crmLimitsReadScopes(version));
     const fromType = this.limits.resolve(token.hubId, from).objectTypeId;
     const toType = this.limits.resolve(token.hubId, to).objectTypeId;
     const [row] = this.standings(token.hubId, fromType, toType);

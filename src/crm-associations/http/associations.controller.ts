@@ -2,8 +2,9 @@ import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query, Res }
 import { CommandBus } from '@nestjs/cqrs';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
-import { LimitsQueries } from '../../limits';
-import { type AccessTokenClaims, missingAnyScopeError, RequireScopes, Token } from '../../oauth';
+import { LimitsQueries, scopeFamilyOf } from '../../crm-schema';
+import { type AccessTokenClaims, Token } from '../../oauth';
+import { Authenticated, type RouteFacts } from '../../platform/http/authentication';
 import { CLOCK, type Clock } from '../../platform/clock';
 import { toErrorBody } from '../../platform/errors/hubspot-error';
 import type { CommandContext } from '../../platform/events/envelope';
@@ -55,12 +56,9 @@ const ASSOCIATIONS_PATHS = {
 } as const satisfies Partial<Record<ApiVersion, string | readonly string[]>>;
 type Version = 'v3' | '2026-03' | '2026-09';
 
-type Family = 'contacts' | 'companies' | 'deals' | 'tickets' | 'custom';
-const FAMILY: Record<string, Family> = { '0-1': 'contacts', '0-2': 'companies', '0-3': 'deals', '0-5': 'tickets' };
-
-/** The records scopes of an object type ("any of"), as the records API takes them. */
-function scopesOf(objectTypeId: string, access: 'read' | 'write'): string[] {
-  const family = FAMILY[objectTypeId] ?? 'custom';
+/** The records scopes of an object type path segment ("any of"), as the records API takes them. */
+function scopesOf(raw: string, access: 'read' | 'write'): string[] {
+  const family = scopeFamilyOf(raw);
   if (family === 'tickets') {
     return ['tickets', `crm.objects.tickets.sensitive.${access}`, `crm.objects.tickets.highly_sensitive.${access}`];
   }
@@ -70,6 +68,12 @@ function scopesOf(objectTypeId: string, access: 'read' | 'write'): string[] {
     `crm.objects.${family}.highly_sensitive.${access}.v2`,
   ];
 }
+
+/** The route's scope rule: the records scopes of its from-object type. */
+const associationScopes =
+  (access: 'read' | 'write') =>
+  (route: RouteFacts): readonly string[] =>
+    scopesOf(route.params.objectType ?? route.params.fromObjectType ?? '', access);
 
 interface BatchBody<R> {
   status: 'COMPLETE';
@@ -100,7 +104,6 @@ function standardErrors(outcome: BatchOutcome<unknown>) {
  * from the `crm-associations` read model.
  */
 @ApiTags('CRM associations')
-@RequireScopes()
 @Controller()
 export class AssociationsController {
   private readonly catalogue = AssociationCatalogue.hubspotDefined();
@@ -112,12 +115,9 @@ export class AssociationsController {
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
-  /** The path's object type, once the token holds one of its scopes. */
-  private typeOf(token: AccessTokenClaims, raw: string, access: 'read' | 'write'): string {
-    const { objectTypeId } = this.limits.resolve(token.hubId, raw);
-    const accepted = scopesOf(objectTypeId, access);
-    if (!accepted.some((s) => token.scopes.includes(s))) throw missingAnyScopeError(accepted);
-    return objectTypeId;
+  /** The path's object type (the guard has checked the token's scopes for the from-type). */
+  private typeOf(token: AccessTokenClaims, raw: string, _access: 'read' | 'write'): string {
+    return this.limits.resolve(token.hubId, raw).objectTypeId;
   }
 
   private scope(token: AccessTokenClaims, from: string, to: string, access: 'read' | 'write') {
@@ -146,6 +146,7 @@ export class AssociationsController {
       (p) => `${p}/:objectType/:objectId/associations/:toObjectType`,
     ),
   )
+  @Authenticated({ by: 'bearer', scopes: associationScopes('read') })
   @ApiOperation({ summary: 'A record’s associations to records of one type (limit at most 500, after)' })
   @WireResponse(200, ASSOCIATIONS_PAGE_SCHEMA, {
     description: 'CollectionResponseMultiAssociatedObjectWithLabelForwardPaging',
@@ -171,6 +172,7 @@ export class AssociationsController {
       (p) => `${p}/:fromObjectType/:fromObjectId/associations/default/:toObjectType/:toObjectId`,
     ),
   )
+  @Authenticated({ by: 'bearer', scopes: associationScopes('write') })
   @HttpCode(200)
   @ApiOperation({ summary: 'Associate two records with the pair’s default (unlabeled) type' })
   @WireResponse(200, DEFAULT_BATCH_SCHEMA, { description: 'BatchResponsePublicDefaultAssociation' })
@@ -197,6 +199,7 @@ export class AssociationsController {
   }
 
   @Put(versionedPaths(OBJECTS_PATHS).map((p) => `${p}/:objectType/:objectId/associations/:toObjectType/:toObjectId`))
+  @Authenticated({ by: 'bearer', scopes: associationScopes('write') })
   @HttpCode(201)
   @ApiOperation({ summary: 'Associate two records with the given types (labels)' })
   @WireResponse(201, LABELS_BETWEEN_SCHEMA, { description: 'LabelsBetweenObjectPair' })
@@ -219,6 +222,7 @@ export class AssociationsController {
   }
 
   @Delete(versionedPaths(OBJECTS_PATHS).map((p) => `${p}/:objectType/:objectId/associations/:toObjectType/:toObjectId`))
+  @Authenticated({ by: 'bearer', scopes: associationScopes('write') })
   @HttpCode(204)
   @ApiOperation({ summary: 'Remove every association between two records' })
   @WireResponse(204)
@@ -239,6 +243,7 @@ export class AssociationsController {
   }
 
   @Post(versionedPaths(ASSOCIATIONS_PATHS).map((p) => `${p}/:fromObjectType/:toObjectType/batch/create`))
+  @Authenticated({ by: 'bearer', scopes: associationScopes('write') })
   @ApiOperation({ summary: 'Create associations with types (201, or 207 with errors; 2026-09: 200)' })
   @WireResponse(201, LABELS_BATCH_SCHEMA, { description: 'BatchResponseLabelsBetweenObjectPair' })
   @WireResponse(207, LABELS_BATCH_SCHEMA, { description: 'BatchResponseLabelsBetweenObjectPairWithErrors' })
@@ -264,6 +269,7 @@ export class AssociationsController {
   }
 
   @Post(versionedPaths(ASSOCIATIONS_PATHS).map((p) => `${p}/:fromObjectType/:toObjectType/batch/associate/default`))
+  @Authenticated({ by: 'bearer', scopes: associationScopes('write') })
   @HttpCode(200)
   @ApiOperation({ summary: 'Associate pairs of records with the default type' })
   @WireResponse(200, DEFAULT_BATCH_SCHEMA, { description: 'BatchResponsePublicDefaultAssociation' })
@@ -284,6 +290,7 @@ export class AssociationsController {
   }
 
   @Post(versionedPaths(ASSOCIATIONS_PATHS).map((p) => `${p}/:fromObjectType/:toObjectType/batch/read`))
+  @Authenticated({ by: 'bearer', scopes: associationScopes('read') })
   @ApiOperation({ summary: 'Read the associations of up to 1,000 records (200, or 207 with errors; 2026-09: 200)' })
   @WireResponse(200, READ_BATCH_SCHEMA, { description: 'BatchResponsePublicAssociationMultiWithLabel' })
   @WireResponse(207, READ_BATCH_SCHEMA, { description: 'BatchResponsePublicAssociationMultiWithLabelWithErrors' })
@@ -322,6 +329,7 @@ export class AssociationsController {
   }
 
   @Post(versionedPaths(ASSOCIATIONS_PATHS).map((p) => `${p}/:fromObjectType/:toObjectType/batch/archive`))
+  @Authenticated({ by: 'bearer', scopes: associationScopes('write') })
   @ApiOperation({ summary: 'Remove every association of the given pairs (v4: 204; dated: 200)' })
   @WireResponse(204)
   @WireResponse(200, VOID_BATCH_SCHEMA, { description: 'BatchResponse (2026-03), BatchResponseVoid (2026-09)' })
@@ -344,6 +352,7 @@ export class AssociationsController {
   }
 
   @Post(versionedPaths(ASSOCIATIONS_PATHS).map((p) => `${p}/:fromObjectType/:toObjectType/batch/labels/archive`))
+  @Authenticated({ by: 'bearer', scopes: associationScopes('write') })
   @ApiOperation({ summary: 'Remove the given types (labels) from pairs (v4: 204; dated: 200)' })
   @WireResponse(204)
   @WireResponse(200, VOID_BATCH_SCHEMA, { description: 'BatchResponse (2026-03), BatchResponseVoid (2026-09)' })
@@ -366,6 +375,7 @@ export class AssociationsController {
   }
 
   @Get(versionedPaths(ASSOCIATIONS_PATHS).map((p) => `${p}/:fromObjectType/:toObjectType/labels`))
+  @Authenticated({ by: 'bearer', scopes: associationScopes('read') })
   @ApiOperation({ summary: 'The association types (labels) between two object types' })
   @WireResponse(200, LABELS_SCHEMA, { description: 'CollectionResponseAssociationSpecWithLabelNoPaging' })
   labels(@Param('fromObjectType') from: string, @Param('toObjectType') to: string, @Token() token: AccessTokenClaims) {

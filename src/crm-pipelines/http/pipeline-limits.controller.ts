@@ -1,9 +1,10 @@
 import { Controller, Get } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { DirectoryQueries } from '../../directory/directory.queries';
-import { crmLimitsReadScopes } from '../../limits';
-import { type AccessTokenClaims, missingAnyScopeError, RequireScopes, Token } from '../../oauth';
-import { type ApiVersion, RouteVersion, versionedPaths } from '../../platform/http/api-versions';
+import { crmLimitsReadScopes } from '../../crm-schema';
+import { type AccessTokenClaims, Token } from '../../oauth';
+import { Authenticated, type RouteFacts } from '../../platform/http/authentication';
+import { type ApiVersion, versionedPaths } from '../../platform/http/api-versions';
 import { WireResponse } from '../../platform/http/wire-response';
 import { PipelinesQueries } from '../crm-pipelines.queries';
 import { PIPELINE_LIMITS } from '../domain/pipelines.decider';
@@ -14,7 +15,10 @@ const LIMITS_PATHS = {
   '2026-03': 'crm/limits/2026-03',
   '2026-09': 'crm/limits/2026-09',
 } as const satisfies Partial<Record<ApiVersion, string>>;
-type LimitsVersion = keyof typeof LIMITS_PATHS;
+
+/** The scopes of the other CRM limits GETs, per version (fewer at 2026-09). */
+const limitsScopes = (route: RouteFacts): readonly string[] =>
+  crmLimitsReadScopes(route.version === '2026-03' || route.version === '2026-09' ? route.version : 'v3');
 
 const LABELS: Record<string, { singularLabel: string; pluralLabel: string }> = {
   '0-3': { singularLabel: 'Deal', pluralLabel: 'Deals' },
@@ -37,12 +41,10 @@ export class PipelineLimitsController {
   ) {}
 
   @Get('pipelines')
-  @RequireScopes()
+  @Authenticated({ by: 'bearer', scopes: limitsScopes })
   @ApiOperation({ summary: 'Pipelines: usage and limit per object type with pipelines' })
   @WireResponse(200, PIPELINE_LIMITS_SCHEMA, { description: 'PipelineLimitResponse' })
-  pipelineLimits(@Token() token: AccessTokenClaims, @RouteVersion() version: LimitsVersion) {
-    const accepted = crmLimitsReadScopes(version);
-    if (!accepted.some((s) => token.scopes.includes(s))) throw missingAnyScopeError(accepted);
+  pipelineLimits(@Token() token: AccessTokenClaims) {
     const limit = PIPELINE_LIMITS[this.directory.getAccount(token.hubId)?.tier ?? 'free'];
     return {
       hubspotDefinedObjectTypes: this.queries.activeCounts(token.hubId).map((c) => ({

@@ -1,7 +1,8 @@
 import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Patch, Post, Put, Query } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
-import { type AccessTokenClaims, missingAnyScopeError, RequireScopes, Token } from '../../oauth';
+import { type AccessTokenClaims, Token } from '../../oauth';
+import { Authenticated, type RouteFacts } from '../../platform/http/authentication';
 import type { CommandContext } from '../../platform/events/envelope';
 import { type ApiVersion, versionedPaths } from '../../platform/http/api-versions';
 import { Ctx } from '../../platform/http/request-context';
@@ -71,6 +72,19 @@ const SCOPES: Record<PipelineObjectTypeId, Record<'read' | 'write', readonly str
   },
 };
 
+/** The path's object type: deals or tickets, else HubSpot's 400. */
+function pipelineTypeOfPath(raw: string): PipelineObjectTypeId {
+  const type = pipelineTypeOf(raw);
+  if (!type) throw unknownPipelineObjectType(raw.slice(0, 100));
+  return type;
+}
+
+/** The route's scope rule: the scopes of its object type (read or write). */
+const pipelineScopes =
+  (access: 'read' | 'write') =>
+  (route: RouteFacts): readonly string[] =>
+    SCOPES[pipelineTypeOfPath(route.params.objectType ?? '')][access];
+
 type Flags = Record<string, unknown>;
 const usagesAsked = (q: Flags) =>
   parseQueryFlag(q.validateReferencesBeforeDelete, 'validateReferencesBeforeDelete') ||
@@ -82,7 +96,6 @@ const usagesAsked = (q: Flags) =>
  * type is there before any write.
  */
 @ApiTags('CRM pipelines')
-@RequireScopes()
 @Controller(versionedPaths(PIPELINES_PATHS))
 export class PipelinesController {
   constructor(
@@ -91,6 +104,7 @@ export class PipelinesController {
   ) {}
 
   @Get(':objectType')
+  @Authenticated({ by: 'bearer', scopes: pipelineScopes('read') })
   @ApiOperation({ summary: 'The active pipelines of deals or tickets' })
   @WireResponse(200, PIPELINES_SCHEMA, { description: 'CollectionResponsePipelineNoPaging' })
   list(@Param('objectType') objectType: string, @Token() token: AccessTokenClaims): { results: PipelineView[] } {
@@ -99,6 +113,7 @@ export class PipelinesController {
   }
 
   @Post(':objectType')
+  @Authenticated({ by: 'bearer', scopes: pipelineScopes('write') })
   @HttpCode(201)
   @ApiOperation({ summary: 'Create a pipeline with its stages' })
   @WireResponse(201, PIPELINE_SCHEMA, { description: 'Pipeline' })
@@ -119,6 +134,7 @@ export class PipelinesController {
   }
 
   @Get(':objectType/:pipelineId')
+  @Authenticated({ by: 'bearer', scopes: pipelineScopes('read') })
   @ApiOperation({ summary: 'One pipeline' })
   @WireResponse(200, PIPELINE_SCHEMA, { description: 'Pipeline' })
   get(
@@ -133,6 +149,7 @@ export class PipelinesController {
   }
 
   @Put(':objectType/:pipelineId')
+  @Authenticated({ by: 'bearer', scopes: pipelineScopes('write') })
   @ApiOperation({ summary: 'Replace a pipeline (stages not listed are archived)' })
   @ApiQuery({ name: 'validateReferencesBeforeDelete', required: false, type: Boolean })
   @ApiQuery({ name: 'validateDealStageUsagesBeforeDelete', required: false, type: Boolean })
@@ -166,6 +183,7 @@ export class PipelinesController {
   }
 
   @Patch(':objectType/:pipelineId')
+  @Authenticated({ by: 'bearer', scopes: pipelineScopes('write') })
   @ApiOperation({ summary: 'Update a pipeline’s label, order, or archived flag' })
   @ApiQuery({ name: 'validateReferencesBeforeDelete', required: false, type: Boolean })
   @ApiQuery({ name: 'validateDealStageUsagesBeforeDelete', required: false, type: Boolean })
@@ -199,6 +217,7 @@ export class PipelinesController {
   }
 
   @Delete(':objectType/:pipelineId')
+  @Authenticated({ by: 'bearer', scopes: pipelineScopes('write') })
   @HttpCode(204)
   @ApiOperation({ summary: 'Archive a pipeline' })
   @ApiQuery({ name: 'validateReferencesBeforeDelete', required: false, type: Boolean })
@@ -230,6 +249,7 @@ export class PipelinesController {
   }
 
   @Get(':objectType/:pipelineId/audit')
+  @Authenticated({ by: 'bearer', scopes: pipelineScopes('read') })
   @ApiOperation({ summary: 'The audit of a pipeline (newest first)' })
   @WireResponse(200, PIPELINE_AUDITS_SCHEMA, { description: 'CollectionResponsePublicAuditInfoNoPaging' })
   audit(
@@ -245,6 +265,7 @@ export class PipelinesController {
   }
 
   @Get(':objectType/:pipelineId/stages')
+  @Authenticated({ by: 'bearer', scopes: pipelineScopes('read') })
   @ApiOperation({ summary: 'The stages of a pipeline' })
   @WireResponse(200, PIPELINE_STAGES_SCHEMA, { description: 'CollectionResponsePipelineStageNoPaging' })
   stages(
@@ -259,6 +280,7 @@ export class PipelinesController {
   }
 
   @Post(':objectType/:pipelineId/stages')
+  @Authenticated({ by: 'bearer', scopes: pipelineScopes('write') })
   @HttpCode(201)
   @ApiOperation({ summary: 'Add a stage to a pipeline' })
   @WireResponse(201, PIPELINE_STAGE_SCHEMA, { description: 'PipelineStage' })
@@ -288,6 +310,7 @@ export class PipelinesController {
   }
 
   @Get(':objectType/:pipelineId/stages/:stageId')
+  @Authenticated({ by: 'bearer', scopes: pipelineScopes('read') })
   @ApiOperation({ summary: 'One stage of a pipeline' })
   @WireResponse(200, PIPELINE_STAGE_SCHEMA, { description: 'PipelineStage' })
   getStage(
@@ -306,6 +329,7 @@ export class PipelinesController {
   }
 
   @Put(':objectType/:pipelineId/stages/:stageId')
+  @Authenticated({ by: 'bearer', scopes: pipelineScopes('write') })
   @ApiOperation({ summary: 'Replace a stage' })
   @WireResponse(200, PIPELINE_STAGE_SCHEMA, { description: 'PipelineStage' })
   replaceStage(
@@ -337,6 +361,7 @@ export class PipelinesController {
   }
 
   @Patch(':objectType/:pipelineId/stages/:stageId')
+  @Authenticated({ by: 'bearer', scopes: pipelineScopes('write') })
   @ApiOperation({ summary: 'Update a stage’s label, order, metadata or archived flag' })
   @WireResponse(200, PIPELINE_STAGE_SCHEMA, { description: 'PipelineStage' })
   updateStage(
@@ -368,6 +393,7 @@ export class PipelinesController {
   }
 
   @Delete(':objectType/:pipelineId/stages/:stageId')
+  @Authenticated({ by: 'bearer', scopes: pipelineScopes('write') })
   @HttpCode(204)
   @ApiOperation({ summary: 'Archive a stage' })
   @ApiQuery({ name: 'validateReferencesBeforeDelete', required: false, type: Boolean })
@@ -401,6 +427,7 @@ export class PipelinesController {
   }
 
   @Get(':objectType/:pipelineId/stages/:stageId/audit')
+  @Authenticated({ by: 'bearer', scopes: pipelineScopes('read') })
   @ApiOperation({ summary: 'The audit of a stage (newest first)' })
   @WireResponse(200, PIPELINE_AUDITS_SCHEMA, { description: 'CollectionResponsePublicAuditInfoNoPaging' })
   stageAudit(
@@ -419,11 +446,8 @@ export class PipelinesController {
     return { results };
   }
 
-  private typeOf(token: AccessTokenClaims, raw: string, access: 'read' | 'write'): PipelineObjectTypeId {
-    const type = pipelineTypeOf(raw);
-    if (!type) throw unknownPipelineObjectType(raw.slice(0, 100));
-    const accepted = SCOPES[type][access];
-    if (!accepted.some((s) => token.scopes.includes(s))) throw missingAnyScopeError(accepted);
-    return type;
+  /** The path's object type (the guard has checked the token's scopes for it). */
+  private typeOf(_token: AccessTokenClaims, raw: string, _access: 'read' | 'write'): PipelineObjectTypeId {
+    return pipelineTypeOfPath(raw);
   }
 }

@@ -111,7 +111,12 @@ export class CrmRecordsHandler implements ICommandHandler<CrmRecordsCommand> {
         return this.merge(request, type, context);
       case 'PurgeRecord': {
         const rules = this.schema.rules(request.hubId, type);
-        const id = this.idOf(request.hubId, type, request.recordId, request.idProperty, rules);
+        // An archived record is GDPR-deleted too, also when named by a unique value.
+        const id =
+          this.idOf(request.hubId, type, request.recordId, request.idProperty, rules) ??
+          (request.idProperty
+            ? this.readModel.shared.idBy(request.hubId, type.objectTypeId, request.idProperty, request.recordId, true)
+            : null);
         if (id !== null) await this.purge(request.hubId, type, id, context);
         return undefined;
       }

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { LimitsQueries, PropertiesQueries, type PropertyView } from '../../limits';
+import { LimitsQueries, PropertiesQueries, type PropertyView, standardObjectType } from '../../crm-schema';
 import type { PropertyRule, PropertyRules } from '../domain/property-values';
 import type { RecordScopeFamily } from '../domain/record-scopes';
 import { SYSTEM_PROPERTIES } from '../domain/record-types';
@@ -26,6 +26,9 @@ export class RecordSchema {
 
   /** The type named by a path segment (id, name, singular or plural); HubSpot's 400 when none. */
   resolve(hubId: number, raw: string): RecordType {
+    // The standard types need no read of the account's schemas (every GET by id asks this).
+    const standard = standardObjectType(raw);
+    if (standard) return { objectTypeId: standard.objectTypeId, family: standard.scopeName };
     const resolved = this.limits.resolve(hubId, raw);
     return {
       objectTypeId: resolved.objectTypeId,

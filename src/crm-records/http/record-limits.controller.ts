@@ -1,8 +1,9 @@
 import { Controller, Get } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
-import { crmLimitsReadScopes, LimitsQueries } from '../../limits';
-import { type AccessTokenClaims, missingAnyScopeError, RequireScopes, Token } from '../../oauth';
-import { type ApiVersion, RouteVersion, versionedPaths } from '../../platform/http/api-versions';
+import { crmLimitsReadScopes, LimitsQueries } from '../../crm-schema';
+import { type AccessTokenClaims, Token } from '../../oauth';
+import { type ApiVersion, versionedPaths } from '../../platform/http/api-versions';
+import { Authenticated, type RouteFacts } from '../../platform/http/authentication';
 import { WireResponse } from '../../platform/http/wire-response';
 import { CrmRecordsQueries } from '../application/crm-records.queries';
 import {
@@ -17,7 +18,10 @@ const LIMITS_PATHS = {
   '2026-03': 'crm/limits/2026-03',
   '2026-09': 'crm/limits/2026-09',
 } as const satisfies Partial<Record<ApiVersion, string>>;
-type LimitsVersion = keyof typeof LIMITS_PATHS;
+
+/** The scopes of the other CRM limits GETs, per version (fewer at 2026-09). */
+const recordLimitsScopes = (route: RouteFacts): readonly string[] =>
+  crmLimitsReadScopes(route.version === '2026-03' || route.version === '2026-09' ? route.version : 'v3');
 
 interface TypeUsage {
   objectTypeId: string;
@@ -52,12 +56,10 @@ export class RecordLimitsController {
   ) {}
 
   @Get('records')
-  @RequireScopes()
+  @Authenticated({ by: 'bearer', scopes: recordLimitsScopes })
   @ApiOperation({ summary: 'Records: usage and limit per HubSpot-defined object type, and of custom objects overall' })
   @WireResponse(200, RECORD_LIMITS_SCHEMA, { description: 'RecordLimitResponse' })
-  recordLimits(@Token() token: AccessTokenClaims, @RouteVersion() version: LimitsVersion): RecordLimits {
-    const accepted = crmLimitsReadScopes(version);
-    if (!accepted.some((s) => token.scopes.includes(s))) throw missingAnyScopeError(accepted);
+  recordLimits(@Token() token: AccessTokenClaims): RecordLimits {
     const counts = new Map(this.records.counts(token.hubId).map((c) => [c.objectTypeId, c.count]));
     const types = this.limits.customPropertyLimits(token.hubId).byObjectType.map((t) => ({
       objectTypeId: t.objectTypeId,

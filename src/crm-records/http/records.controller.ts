@@ -3,7 +3,9 @@ import { CommandBus } from '@nestjs/cqrs';
 import { ApiBody, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AssociationsQueries } from '../../crm-associations/crm-associations.queries';
-import { type AccessTokenClaims, missingAnyScopeError, RequireScopes, Token } from '../../oauth';
+import { scopeFamilyOf } from '../../crm-schema';
+import { type AccessTokenClaims, Token } from '../../oauth';
+import { Authenticated, type RouteFacts } from '../../platform/http/authentication';
 import { CLOCK, type Clock } from '../../platform/clock';
 import type { CommandContext } from '../../platform/events/envelope';
 import { type ApiVersion, RouteVersion, versionedPaths } from '../../platform/http/api-versions';
@@ -52,6 +54,16 @@ const RECORDS_PATHS = {
 type RecordsVersion = keyof typeof RECORDS_PATHS;
 
 /**
+ * The scope rule of every records route (`@Authenticated({ scopes })`): the scopes of the path's
+ * object type family, any one of them; a name that is no standard type is a custom object's. An
+ * object type no path can name is the route's 400, before the scopes are asked.
+ */
+const recordScopesOf =
+  (access: 'read' | 'write') =>
+  (route: RouteFacts): readonly string[] =>
+    recordScopes(scopeFamilyOf(parseSegment(route.params.objectType ?? '', 'objectType')), access);
+
+/**
  * CRM records of the token's account at v3, 2026-03 and 2026-09 (HubSpot's objects API, whose
  * contacts, companies, deals, tickets and custom-object forms are these same routes with the type
  * in the path: `contacts`, `contact`, `0-1`, `p_<name>`, `2-<n>`). The accepted scopes depend on the
@@ -59,7 +71,6 @@ type RecordsVersion = keyof typeof RECORDS_PATHS;
  * `crm-records` read model; `propertiesWithHistory` is a read of the record's stream.
  */
 @ApiTags('CRM records')
-@RequireScopes()
 @Controller(versionedPaths(RECORDS_PATHS))
 export class RecordsController {
   constructor(
@@ -72,8 +83,10 @@ export class RecordsController {
   ) {}
 
   @Get(':objectType')
+  @Authenticated({ by: 'bearer', scopes: recordScopesOf('read') })
   @ApiOperation({ summary: 'A page of records (limit default 10, at most 100; after: the previous page’s cursor)' })
   @WireResponse(200, RECORD_PAGE_SCHEMA, {
+    serialize: true,
     description: 'CollectionResponseSimplePublicObjectWithAssociationsForwardPaging',
   })
   @ApiQuery({ name: 'limit', required: false, type: Number })
@@ -88,7 +101,7 @@ export class RecordsController {
     @Token() token: AccessTokenClaims,
     @Req() request: FastifyRequest,
   ): Promise<{ results: RecordView[]; paging?: { next: { after: string; link: string } } }> {
-    const type = this.typeOf(token, objectType, 'read');
+    const type = this.typeOf(token, objectType);
     const withHistory = parseNames(query.propertiesWithHistory, 'propertiesWithHistory');
     const properties = parseNames(query.properties, 'properties');
     const limit = parseLimit(query.limit, withHistory ? MAX_BATCH_INPUTS_WITH_HISTORY : MAX_BATCH_INPUTS);
@@ -106,6 +119,7 @@ export class RecordsController {
   }
 
   @Post(':objectType')
+  @Authenticated({ by: 'bearer', scopes: recordScopesOf('write') })
   @HttpCode(201)
   @ApiOperation({ summary: 'Create a record' })
   @WireResponse(201, RECORD_SCHEMA, { description: 'SimplePublicObject' })
@@ -116,7 +130,7 @@ export class RecordsController {
     @Token() token: AccessTokenClaims,
     @Ctx() ctx: CommandContext,
   ): Promise<RecordView> {
-    this.typeOf(token, objectType, 'write');
+    this.typeOf(token, objectType);
     const { properties } = parseRecordBody(body);
     return this.commandBus.execute(
       new CrmRecordsCommand(
@@ -127,8 +141,12 @@ export class RecordsController {
   }
 
   @Get(':objectType/:objectId')
+  @Authenticated({ by: 'bearer', scopes: recordScopesOf('read') })
   @ApiOperation({ summary: 'Read a record (by id, or by the value of a unique idProperty)' })
-  @WireResponse(200, RECORD_WITH_ASSOCIATIONS_SCHEMA, { description: 'SimplePublicObjectWithAssociations' })
+  @WireResponse(200, RECORD_WITH_ASSOCIATIONS_SCHEMA, {
+    serialize: true,
+    description: 'SimplePublicObjectWithAssociations',
+  })
   @ApiQuery({ name: 'associations', required: false })
   @ApiQuery({ name: 'properties', required: false })
   @ApiQuery({ name: 'propertiesWithHistory', required: false })
@@ -140,7 +158,7 @@ export class RecordsController {
     @Query() query: QueryParams,
     @Token() token: AccessTokenClaims,
   ): Promise<RecordView> {
-    const type = this.typeOf(token, objectType, 'read');
+    const type = this.typeOf(token, objectType);
     parseSegment(objectId, 'objectId');
     const properties = parseNames(query.properties, 'properties');
     const withHistory = parseNames(query.propertiesWithHistory, 'propertiesWithHistory');
@@ -156,6 +174,7 @@ export class RecordsController {
   }
 
   @Patch(':objectType/:objectId')
+  @Authenticated({ by: 'bearer', scopes: recordScopesOf('write') })
   @ApiOperation({ summary: 'Update a record’s values (only real changes are recorded)' })
   @WireResponse(200, RECORD_SCHEMA, { description: 'SimplePublicObject' })
   @ApiBody({ schema: { type: 'object', properties: { properties: { type: 'object' } } } })
@@ -168,7 +187,7 @@ export class RecordsController {
     @Token() token: AccessTokenClaims,
     @Ctx() ctx: CommandContext,
   ): Promise<RecordView> {
-    this.typeOf(token, objectType, 'write');
+    this.typeOf(token, objectType);
     parseSegment(objectId, 'objectId');
     const idProperty = parseIdProperty(query.idProperty);
     const { properties } = parseRecordBody(body);
@@ -189,6 +208,7 @@ export class RecordsController {
   }
 
   @Delete(':objectType/:objectId')
+  @Authenticated({ by: 'bearer', scopes: recordScopesOf('write') })
   @HttpCode(204)
   @ApiOperation({ summary: 'Archive a record (204 whatever its state)' })
   @WireResponse(204)
@@ -198,7 +218,7 @@ export class RecordsController {
     @Token() token: AccessTokenClaims,
     @Ctx() ctx: CommandContext,
   ): Promise<void> {
-    this.typeOf(token, objectType, 'write');
+    this.typeOf(token, objectType);
     parseSegment(objectId, 'objectId');
     await this.commandBus.execute(
       new CrmRecordsCommand(
@@ -209,6 +229,7 @@ export class RecordsController {
   }
 
   @Post(':objectType/merge')
+  @Authenticated({ by: 'bearer', scopes: recordScopesOf('write') })
   @HttpCode(200)
   @ApiOperation({ summary: 'Merge two records: objectIdToMerge into primaryObjectId (answers the primary)' })
   @WireResponse(200, RECORD_SCHEMA, { description: 'SimplePublicObject' })
@@ -218,7 +239,7 @@ export class RecordsController {
     @Token() token: AccessTokenClaims,
     @Ctx() ctx: CommandContext,
   ): Promise<RecordView> {
-    this.typeOf(token, objectType, 'write');
+    this.typeOf(token, objectType);
     const ids = parseMerge(body);
     return this.commandBus.execute(
       new CrmRecordsCommand(
@@ -229,6 +250,7 @@ export class RecordsController {
   }
 
   @Post(':objectType/gdpr-delete')
+  @Authenticated({ by: 'bearer', scopes: recordScopesOf('write') })
   @HttpCode(204)
   @ApiOperation({
     summary:
@@ -241,7 +263,7 @@ export class RecordsController {
     @Token() token: AccessTokenClaims,
     @Ctx() ctx: CommandContext,
   ): Promise<void> {
-    this.typeOf(token, objectType, 'write');
+    this.typeOf(token, objectType);
     const { objectId, idProperty } = parseGdprDelete(body);
     await this.commandBus.execute(
       new CrmRecordsCommand(
@@ -259,6 +281,7 @@ export class RecordsController {
   }
 
   @Post(':objectType/batch/read')
+  @Authenticated({ by: 'bearer', scopes: recordScopesOf('read') })
   @ApiOperation({ summary: 'Read a batch of records: 200, or 207 with `errors` for ids not found (2026-09: 200)' })
   @WireResponse(200, RECORD_BATCH_SCHEMA, { description: 'BatchResponseSimplePublicObject' })
   @WireResponse(207, RECORD_BATCH_SCHEMA, { description: 'BatchResponseSimplePublicObjectWithErrors' })
@@ -271,7 +294,7 @@ export class RecordsController {
     @RouteVersion() version: RecordsVersion,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<RecordBatchView> {
-    const type = this.typeOf(token, objectType, 'read');
+    const type = this.typeOf(token, objectType);
     const startedAt = this.clock.now();
     const archived = parseBoolean(query.archived, 'archived');
     const read = parseBatchRead(body);
@@ -314,6 +337,7 @@ export class RecordsController {
   }
 
   @Post(':objectType/batch/create')
+  @Authenticated({ by: 'bearer', scopes: recordScopesOf('write') })
   @ApiOperation({ summary: 'Create a batch of records (at most 100): 201, or 207 with `errors` (2026-09: 201)' })
   @WireResponse(201, RECORD_BATCH_SCHEMA, { description: 'BatchResponseSimplePublicObject' })
   @WireResponse(207, RECORD_BATCH_SCHEMA, { description: 'BatchResponseSimplePublicObjectWithErrors' })
@@ -325,7 +349,7 @@ export class RecordsController {
     @RouteVersion() version: RecordsVersion,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<RecordBatchView> {
-    this.typeOf(token, objectType, 'write');
+    this.typeOf(token, objectType);
     const inputs = parseBatchCreate(body);
     const answer = await this.commandBus.execute(
       new CrmRecordsCommand(
@@ -338,6 +362,7 @@ export class RecordsController {
   }
 
   @Post(':objectType/batch/update')
+  @Authenticated({ by: 'bearer', scopes: recordScopesOf('write') })
   @ApiOperation({ summary: 'Update a batch of records (at most 100): 200, or 207 with `errors` (2026-09: 200)' })
   @WireResponse(200, RECORD_BATCH_SCHEMA, { description: 'BatchResponseSimplePublicObject' })
   @WireResponse(207, RECORD_BATCH_SCHEMA, { description: 'BatchResponseSimplePublicObjectWithErrors' })
@@ -349,7 +374,7 @@ export class RecordsController {
     @RouteVersion() version: RecordsVersion,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<RecordBatchView> {
-    this.typeOf(token, objectType, 'write');
+    this.typeOf(token, objectType);
     const inputs = parseBatchUpdate(body);
     const answer = await this.commandBus.execute(
       new CrmRecordsCommand(
@@ -362,6 +387,7 @@ export class RecordsController {
   }
 
   @Post(':objectType/batch/upsert')
+  @Authenticated({ by: 'bearer', scopes: recordScopesOf('write') })
   @ApiOperation({ summary: 'Create or update a batch of records by a unique idProperty: 200, or 207 with `errors`' })
   @WireResponse(200, UPSERT_BATCH_SCHEMA, { description: 'BatchResponseSimplePublicUpsertObject' })
   @WireResponse(207, UPSERT_BATCH_SCHEMA, { description: 'BatchResponseSimplePublicUpsertObjectWithErrors' })
@@ -373,7 +399,7 @@ export class RecordsController {
     @RouteVersion() version: RecordsVersion,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<RecordBatchView> {
-    this.typeOf(token, objectType, 'write');
+    this.typeOf(token, objectType);
     const inputs = parseBatchUpsert(body);
     const answer = await this.commandBus.execute(
       new CrmRecordsCommand(
@@ -386,6 +412,7 @@ export class RecordsController {
   }
 
   @Post(':objectType/batch/archive')
+  @Authenticated({ by: 'bearer', scopes: recordScopesOf('write') })
   @HttpCode(204)
   @ApiOperation({ summary: 'Archive a batch of records (at most 100; 204 whatever their state)' })
   @WireResponse(204)
@@ -395,7 +422,7 @@ export class RecordsController {
     @Token() token: AccessTokenClaims,
     @Ctx() ctx: CommandContext,
   ): Promise<void> {
-    this.typeOf(token, objectType, 'write');
+    this.typeOf(token, objectType);
     const inputs = parseBatchIds(body).map((id) => ({ id }));
     await this.commandBus.execute(
       new CrmRecordsCommand(
@@ -405,12 +432,9 @@ export class RecordsController {
     );
   }
 
-  /** The path's object type, once the token holds one of its scopes. */
-  private typeOf(token: AccessTokenClaims, raw: string, access: 'read' | 'write'): RecordType {
-    const type = this.schema.resolve(token.hubId, parseSegment(raw, 'objectType'));
-    const accepted = recordScopes(type.family, access);
-    if (!accepted.some((s) => token.scopes.includes(s))) throw missingAnyScopeError(accepted);
-    return type;
+  /** The path's object type (its scopes were checked by the route's rule, `recordScopesOf`). */
+  private typeOf(token: AccessTokenClaims, raw: string): RecordType {
+    return this.schema.resolve(token.hubId, parseSegment(raw, 'objectType'));
   }
 
   /** A read's record: by numeric id, or by the value of a unique `idProperty`. */

@@ -44,7 +44,7 @@ export class IdTaken extends Error {
 
 /** An account under an id the caller picked, with the settings it starts with (absent: the hublet's defaults). */
 export interface NewAccount {
-  kind: 'CreateAccount';
+  type: 'CreateAccount';
   hubId: number;
   domain: string;
   hublet: string;
@@ -55,7 +55,7 @@ export interface NewAccount {
 
 /** A change of some of the account's settings (PATCH). */
 export interface ChangeAccountSettings {
-  kind: 'ChangeAccountSettings';
+  type: 'ChangeAccountSettings';
   hubId: number;
   patch: AccountSettingsPatch;
   now: number;
@@ -63,7 +63,7 @@ export interface ChangeAccountSettings {
 
 /** A new developer API key for the account; the caller made the key and hands in only its hash. */
 export interface IssueDeveloperApiKey {
-  kind: 'IssueDeveloperApiKey';
+  type: 'IssueDeveloperApiKey';
   hubId: number;
   keyId: string;
   keyHash: string;
@@ -72,7 +72,7 @@ export interface IssueDeveloperApiKey {
 
 /** Spends an id whose domain claim has no account (see AccountIdVoided); refused when the account exists. */
 export interface VoidAccountId {
-  kind: 'VoidAccountId';
+  type: 'VoidAccountId';
   hubId: number;
   domain: string;
   now: number;
@@ -111,7 +111,7 @@ export const accountDecider: Decider<AccountState, AccountCommand, AccountEvent>
     }
   },
   decide: (c, s) => {
-    switch (c.kind) {
+    switch (c.type) {
       case 'CreateAccount': {
         if (s.exists) throw new IdTaken();
         const created: AccountCreated = {

@@ -5,7 +5,7 @@ import type { CommandContext } from '../../platform/events/envelope';
 import { HubSpotError } from '../../platform/errors/hubspot-error';
 import { IntParamPipe } from '../../platform/http/int-param.pipe';
 import { Ctx } from '../../platform/http/request-context';
-import { AdminOnly } from '../../platform/security/admin.guard';
+import { Authenticated } from '../../platform/http/authentication';
 import { ChangeAccountSettings } from '../application/commands/change-account-settings';
 import { CreateAccount } from '../application/commands/create-account';
 import { IssueDeveloperApiKey, type IssuedDeveloperApiKey } from '../application/commands/issue-developer-api-key';
@@ -27,7 +27,7 @@ function settingsPatchFrom(body: AccountSettingsDto): AccountSettingsPatch {
 }
 
 @ApiTags('admin: directory')
-@AdminOnly()
+@Authenticated({ by: 'admin' })
 @Controller('admin/v1/accounts')
 export class AccountsController {
   constructor(

@@ -7,11 +7,11 @@ import { withoutCredentialHashes } from '../../platform/events/credential-hashes
 import { eventTypes } from '../../platform/events/event-type-registry';
 import { HubSpotError } from '../../platform/errors/hubspot-error';
 import { IntParamPipe } from '../../platform/http/int-param.pipe';
-import { AdminOnly } from '../../platform/security/admin.guard';
+import { Authenticated } from '../../platform/http/authentication';
 
 /** The audit trail: stored envelopes with their metadata (credential hashes left out), paged by global position. */
 @ApiTags('admin: audit')
-@AdminOnly()
+@Authenticated({ by: 'admin' })
 @Controller('admin/v1/events')
 export class EventsController {
   constructor(

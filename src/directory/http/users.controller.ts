@@ -5,13 +5,13 @@ import type { CommandContext } from '../../platform/events/envelope';
 import { HubSpotError } from '../../platform/errors/hubspot-error';
 import { IntParamPipe } from '../../platform/http/int-param.pipe';
 import { Ctx } from '../../platform/http/request-context';
-import { AdminOnly } from '../../platform/security/admin.guard';
+import { Authenticated } from '../../platform/http/authentication';
 import { CreateUser } from '../application/commands/create-user';
 import { DirectoryQueries, UserView } from '../directory.queries';
 import { CreateUserDto } from './directory.dto';
 
 @ApiTags('admin: directory')
-@AdminOnly()
+@Authenticated({ by: 'admin' })
 @Controller('admin/v1/users')
 export class UsersController {
   constructor(

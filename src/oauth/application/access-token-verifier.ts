@@ -12,13 +12,14 @@ export const INSTALL_FLOOR_RETENTION_MS = 24 * 60 * 60 * 1000;
 /** The sweep of expired entries runs at most this often (clock time). */
 const SWEEP_EVERY_MS = 60_000;
 
-export type RevocationVerdict = { status: 'revoked' } | { status: 'expired'; expiredAt: number } | null;
+/** `expired`: when, on the install's clock in era `epoch`. */
+export type RevocationVerdict = { status: 'revoked' } | { status: 'expired'; expiredAt: number; epoch: number } | null;
 
 /**
  * Which signed (otherwise valid) access tokens no longer work, in memory, so the bearer guard stays
  * a signature check plus map lookups — never a store read. Filled by AccessTokenRevocationsProjection
  * from the checkpointed feed (revoked tokens, uninstalled installs, installs whose tokens an admin
- * expired), and bounded: every entry is dropped once the tokens it stops have expired anyway.
+ * expired, grants whose authorization code was replayed), and bounded: every entry is dropped once the tokens it stops have expired anyway.
  */
 @Injectable()
 export class AccessTokenRevocations {
@@ -26,8 +27,10 @@ export class AccessTokenRevocations {
   private readonly revokedTokens = new Map<string, number>();
   /** installId -> keep until (uninstalled: every token of the install is dead). */
   private readonly closedInstalls = new Map<string, number>();
-  /** installId -> when its tokens were expired, and until when to keep that. */
-  private readonly expiredInstalls = new Map<string, { expiredAt: number; keepUntil: number }>();
+  /** installId -> when its tokens were expired (on its clock, in that clock's era `epoch`), and until when to keep that. */
+  private readonly expiredInstalls = new Map<string, { expiredAt: number; epoch: number; keepUntil: number }>();
+  /** grantId -> keep until (its authorization code was replayed: every token of the grant is dead). */
+  private readonly revokedGrants = new Map<string, number>();
   private nextSweep = 0;
 
   constructor(@Inject(CLOCK) private readonly clock: Clock) {}
@@ -45,26 +48,50 @@ export class AccessTokenRevocations {
     this.maybeSweep();
   }
 
-  expireInstallTokens(installId: string, expiredAt: number): void {
+  /**
+   * Every access token of a grant (tokens issued from one refresh token, so from one authorization
+   * code) is revoked, from `revokedAt` (real time) on; kept as long as an install's floor.
+   */
+  revokeGrant(grantId: string, revokedAt: number): void {
+    const keepUntil = revokedAt + INSTALL_FLOOR_RETENTION_MS;
+    if (keepUntil <= this.clock.now()) return;
+    this.revokedGrants.set(grantId, Math.max(keepUntil, this.revokedGrants.get(grantId) ?? 0));
+    this.maybeSweep();
+  }
+
+  /**
+   * The install's tokens issued until `expiredAt` (on its clock in era `epoch`) are expired. A later
+   * era's expiry replaces an earlier one's: every token of an earlier era was issued before it.
+   */
+  expireInstallTokens(installId: string, expiredAt: number, epoch = 0): void {
     const keepUntil = expiredAt + INSTALL_FLOOR_RETENTION_MS;
     if (keepUntil <= this.clock.now()) return;
     const known = this.expiredInstalls.get(installId);
-    if (!known || known.expiredAt < expiredAt) this.expiredInstalls.set(installId, { expiredAt, keepUntil });
+    if (!known || known.epoch < epoch || (known.epoch === epoch && known.expiredAt < expiredAt)) {
+      this.expiredInstalls.set(installId, { expiredAt, epoch, keepUntil: Math.max(keepUntil, known?.keepUntil ?? 0) });
+    }
     this.maybeSweep();
   }
 
   /** Whether a token whose signature and own expiry check out was revoked or expired early. */
   verdict(claims: AccessTokenClaims): RevocationVerdict {
     if (this.revokedTokens.has(claims.tokenId)) return { status: 'revoked' };
+    if (claims.grantId !== undefined && this.revokedGrants.size > 0 && this.revokedGrants.has(claims.grantId)) {
+      return { status: 'revoked' };
+    }
     const installId = claims.appInstallId;
     if (installId === undefined) return null;
     if (this.closedInstalls.has(installId)) return { status: 'revoked' };
     const expired = this.expiredInstalls.get(installId);
-    // Tokens carry their issue time in seconds: every token of the second of the expiry (or before) is
+    if (expired === undefined) return null;
+    // A token of an earlier era of the install's clock was issued before the expiry. In the same era,
+    // tokens carry their issue time in seconds: every token of the second of the expiry (or before) is
     // expired; IssueToken issues the install's next tokens from the following second (accessTokenIssueFloor,
-    // from the install's stream).
-    if (expired && claims.issuedAt < nextSecond(expired.expiredAt))
-      return { status: 'expired', expiredAt: expired.expiredAt };
+    // from the install's stream). A later era's token was issued after it.
+    const epoch = claims.clockEpoch ?? 0;
+    if (epoch < expired.epoch || (epoch === expired.epoch && claims.issuedAt < nextSecond(expired.expiredAt))) {
+      return { status: 'expired', expiredAt: expired.expiredAt, epoch: expired.epoch };
+    }
     return null;
   }
 
@@ -72,11 +99,12 @@ export class AccessTokenRevocations {
     this.revokedTokens.clear();
     this.closedInstalls.clear();
     this.expiredInstalls.clear();
+    this.revokedGrants.clear();
   }
 
   /** Entries held (for tests and metrics). */
   get size(): number {
-    return this.revokedTokens.size + this.closedInstalls.size + this.expiredInstalls.size;
+    return this.revokedTokens.size + this.closedInstalls.size + this.expiredInstalls.size + this.revokedGrants.size;
   }
 
   private maybeSweep(): void {
@@ -86,6 +114,7 @@ export class AccessTokenRevocations {
     for (const [id, expiresAt] of this.revokedTokens) if (expiresAt <= now) this.revokedTokens.delete(id);
     for (const [id, keepUntil] of this.closedInstalls) if (keepUntil <= now) this.closedInstalls.delete(id);
     for (const [id, e] of this.expiredInstalls) if (e.keepUntil <= now) this.expiredInstalls.delete(id);
+    for (const [id, keepUntil] of this.revokedGrants) if (keepUntil <= now) this.revokedGrants.delete(id);
   }
 }
 
@@ -135,14 +164,20 @@ export class AccessTokenVerifier {
   ) {}
 
   check(token: string): AccessTokenCheck {
-    const claims = readAccessToken(token, this.keys);
-    if (typeof claims === 'string') return claims === 'malformed' ? MALFORMED : BAD_SIGNATURE;
-    const now = this.nowFor(claims.appId, claims.hubId);
+    const read = readAccessToken(token, this.keys);
+    if (typeof read === 'string') return read === 'malformed' ? MALFORMED : BAD_SIGNATURE;
+    const { appId, hubId } = read;
+    const now = this.nowFor(appId, hubId);
+    // A token issued before a reset of its install's clock (an earlier era) expires that much earlier
+    // on the clock now: the time that had passed on the clock that issued it stays passed.
+    const dropped = this.installClocks.droppedSinceMs(appId, hubId, read.clockEpoch ?? 0);
+    const claims = dropped === 0 ? read : { ...read, expiresAt: read.expiresAt - dropped };
     if (claims.expiresAt <= now) return { status: 'expired', claims, now, expiredAt: claims.expiresAt };
     const verdict = this.revocations.verdict(claims);
     if (verdict === null) return { status: 'active', claims, now };
     if (verdict.status === 'revoked') return { status: 'revoked', claims, now };
-    return { status: 'expired', claims, now, expiredAt: verdict.expiredAt };
+    const expiredAt = verdict.expiredAt - this.installClocks.droppedSinceMs(appId, hubId, verdict.epoch);
+    return { status: 'expired', claims, now, expiredAt };
   }
 
   /**

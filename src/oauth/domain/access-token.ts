@@ -28,6 +28,16 @@ export interface AccessTokenClaims {
   installingUserId: number;
   /** 16 hex characters naming the install the token was issued for (absent in format-1 tokens). */
   appInstallId?: string;
+  /**
+   * 16 hex characters naming the grant the token comes from: its refresh token (grantIdOf), so all
+   * tokens of one authorization code can be revoked together (format 4; absent before).
+   */
+  grantId?: string;
+  /**
+   * The era of the install's clock the token was issued in (how many times that clock had been
+   * reset; format 4, absent when 0): its times are on that era's clock (InstallClocks.droppedSinceMs).
+   */
+  clockEpoch?: number;
   hublet: string;
   /** Epoch milliseconds (stored with second precision). */
   issuedAt: number;
@@ -45,16 +55,27 @@ export type VerifyResult =
   | { ok: false; reason: 'malformed' | 'unknown_key' | 'bad_signature' }
   | { ok: false; reason: 'expired'; claims: AccessTokenClaims };
 
-/** Format 1: no install id. Format 2: an 8-byte install id follows the token id. Format 3: an app token (format 1's layout). */
+/**
+ * Format 1: no install id. Format 2: an 8-byte install id follows the token id. Format 3: an app
+ * token (format 1's layout). Format 4: format 2, then an 8-byte grant id and the install clock's era
+ * (a varint) after the install id.
+ */
 const FORMAT_V1 = 1;
 const FORMAT_V2 = 2;
 const FORMAT_APP = 3;
+const FORMAT_V4 = 4;
 const INSTALL_ID = /^[0-9a-f]{16}$/;
 const HUBLETS = ['na1', 'na2', 'na3', 'eu1', 'ap1'] as const;
 export const MAX_ACCESS_TOKEN_LENGTH = 512;
 
 /** Not secret: names an access token in its event and inside the signed token. */
 export const newAccessTokenId = (): string => randomBytesFromPool(8).toString('hex');
+
+/**
+ * The grant id an access token carries: the first 16 hex characters of its refresh token's SHA-256
+ * (the hash the events already hold; a prefix of a hash of 256 random bits tells nothing of the token).
+ */
+export const grantIdOf = (refreshTokenHash: string): string => refreshTokenHash.slice(0, 16);
 
 /** Tokens carry whole seconds: the first issue time after the second `ms` falls in. */
 export const nextSecond = (ms: number): number => Math.floor(ms / 1000) * 1000 + 1000;
@@ -91,6 +112,12 @@ function writeVarint(out: number[], value: number): void {
     v = Math.floor(v / 0x80);
   }
   out.push(v);
+}
+
+function varint(value: number): number[] {
+  const out: number[] = [];
+  writeVarint(out, value);
+  return out;
 }
 
 function readVarint(buf: Buffer, at: { i: number }): number {
@@ -139,7 +166,19 @@ export function encodeAccessToken(
   const installId = claims.appInstallId;
   if (installId !== undefined && !INSTALL_ID.test(installId)) throw new Error('appInstallId must be 16 hex characters');
   if (claims.appToken && installId !== undefined) throw new Error('an app token has no install');
-  const format = claims.appToken ? FORMAT_APP : installId === undefined ? FORMAT_V1 : FORMAT_V2;
+  const grantId = claims.grantId;
+  if (grantId !== undefined && (installId === undefined || !INSTALL_ID.test(grantId))) {
+    throw new Error('grantId must be 16 hex characters, on an install token');
+  }
+  const clockEpoch = claims.clockEpoch ?? 0;
+  if (clockEpoch !== 0 && grantId === undefined) throw new Error('clockEpoch needs a grantId (format 4)');
+  const format = claims.appToken
+    ? FORMAT_APP
+    : installId === undefined
+      ? FORMAT_V1
+      : grantId === undefined
+        ? FORMAT_V2
+        : FORMAT_V4;
   const bytes: number[] = [format, SCOPE_CATALOG_VERSION, hublet];
   for (const v of [claims.hubId, claims.userId, claims.appId, claims.installingUserId]) writeVarint(bytes, v);
   writeVarint(bytes, Math.floor(claims.issuedAt / 1000));
@@ -148,6 +187,7 @@ export function encodeAccessToken(
     Buffer.from(bytes),
     Buffer.from(tokenId, 'hex'),
     ...(installId === undefined ? [] : [Buffer.from(installId, 'hex')]),
+    ...(grantId === undefined ? [] : [Buffer.from(grantId, 'hex'), Buffer.from(varint(clockEpoch))]),
     encodeScopes(claims.scopes),
   ]).toString('base64url');
   const { kid, secret } = keys.active;
@@ -189,7 +229,9 @@ export function readAccessToken(
 function decodePayload(buf: Buffer): AccessTokenClaims {
   const at = { i: 0 };
   const format = buf[at.i++];
-  if (format !== FORMAT_V1 && format !== FORMAT_V2 && format !== FORMAT_APP) throw new Error('format');
+  if (format !== FORMAT_V1 && format !== FORMAT_V2 && format !== FORMAT_APP && format !== FORMAT_V4) {
+    throw new Error('format');
+  }
   if (buf[at.i++] !== SCOPE_CATALOG_VERSION) throw new Error('catalog');
   const hublet = HUBLETS[buf[at.i++]!];
   if (!hublet) throw new Error('hublet');
@@ -203,10 +245,18 @@ function decodePayload(buf: Buffer): AccessTokenClaims {
   const tokenId = buf.subarray(at.i, at.i + 8).toString('hex');
   at.i += 8;
   let appInstallId: string | undefined;
-  if (format === FORMAT_V2) {
+  let grantId: string | undefined;
+  let clockEpoch = 0;
+  if (format === FORMAT_V2 || format === FORMAT_V4) {
     if (at.i + 8 > buf.length) throw new Error('truncated');
     appInstallId = buf.subarray(at.i, at.i + 8).toString('hex');
     at.i += 8;
+  }
+  if (format === FORMAT_V4) {
+    if (at.i + 8 > buf.length) throw new Error('truncated');
+    grantId = buf.subarray(at.i, at.i + 8).toString('hex');
+    at.i += 8;
+    clockEpoch = readVarint(buf, at);
   }
   const scopes = decodeScopes(buf.subarray(at.i));
   const claims: AccessTokenClaims = {
@@ -221,6 +271,8 @@ function decodePayload(buf: Buffer): AccessTokenClaims {
     scopes,
   };
   if (appInstallId !== undefined) claims.appInstallId = appInstallId;
+  if (grantId !== undefined) claims.grantId = grantId;
+  if (clockEpoch > 0) claims.clockEpoch = clockEpoch;
   if (format === FORMAT_APP) claims.appToken = true;
   return claims;
 }
@@ -241,7 +293,7 @@ export type AccessTokenState =
     };
 
 export interface IssueAccessTokenCommand {
-  kind: 'IssueAccessToken';
+  type: 'IssueAccessToken';
   /** The refresh token the access token comes from: usable for this client (checked by the caller). */
   grant: RefreshGrant;
   grantType: AccessTokenIssued['data']['grantType'];
@@ -254,7 +306,7 @@ export interface IssueAccessTokenCommand {
 
 /** The client_credentials grant: a token of the app itself (the client was authenticated by the caller). */
 export interface IssueAppAccessTokenCommand {
-  kind: 'IssueAppAccessToken';
+  type: 'IssueAppAccessToken';
   appId: number;
   clientId: string;
   tokenId: string;
@@ -264,7 +316,7 @@ export interface IssueAppAccessTokenCommand {
 
 /** RFC 7009 revocation by the token's own client (ownership checked by the caller). */
 export interface RevokeAccessTokenCommand {
-  kind: 'RevokeAccessToken';
+  type: 'RevokeAccessToken';
   now: number;
   /**
    * What the verified (signed) token itself says. Used when its stream is empty: a genuine token
@@ -308,7 +360,7 @@ export const accessTokenDecider: Decider<AccessTokenState, AccessTokenCommand, A
   },
 
   decide: (command, state) => {
-    switch (command.kind) {
+    switch (command.type) {
       case 'IssueAccessToken': {
         // 64 random bits within one second do not collide; if they did, refusing beats sharing a stream.
         if (state.status !== 'unknown') throw HubSpotError.conflict('access token id collision; retry');

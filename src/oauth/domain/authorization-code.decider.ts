@@ -12,9 +12,9 @@ export type AuthorizationCodeState =
   | { status: 'redeemed'; grant: CodeGrant; refreshTokenHash: string };
 
 export type AuthorizationCodeCommand =
-  | { kind: 'IssueAuthorizationCode'; grant: CodeGrant }
+  | { type: 'IssueAuthorizationCode'; grant: CodeGrant }
   | {
-      kind: 'RedeemAuthorizationCode';
+      type: 'RedeemAuthorizationCode';
       /** The authenticated client. */
       clientId: string;
       redirectUri: string;
@@ -61,7 +61,7 @@ export const authorizationCodeDecider: Decider<
   },
 
   decide: (command, state) => {
-    switch (command.kind) {
+    switch (command.type) {
       case 'IssueAuthorizationCode':
         // 256 random bits never collide; if they did, refusing beats handing out a shared code.
         if (state.status !== 'unknown') throw HubSpotError.conflict('authorization code collision; retry');

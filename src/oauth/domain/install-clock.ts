@@ -32,7 +32,7 @@ export interface InstallClockReset {
 export type InstallClockEvent = InstallClockAdvanced | InstallClockReset;
 
 export interface AdvanceInstallClock {
-  kind: 'AdvanceInstallClock';
+  type: 'AdvanceInstallClock';
   appId: number;
   hubId: number;
   advanceSeconds: number;
@@ -40,7 +40,7 @@ export interface AdvanceInstallClock {
 }
 
 export interface ResetInstallClock {
-  kind: 'ResetInstallClock';
+  type: 'ResetInstallClock';
   appId: number;
   hubId: number;
   now: number;
@@ -87,7 +87,7 @@ export const installClockDecider: Decider<InstallClockState, InstallClockCommand
     }
   },
   decide: (c, s) => {
-    switch (c.kind) {
+    switch (c.type) {
       case 'AdvanceInstallClock': {
         if (!Number.isSafeInteger(c.advanceSeconds) || c.advanceSeconds < 0) {
           throw HubSpotError.validation('advanceSeconds must be a whole number of seconds, 0 or more.', [

@@ -14,12 +14,14 @@ export type InstallState =
       installedAt: number;
       /** When an admin last expired the install's access tokens (InstallAccessTokensExpired); absent if never. */
       tokensExpiredAt?: number;
+      /** The era of the install's clock that `tokensExpiredAt` is on (absent: 0). */
+      tokensExpiredEpoch?: number;
     }
   | { status: 'uninstalled'; installId: string };
 
 export type InstallCommand =
   | {
-      kind: 'RecordApproval';
+      type: 'RecordApproval';
       appId: number;
       hubId: number;
       userId: number;
@@ -28,9 +30,12 @@ export type InstallCommand =
       newInstallId: string;
       now: number;
     }
-  | { kind: 'Uninstall'; appId: number; hubId: number; now: number }
-  /** Every access token of the current install issued until now expires now (admin testing tool). */
-  | { kind: 'ExpireAccessTokens'; appId: number; hubId: number; now: number };
+  | { type: 'Uninstall'; appId: number; hubId: number; now: number }
+  /**
+   * Every access token of the current install issued until now expires now (admin testing tool);
+   * `now` on the install's clock, in its era `clockEpoch` (absent: 0).
+   */
+  | { type: 'ExpireInstallAccessTokens'; appId: number; hubId: number; now: number; clockEpoch?: number };
 
 const sameSet = (a: string[], b: string[]) => a.length === b.length && a.every((s) => b.includes(s));
 
@@ -51,18 +56,26 @@ export const installDecider: Decider<InstallState, InstallCommand, InstallEvent>
         return state.status === 'installed' ? { ...state, scopes: event.data.scopes } : state;
       case OAuthEventType.AppUninstalled:
         return { status: 'uninstalled', installId: event.data.installId };
-      case OAuthEventType.InstallAccessTokensExpired:
-        // An earlier expiry never moves the floor back.
-        return state.status === 'installed' && state.installId === event.data.installId
-          ? { ...state, tokensExpiredAt: Math.max(state.tokensExpiredAt ?? 0, event.data.expiredAt) }
-          : state;
+      case OAuthEventType.InstallAccessTokensExpired: {
+        if (state.status !== 'installed' || state.installId !== event.data.installId) return state;
+        const epoch = event.data.clockEpoch ?? 0;
+        const known = state.tokensExpiredEpoch ?? 0;
+        // Within one era of the install's clock an earlier expiry never moves the floor back; a later
+        // era's expiry replaces it (its clock went back to real time).
+        if (state.tokensExpiredAt !== undefined && epoch < known) return state;
+        const expiredAt =
+          state.tokensExpiredAt !== undefined && epoch === known
+            ? Math.max(state.tokensExpiredAt, event.data.expiredAt)
+            : event.data.expiredAt;
+        return { ...state, tokensExpiredAt: expiredAt, ...(epoch > 0 ? { tokensExpiredEpoch: epoch } : {}) };
+      }
       default:
         return state;
     }
   },
 
   decide: (command, state) => {
-    switch (command.kind) {
+    switch (command.type) {
       case 'RecordApproval': {
         // The first approval in an account installs the app; a later one only updates its scopes.
         if (state.status !== 'installed') {
@@ -94,14 +107,25 @@ export const installDecider: Decider<InstallState, InstallCommand, InstallEvent>
           },
         ];
       }
-      case 'ExpireAccessTokens':
+      case 'ExpireInstallAccessTokens': {
         if (state.status !== 'installed') throw notInstalled(command.appId, command.hubId);
+        const clockEpoch = command.clockEpoch ?? 0;
+        // Tokens issued since an expiry in this same second start at the next second (the floor):
+        // a second expiry covers them too.
+        const expiredAt = Math.max(command.now, accessTokenIssueFloor(state, clockEpoch));
         return [
           {
             type: OAuthEventType.InstallAccessTokensExpired,
-            data: { appId: command.appId, hubId: command.hubId, installId: state.installId, expiredAt: command.now },
+            data: {
+              appId: command.appId,
+              hubId: command.hubId,
+              installId: state.installId,
+              expiredAt,
+              ...(clockEpoch > 0 ? { clockEpoch } : {}),
+            },
           },
         ];
+      }
       case 'Uninstall':
         if (state.status !== 'installed') throw notInstalled(command.appId, command.hubId);
         return [
@@ -133,8 +157,14 @@ export function installIsActive(
 /**
  * The earliest issue time (epoch ms, whole second) a new access token of the install may carry: an
  * admin who expired the install's tokens expired that whole second, so the next token starts at the
- * following one. From the install's own stream, which both grants load anyway.
+ * following one. From the install's own stream, which both grants load anyway. Only in the era of the
+ * install's clock the expiry was on (`clockEpoch`, InstallClocks.epochOf): after a reset the install's
+ * tokens follow real time again, and the era alone tells them from the tokens issued before.
  */
-export function accessTokenIssueFloor(state: InstallState): number {
-  return state.status === 'installed' && state.tokensExpiredAt !== undefined ? nextSecond(state.tokensExpiredAt) : 0;
+export function accessTokenIssueFloor(state: InstallState, clockEpoch = 0): number {
+  return state.status === 'installed' &&
+    state.tokensExpiredAt !== undefined &&
+    (state.tokensExpiredEpoch ?? 0) === clockEpoch
+    ? nextSecond(state.tokensExpiredAt)
+    : 0;
 }

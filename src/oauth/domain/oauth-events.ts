@@ -61,8 +61,10 @@ export interface AuthorizationCodeIssued {
     scopes: string[];
     /** PKCE S256 challenge (public by design: it travelled in the authorize URL). */
     codeChallenge: string | null;
+    /** On the install's clock, in its era `clockEpoch` (absent: 0). */
     issuedAt: number;
     expiresAt: number;
+    clockEpoch?: number;
   };
 }
 
@@ -128,7 +130,11 @@ export interface AccessTokenRevoked {
 /** Every access token of the install issued before `expiredAt` expires now (an admin's testing tool). */
 export interface InstallAccessTokensExpired {
   type: typeof OAuthEventType.InstallAccessTokensExpired;
-  data: { appId: number; hubId: number; installId: string; expiredAt: number };
+  /**
+   * expiredAt: on the install's clock; clockEpoch: the era of that clock (InstallClocks.epochOf;
+   * absent: 0, as in events written before eras were counted).
+   */
+  data: { appId: number; hubId: number; installId: string; expiredAt: number; clockEpoch?: number };
 }
 
 export type RefreshTokenDeletionReason = 'deleted_by_client' | 'authorization_code_replayed' | 'not_delivered';

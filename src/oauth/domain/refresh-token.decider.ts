@@ -12,8 +12,8 @@ export type RefreshTokenState =
   | { status: 'deleted'; grant: RefreshGrant; reason: RefreshTokenDeletionReason };
 
 export type RefreshTokenCommand =
-  | { kind: 'IssueRefreshToken'; grant: RefreshGrant }
-  | { kind: 'DeleteRefreshToken'; reason: RefreshTokenDeletionReason; now: number };
+  | { type: 'IssueRefreshToken'; grant: RefreshGrant }
+  | { type: 'DeleteRefreshToken'; reason: RefreshTokenDeletionReason; now: number };
 
 export const refreshTokenDecider: Decider<RefreshTokenState, RefreshTokenCommand, RefreshTokenEvent> = {
   initialState: () => ({ status: 'unknown' }),
@@ -32,7 +32,7 @@ export const refreshTokenDecider: Decider<RefreshTokenState, RefreshTokenCommand
   },
 
   decide: (command, state) => {
-    switch (command.kind) {
+    switch (command.type) {
       case 'IssueRefreshToken':
         if (state.status !== 'unknown') throw HubSpotError.conflict('refresh token collision; retry');
         return [{ type: OAuthEventType.RefreshTokenIssued, data: command.grant }];

@@ -12,7 +12,8 @@ import { Uninstall } from '../application/commands/uninstall';
 import type { AccessTokenClaims } from '../domain/access-token';
 import { localDay } from '../domain/local-day';
 import { DailyApiUsage } from '../rate-limit/daily-api-usage';
-import { RequireScopes, Token } from './bearer-token.guard';
+import { Token } from './bearer-authentication';
+import { Authenticated } from '../../platform/http/authentication';
 import { WireResponse } from '../../platform/http/wire-response';
 import { API_USAGE_SCHEMA, PORTAL_INFORMATION_SCHEMA } from './wire-schemas';
 
@@ -30,7 +31,7 @@ export class AppUninstallsController {
 
   @Delete('external-install')
   @HttpCode(204)
-  @RequireScopes('oauth')
+  @Authenticated({ by: 'bearer', scopes: ['oauth'] })
   @ApiOperation({ summary: "Uninstall the token's app from the token's account" })
   @WireResponse(204)
   async uninstall(@Token() token: AccessTokenClaims, @Ctx() ctx: CommandContext): Promise<void> {
@@ -73,7 +74,7 @@ export class AccountInfoController {
   ) {}
 
   @Get('details')
-  @RequireScopes('oauth')
+  @Authenticated({ by: 'bearer', scopes: ['oauth'] })
   @ApiOperation({ summary: "The token's account: type, time zone, currencies, data hosting location" })
   @WireResponse(200, PORTAL_INFORMATION_SCHEMA, { description: 'PortalInformationResponse' })
   details(@Token() token: AccessTokenClaims): AccountDetailsView {
@@ -88,7 +89,7 @@ export class AccountInfoController {
    * access token for the account before this one (see DailyApiUsage for what counts).
    */
   @Get('api-usage/daily/private-apps')
-  @RequireScopes('oauth')
+  @Authenticated({ by: 'bearer', scopes: ['oauth'] })
   @ApiOperation({ summary: "The token's account's API calls today (its time zone), with its daily limit" })
   @WireResponse(200, API_USAGE_SCHEMA, { description: 'CollectionResponseApiUsageNoPaging' })
   dailyUsage(@Token() token: AccessTokenClaims): { results: ApiUsageView[] } {

@@ -8,7 +8,7 @@ import type { CommandContext } from '../../platform/events/envelope';
 import { IntParamPipe } from '../../platform/http/int-param.pipe';
 import { Ctx } from '../../platform/http/request-context';
 import { WireResponse } from '../../platform/http/wire-response';
-import { AdminOnly } from '../../platform/security/admin.guard';
+import { Authenticated } from '../../platform/http/authentication';
 import {
   AdvanceInstallClock,
   checkInstall,
@@ -49,7 +49,7 @@ export function parseAdvance(
  * usage stay on real time.
  */
 @ApiTags('admin: test controls')
-@AdminOnly()
+@Authenticated({ by: 'admin' })
 @Controller('admin/v1/accounts/:hubId/installs/:appId/clock')
 export class InstallClockController {
   constructor(

@@ -1,7 +1,7 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
-import { AdminOnly } from '../../platform/security/admin.guard';
+import { Authenticated } from '../../platform/http/authentication';
 import { DirectoryQueries } from '../../directory/directory.queries';
 import type { CommandContext } from '../../platform/events/envelope';
 import { HubSpotError } from '../../platform/errors/hubspot-error';
@@ -41,7 +41,7 @@ function page(
 
 /** Installs for harnesses that cannot click through the page: the same command and events as the page. */
 @ApiTags('admin: installs')
-@AdminOnly()
+@Authenticated({ by: 'admin' })
 @Controller('admin/v1')
 export class InstallsAdminController {
   constructor(

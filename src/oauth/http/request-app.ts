@@ -1,8 +1,8 @@
 import type { INestApplicationContext } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
-import { routeAuthenticationOf } from '../../platform/http/early-authentication';
+import { Authenticators, routeAuthenticationOf } from '../../platform/http/authentication';
 import { ClientAuthenticator, OAuthForm } from '../application/oauth-form';
-import { BearerTokenGuard } from './bearer-token.guard';
+import type { BearerCaller } from './bearer-authentication';
 import { tokenFormRulesOf } from './token.controller';
 
 /** The app a request is authenticated as, and the account it acts on when that is known before the handler. */
@@ -14,12 +14,12 @@ export interface RequestApp {
 
 /**
  * Who a request is as an app, found the same way the route itself will check it: the bearer guard's
- * own token check on bearer routes (and on developer routes with an Authorization header), the token
+ * own token check (answered once per request) on bearer routes (and on developer routes with an Authorization header), the token
  * endpoint's own client authentication there. null when the request is not (validly) an app's; the
  * route then answers its usual 401. For the test controls, which act before the handler runs.
  */
 export function requestAppResolver(app: INestApplicationContext): (request: FastifyRequest) => RequestApp | null {
-  const bearer = app.get(BearerTokenGuard, { strict: false });
+  const authenticators = app.get(Authenticators, { strict: false });
   let clients: ClientAuthenticator | null = null;
   try {
     clients = app.get(ClientAuthenticator, { strict: false });
@@ -30,8 +30,9 @@ export function requestAppResolver(app: INestApplicationContext): (request: Fast
     const kind = routeAuthenticationOf(request.routeOptions.config);
     if (kind === 'bearer' || (kind === 'developer' && request.headers.authorization !== undefined)) {
       try {
-        const claims = bearer.authenticate(request);
-        return { appId: claims.appId, hubId: claims.hubId };
+        // The route's own check, answered once per request: the guard reuses it.
+        const caller = authenticators.authenticate('bearer', request) as BearerCaller | undefined;
+        return caller ? { appId: caller.claims.appId, hubId: caller.claims.hubId } : null;
       } catch {
         return null;
       }

@@ -16,7 +16,7 @@ import {
   AccessTokenVerifier,
 } from '../application/access-token-verifier';
 import { TokenMetadataService, type RefreshTokenInfo } from '../application/token-metadata.service';
-import { RevokeRefreshToken } from '../application/commands/revoke-refresh-token';
+import { DeleteRefreshToken } from '../application/commands/delete-refresh-token';
 import { ACCESS_TOKEN_INFO_SCHEMA, REFRESH_TOKEN_INFO_SCHEMA } from './wire-schemas';
 
 /** The token sits in the path: the logger redacts that segment (platform/logging/redact-url.ts). */
@@ -87,7 +87,7 @@ export class TokenMetadataController {
   @WireResponse(204)
   async deleteRefreshToken(@Param('token') token: string, @Ctx() ctx: CommandContext): Promise<void> {
     const { position } = await this.commandBus.execute(
-      new RevokeRefreshToken(sha256Hex(token), 'deleted_by_client', ctx),
+      new DeleteRefreshToken(sha256Hex(token), 'deleted_by_client', ctx),
     );
     // Committed: answered even when the read models cannot catch up now (readiness reports it).
     await this.runner.readModelsReached(position);

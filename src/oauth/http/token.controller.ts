@@ -202,12 +202,14 @@ export class TokenController implements OnModuleInit {
 
   /**
    * RFC 7009: 200 with an empty body for the client's own tokens and for tokens it does not know.
-   * Labelled JSON so clients that insist on a JSON answer (simple-oauth2's default) accept it.
+   * No Content-Type: an empty body labelled JSON is not JSON, and strict parsers fail on it. Clients
+   * that insist on a JSON label (simple-oauth2's default `json: 'strict'`) take `{ json: true }` on
+   * the revoke call (docs/oauth.md).
    */
   @TokenRoute(
     pathsOf('revoke'),
     'Token revocation (RFC 7009): access or refresh token',
-    { 'Cache-Control': 'no-store', 'Content-Type': 'application/json; charset=utf-8' },
+    { 'Cache-Control': 'no-store' },
     WireResponse(200, undefined, { description: 'Empty body' }),
   )
   async revoke(@Req() request: FastifyRequest, @Ctx() ctx: CommandContext): Promise<void> {

@@ -5,9 +5,16 @@ import type { Recorded } from '../../platform/events/event-type-registry';
 import type { Projection } from '../../platform/projections/projection';
 import { cachedStatement } from '../../platform/projections/statement-cache';
 import { AccessTokenRevocations, INSTALL_FLOOR_RETENTION_MS } from '../application/access-token-verifier';
-import { AccessTokenRevoked, AppUninstalled, InstallAccessTokensExpired, OAuthEventType } from '../domain/oauth-events';
+import { grantIdOf } from '../domain/access-token';
+import {
+  AccessTokenRevoked,
+  AppUninstalled,
+  InstallAccessTokensExpired,
+  OAuthEventType,
+  RefreshTokenDeleted,
+} from '../domain/oauth-events';
 
-type ProjectedEvent = AccessTokenRevoked | AppUninstalled | InstallAccessTokensExpired;
+type ProjectedEvent = AccessTokenRevoked | AppUninstalled | InstallAccessTokensExpired | RefreshTokenDeleted;
 
 /** Rows that can no longer stop a token are deleted at most this often (clock time) while events arrive. */
 const PRUNE_EVERY_MS = 60_000;
@@ -25,6 +32,9 @@ export class AccessTokenRevocationsProjection implements Projection<ProjectedEve
     OAuthEventType.AccessTokenRevoked,
     OAuthEventType.AppUninstalled,
     OAuthEventType.InstallAccessTokensExpired,
+    // Only a replay of the code (authorization_code_replayed) revokes the grant's access tokens;
+    // other deletions leave them valid (HubSpot's behaviour).
+    OAuthEventType.RefreshTokenDeleted,
   ];
   readonly name = 'oauth-access-token-revocations';
   readonly version = 1;
@@ -49,7 +59,16 @@ export class AccessTokenRevocationsProjection implements Projection<ProjectedEve
         at         INTEGER NOT NULL,
         PRIMARY KEY (install_id, kind)
       ) WITHOUT ROWID;
+      CREATE TABLE IF NOT EXISTS oauth_revoked_grants (
+        grant_id   TEXT    PRIMARY KEY,
+        revoked_at INTEGER NOT NULL
+      ) WITHOUT ROWID;
     `);
+    // The era of the install's clock an expiry was on (issue 41, item 4); rows written before it: 0.
+    const floorColumns = db.prepare('PRAGMA table_info(oauth_install_token_floors)').all() as { name: string }[];
+    if (!floorColumns.some((c) => c.name === 'epoch')) {
+      db.exec('ALTER TABLE oauth_install_token_floors ADD COLUMN epoch INTEGER NOT NULL DEFAULT 0');
+    }
     this.prune(db);
     this.revocations.clear();
     for (const r of cachedStatement(db, 'SELECT token_id, expires_at FROM oauth_revoked_access_tokens').all() as {
@@ -58,18 +77,27 @@ export class AccessTokenRevocationsProjection implements Projection<ProjectedEve
     }[]) {
       this.revocations.revokeToken(r.token_id, r.expires_at);
     }
-    for (const r of cachedStatement(db, 'SELECT install_id, kind, at FROM oauth_install_token_floors').all() as {
+    for (const r of cachedStatement(db, 'SELECT install_id, kind, at, epoch FROM oauth_install_token_floors').all() as {
       install_id: string;
       kind: 'closed' | 'expired';
       at: number;
+      epoch: number;
     }[]) {
       if (r.kind === 'closed') this.revocations.closeInstall(r.install_id, r.at);
-      else this.revocations.expireInstallTokens(r.install_id, r.at);
+      else this.revocations.expireInstallTokens(r.install_id, r.at, r.epoch);
+    }
+    for (const r of cachedStatement(db, 'SELECT grant_id, revoked_at FROM oauth_revoked_grants').all() as {
+      grant_id: string;
+      revoked_at: number;
+    }[]) {
+      this.revocations.revokeGrant(r.grant_id, r.revoked_at);
     }
   }
 
   reset(db: Database.Database): void {
-    db.exec('DELETE FROM oauth_revoked_access_tokens; DELETE FROM oauth_install_token_floors;');
+    db.exec(
+      'DELETE FROM oauth_revoked_access_tokens; DELETE FROM oauth_install_token_floors; DELETE FROM oauth_revoked_grants;',
+    );
     this.revocations.clear();
   }
 
@@ -84,12 +112,17 @@ export class AccessTokenRevocationsProjection implements Projection<ProjectedEve
         this.revocations.revokeToken(e.data.tokenId, e.data.expiresAt);
         break;
       case OAuthEventType.AppUninstalled:
-        this.stmts.floor.run(e.data.installId, 'closed', e.data.uninstalledAt);
+        this.stmts.floor.run(e.data.installId, 'closed', e.data.uninstalledAt, 0);
         this.revocations.closeInstall(e.data.installId, e.data.uninstalledAt);
         break;
       case OAuthEventType.InstallAccessTokensExpired:
-        this.stmts.floor.run(e.data.installId, 'expired', e.data.expiredAt);
-        this.revocations.expireInstallTokens(e.data.installId, e.data.expiredAt);
+        this.stmts.floor.run(e.data.installId, 'expired', e.data.expiredAt, e.data.clockEpoch ?? 0);
+        this.revocations.expireInstallTokens(e.data.installId, e.data.expiredAt, e.data.clockEpoch ?? 0);
+        break;
+      case OAuthEventType.RefreshTokenDeleted:
+        if (e.data.reason !== 'authorization_code_replayed') break;
+        this.stmts.grant.run(grantIdOf(e.data.refreshTokenHash), e.data.deletedAt);
+        this.revocations.revokeGrant(grantIdOf(e.data.refreshTokenHash), e.data.deletedAt);
         break;
     }
     if (this.clock.now() >= this.nextPrune) this.prune(db);
@@ -101,6 +134,7 @@ export class AccessTokenRevocationsProjection implements Projection<ProjectedEve
     this.nextPrune = now + PRUNE_EVERY_MS;
     cachedStatement(db, 'DELETE FROM oauth_revoked_access_tokens WHERE expires_at <= ?').run(now);
     cachedStatement(db, 'DELETE FROM oauth_install_token_floors WHERE at <= ?').run(now - INSTALL_FLOOR_RETENTION_MS);
+    cachedStatement(db, 'DELETE FROM oauth_revoked_grants WHERE revoked_at <= ?').run(now - INSTALL_FLOOR_RETENTION_MS);
   }
 }
 
@@ -112,8 +146,15 @@ function prepare(db: Database.Database) {
     ),
     floor: cachedStatement(
       db,
-      `INSERT INTO oauth_install_token_floors (install_id, kind, at) VALUES (?, ?, ?)
-       ON CONFLICT (install_id, kind) DO UPDATE SET at = max(at, excluded.at)`,
+      `INSERT INTO oauth_install_token_floors (install_id, kind, at, epoch) VALUES (?, ?, ?, ?)
+       ON CONFLICT (install_id, kind) DO UPDATE SET
+         at = CASE WHEN excluded.epoch > epoch THEN excluded.at WHEN excluded.epoch = epoch THEN max(at, excluded.at) ELSE at END,
+         epoch = max(epoch, excluded.epoch)`,
+    ),
+    grant: cachedStatement(
+      db,
+      `INSERT INTO oauth_revoked_grants (grant_id, revoked_at) VALUES (?, ?)
+       ON CONFLICT (grant_id) DO UPDATE SET revoked_at = max(revoked_at, excluded.revoked_at)`,
     ),
   };
 }

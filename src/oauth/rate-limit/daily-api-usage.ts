@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { CLOCK, type Clock } from '../../platform/clock';
-import type { RequestWithToken } from '../http/bearer-token.guard';
+import type { RequestWithToken } from '../http/bearer-authentication';
 
 /** Every time zone's midnight falls on a quarter hour, so a day is a whole number of these. */
 const BUCKET_MS = 15 * 60_000;

@@ -1,7 +1,7 @@
 import { CallHandler, ExecutionContext, Injectable, NestInterceptor } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
 import { from, mergeMap, Observable, throwError } from 'rxjs';
-import type { RequestWithToken } from '../http/bearer-token.guard';
+import type { RequestWithToken } from '../http/bearer-authentication';
 import type { RequestWithActor } from '../../platform/http/request-context';
 import {
   developerApiKeyGroup,

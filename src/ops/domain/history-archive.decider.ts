@@ -8,7 +8,7 @@ export interface HistoryArchiveState {
 }
 
 export interface RecordArchivedHistoryCommand {
-  kind: 'RecordArchivedHistory';
+  type: 'RecordArchivedHistory';
   batch: Omit<HistoryArchived['data'], 'archivedAt' | 'retentionDays'>;
   retentionDays: number;
   now: number;

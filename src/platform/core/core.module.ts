@@ -10,7 +10,7 @@ import {
 } from '@nestjs/common';
 import { CqrsModule } from '@nestjs/cqrs';
 import type Database from 'better-sqlite3';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { ArchiveFiles } from '../archive/archive-files';
 import { APP_CONFIG, AppConfig } from '../config/config';
 import { Metrics } from '../metrics/metrics';
@@ -23,8 +23,9 @@ import { ProjectionRunner } from '../projections/projection-runner';
 import { closeReadModelDatabase, openReadModelDatabase, READ_MODEL_DB } from '../projections/read-model-database';
 import { flushLogAtShutdown } from './shutdown-log-flush';
 import { makePrivateDataDir } from '../security/private-files';
-import { EarlyAuthentication } from '../http/early-authentication';
+import { Authenticators } from '../http/authentication';
 import { DataDirLock } from './data-dir-lock';
+import { StartupRefusal } from './startup-refusal';
 import { COUNTER_STORE, type CounterStore } from '../rate-limit/counter-store';
 import { createCounterStore } from '../rate-limit/create-counter-store';
 
@@ -54,20 +55,42 @@ class CoreLifecycle implements OnApplicationBootstrap, OnApplicationShutdown {
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
-    // Positions mean something only to the store that issued them.
     const checkpoints = new Checkpoints(this.db);
-    const identity = await this.store.identity();
-    if (checkpoints.bindToStore(this.store.kind, identity)) {
-      this.logger.warn('read-model checkpoints were kept for another event store: rebuilding every read model');
-    }
+    const identity = await this.holdCheckpointsAgainstStore(checkpoints);
     this.runner.start();
     if (identity === null) {
       // An empty store is known by its first event: recorded once the read models applied one.
       void this.runner
         .waitFor(1, null)
-        .then(async () => checkpoints.bindToStore(this.store.kind, await this.store.identity()))
+        .then(async () =>
+          checkpoints.bindToStore(this.store.kind, await this.store.identity(), Number.MAX_SAFE_INTEGER),
+        )
         .catch(() => undefined); // stopped first: bound on the next start
     }
+  }
+
+  /**
+   * Positions mean something only to the store that issued them, and only up to its head. A store
+   * without events beside read models built from a history is an emptied store: refused, as
+   * refuseLostEventHistory refuses a lost events.sqlite (rebuilding would wipe every read model).
+   */
+  private async holdCheckpointsAgainstStore(checkpoints: Checkpoints): Promise<string | null> {
+    const identity = await this.store.identity();
+    if (identity === null && checkpoints.hasApplied()) {
+      throw new StartupRefusal(
+        `The ${this.store.kind === 'sqlite' ? 'embedded' : 'EventStoreDB'} event store holds no events, but ${resolve(this.db.name)} was built from an event history: restore the event store from a backup (no read model was changed), or move readmodels.sqlite away to really start with an empty store.`,
+      );
+    }
+    const binding = checkpoints.bindToStore(this.store.kind, identity, await this.store.headPosition());
+    if (binding.foreign) {
+      this.logger.warn('read-model checkpoints were kept for another event store: rebuilding every read model');
+    }
+    for (const { name, position } of binding.ahead) {
+      this.logger.warn(
+        `read model ${name} was checkpointed at position ${position}, past the event store's newest event (an older backup restored, or a lost WAL): rebuilding it from zero`,
+      );
+    }
+    return identity;
   }
 
   async onApplicationShutdown(): Promise<void> {
@@ -122,7 +145,7 @@ export class CoreModule {
             return new ProjectionRunner(store, db, { log: (m) => logger.log(m), error: (m) => logger.error(m) });
           },
         },
-        EarlyAuthentication,
+        Authenticators,
         { provide: ArchiveFiles, useFactory: () => new ArchiveFiles(config.dataDir) },
         CoreLifecycle,
       ],
@@ -136,7 +159,7 @@ export class CoreModule {
         READ_MODEL_DB,
         ProjectionRunner,
         EventStreams,
-        EarlyAuthentication,
+        Authenticators,
         ArchiveFiles,
       ],
     };

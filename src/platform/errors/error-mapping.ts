@@ -70,12 +70,26 @@ export function toHubSpotError(error: unknown): { error: HubSpotError; isBug: bo
     if (isFastifyClientError(error.cause) && error.cause.code?.startsWith('FST_'))
       return { error: fromFastifyError(error.cause), isBug: false };
     const status = error.getStatus();
-    if (status === 404) return { error: HubSpotError.notFound('Resource not found'), isBug: false };
+    if (status === 404) return { error: routeNotServed(), isBug: false };
     const message = status >= 500 ? 'internal error' : plainMessage(error);
     return { error: new HubSpotError(status, HTTP_CATEGORY[status] ?? 'ERROR', message), isBug: status >= 500 };
   }
   if (isFastifyClientError(error)) return { error: fromFastifyError(error), isBug: false };
   return { error: new HubSpotError(500, 'INTERNAL_ERROR', 'An internal error occurred.'), isBug: true };
+}
+
+/**
+ * A path no route serves: often a HubSpot API this service does not implement. Said so, with where
+ * the served ones are listed, so it is not mistaken for a record that does not exist (whose 404
+ * names the record).
+ */
+function routeNotServed(): HubSpotError {
+  return new HubSpotError(
+    404,
+    'OBJECT_NOT_FOUND',
+    'This path is not served by this service: it implements the HubSpot APIs listed in its OpenAPI document (/docs). A record that does not exist answers a 404 of its own.',
+    { subCategory: 'ROUTE_NOT_SERVED', links: { docs: '/docs' } },
+  );
 }
 
 /** Seconds a client should wait before retrying a write the storage refused. */

@@ -9,7 +9,18 @@ const MAX_JSON_DEPTH = 32;
  */
 const MAX_JSON_KEYS = 40_000;
 
+/**
+ * Elements in one array, and nodes (array elements and object members) in the whole body. Above
+ * what any field allows (the validation pipe names the field and its own bound, 1,000 at most):
+ * these bound what parsing may build from a body under its byte limit, for every field, declared
+ * or not; the pipe then drops undeclared fields before any framework walks them. Members of an
+ * object are keys, bounded with all the others by MAX_JSON_KEYS.
+ */
+const MAX_JSON_ARRAY_ITEMS = 50_000;
+const MAX_JSON_NODES = 100_000;
+
 const QUOTE = 0x22;
+const COMMA = 0x2c;
 const BACKSLASH = 0x5c;
 const COLON = 0x3a;
 const OPEN_BRACE = 0x7b;
@@ -27,6 +38,10 @@ export function checkJsonBounds(body: Buffer | string, maxDepth = MAX_JSON_DEPTH
   const bytes = typeof body === 'string' ? Buffer.from(body) : body;
   let depth = 0;
   let keys = 0;
+  let nodes = 0;
+  // Per open container: whether it is an array, and the commas seen directly inside it.
+  const isArray = new Uint8Array(maxDepth + 2);
+  const commas = new Uint32Array(maxDepth + 2);
   for (let i = 0; i < bytes.length; i++) {
     const c = bytes[i]!;
     if (c === QUOTE) {
@@ -37,13 +52,26 @@ export function checkJsonBounds(body: Buffer | string, maxDepth = MAX_JSON_DEPTH
           { message: `nested deeper than ${maxDepth} levels`, in: 'body', code: 'TOO_DEEP' },
         ]);
       }
-    } else if (c === CLOSE_BRACE || c === CLOSE_BRACKET) depth--;
-    else if (c === COLON && ++keys > maxKeys) {
+      isArray[depth] = c === OPEN_BRACKET ? 1 : 0;
+      commas[depth] = 0;
+    } else if (c === CLOSE_BRACE || c === CLOSE_BRACKET) {
+      if (depth > 0) depth--;
+    } else if (c === COMMA && depth > 0) {
+      // n commas: n + 1 elements or members.
+      if (isArray[depth] && ++commas[depth]! + 1 > MAX_JSON_ARRAY_ITEMS) {
+        throw tooMany(`more than ${MAX_JSON_ARRAY_ITEMS} elements in one array`);
+      }
+      if (++nodes > MAX_JSON_NODES) throw tooMany(`more than ${MAX_JSON_NODES} values`);
+    } else if (c === COLON && ++keys > maxKeys) {
       throw HubSpotError.validation(`The JSON body has more than ${maxKeys} keys.`, [
         { message: `more than ${maxKeys} keys`, in: 'body', code: 'TOO_MANY_KEYS' },
       ]);
     }
   }
+}
+
+function tooMany(what: string): HubSpotError {
+  return HubSpotError.validation(`The JSON body has ${what}.`, [{ message: what, in: 'body', code: 'TOO_MANY_ITEMS' }]);
 }
 
 /** The index of the quote that closes the string opened at `open` (native search; escapes counted back). */

@@ -1,6 +1,12 @@
 import { ArgumentMetadata, Injectable, PipeTransform, ValidationError, ValidationPipe } from '@nestjs/common';
 import { ErrorDetail, HubSpotError } from '../errors/hubspot-error';
-import { type DtoClass, overlongArrays } from './array-bounds';
+import {
+  declaredFieldsOnly,
+  type DtoClass,
+  MAX_FREE_FORM_CONTAINERS,
+  MAX_FREE_FORM_VALUES,
+  overlongArrays,
+} from './array-bounds';
 
 /**
  * At most this many `errors[]` entries in one answer (HubSpot lists a few, not thousands); the
@@ -39,7 +45,8 @@ function detailOf(e: ValidationError, path: string): ErrorDetail {
   const constraints = e.constraints ?? {};
   const names = Object.keys(constraints);
   const required = names.some((n) => n === 'isDefined' || n === 'isNotEmpty');
-  const missing = required && (e.value === undefined || e.value === null || e.value === '');
+  // class-validator reports an absent value only for a field that is not optional: it is required.
+  const missing = e.value === undefined || e.value === null || (required && e.value === '');
   return {
     message: missing ? `${path} is required` : Object.values(constraints).join('; '),
     in: path,
@@ -73,27 +80,45 @@ export class HubSpotValidationPipe implements PipeTransform {
   async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
     // Primitive params are left to their own pipes (IntParamPipe): implicit conversion would turn "1e3" into 1000.
     if (!isDtoClass(metadata.metatype)) return value;
-    if (metadata.type === 'body') {
-      if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-        throw HubSpotError.validation('Invalid input: the request body must be a JSON object.', [
-          { message: 'expected a JSON object', in: 'body', code: 'INVALID_BODY' },
-        ]);
-      }
-      // class-transformer recurses: a body nested thousands of levels deep would overflow the stack.
-      if (nestingDepthExceeds(value, MAX_BODY_DEPTH)) {
-        throw HubSpotError.validation(
-          `Invalid input: the request body is nested deeper than ${MAX_BODY_DEPTH} levels.`,
-          [{ message: `nested deeper than ${MAX_BODY_DEPTH} levels`, in: 'body', code: 'TOO_DEEP' }],
-        );
-      }
-    }
-    // Over-long arrays are refused before class-transformer or class-validator visit an element.
-    if (metadata.type === 'body') {
-      const overlong = overlongArrays(metadata.metatype as DtoClass, value, MAX_REPORTED_ERRORS);
-      if (overlong.length > 0) throw invalidFields(overlong, overlong.length);
-    }
+    if (metadata.type === 'body') value = boundedBody(metadata.metatype as DtoClass, value);
     return this.inner.transform(value, metadata);
   }
+}
+
+/**
+ * The body's shape bounded before class-transformer or class-validator visit a node: a JSON object;
+ * over-long declared arrays refused without entering them; undeclared fields dropped (the whitelist
+ * would drop them after walking them); the free-form values of declared fields counted; then the
+ * depth of what is left.
+ */
+function boundedBody(dto: DtoClass, value: unknown): unknown {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw HubSpotError.validation('Invalid input: the request body must be a JSON object.', [
+      { message: 'expected a JSON object', in: 'body', code: 'INVALID_BODY' },
+    ]);
+  }
+  const overlong = overlongArrays(dto, value, MAX_REPORTED_ERRORS);
+  if (overlong.length > 0) throw invalidFields(overlong, overlong.length);
+  const declared = declaredFieldsOnly(dto, value);
+  if (declared.tooLarge) {
+    throw invalidFields(
+      [
+        {
+          message: `the free-form values of the body hold more than ${MAX_FREE_FORM_VALUES} values or ${MAX_FREE_FORM_CONTAINERS} objects and arrays together`,
+          in: 'body',
+          code: 'TOO_MANY_ITEMS',
+        },
+      ],
+      1,
+    );
+  }
+  // class-transformer recurses: a body nested thousands of levels deep would overflow the stack.
+  if (nestingDepthExceeds(declared.body, MAX_BODY_DEPTH)) {
+    throw HubSpotError.validation(`Invalid input: the request body is nested deeper than ${MAX_BODY_DEPTH} levels.`, [
+      { message: `nested deeper than ${MAX_BODY_DEPTH} levels`, in: 'body', code: 'TOO_DEEP' },
+    ]);
+  }
+  return declared.body;
 }
 
 const MAX_BODY_DEPTH = 32;

@@ -8,7 +8,7 @@ import { cardMigrationDecider, type CompleteCardMigration as Decided } from '../
 
 /** Sent by the migration worker once no account is left to migrate: the migration has ended. */
 export class CompleteCardMigration extends Command<void> implements Omit<Decided, 'now'> {
-  readonly kind = 'CompleteCardMigration' as const;
+  readonly type = 'CompleteCardMigration' as const;
   constructor(
     readonly appId: number,
     readonly legacyCardId: string,

@@ -11,7 +11,7 @@ import type { AppCardRecord } from '../cards.queries';
 
 /** An admin registers one of an app's new-style cards: the target of a views migration. */
 export class CreateAppCard extends Command<AppCardRecord> implements Omit<Decided, 'appCardId' | 'now'> {
-  readonly kind = 'CreateAppCard' as const;
+  readonly type = 'CreateAppCard' as const;
   constructor(
     readonly appId: number,
     readonly title: string,
@@ -34,7 +34,7 @@ export class CreateAppCardHandler implements ICommandHandler<CreateAppCard> {
     const createdAt = this.clock.now();
     const { cardId, position } = await this.ids.createCard(
       appCardDecider,
-      (appCardId) => ({ kind: 'CreateAppCard' as const, appCardId, appId, title, objectTypes, now: createdAt }),
+      (appCardId) => ({ type: 'CreateAppCard' as const, appCardId, appId, title, objectTypes, now: createdAt }),
       context,
     );
     return this.answers.answer(position, [cardStream(cardId)], (cards) => cards.appCard(cardId));

@@ -17,7 +17,7 @@ export const MAX_LEGACY_CARDS_PER_APP = 25;
 
 /** A developer defines a new legacy CRM card for an app; the answer is the card as the read model holds it. */
 export class CreateLegacyCard extends Command<LegacyCardRecord> implements Omit<Decided, 'cardId' | 'now'> {
-  readonly kind = 'CreateLegacyCard' as const;
+  readonly type = 'CreateLegacyCard' as const;
   constructor(
     readonly appId: number,
     readonly definition: LegacyCardDefinition,
@@ -62,7 +62,7 @@ export class CreateLegacyCardHandler implements ICommandHandler<CreateLegacyCard
     }
     const { cardId, position } = await this.ids.createCard(
       legacyCardDecider,
-      (cardId) => ({ kind: 'CreateLegacyCard' as const, cardId, appId, definition, userId, now: this.clock.now() }),
+      (cardId) => ({ type: 'CreateLegacyCard' as const, cardId, appId, definition, userId, now: this.clock.now() }),
       context,
     );
     return this.answers.answer(position, [cardStream(cardId)], (cards) => cards.legacyCard(cardId));

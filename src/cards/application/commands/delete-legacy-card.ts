@@ -14,7 +14,7 @@ import { CardsQueries } from '../cards.queries';
  * command of that name, without the facts the handler adds (the time, the migration's status and progress).
  */
 export class DeleteLegacyCard extends Command<void> implements Omit<Decided, 'now' | 'migrationStatus' | 'progress'> {
-  readonly kind = 'DeleteLegacyCard' as const;
+  readonly type = 'DeleteLegacyCard' as const;
   constructor(
     readonly appId: number,
     readonly cardId: string,

@@ -26,7 +26,7 @@ export interface PortalMigrationTarget {
  * false when it was migrated already.
  */
 export class MigratePortalCard extends Command<boolean> implements Omit<Decided, 'now'> {
-  readonly kind = 'MigratePortalCard' as const;
+  readonly type = 'MigratePortalCard' as const;
   readonly appId: number;
   readonly legacyCardId: string;
   readonly appCardId: string;

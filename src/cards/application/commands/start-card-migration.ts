@@ -159,7 +159,7 @@ export class StartCardMigrationHandler implements ICommandHandler<StartCardMigra
         const result = await this.targets.handle(
           appCardTargetStream(appId, target),
           {
-            kind: 'ClaimAppCardTarget',
+            type: 'ClaimAppCardTarget',
             appId,
             appCardId: target,
             legacyCardId,
@@ -188,7 +188,7 @@ export class StartCardMigrationHandler implements ICommandHandler<StartCardMigra
     await this.cards.handle(
       cardStream(legacyCardId),
       {
-        kind: 'MarkLegacyCardMigrating',
+        type: 'MarkLegacyCardMigrating',
         cardId: legacyCardId,
         appId,
         appCardId,
@@ -204,7 +204,7 @@ export class StartCardMigrationHandler implements ICommandHandler<StartCardMigra
     return this.migrations.handle(
       migrationStream(legacyCardId),
       {
-        kind: 'StartCardMigration',
+        type: 'StartCardMigration',
         appId,
         legacyCardId,
         appCardId,
@@ -223,7 +223,7 @@ export class StartCardMigrationHandler implements ICommandHandler<StartCardMigra
       await this.targets
         .handle(
           appCardTargetStream(appId, target),
-          { kind: 'ReleaseAppCardTarget', appId, appCardId: target, legacyCardId, now: this.clock.now() },
+          { type: 'ReleaseAppCardTarget', appId, appCardId: target, legacyCardId, now: this.clock.now() },
           context,
         )
         .catch(() => undefined);

@@ -10,7 +10,7 @@ import { CardsAnswers } from '../cards-answers';
 
 /** A developer patches a legacy CRM card; the answer is the whole card after the patch. */
 export class UpdateLegacyCard extends Command<LegacyCardRecord> implements Omit<Decided, 'now'> {
-  readonly kind = 'UpdateLegacyCard' as const;
+  readonly type = 'UpdateLegacyCard' as const;
   constructor(
     readonly appId: number,
     readonly cardId: string,

@@ -11,7 +11,7 @@ import { accountStream } from '../../domain/directory-events';
 
 /** Changes some of an account's settings (time zone, currencies, account type); answers the account as it is then. */
 export class ChangeAccountSettings extends Command<AccountWithSettings> implements Omit<Decided, 'now'> {
-  readonly kind = 'ChangeAccountSettings' as const;
+  readonly type = 'ChangeAccountSettings' as const;
   constructor(
     readonly hubId: number,
     readonly patch: AccountSettingsPatch,

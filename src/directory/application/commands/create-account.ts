@@ -14,7 +14,7 @@ import type { Tier } from '../../../platform/tiers';
 
 /** An account (hub) on its own domain; the domain is unique. */
 export class CreateAccount extends Command<AccountWithSettings> implements Omit<NewAccount, 'hubId' | 'now'> {
-  readonly kind = 'CreateAccount' as const;
+  readonly type = 'CreateAccount' as const;
   constructor(
     readonly domain: string,
     readonly tier: Tier,
@@ -59,7 +59,7 @@ export class CreateAccountHandler implements ICommandHandler<CreateAccount> {
     await this.claimDomain(normalized, hubId, context);
     const { position } = await this.createAccount(
       {
-        kind: 'CreateAccount',
+        type: 'CreateAccount',
         hubId,
         domain: normalized,
         hublet,
@@ -105,7 +105,7 @@ export class CreateAccountHandler implements ICommandHandler<CreateAccount> {
     try {
       await this.accounts.handle(
         accountStream(holder),
-        { kind: 'VoidAccountId', hubId: holder, domain, now: this.clock.now() },
+        { type: 'VoidAccountId', hubId: holder, domain, now: this.clock.now() },
         context,
       );
       return true;

@@ -18,8 +18,8 @@ export interface IssuedDeveloperApiKey {
 }
 
 /** A developer API key for the account (HubSpot's `hapikey`); the previous key, if any, stops working. */
-export class IssueDeveloperApiKey extends Command<IssuedDeveloperApiKey> implements Pick<Decided, 'kind' | 'hubId'> {
-  readonly kind = 'IssueDeveloperApiKey' as const;
+export class IssueDeveloperApiKey extends Command<IssuedDeveloperApiKey> implements Pick<Decided, 'type' | 'hubId'> {
+  readonly type = 'IssueDeveloperApiKey' as const;
   constructor(
     readonly hubId: number,
     readonly context: CommandContext,
@@ -51,7 +51,7 @@ export class IssueDeveloperApiKeyHandler implements ICommandHandler<IssueDevelop
     const issuedAt = this.clock.now();
     const { position } = await this.accounts.handle(
       accountStream(hubId),
-      { kind: 'IssueDeveloperApiKey', hubId, keyId, keyHash: sha256Hex(developerApiKey), now: issuedAt },
+      { type: 'IssueDeveloperApiKey', hubId, keyId, keyHash: sha256Hex(developerApiKey), now: issuedAt },
       context,
     );
     // Committed: answered even when the read models cannot catch up now (readiness reports it).

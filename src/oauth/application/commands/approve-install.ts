@@ -99,7 +99,7 @@ export class ApproveInstallHandler implements ICommandHandler<ApproveInstall> {
     const install = await this.installs.handle(
       installStream(app.appId, approval.hubId),
       {
-        kind: 'RecordApproval',
+        type: 'RecordApproval',
         appId: app.appId,
         hubId: approval.hubId,
         userId: approval.userId,
@@ -114,11 +114,12 @@ export class ApproveInstallHandler implements ICommandHandler<ApproveInstall> {
     const code = newAuthorizationCode(account.hublet);
     // The code lives by its install's own clock (redeemed by it too); the approval itself is on real time.
     const codeIssuedAt = this.installClocks.nowFor(app.appId, approval.hubId);
+    const clockEpoch = this.installClocks.epochOf(app.appId, approval.hubId);
     const codeHash = sha256Hex(code);
     const issued = await this.codes.handle(
       authorizationCodeStream(codeHash),
       {
-        kind: 'IssueAuthorizationCode',
+        type: 'IssueAuthorizationCode',
         grant: {
           codeHash,
           appId: app.appId,
@@ -133,6 +134,7 @@ export class ApproveInstallHandler implements ICommandHandler<ApproveInstall> {
           codeChallenge,
           issuedAt: codeIssuedAt,
           expiresAt: codeIssuedAt + this.config.authCodeTtlSeconds * 1000,
+          ...(clockEpoch > 0 ? { clockEpoch } : {}),
         },
       },
       context,

@@ -2,8 +2,8 @@ import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { EventStreams } from '../../../platform/commands/event-streams';
 import type { CommandContext } from '../../../platform/events/envelope';
 import { ProjectionRunner } from '../../../platform/projections/projection-runner';
-import { installDecider } from '../../domain/install.decider';
-import { installStream } from '../../domain/oauth-events';
+import { installDecider, type InstallCommand } from '../../domain/install.decider';
+import { installStream, OAuthEventType } from '../../domain/oauth-events';
 import { InstallClocks } from '../../../platform/clock';
 
 export interface ExpiredInstallAccessTokens {
@@ -18,7 +18,11 @@ export interface ExpiredInstallAccessTokens {
  * token expiry without waiting 30 minutes). Refresh tokens keep working; 404 when not installed.
  * Answers once this instance's bearer guard refuses those tokens.
  */
-export class ExpireInstallAccessTokens extends Command<ExpiredInstallAccessTokens> {
+export class ExpireInstallAccessTokens
+  extends Command<ExpiredInstallAccessTokens>
+  implements Omit<Extract<InstallCommand, { type: 'ExpireInstallAccessTokens' }>, 'now'>
+{
+  readonly type = 'ExpireInstallAccessTokens' as const;
   constructor(
     readonly appId: number,
     readonly hubId: number,
@@ -40,15 +44,18 @@ export class ExpireInstallAccessTokensHandler implements ICommandHandler<ExpireI
     this.installs = streams.forDecider(installDecider);
   }
 
-  async execute({ appId, hubId, context }: ExpireInstallAccessTokens): Promise<ExpiredInstallAccessTokens> {
+  async execute(command: ExpireInstallAccessTokens): Promise<ExpiredInstallAccessTokens> {
+    const { appId, hubId } = command;
     const now = this.installClocks.nowFor(appId, hubId);
-    const { position } = await this.installs.handle(
+    const clockEpoch = this.installClocks.epochOf(appId, hubId);
+    const { position, events } = await this.installs.handle(
       installStream(appId, hubId),
-      { kind: 'ExpireAccessTokens', appId, hubId, now },
-      context,
+      { ...command, now, clockEpoch },
+      command.context,
     );
     // Committed: answered even when the read models cannot catch up now (readiness reports it).
     await this.runner.readModelsReached(position);
-    return { appId, hubId, expiredAt: now };
+    const expired = events.find((e) => e.type === OAuthEventType.InstallAccessTokensExpired);
+    return { appId, hubId, expiredAt: expired?.data.expiredAt ?? now };
   }
 }

@@ -54,7 +54,7 @@ export function installClockView(clocks: InstallClocks, clock: Clock, appId: num
  * (domain/install-clock.ts) without the time the handler adds. Both handled by InstallClockHandler.
  */
 export class AdvanceInstallClock extends Command<InstallClockView> implements Omit<AdvanceInstallClockShape, 'now'> {
-  readonly kind = 'AdvanceInstallClock' as const;
+  readonly type = 'AdvanceInstallClock' as const;
   constructor(
     readonly appId: number,
     readonly hubId: number,
@@ -67,7 +67,7 @@ export class AdvanceInstallClock extends Command<InstallClockView> implements Om
 
 /** InstallClockReset: the install returns to real time (nothing when it runs on real time already). */
 export class ResetInstallClock extends Command<void> implements Omit<ResetInstallClockShape, 'now'> {
-  readonly kind = 'ResetInstallClock' as const;
+  readonly type = 'ResetInstallClock' as const;
   constructor(
     readonly appId: number,
     readonly hubId: number,
@@ -102,7 +102,7 @@ export class InstallClockHandler implements SharedHandler<InstallClockBusCommand
 
   async execute(command: InstallClockBusCommand): Promise<InstallClockView | undefined> {
     const { appId, hubId, context } = command;
-    const reset = command.kind === 'ResetInstallClock';
+    const reset = command.type === 'ResetInstallClock';
     checkInstall(this.directory, this.installs, this.clocks, appId, hubId, reset);
     const { position, state } = await this.streams.handle(
       installClockStream(appId, hubId),

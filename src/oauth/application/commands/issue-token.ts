@@ -5,8 +5,14 @@ import { EventStreams } from '../../../platform/commands/event-streams';
 import { APP_CONFIG, type AppConfig } from '../../../platform/config/config';
 import type { CommandContext } from '../../../platform/events/envelope';
 import { sha256Hex } from '../../../platform/security/crypto';
-import { SigningKeyring, encodeAccessToken, newAccessTokenId, accessTokenDecider } from '../../domain/access-token';
-import { accessTokenIssueFloor, installDecider } from '../../domain/install.decider';
+import {
+  SigningKeyring,
+  encodeAccessToken,
+  grantIdOf,
+  newAccessTokenId,
+  accessTokenDecider,
+} from '../../domain/access-token';
+import { accessTokenIssueFloor, installDecider, type InstallState } from '../../domain/install.decider';
 import {
   type AccessTokenIssued,
   accessTokenStream,
@@ -71,7 +77,7 @@ export class IssueToken extends Command<TokenResponse | ClientCredentialsTokenRe
  * read or waited for: the answer comes from the write side only.
  */
 @CommandHandler(IssueToken)
-export class IssueTokenProcess implements ICommandHandler<IssueToken> {
+export class IssueTokenHandler implements ICommandHandler<IssueToken> {
   private readonly accessTokens;
 
   constructor(
@@ -111,7 +117,7 @@ export class IssueTokenProcess implements ICommandHandler<IssueToken> {
     const grant = usableRefreshGrant(token.state, install, client.clientId);
     // HubSpot's per-app limit, per app and account, before anything is written.
     await this.limiters.acquireTokenRequest(grant.appId, grant.hubId);
-    return this.issueInstallToken(grant, refreshToken, 'refresh_token', accessTokenIssueFloor(install), context);
+    return this.issueInstallToken(grant, refreshToken, 'refresh_token', install, context);
   }
 
   private async authorizationCodeGrant(
@@ -124,22 +130,29 @@ export class IssueTokenProcess implements ICommandHandler<IssueToken> {
       redeemed.grant,
       redeemed.refreshToken,
       'authorization_code',
-      accessTokenIssueFloor(redeemed.install),
+      redeemed.install,
       context,
     );
   }
 
-  /** An access token of an install, from a refresh token the grant found usable (or just stored). */
+  /**
+   * An access token of an install, from a refresh token the grant found usable (or just stored). Its
+   * times are on the install's clock, in that clock's era (`clockEpoch`, carried by the token). It
+   * expires `expires_in` after the install's time now (to the second below): never later, even when
+   * the issue time is moved to the second after an expiry by an admin (issueFloor).
+   */
   private async issueInstallToken(
     grant: RefreshGrant,
     refreshToken: string,
     grantType: AccessTokenIssued['data']['grantType'],
-    issueFloor: number,
+    install: InstallState,
     context: CommandContext,
   ): Promise<TokenResponse> {
     const ttl = this.config.accessTokenTtlSeconds;
-    const issuedAt = this.issuedAt(grant.appId, grant.hubId, issueFloor);
-    const expiresAt = issuedAt + ttl * 1000;
+    const clockEpoch = this.installClocks.epochOf(grant.appId, grant.hubId);
+    const now = this.wholeSecond(this.nowFor(grant.appId, grant.hubId));
+    const issuedAt = Math.max(now, accessTokenIssueFloor(install, clockEpoch));
+    const expiresAt = now + ttl * 1000;
     const tokenId = newAccessTokenId();
     const { token } = encodeAccessToken(
       {
@@ -149,6 +162,9 @@ export class IssueTokenProcess implements ICommandHandler<IssueToken> {
         appId: grant.appId,
         installingUserId: grant.installingUserId,
         appInstallId: grant.installId,
+        // The refresh token it comes from: a replay of the code revokes every token of the grant.
+        grantId: grantIdOf(grant.refreshTokenHash),
+        clockEpoch,
         hublet: grant.hublet,
         issuedAt,
         expiresAt,
@@ -158,7 +174,7 @@ export class IssueTokenProcess implements ICommandHandler<IssueToken> {
     );
     await this.accessTokens.handleNew(
       accessTokenStream(issuedAt, tokenId),
-      { kind: 'IssueAccessToken', grant, grantType, tokenId, issuedAt, expiresAt },
+      { type: 'IssueAccessToken', grant, grantType, tokenId, issuedAt, expiresAt },
       context,
     );
     return {
@@ -179,7 +195,7 @@ export class IssueTokenProcess implements ICommandHandler<IssueToken> {
   ): Promise<ClientCredentialsTokenResponse> {
     await this.limiters.acquireTokenRequest(client.appId, 0);
     const ttl = this.config.accessTokenTtlSeconds;
-    const issuedAt = this.issuedAt(client.appId, 0, 0);
+    const issuedAt = this.wholeSecond(this.nowFor(client.appId, 0));
     const expiresAt = issuedAt + ttl * 1000;
     const tokenId = newAccessTokenId();
     const { token } = encodeAccessToken(
@@ -200,19 +216,15 @@ export class IssueTokenProcess implements ICommandHandler<IssueToken> {
     );
     await this.accessTokens.handleNew(
       accessTokenStream(issuedAt, tokenId),
-      { kind: 'IssueAppAccessToken', appId: client.appId, clientId: client.clientId, tokenId, issuedAt, expiresAt },
+      { type: 'IssueAppAccessToken', appId: client.appId, clientId: client.clientId, tokenId, issuedAt, expiresAt },
       context,
     );
     return { token_type: 'bearer', access_token: token, expires_in: ttl, token_use: 'client_credentials', scopes: [] };
   }
 
-  /**
-   * The issue time of a new access token of the install (app, account; account 0: an app token): the
-   * one place it is read. Second precision, as the token stores it (expires_in is then exactly the
-   * TTL), and never before the install's floor (an admin expired its tokens this second).
-   */
-  private issuedAt(appId: number, hubId: number, issueFloor: number): number {
-    return Math.max(Math.floor(this.nowFor(appId, hubId) / 1000) * 1000, issueFloor);
+  /** Second precision, as the token stores its times (expires_in is then exactly the TTL). */
+  private wholeSecond(ms: number): number {
+    return Math.floor(ms / 1000) * 1000;
   }
 
   /** The time tokens of the install are issued at: its own clock (InstallClocks; an app token's account 0 has none). */

@@ -163,21 +163,28 @@ export class AuthorizationCodeRedemption {
     const refreshTokenHash = sha256Hex(refreshToken);
     const redeemed = authorizationCodeDecider.decide(
       {
-        kind: 'RedeemAuthorizationCode',
+        type: 'RedeemAuthorizationCode',
         clientId: client.clientId,
         redirectUri: request.redirectUri,
         codeVerifier: request.codeVerifier,
         refreshTokenHash,
-        // The code expires by its install's own clock (a code that is not issued is refused anyway).
-        now:
-          code.state.status === 'unknown'
-            ? now
-            : this.installClocks.nowFor(code.state.grant.appId, code.state.grant.hubId),
+        // The code expires by its install's own clock (a code that is not issued is refused anyway),
+        // aged by the offsets the clock's resets dropped since the code's era: the time that passed on
+        // the clock that issued it stays passed (its redeemedAt is on that clock too).
+        now: code.state.status === 'unknown' ? now : this.codeClockNow(code.state.grant),
       },
       code.state,
     );
     if (code.state.status !== 'issued') throw new Error('unreachable: decide accepted a code that is not issued');
     return { code: code.state.grant, expected: code.expected, redeemed, refreshToken, refreshTokenHash };
+  }
+
+  /** The time a code is judged by, on the clock (and in the era) it was issued on. */
+  private codeClockNow(grant: CodeGrant): number {
+    const { appId, hubId } = grant;
+    return (
+      this.installClocks.nowFor(appId, hubId) + this.installClocks.droppedSinceMs(appId, hubId, grant.clockEpoch ?? 0)
+    );
   }
 
   /** 2. An uninstall since the code was issued voids it. */
@@ -199,7 +206,7 @@ export class AuthorizationCodeRedemption {
     grant: RefreshGrant,
     context: CommandContext,
   ): Promise<void> {
-    const issued = refreshTokenDecider.decide({ kind: 'IssueRefreshToken', grant }, refreshTokenDecider.initialState());
+    const issued = refreshTokenDecider.decide({ type: 'IssueRefreshToken', grant }, refreshTokenDecider.initialState());
     await this.streams.appendInOrder(
       [
         { streamId: refreshTokenStream(grant.refreshTokenHash), events: issued, expected: 'no_stream' },
@@ -231,7 +238,7 @@ export class AuthorizationCodeRedemption {
     await this.runner.readModelsReached(position);
   }
 
-  /** The refresh token's own decider, as RevokeRefreshToken uses it (idempotent). */
+  /** The refresh token's own decider, as DeleteRefreshToken uses it (idempotent). */
   private deleteRefreshToken(
     refreshTokenHash: string,
     reason: RefreshTokenDeletionReason,
@@ -239,7 +246,7 @@ export class AuthorizationCodeRedemption {
   ): Promise<{ position: number }> {
     return this.refreshTokens.handle(
       refreshTokenStream(refreshTokenHash),
-      { kind: 'DeleteRefreshToken', reason, now: this.clock.now() },
+      { type: 'DeleteRefreshToken', reason, now: this.clock.now() },
       context,
     );
   }

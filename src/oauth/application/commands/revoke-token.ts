@@ -30,7 +30,7 @@ export class RevokeToken extends Command<void> {
 }
 
 @CommandHandler(RevokeToken)
-export class RevokeTokenProcess implements ICommandHandler<RevokeToken> {
+export class RevokeTokenHandler implements ICommandHandler<RevokeToken> {
   private readonly accessTokens;
   private readonly refreshTokens;
 
@@ -63,7 +63,7 @@ export class RevokeTokenProcess implements ICommandHandler<RevokeToken> {
     if (state.status !== 'active' || state.grant.clientId !== client.clientId) return;
     const { position } = await this.refreshTokens.handle(
       refreshTokenStream(hash),
-      { kind: 'DeleteRefreshToken', reason: 'deleted_by_client', now: this.clock.now() },
+      { type: 'DeleteRefreshToken', reason: 'deleted_by_client', now: this.clock.now() },
       context,
     );
     // Committed: answered even when the read models cannot catch up now (readiness reports it).
@@ -79,7 +79,7 @@ export class RevokeTokenProcess implements ICommandHandler<RevokeToken> {
     const { position } = await this.accessTokens.handle(
       accessTokenStream(claims.issuedAt, claims.tokenId),
       {
-        kind: 'RevokeAccessToken',
+        type: 'RevokeAccessToken',
         now: this.clock.now(),
         token: {
           tokenId: claims.tokenId,

@@ -2,12 +2,13 @@ import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { EventStreams } from '../../../platform/commands/event-streams';
 import type { CommandContext } from '../../../platform/events/envelope';
 import { ProjectionRunner } from '../../../platform/projections/projection-runner';
-import { installDecider } from '../../domain/install.decider';
+import { installDecider, type InstallCommand } from '../../domain/install.decider';
 import { installStream } from '../../domain/oauth-events';
 import { InstallClocks } from '../../../platform/clock';
 
 /** AppUninstalled: the install's refresh tokens and unredeemed codes stop working; 404 when not installed. */
-export class Uninstall extends Command<void> {
+export class Uninstall extends Command<void> implements Omit<Extract<InstallCommand, { type: 'Uninstall' }>, 'now'> {
+  readonly type = 'Uninstall' as const;
   constructor(
     readonly appId: number,
     readonly hubId: number,
@@ -34,12 +35,10 @@ export class UninstallHandler implements ICommandHandler<Uninstall> {
     this.installs = streams.forDecider(installDecider);
   }
 
-  async execute({ appId, hubId, context }: Uninstall): Promise<void> {
-    const { position } = await this.installs.handle(
-      installStream(appId, hubId),
-      { kind: 'Uninstall', appId, hubId, now: this.installClocks.furthestFor(appId, hubId) },
-      context,
-    );
+  async execute(command: Uninstall): Promise<void> {
+    const { appId, hubId } = command;
+    const now = this.installClocks.furthestFor(appId, hubId);
+    const { position } = await this.installs.handle(installStream(appId, hubId), { ...command, now }, command.context);
     // Committed: answered even when the read models cannot catch up now (readiness reports it).
     await this.runner.readModelsReached(position);
   }

@@ -37,7 +37,7 @@ export class RecordArchivedHistoryHandler implements ICommandHandler<RecordArchi
     // events were removed before or with that record).
     await this.history.handle(
       historyArchiveStream(file),
-      { kind: 'RecordArchivedHistory', batch: { file, ...segment }, retentionDays, now },
+      { type: 'RecordArchivedHistory', batch: { file, ...segment }, retentionDays, now },
       context,
       undefined,
       batch,

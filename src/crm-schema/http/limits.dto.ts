@@ -1,0 +1,15 @@
+import { applyDecorators } from '@nestjs/common';
+import { ApiPropertyOptional } from '@nestjs/swagger';
+import { IsInt, IsOptional, Max, Min } from 'class-validator';
+
+/** Listed bottom-up, as the stacked decorators it replaces ran: validation messages keep their order. */
+const Override = () =>
+  applyDecorators(Max(1_000_000), Min(0), IsInt(), IsOptional(), ApiPropertyOptional({ nullable: true, minimum: 0 }));
+
+/** PUT /admin/v1/accounts/{hubId}/limits: a number sets an override, null clears it, absent keeps it. */
+export class LimitOverridesDto {
+  @Override() calculatedProperties?: number | null;
+  @Override() customObjectTypes?: number | null;
+  @Override() customProperties?: number | null;
+  @Override() associationLabels?: number | null;
+}
