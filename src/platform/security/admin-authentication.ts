@@ -26,7 +26,7 @@ export class AdminAuthentication implements OnModuleInit {
     const header = request.headers.authorization;
     const match = typeof header === 'string' ? /^Bearer (.+)$/i.exec(header.trim()) : null;
     if (!match || !constantTimeEqual(match[1]!, this.adminKey.value)) {
-      throw HubSpotError.invalidAuthentication('The admin API needs Authorization: Bearer <ADMIN_API_KEY>.');
+      throw HubSpotError.invalidAuthentication(this.adminKey.refusalFor(match?.[1]));
     }
     return ADMIN;
   }
