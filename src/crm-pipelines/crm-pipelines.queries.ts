@@ -15,6 +15,8 @@ export interface PipelineStageView {
   updatedAt: string;
   archived: boolean;
   archivedAt?: string;
+  /** HubSpot's write access of the stage: every stage here follows the CRM's permissions. */
+  writePermissions: 'CRM_PERMISSIONS_ENFORCEMENT';
 }
 
 /** HubSpot's Pipeline. */
@@ -58,6 +60,7 @@ export function stageView(s: Stage): PipelineStageView {
     updatedAt: iso(s.updatedAt),
     archived: s.archived,
     ...(s.archivedAt !== undefined ? { archivedAt: iso(s.archivedAt) } : {}),
+    writePermissions: 'CRM_PERMISSIONS_ENFORCEMENT',
   };
 }
 

@@ -3,7 +3,6 @@ import {
   bool,
   dateTime,
   int32,
-  int64,
   mapOf,
   num,
   object,
@@ -19,7 +18,8 @@ import {
  * What the associations v4 endpoints send, by HubSpot's names (v4/associations.json,
  * v4/associationLabels.json, v4/associationsSchema.json and their 2026-03 / 2026-09 forms).
  */
-const CATEGORY = strEnum('HUBSPOT_DEFINED', 'INTEGRATOR_DEFINED', 'USER_DEFINED', 'WORK');
+/** The categories we send (HubSpot's enums also list WORK, which v4's labels file does not). */
+const CATEGORY = strEnum('HUBSPOT_DEFINED', 'INTEGRATOR_DEFINED', 'USER_DEFINED');
 const OBJECT_ID = object({ id: str() });
 
 const ERROR_DETAIL = object(
@@ -234,11 +234,12 @@ export const NEAR_OR_AT_LIMIT_SCHEMA: WireSchema = object({
 
 /** AssociationRecordLimitResponse (limitsTracking.json). */
 export const ASSOCIATION_RECORD_LIMIT_SCHEMA: WireSchema = object({
-  limit: int64(),
+  limit: int32(),
   totalRecordsAtLimit: int32(),
   totalRecordsNearLimit: int32(),
-  atLimitFromRecordSamples: arrayOf(object({ objectId: int64(), label: str() })),
-  nearLimitFromRecordSamples: arrayOf(object({ objectId: int64(), label: str(), usage: int64(), percentage: num() })),
+  // int32 as 2026-09 says (v3 says int64: ours fit both).
+  atLimitFromRecordSamples: arrayOf(object({ objectId: int32(), label: str() })),
+  nearLimitFromRecordSamples: arrayOf(object({ objectId: int32(), label: str(), usage: int32(), percentage: num() })),
 });
 
 const CONFIGURATION_ENDPOINTS: WireEndpoint[] = [

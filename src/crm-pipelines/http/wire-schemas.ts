@@ -7,6 +7,7 @@ import {
   num,
   object,
   str,
+  strEnum,
   type WireOperation,
   type WireSchema,
   wireOperations,
@@ -22,6 +23,7 @@ export const PIPELINE_STAGE_SCHEMA: WireSchema = object(
     createdAt: dateTime(),
     updatedAt: dateTime(),
     archived: bool(),
+    writePermissions: strEnum('CRM_PERMISSIONS_ENFORCEMENT', 'INTERNAL_ONLY', 'READ_ONLY'),
   },
   { archivedAt: dateTime() },
 );
