@@ -46,6 +46,18 @@ for (const v of ['v3', '2026-03']) {
 const COMPARED_WITH: Record<string, { specFile: string; path: string }> = {
   'POST /oauth/2026-09/token 200': { specFile: '2026-03/oauth.json', path: '/oauth/2026-03/token' },
 };
+// The default association PUT: HubSpot names its first two parameters {fromObjectType}/{fromObjectId};
+// ours carry the names the records routes use at the same place of the path (one router node).
+for (const [prefix, file] of [
+  ['/crm/v4/objects', 'v4/associations.json'],
+  ['/crm/objects/2026-03', '2026-03/associations.json'],
+  ['/crm/objects/2026-09', '2026-09/associations.json'],
+] as const) {
+  COMPARED_WITH[`PUT ${prefix}/{objectType}/{objectId}/associations/default/{toObjectType}/{toObjectId} 200`] = {
+    specFile: file,
+    path: `${prefix}/{fromObjectType}/{fromObjectId}/associations/default/{toObjectType}/{toObjectId}`,
+  };
+}
 
 const key = (o: Pick<WireOperation, 'method' | 'path' | 'status'>) => `${o.method} ${o.path} ${o.status}`;
 
@@ -520,7 +532,7 @@ if (!DIR) {
         );
         await record(
           'PUT',
-          `${objects}/{fromObjectType}/{fromObjectId}/associations/default/{toObjectType}/{toObjectId}`,
+          `${objects}/{objectType}/{objectId}/associations/default/{toObjectType}/{toObjectId}`,
           `${objects}/contacts/${contact}/associations/default/companies/${c2}`,
           { token },
         );

@@ -169,7 +169,7 @@ export class AssociationsController {
 
   @Put(
     versionedPaths(OBJECTS_PATHS).map(
-      (p) => `${p}/:fromObjectType/:fromObjectId/associations/default/:toObjectType/:toObjectId`,
+      (p) => `${p}/:objectType/:objectId/associations/default/:toObjectType/:toObjectId`,
     ),
   )
   @Authenticated({ by: 'bearer', scopes: associationScopes('write') })
@@ -177,8 +177,8 @@ export class AssociationsController {
   @ApiOperation({ summary: 'Associate two records with the pair’s default (unlabeled) type' })
   @WireResponse(200, DEFAULT_BATCH_SCHEMA, { description: 'BatchResponsePublicDefaultAssociation' })
   async createDefault(
-    @Param('fromObjectType') objectType: string,
-    @Param('fromObjectId') objectId: string,
+    @Param('objectType') objectType: string,
+    @Param('objectId') objectId: string,
     @Param('toObjectType') toObjectType: string,
     @Param('toObjectId') toObjectId: string,
     @Token() token: AccessTokenClaims,

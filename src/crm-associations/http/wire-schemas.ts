@@ -101,7 +101,9 @@ const OBJECTS_ENDPOINTS: WireEndpoint[] = [
   },
   {
     method: 'PUT',
-    path: '/{fromObjectType}/{fromObjectId}/associations/default/{toObjectType}/{toObjectId}',
+    // HubSpot names these two {fromObjectType}/{fromObjectId}; the router needs the names the records
+    // routes use at the same place (the conformance suite compares it with HubSpot's path).
+    path: '/{objectType}/{objectId}/associations/default/{toObjectType}/{toObjectId}',
     status: 200,
     name: 'BatchResponsePublicDefaultAssociation',
     schema: DEFAULT_BATCH_SCHEMA,
