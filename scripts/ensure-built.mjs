@@ -19,8 +19,9 @@ export function ensureBuilt(spawnSync) {
   const built = existsSync('dist/main.js') ? statSync('dist/main.js').mtimeMs : 0;
   if (built >= newest('src')) return;
   console.error('building (tsc)…');
+  // tsc's diagnostics go to stderr: stdout is the command's own output (audit:export's NDJSON).
   const r = spawnSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.build.json'], {
-    stdio: 'inherit',
+    stdio: ['ignore', 2, 2],
   });
   if (r.status !== 0) process.exit(r.status ?? 1);
 }

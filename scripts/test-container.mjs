@@ -692,13 +692,13 @@ async function main() {
   const session = await tryIt(base, 'hubspot-ct-1', base);
   execCheck(
     'hubspot-ct-1',
-    'docker exec … npm run audit:verify',
+    'docker exec … npm run -s audit:verify',
     ['npm', 'run', '--silent', 'audit:verify'],
     /^ok: \d+ archive files/m,
   );
   execCheck(
     'hubspot-ct-1',
-    'docker exec … npm run audit:export',
+    'docker exec … npm run -s audit:export',
     ['npm', 'run', '--silent', 'audit:export'],
     /^\{".*\}$/m,
   );

@@ -4,7 +4,7 @@ import { Logger, Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
-import { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { randomUUID } from 'node:crypto';
 import type { Logger as PinoLogger } from 'pino';
 import type { AppConfig } from './platform/config/config';
@@ -19,6 +19,7 @@ import type { EventStore } from './platform/event-store/event-store.port';
 import { HubSpotExceptionFilter, sendHubSpotError } from './platform/errors/hubspot-exception.filter';
 import { routeBodyLimit } from './platform/http/body-limits';
 import { hubSpotClientErrorHandler } from './platform/http/client-error';
+import { frameworkErrorHandler } from './platform/http/framework-errors';
 import { boundConnections, serverTimeouts } from './platform/http/connection-bounds';
 import { Authenticators } from './platform/http/authentication';
 import { checkJsonBounds } from './platform/http/json-body-bounds';
@@ -27,8 +28,10 @@ import { HubSpotValidationPipe } from './platform/http/validation';
 import { installRateLimits, RateLimitModule } from './oauth';
 import { installFaultInjection } from './test-controls';
 import { lazyChildLoggerFactory } from './platform/logging/lazy-child-logger';
+import { configSecrets, logSecretsOf } from './platform/logging/log-secrets';
 import { createLogger, PinoNestLogger } from './platform/logging/logger';
 import { OneLinePerRequest } from './platform/logging/request-log';
+import { AdminKey } from './platform/security/admin-key';
 
 /**
  * @hubspot/api-client's apiRequest sends `Content-Type: application/json` on every call, a bodiless
@@ -75,6 +78,8 @@ export async function createApp(options: CreateAppOptions): Promise<NestFastifyA
 async function buildApp(options: CreateAppOptions, dataDirLock: DataDirLock): Promise<NestFastifyApplication> {
   const { config } = options;
   const logger = options.logger ?? createLogger(config.logLevel);
+  // The secrets of the configuration are redacted from the log by value (log-secrets.ts).
+  logSecretsOf(logger)?.add(...configSecrets(config));
   // Each finished request: its metric, then its one log line (no onResponse hook on any route).
   let observe = (_request: FastifyRequest, _reply: FastifyReply): void => undefined;
 
@@ -116,13 +121,13 @@ async function buildApp(options: CreateAppOptions, dataDirLock: DataDirLock): Pr
           )(config.trustProxy)
         : config.trustProxy,
     return503OnClosing: true,
-    // Time to receive a whole request (a trickled body gets 408 and is closed); see connection-bounds.ts.
-    ...serverTimeouts(config.requestTimeoutMs),
+    // Time to receive a whole request (a trickled body gets 408 and is closed), and to keep an idle
+    // keep-alive connection; see connection-bounds.ts.
+    ...serverTimeouts(config.requestTimeoutMs, config.keepAliveTimeoutMs),
     // Requests Node's HTTP parser refuses (bad request line, NUL in headers, huge headers).
     clientErrorHandler: hubSpotClientErrorHandler,
     // Malformed URLs and the like, rejected by the router before any route or hook runs.
-    frameworkErrors: (error: FastifyError, request: FastifyRequest, reply: FastifyReply) =>
-      sendHubSpotError(error, request, reply, new Logger('Http')),
+    frameworkErrors: frameworkErrorHandler(new Logger('Http')),
   });
 
   const app = await NestFactory.create<NestFastifyApplication>(AppModule, adapter, {
@@ -130,8 +135,10 @@ async function buildApp(options: CreateAppOptions, dataDirLock: DataDirLock): Pr
     abortOnError: false,
     bodyParser: true,
   });
+  // ... and the admin key, generated in demo mode when ADMIN_API_KEY is not set.
+  logSecretsOf(logger)?.add(app.get(AdminKey).value);
   const fastify = app.getHttpAdapter().getInstance() as unknown as FastifyInstance;
-  boundConnections(fastify.server, config.maxConnections, logger);
+  boundConnections(fastify.server, config, logger);
   const httpLogger = new Logger('Http');
   // Errors on a route (body parsing and limits, hooks, handlers) leave as HubSpot Error bodies.
   // Set on each route as it is added, before any exists: a route keeps the error handler in force

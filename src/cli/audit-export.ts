@@ -6,7 +6,7 @@ import '../directory';
 import { assertExportableStore, exportEvents, parseExportRange } from '../platform/archive/audit-export';
 
 /**
- * `npm run audit:export -- --from <position|ISO date> --to <position|ISO date>`: the audit trail
+ * `npm run -s audit:export -- --from <position|ISO date> --to <position|ISO date>`: the audit trail
  * of DATA_DIR, live and archived events merged in position order, as NDJSON on stdout. Reads only;
  * safe while the service runs. SQLite only: refuses when EVENTSTORE_CONNECTION_STRING is set.
  */

@@ -290,3 +290,19 @@ describe('finding 7: redaction and the form-only rule on the routed path', () =>
     expect(r.json()).toMatchObject({ status: 'BAD_GRANT_TYPE', error: 'unsupported_grant_type' });
   });
 });
+
+describe('issue 41, item 16: the unauthenticated health endpoints say nothing about the process', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp({ modules: [] });
+  });
+  afterAll(() => t.close());
+
+  it.each(['/health/live', '/health/ready'])('%s discloses no PID', async (url) => {
+    const r = await t.inject({ method: 'GET', url });
+    expect(r.statusCode).toBe(200);
+    expect(r.json()).toMatchObject({ status: 'ok' });
+    expect(r.body).not.toMatch(/pid/i);
+    expect(r.body).not.toMatch(new RegExp(`\\b${process.pid}\\b`));
+  });
+});

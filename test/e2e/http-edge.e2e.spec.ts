@@ -37,6 +37,28 @@ describe('HTTP edge cases answer with HubSpot Error bodies', () => {
     expect(response).toContain(`X-HubSpot-Correlation-Id: ${body.correlationId}`);
   });
 
+  // Issue 41 item 12: the router refuses these before any route or hook runs; they are still
+  // HubSpot's Error with the correlation id in the body and the header, and never echo the path.
+  it.each([
+    ['a malformed percent-encoding in a path parameter', '/admin/v1/accounts/%zz', 400, 'VALIDATION_ERROR'],
+    ['a truncated UTF-8 sequence', '/oauth/v1/access-tokens/%E0%A4%A', 400, 'VALIDATION_ERROR'],
+    ['a lone percent sign on an unknown route', '/nope/%', 400, 'VALIDATION_ERROR'],
+    ['a path parameter over the router bound', `/admin/v1/accounts/${'s3cr3t'.repeat(400)}`, 414, 'URI_TOO_LONG'],
+  ])('%s', async (_name, path, status, category) => {
+    const response = await fetch(t.url + path);
+    expect(response.status).toBe(status);
+    expect(response.headers.get('content-type')).toMatch(/^application\/json/);
+    const text = await response.text();
+    const body = JSON.parse(text) as Record<string, unknown>;
+    expect(body).toMatchObject({ status: 'error', category, message: expect.any(String) });
+    expect(body.correlationId).toMatch(/^[0-9a-f-]{36}$/);
+    expect(response.headers.get('x-hubspot-correlation-id')).toBe(body.correlationId);
+    expect(response.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(String(body.message)).not.toMatch(/body/i);
+    expect(text).not.toContain('s3cr3t');
+    if (status === 400) expect(body.errors).toEqual([expect.objectContaining({ in: 'path' })]);
+  });
+
   it('a JSON body nested thousands of levels deep is a 400, not a stack overflow', async () => {
     const deep = '{"a":'.repeat(5000) + '1' + '}'.repeat(5000);
     const r = await t.inject({

@@ -1,10 +1,14 @@
+import 'reflect-metadata'; // @peculiar/x509 needs it loaded first
+import * as x509 from '@peculiar/x509';
 import { execFile, spawnSync } from 'node:child_process';
-import { createHash, X509Certificate } from 'node:crypto';
+import { webcrypto } from 'node:crypto';
 import { existsSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { createServer as createHttpsServer, type Server as HttpsServer } from 'node:https';
 import { connect } from 'node:net';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { chromium } from 'playwright-core';
+import { leafSubject } from '../../src/test-controls/hosts-front/hubspot-hosts-ca';
 import { HubSpotHostsFront } from '../../src/test-controls/hosts-front/hubspot-hosts-front';
 import { childEnv } from '../support/child-env';
 import { installCode, oauthFixture, type OAuthFixture } from '../support/oauth-fixtures';
@@ -17,16 +21,18 @@ const HAVE_CURL = existsSync('/usr/bin/curl');
 const HAVE_PYTHON_REQUESTS = spawnSync('python3', ['-c', 'import requests'], { env: childEnv() }).status === 0;
 const CHROMIUM = '/usr/bin/chromium';
 const HAVE_CHROMIUM = existsSync(CHROMIUM);
+const HAVE_CERTUTIL = spawnSync('sh', ['-c', 'command -v certutil'], { env: childEnv() }).status === 0; // libnss3-tools
 for (const [have, what] of [
   [HAVE_CURL, 'curl'],
   [HAVE_PYTHON_REQUESTS, 'python3 with requests'],
   [HAVE_CHROMIUM, CHROMIUM],
+  [HAVE_CERTUTIL, "certutil (Debian's libnss3-tools, the Chromium recipe's NSS database)"],
 ] as const) {
   if (!have) process.stderr.write(`[hosts-front] SKIPPED: ${what} is not installed; that recipe was NOT tested.\n`);
 }
 const curl = HAVE_CURL ? it : it.skip;
 const pythonTest = HAVE_PYTHON_REQUESTS ? it : it.skip;
-const browserTest = HAVE_CHROMIUM ? it : it.skip;
+const browserTest = HAVE_CHROMIUM && HAVE_CERTUTIL ? it : it.skip;
 
 // Each test starts or restarts a whole service; on a busy shared machine that can pass 5 s.
 jest.setTimeout(60_000);
@@ -137,26 +143,53 @@ describe('HubSpot hosts front (HUBSPOT_HOSTS_PROXY_PORT)', () => {
     expect(JSON.parse(stdout)).toMatchObject({ status: expect.any(Number), body: { status: 'BAD_ACCESS_TOKEN' } });
   });
 
+  /**
+   * docs/testing-your-app.md's Chromium recipe, run as written (`$CA` set, `N` the front's port): its
+   * shell lines make the browser's own NSS database; its `HOME=… chromium …` line gives the home and
+   * the flags the browser is launched with (through Playwright, headless).
+   */
+  async function chromiumAsDocumented(extraArgs: string[] = []) {
+    const doc = readFileSync(join(__dirname, '../../docs/testing-your-app.md'), 'utf8');
+    const block = [...doc.matchAll(/```sh\n([\s\S]*?)```/g)].map((m) => m[1]!).find((b) => b.includes('certutil'));
+    expect(block).toBeDefined();
+    const lines = block!
+      .split('\n')
+      .map((l) => l.trim().replace(/127\.0\.0\.1:N\b/g, new URL(proxy).host))
+      .filter((l) => l !== '');
+    const launch = lines.pop()!;
+    expect(launch).toMatch(/^HOME=\S+ chromium /);
+    // The launch line's words as the shell makes them: the home first, then chromium's flags.
+    const script = [...lines, launch.replace(/^HOME=(\S+) chromium /, "printf '%s\\n' $1 ")].join('\n');
+    const { stdout } = await run('sh', ['-ec', script], { env: childEnv({ CA: caFile }), timeout: 30_000 });
+    const [home, ...flags] = stdout.trim().split('\n');
+    const userDataDir = flags.find((f) => f.startsWith('--user-data-dir='))!.slice('--user-data-dir='.length);
+    const context = await chromium.launchPersistentContext(userDataDir, {
+      executablePath: CHROMIUM,
+      env: { ...childEnv(), HOME: home! },
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        ...flags.filter((f) => !f.startsWith('--user-data-dir=')),
+        ...extraArgs,
+      ],
+    });
+    return {
+      context,
+      home: home!,
+      close: () => context.close().finally(() => rmSync(home!, { recursive: true, force: true })),
+    };
+  }
+
   browserTest(
-    'Chromium with --proxy-server, trusting the CA, opens the install page at https://app.hubspot.com/oauth/authorize',
+    'Chromium started as docs/testing-your-app.md says (its own NSS database trusting the CA) opens the install page at https://app.hubspot.com/oauth/authorize',
     async () => {
-      // Trust for this browser only: the CA's public key hash (Chromium accepts a chain that holds it).
-      const spki = new X509Certificate(readFileSync(caFile)).publicKey.export({ type: 'spki', format: 'der' });
-      const browser = await chromium.launch({
-        executablePath: CHROMIUM,
-        args: [
-          '--headless',
-          '--no-sandbox',
-          '--disable-gpu',
-          '--no-first-run',
-          '--disable-background-networking',
-          '--disable-component-update',
-          `--proxy-server=${proxy}`,
-          `--ignore-certificate-errors-spki-list=${createHash('sha256').update(spki).digest('base64')}`,
-        ],
-      });
+      const browser = await chromiumAsDocumented();
       try {
-        const page = await browser.newPage();
+        const page = await browser.context.newPage();
         const url =
           `https://app.hubspot.com/oauth/authorize?client_id=${f.clientId}` +
           `&redirect_uri=${encodeURIComponent(f.redirectUri)}&scope=${encodeURIComponent(f.requiredScopes.join(' '))}`;
@@ -166,6 +199,79 @@ describe('HubSpot hosts front (HUBSPOT_HOSTS_PROXY_PORT)', () => {
         await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toMatch(/^Sign in to connect /);
       } finally {
         await browser.close();
+      }
+    },
+  );
+
+  browserTest(
+    "that Chromium trusts the CA for HubSpot's names only: not a self-signed certificate sent with the CA's, not an IP address, not another name (issue 41, item 6)",
+    async () => {
+      const ec = { name: 'ECDSA', namedCurve: 'P-256', hash: 'SHA-256' } as const;
+      const caPem = readFileSync(caFile, 'utf8');
+      const caCert = new x509.X509Certificate(caPem);
+      const caKey = await webcrypto.subtle.importKey(
+        'pkcs8',
+        x509.PemConverter.decode(readFileSync(join(t.dataDir, 'hubspot-hosts-ca-key.pem'), 'utf8'))[0]!,
+        ec,
+        false,
+        ['sign'],
+      );
+      /** A certificate for `names`, signed by the (leaked) CA key, or self-signed; the CA's certificate sent after it. */
+      const certificate = async (subject: string, names: x509.JsonGeneralName[], selfSigned = false) => {
+        const keys = await webcrypto.subtle.generateKey(ec, true, ['sign', 'verify']);
+        const common = {
+          notBefore: new Date(Date.now() - 86_400_000),
+          notAfter: new Date(Date.now() + 30 * 86_400_000),
+          signingAlgorithm: ec,
+          extensions: [
+            new x509.BasicConstraintsExtension(false, undefined, true),
+            new x509.ExtendedKeyUsageExtension([x509.ExtendedKeyUsage.serverAuth]),
+            new x509.SubjectAlternativeNameExtension(names),
+          ],
+        };
+        const cert = selfSigned
+          ? await x509.X509CertificateGenerator.createSelfSigned({ name: subject, keys, ...common })
+          : await x509.X509CertificateGenerator.create({
+              subject,
+              issuer: caCert.subject,
+              publicKey: keys.publicKey,
+              signingKey: caKey,
+              ...common,
+            });
+        const key = x509.PemConverter.encode(await webcrypto.subtle.exportKey('pkcs8', keys.privateKey), 'PRIVATE KEY');
+        return { key, cert: `${cert.toString('pem')}\n${caPem}` };
+      };
+      const servers: HttpsServer[] = [];
+      const serve = async (pair: { key: string; cert: string }) => {
+        const server = createHttpsServer(pair, (_q, r) => r.end('<h1>impostor</h1>'));
+        servers.push(server);
+        await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+        return (server.address() as { port: number }).port;
+      };
+      const dns = (value: string) => ({ type: 'dns' as const, value });
+      const impostor = await serve(await certificate(leafSubject('app.hubspot.com'), [dns('app.hubspot.com')], true));
+      const ip = await serve(await certificate(leafSubject('app.hubspot.com'), [{ type: 'ip', value: '127.0.0.1' }]));
+      const other = await serve(await certificate(leafSubject('app.hubspot.com'), [dns('bank.example.com')]));
+      const genuine = await serve(await certificate(leafSubject('app.hubspot.com'), [dns('app.hubspot.com')]));
+      // Straight to these servers, not through the front: names resolved to 127.0.0.1 by the browser.
+      const browser = await chromiumAsDocumented([
+        '--proxy-server=direct://',
+        '--host-resolver-rules=MAP app.hubspot.com 127.0.0.1, MAP bank.example.com 127.0.0.1',
+      ]);
+      try {
+        const page = await browser.context.newPage();
+        const outcome = (url: string) =>
+          page.goto(url).then(
+            (r) => `HTTP ${r?.status()}`,
+            (e: Error) => /net::(ERR_[A-Z_]+)/.exec(e.message)?.[1] ?? e.message,
+          );
+        expect(await outcome(`https://app.hubspot.com:${genuine}/`)).toBe('HTTP 200'); // the set-up works
+        expect(await outcome(`https://app.hubspot.com:${impostor}/`)).toMatch(/^ERR_CERT_/);
+        expect(await outcome(`https://127.0.0.1:${ip}/`)).toMatch(/^ERR_CERT_/);
+        expect(await outcome(`https://bank.example.com:${other}/`)).toMatch(/^ERR_CERT_/);
+      } finally {
+        await browser.close();
+        for (const server of servers) server.close();
       }
     },
   );

@@ -77,3 +77,64 @@ describe('tokens never logged, however the URL is spelled (issue 26, item 9)', (
     expect(leaked).toEqual([]);
   });
 });
+
+/**
+ * Issue 41, item 9: the secrets the service was given are redacted by value, whatever carries
+ * them: a query name outside the redaction list (`admin_key`, `session`, `sig`), a path segment,
+ * a percent-encoded spelling, or a log line's other fields.
+ */
+describe('secrets the service knows never logged, under any name (issue 41, item 9)', () => {
+  const metricsToken = 'metrics-token-only-lower-case-letters';
+  const sessionSecret = 'session-secret-of-thirty-two-bytes-or-more';
+  let t: TestApp;
+  const lines: string[] = [];
+
+  beforeAll(async () => {
+    t = await startTestApp({
+      listen: true,
+      env: { LOG_LEVEL: 'debug', METRICS_TOKEN: metricsToken, SESSION_SECRET: sessionSecret },
+      logDestination: { write: (line) => void lines.push(line) },
+    });
+  });
+  afterAll(() => t.close());
+
+  async function raw(target: string): Promise<number> {
+    const socket = connect({ host: '127.0.0.1', port: Number(new URL(t.url).port) });
+    await once(socket, 'connect');
+    const chunks: Buffer[] = [];
+    socket.on('data', (c: Buffer) => chunks.push(c));
+    socket.on('error', () => undefined);
+    socket.write(`GET ${target} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n`);
+    await once(socket, 'close');
+    return Number(/^HTTP\/1\.1 (\d{3})/.exec(Buffer.concat(chunks).toString('latin1'))?.[1] ?? 0);
+  }
+  const everyCharacterEncoded = (s: string) =>
+    [...Buffer.from(s)].map((b) => `%${b.toString(16).padStart(2, '0')}`).join('');
+
+  it('the admin key, the metrics token and the session secret are redacted wherever they appear', async () => {
+    const key = t.adminKey;
+    const targets = [
+      `/admin/v1/accounts?admin_key=${key}`,
+      `/admin/v1/accounts?session=${key}`,
+      `/admin/v1/accounts?sig=${key}`,
+      `/admin/v1/accounts/${key}`,
+      `/admin/v1/accounts?x=${everyCharacterEncoded(key)}`,
+      `/admin/v1/accounts?x=pre${encodeURIComponent(key).toUpperCase()}post`,
+      `/metrics?m=${metricsToken}`,
+      `/no/such/route/${sessionSecret}`,
+      `/no/such/route?s=${everyCharacterEncoded(sessionSecret)}`,
+    ];
+    for (const target of targets) {
+      const status = await raw(target);
+      expect(status).toBeGreaterThan(0);
+      expect(status).toBeLessThan(500);
+    }
+    const log = lines.join('');
+    expect(log.match(/"msg":"request"/g)?.length).toBeGreaterThanOrEqual(targets.length);
+    expect(log).toContain('[REDACTED]');
+    const leaked = [key, metricsToken, sessionSecret].filter(
+      (s) => log.includes(s) || log.toLowerCase().includes(everyCharacterEncoded(s)),
+    );
+    expect(leaked).toEqual([]);
+  });
+});

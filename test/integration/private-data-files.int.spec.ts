@@ -60,6 +60,19 @@ describe('data directory and database file modes', () => {
     expect(modeOf(mark).toString(8)).toBe('600');
   });
 
+  it('narrows the generated key files left 0644 at the next start (issue 41, item 10)', async () => {
+    const keys = ['signing-key.json', 'session-key.json'];
+    const first = await startTestApp({ dataDir });
+    await first.close({ keepData: true });
+    for (const name of keys) {
+      expect([name, existsSync(join(dataDir, name))]).toEqual([name, true]);
+      chmodSync(join(dataDir, name), 0o644); // restored from a backup, copied by an operator
+    }
+    const t = await startTestApp({ dataDir });
+    closeAfter = t;
+    for (const name of keys) expect([name, modeOf(join(dataDir, name)).toString(8)]).toEqual([name, '600']);
+  });
+
   it('narrows files an older version left 0644 at the next start', async () => {
     chmodSync(dataDir, 0o755);
     for (const name of DATABASES) chmodSync(join(dataDir, name), 0o644);

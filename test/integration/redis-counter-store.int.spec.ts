@@ -42,7 +42,10 @@ describeWithRedis('RedisCounterStore on a real redis-server', () => {
   const server = new RedisServer();
   const stores: RedisCounterStore[] = [];
   let prefixes = 0;
-  const redisStore = async (clock?: ManualClock, extra: { onError?: (c: string, e: Error) => void } = {}) => {
+  const redisStore = async (
+    clock?: ManualClock,
+    extra: { onError?: (c: string, e: Error) => void; onBreaker?: (open: boolean) => void } = {},
+  ) => {
     const store = new RedisCounterStore(server.url, {
       prefix: `test${prefixes++}:`,
       ...(clock ? { clock } : {}),
@@ -174,24 +177,42 @@ describeWithRedis('RedisCounterStore on a real redis-server', () => {
     }
   });
 
-  it('Redis hung (no answer): each decision gives up after the command timeout, quotas count locally, throttles refuse', async () => {
+  it('Redis hung (no answer): the first decision waits the command timeout, the next ones fail fast (breaker open; issue 41, item 8): quotas count locally, throttles refuse; closed again once Redis answers', async () => {
     const clock = new ManualClock();
-    const store = await redisStore(clock);
+    const states: boolean[] = [];
+    let reopened: () => void = () => undefined;
+    const answering = new Promise<void>((resolve) => (reopened = resolve));
+    const store = await redisStore(clock, {
+      onBreaker: (open) => {
+        states.push(open);
+        if (!open) reopened();
+      },
+    });
     const quota = store.rollingWindow('hung-quota', window(clock, 5, 'count-locally'));
+    const throttle = store.rollingWindow('hung-throttle', window(clock, 5, 'refuse'));
     const lock = store.failureLock('hung-lock', lockOptions, clock);
     server.pause();
     try {
-      const started = Date.now();
-      expect((await quota.tryAcquire('a')).allowed).toBe(true);
-      expect(await lock.reserve('e')).toEqual({ allowed: false, unavailable: true });
-      const took = Date.now() - started;
-      expect(took).toBeGreaterThanOrEqual(2 * 500 - 50); // each waited for the 500 ms timeout...
-      expect(took).toBeLessThan(4000); // ...and no longer
+      let started = Date.now();
+      expect((await quota.tryAcquire('a')).allowed).toBe(true); // counted locally, after the 500 ms timeout
+      expect(Date.now() - started).toBeGreaterThanOrEqual(450);
+      expect(states).toEqual([true]);
+      started = Date.now();
+      for (let i = 0; i < 4; i++) {
+        expect((await quota.tryAcquire('a')).allowed).toBe(true); // the local window's budget of 5
+        expect(await throttle.checkThenRecord('k')).toMatchObject({ allowed: false, retryAfterMs: 5000 });
+        expect(await lock.reserve('e')).toEqual({ allowed: false, unavailable: true });
+      }
+      expect((await quota.tryAcquire('a')).allowed).toBe(false);
+      // 13 decisions: before the breaker, 13 × 500 ms; now none waits for Redis.
+      expect(Date.now() - started).toBeLessThan(400);
     } finally {
       server.resume();
     }
-    expect(await store.connect(10_000)).toBe(true);
+    await answering; // the breaker's own probe finds Redis answering again
+    expect(states).toEqual([true, false]);
     expect((await lock.reserve('e')).allowed).toBe(true);
+    expect((await throttle.checkThenRecord('k')).allowed).toBe(true);
   });
 
   it('stores no e-mail, address or client id: keys are hashes', async () => {

@@ -186,8 +186,9 @@ function problemsOf(g: Generated, r: RawResponse, secrets: string[]): string[] {
       if (typeof body.category !== 'string' || typeof body.message !== 'string')
         p.push(`not a HubSpot Error: ${text.slice(0, 300)}`);
       if (typeof body.correlationId !== 'string' || !UUID.test(body.correlationId)) p.push('no uuid correlationId');
-      else if (correlationId !== undefined && correlationId !== body.correlationId)
-        p.push('correlationId differs from its header');
+      else if (correlationId === undefined)
+        p.push('no X-HubSpot-Correlation-Id header'); // issue 41 item 12
+      else if (correlationId !== body.correlationId) p.push('correlationId differs from its header');
     }
   }
   if (/\n\s+at \S+ \(|node_modules|\.ts:\d+/.test(text)) p.push(`stack trace in the body: ${text.slice(0, 300)}`);

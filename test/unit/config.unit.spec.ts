@@ -61,6 +61,22 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ MAX_CONNECTIONS: '0' })).toThrow(/MAX_CONNECTIONS must be an integer/);
   });
 
+  it('reads KEEP_ALIVE_TIMEOUT_MS and MAX_CONNECTIONS_PER_ADDRESS: a few seconds, a quarter of the cap (issue 41, item 5)', () => {
+    expect(loadConfig({})).toMatchObject({ keepAliveTimeoutMs: 5000, maxConnectionsPerAddress: 250 });
+    expect(loadConfig({ MAX_CONNECTIONS: '8' }).maxConnectionsPerAddress).toBe(2);
+    expect(loadConfig({ MAX_CONNECTIONS: '3' }).maxConnectionsPerAddress).toBe(1);
+    // Behind a trusted proxy every client arrives from the proxy's address: the whole cap.
+    expect(loadConfig({ MAX_CONNECTIONS: '8', TRUST_PROXY: '1' }).maxConnectionsPerAddress).toBe(8);
+    expect(loadConfig({ MAX_CONNECTIONS_PER_ADDRESS: '30', KEEP_ALIVE_TIMEOUT_MS: '2000' })).toMatchObject({
+      maxConnectionsPerAddress: 30,
+      keepAliveTimeoutMs: 2000,
+    });
+    expect(() => loadConfig({ MAX_CONNECTIONS_PER_ADDRESS: '0' })).toThrow(
+      /MAX_CONNECTIONS_PER_ADDRESS must be an integer/,
+    );
+    expect(() => loadConfig({ KEEP_ALIVE_TIMEOUT_MS: '10' })).toThrow(/KEEP_ALIVE_TIMEOUT_MS must be an integer/);
+  });
+
   it('reads COUNTER_STORE_URL: unset keeps the counters in memory; only a redis:// or rediss:// URL (issue 25, item 5)', () => {
     expect(loadConfig({}).counterStoreUrl).toBeNull();
     expect(loadConfig({ COUNTER_STORE_URL: 'redis://127.0.0.1:6380' }).counterStoreUrl).toBe('redis://127.0.0.1:6380');

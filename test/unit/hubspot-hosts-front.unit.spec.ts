@@ -5,7 +5,12 @@ import * as x509 from '@peculiar/x509';
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { CA_CERT_FILE, CA_KEY_FILE, HubSpotHostsCa } from '../../src/test-controls/hosts-front/hubspot-hosts-ca';
+import {
+  CA_CERT_FILE,
+  CA_KEY_FILE,
+  HubSpotHostsCa,
+  leafSubject,
+} from '../../src/test-controls/hosts-front/hubspot-hosts-ca';
 import { connectTarget } from '../../src/test-controls/hosts-front/hubspot-hosts-front';
 import { ConfigError, loadConfig } from '../../src/platform/config/config';
 
@@ -81,7 +86,7 @@ describe('HubSpotHostsCa', () => {
     const issue = async (host: string) =>
       (
         await x509.X509CertificateGenerator.create({
-          subject: `CN=${host}`,
+          subject: leafSubject(host), // the leaves' own subject: the CA permits no other
           issuer: new x509.X509Certificate(ca.certificatePem).subject,
           publicKey: keys.publicKey as never,
           signingKey: caKey as never,

@@ -58,7 +58,7 @@ export class EventsController {
             archived: {
               message:
                 'Some events in this range were moved to the audit archive (AUDIT_RETENTION_DAYS); ' +
-                '`npm run audit:export` reads them together with the live ones.',
+                '`npm run -s audit:export` reads them together with the live ones.',
               segments: archived.slice(0, 20).map(({ file, segment }) => ({
                 file,
                 firstPosition: segment.firstPosition,

@@ -38,6 +38,14 @@ export interface AppConfig {
   /** Open connections at most; past it new ones are closed at once (and logged). */
   maxConnections: number;
   /**
+   * Open connections of one client address (IPv6: one /64) at most, tunnels through the HubSpot
+   * hosts front included: a quarter of maxConnections by default, all of it behind a trusted proxy
+   * (TRUST_PROXY set: every client then arrives from the proxy's address).
+   */
+  maxConnectionsPerAddress: number;
+  /** How long an idle keep-alive connection is kept after its last answer. */
+  keepAliveTimeoutMs: number;
+  /**
    * The embedded store's in-memory caches, bounded by (approximate) bytes whatever the events'
    * sizes: the stream cache of recently read aggregates and the live tail the projections read.
    */
@@ -140,6 +148,8 @@ export function loadConfig(env: Env): AppConfig {
     problems.push('EVENTSTORE_CONNECTION_STRING must start with esdb:// or esdb+discover://');
   }
 
+  const maxConnections = int('MAX_CONNECTIONS', 1000, 1, 1_000_000);
+  const trustProxy = parseTrustProxy(env.TRUST_PROXY, problems);
   const counterStoreUrl = env.COUNTER_STORE_URL ? env.COUNTER_STORE_URL : null;
   if (counterStoreUrl !== null && !isRedisUrl(counterStoreUrl)) {
     problems.push('COUNTER_STORE_URL must be a redis:// or rediss:// URL with a host (e.g. redis://127.0.0.1:6379)');
@@ -188,7 +198,16 @@ export function loadConfig(env: Env): AppConfig {
     bodyLimitBytes: int('BODY_LIMIT_BYTES', 1024 * 1024, 1024, 64 * 1024 * 1024),
     crmBodyLimitBytes: int('CRM_BODY_LIMIT_BYTES', 256 * 1024, 1024, 64 * 1024 * 1024),
     requestTimeoutMs: int('REQUEST_TIMEOUT_MS', 30_000, 100, 600_000),
-    maxConnections: int('MAX_CONNECTIONS', 1000, 1, 1_000_000),
+    maxConnections,
+    maxConnectionsPerAddress: int(
+      'MAX_CONNECTIONS_PER_ADDRESS',
+      trustProxy === false ? Math.max(1, Math.floor(maxConnections / 4)) : maxConnections,
+      1,
+      1_000_000,
+    ),
+    // A few seconds, like Node's own default (5 s): past the clients' usual pause between
+    // requests, short enough that idle sockets cannot hold the connection cap (Fastify's 72 s did).
+    keepAliveTimeoutMs: int('KEEP_ALIVE_TIMEOUT_MS', 5000, 100, 600_000),
     eventCache: {
       // 8 + 4 MiB by default (issue 29): with the heap of scripts/heap-options.mjs, peak RSS stays under
       // 256 MiB in every bench load scenario (64 + 16 MiB took the code exchange to 310-320 MiB).
@@ -225,7 +244,7 @@ export function loadConfig(env: Env): AppConfig {
       intervalMs: int('ARCHIVE_INTERVAL_MS', 60_000, 0, 86_400_000),
       batchEvents: int('ARCHIVE_BATCH_EVENTS', 1000, 1, 1_000_000),
     },
-    trustProxy: parseTrustProxy(env.TRUST_PROXY, problems),
+    trustProxy,
     metricsToken: env.METRICS_TOKEN ? env.METRICS_TOKEN : null,
     hubspotHostsProxyPort: env.HUBSPOT_HOSTS_PROXY_PORT ? int('HUBSPOT_HOSTS_PROXY_PORT', 0, 0, 65535) : null,
   };

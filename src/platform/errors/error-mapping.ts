@@ -139,6 +139,18 @@ function fromFastifyError(f: FastifyLikeError): HubSpotError {
       ]);
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
       return HubSpotError.validation('Content-Length does not match the body.');
+    // The router's refusals of the path itself. Fixed texts: Fastify's quote the path, which may
+    // hold an access or refresh token (GET /oauth/v1/access-tokens/{token}).
+    case 'FST_ERR_BAD_URL':
+      return HubSpotError.validation('Invalid input: the request path is not valid percent-encoded UTF-8.', [
+        { message: 'Malformed percent-encoding in the path', in: 'path', code: 'INVALID_ENCODING' },
+      ]);
+    case 'FST_ERR_MAX_PARAM_LENGTH':
+      return new HubSpotError(
+        414,
+        'URI_TOO_LONG',
+        'A segment of the request path is longer than this service accepts.',
+      );
     default:
       if (status === 400) {
         // Never the parser's own message: JSON.parse quotes the input around the error, which may

@@ -7,7 +7,8 @@
  * 2. query parameters whose name, decoded and reduced to letters and digits, names a secret
  *    (`refresh_token[]`, `refresh_token%00`, `Authorization`, `apikey`, `id_token`, ...);
  * 3. anything anywhere that has the shape of a token this service issues (access tokens
- *    `kid.payload.signature`, refresh tokens and codes `hublet-random`) or of a long random secret.
+ *    `kid.payload.signature`, refresh tokens and codes `hublet-random`) or of a long random secret;
+ * and, given `secrets`, any secret value the service knows (the admin key, ...), by value.
  */
 const SECRET_ROUTE = /^\/oauth\/v1\/(?:access-tokens|refresh-tokens)\/:token$/;
 const SECRET_PATH = /^\/+oauth\/+v1\/+(?:access-tokens|refresh-tokens)(?:\/|$)/i;
@@ -29,7 +30,12 @@ const RANDOM_RUN = /[A-Za-z0-9_-]{32,}/g;
 
 const REDACTED = '[REDACTED]';
 
-export function redactUrl(url: string, routeUrl?: string): string {
+/** Known secret values (log-secrets.ts), looked for in the decoded URL too: `%61dmin…` is the same key. */
+export interface SecretValues {
+  redact(text: string): string;
+}
+
+export function redactUrl(url: string, routeUrl?: string, secrets?: SecretValues): string {
   // A static route requested as routed, no query: the URL is the route's own text, from our code.
   if (url === routeUrl && !routeUrl.includes(':') && !routeUrl.includes('*')) return url;
   const q = url.search(/[?#]/);
@@ -50,7 +56,7 @@ export function redactUrl(url: string, routeUrl?: string): string {
     rest.replace(QUERY_PARAM, (whole, sep: string, name: string) =>
       isSecretName(name) ? `${sep}${name}=${REDACTED}` : whole,
     );
-  return withoutTokenShapes(named);
+  return withoutTokenShapes(named, secrets);
 }
 
 function isSecretName(raw: string): boolean {
@@ -64,9 +70,9 @@ function isSecretName(raw: string): boolean {
  * Token shapes are looked for in the decoded text (a `%2E` must not hide a token's dots); when one
  * is found, the decoded text is what is logged, with each one replaced.
  */
-function withoutTokenShapes(text: string): string {
+function withoutTokenShapes(text: string, secrets: SecretValues | undefined): string {
   const decoded = percentDecoded(text);
-  const redacted = decoded
+  const redacted = (secrets ? secrets.redact(decoded) : decoded)
     .replace(ACCESS_TOKEN_SHAPE, REDACTED)
     .replace(HUBLET_SECRET_SHAPE, REDACTED)
     .replace(RANDOM_RUN, (run) => (/[A-Z]/.test(run) && /[a-z]/.test(run) && /[0-9]/.test(run) ? REDACTED : run));

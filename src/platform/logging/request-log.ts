@@ -1,5 +1,6 @@
 import { LogController, type FastifyReply, type FastifyRequest } from 'fastify';
 import pino, { type DestinationStream, type Logger } from 'pino';
+import { logSecretsOf, type LogSecrets } from './log-secrets';
 import { LINE_OPTIONS } from './logger';
 import { redactUrl } from './redact-url';
 
@@ -21,6 +22,7 @@ export type RequestObserver = (request: FastifyRequest, reply: FastifyReply) => 
  */
 export class OneLinePerRequest extends LogController {
   private readonly lineLogger: Logger;
+  private readonly secrets: LogSecrets | undefined;
 
   constructor(
     private readonly logger: Logger,
@@ -29,6 +31,7 @@ export class OneLinePerRequest extends LogController {
     super({ requestIdLogLabel: 'correlationId' });
     const stream = (logger as unknown as Record<symbol, DestinationStream>)[pino.symbols.streamSym];
     this.lineLogger = pino({ level: logger.level, ...LINE_OPTIONS }, stream);
+    this.secrets = logSecretsOf(logger);
   }
 
   override incomingRequest(): void {
@@ -42,7 +45,7 @@ export class OneLinePerRequest extends LogController {
       correlationId: request.id,
       method: request.method,
       route: request.routeOptions.url ?? null,
-      url: redactUrl(request.url, request.routeOptions.url),
+      url: redactUrl(request.url, request.routeOptions.url, this.secrets),
       status: reply.statusCode,
       ms: Math.round(reply.elapsedTime * 100) / 100,
     };

@@ -40,6 +40,11 @@ export async function createCounterStore(config: AppConfig, metrics: Metrics, lo
           'sign-ins and failed client authentications are refused until it answers',
       );
     },
+    // A hung Redis costs one command timeout, then decisions fail fast until a ping is answered.
+    onBreaker: (open) =>
+      open
+        ? log.warn('counter store not answering: decisions fail fast (the fallbacks above) until Redis answers a ping')
+        : log.log('counter store answering again: rate-limit counters shared through Redis'),
   });
   const where = redactedUrl(config.counterStoreUrl);
   if (await store.connect()) log.log(`rate-limit counters shared through Redis at ${where}`);

@@ -1,4 +1,4 @@
-import { Redis } from 'ioredis';
+import { Redis, ReplyError } from 'ioredis';
 import { createHash, randomBytes } from 'node:crypto';
 import type { Clock, MonotonicClock } from '../clock';
 import {
@@ -23,6 +23,18 @@ export interface RedisCounterStoreOptions {
   commandTimeoutMs?: number;
   /** Told of each failed operation (logs, metrics); never given a key. */
   onError?: (counter: string, error: Error) => void;
+  /** How often the open breaker pings Redis to find it answering again. */
+  breakerProbeMs?: number;
+  /** Told when the breaker opens (Redis stopped answering: fail fast) and closes (it answers again). */
+  onBreaker?: (open: boolean) => void;
+}
+
+/** An operation not sent: the breaker is open (Redis did not answer in time; see RedisCounterStore). */
+export class CounterStoreBreakerOpen extends Error {
+  constructor() {
+    super('Redis did not answer in time: failing fast until it answers again');
+    this.name = 'CounterStoreBreakerOpen';
+  }
 }
 
 /** A reservation lapses after this: the longest a password check may take (the scrypt queue is bounded). */
@@ -40,6 +52,11 @@ interface ScriptCommands {
  * (e-mails, addresses, client ids never stored in Redis). When Redis cannot answer within the
  * timeout, quotas count in this instance's memory and security throttles refuse (fail closed); see
  * `RollingWindowOptions.whenUnreachable`.
+ *
+ * A circuit breaker keeps a hung Redis (connected, answering nothing) from adding the whole command
+ * timeout to every counted request: the first operation that fails other than by Redis's own error
+ * reply opens it, and until a ping (every `breakerProbeMs`, in the background) is answered, every
+ * operation fails at once, to the same fallbacks, without being sent.
  */
 export class RedisCounterStore implements CounterStore {
   readonly kind = 'redis';
@@ -48,6 +65,10 @@ export class RedisCounterStore implements CounterStore {
   /** Unique members of the sorted sets: this process's random id and a sequence. */
   private readonly memberPrefix = randomBytes(6).toString('base64url');
   private sequence = 0;
+  /** The breaker: open while Redis is not answering (operations fail fast); the probe while it is. */
+  private breakerOpen = false;
+  private probe: NodeJS.Timeout | null = null;
+  private closed = false;
 
   constructor(
     url: string,
@@ -68,6 +89,8 @@ export class RedisCounterStore implements CounterStore {
     this.redis.defineCommand('hsFailureLock', { numberOfKeys: 2, lua: FAILURE_LOCK_LUA });
     // Errors reach the operations that fail; the event would otherwise be unhandled.
     this.redis.on('error', () => {});
+    // A connection (re)made and checked ready: Redis answers, the breaker need not wait for its probe.
+    this.redis.on('ready', () => this.closeBreaker());
   }
 
   /** Connects, waiting at most `ms`; false when Redis could not be reached (it keeps trying). */
@@ -100,7 +123,54 @@ export class RedisCounterStore implements CounterStore {
   }
 
   async close(): Promise<void> {
+    this.closed = true;
+    if (this.probe) clearTimeout(this.probe);
     await this.redis.quit().catch(() => this.redis.disconnect());
+  }
+
+  /** True while Redis is not answering and operations fail fast. */
+  get failingFast(): boolean {
+    return this.breakerOpen;
+  }
+
+  /** Runs a Redis operation through the breaker: at once refused while open; opens it on a failure. */
+  private async guarded<T>(operation: () => Promise<T>): Promise<T> {
+    if (this.breakerOpen) throw new CounterStoreBreakerOpen();
+    try {
+      return await operation();
+    } catch (error) {
+      // Redis's own error reply (a script error) means Redis answered: no reason to stop asking it.
+      if (!(error instanceof ReplyError)) this.openBreaker();
+      throw error;
+    }
+  }
+
+  private openBreaker(): void {
+    if (this.breakerOpen || this.closed) return;
+    this.breakerOpen = true;
+    this.options.onBreaker?.(true);
+    this.scheduleProbe();
+  }
+
+  private closeBreaker(): void {
+    if (!this.breakerOpen || this.closed) return;
+    this.breakerOpen = false;
+    if (this.probe) clearTimeout(this.probe);
+    this.probe = null;
+    this.options.onBreaker?.(false);
+  }
+
+  private scheduleProbe(): void {
+    this.probe = setTimeout(() => {
+      this.probe = null;
+      this.redis.ping().then(
+        () => this.closeBreaker(),
+        () => {
+          if (!this.closed) this.scheduleProbe();
+        },
+      );
+    }, this.options.breakerProbeMs ?? 1000);
+    this.probe.unref();
   }
 
   /** @internal */ key(name: string, counted: string): string {
@@ -119,11 +189,13 @@ export class RedisCounterStore implements CounterStore {
   }
 
   /** @internal */ rolling(key: string, op: string, windowMs: number, max: number): Promise<ScriptReply> {
-    return this.redis.hsRollingWindow(key, op, this.now(), windowMs, max, op === 'check' ? '' : this.member());
+    return this.guarded(() =>
+      this.redis.hsRollingWindow(key, op, this.now(), windowMs, max, op === 'check' ? '' : this.member()),
+    );
   }
 
   /** @internal */ failure(key: string, args: Array<string | number>): Promise<ScriptReply> {
-    return this.redis.hsFailureLock(key, `${key}:r`, args[0]!, this.now(), ...args.slice(1));
+    return this.guarded(() => this.redis.hsFailureLock(key, `${key}:r`, args[0]!, this.now(), ...args.slice(1)));
   }
 
   /** @internal */ failed(counter: string, error: unknown): void {

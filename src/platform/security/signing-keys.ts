@@ -4,12 +4,12 @@ import { join } from 'node:path';
 import type { AppConfig, SigningKey } from '../config/config';
 import { StartupRefusal } from '../core/startup-refusal';
 import { fsyncPath } from '../fsync-path';
-import { makePrivateDataDir } from './private-files';
+import { makePrivateDataDir, makePrivateFile } from './private-files';
 
 /**
  * The HMAC keys of access tokens, the first one signing (the keyring is the OAuth module's): from
  * TOKEN_SIGNING_KEYS, or, for a single-instance deployment without it, a key generated once and kept
- * (mode 0600) in DATA_DIR, so tokens survive a restart.
+ * (mode 0600, narrowed at each start) in DATA_DIR, so tokens survive a restart.
  */
 export function signingKeysOf(config: AppConfig): SigningKey[] {
   return config.signingKeys ?? [loadOrCreateLocalKey(config.dataDir, 'signing-key.json')];
@@ -23,7 +23,11 @@ export function signingKeysOf(config: AppConfig): SigningKey[] {
  */
 export function loadOrCreateLocalKey(dataDir: string, file: string): SigningKey {
   const path = join(dataDir, file);
-  if (existsSync(path)) return parseKeyFile(path, readFileSync(path, 'utf8'));
+  if (existsSync(path)) {
+    // A key restored from a backup or copied in 0644 is narrowed like the database files.
+    makePrivateFile(path);
+    return parseKeyFile(path, readFileSync(path, 'utf8'));
+  }
   makePrivateDataDir(dataDir);
   const key = { kid: `k${randomBytes(3).toString('hex')}`, secret: randomBytes(32) };
   const tmp = `${path}.tmp`;

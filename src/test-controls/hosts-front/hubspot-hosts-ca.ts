@@ -5,6 +5,7 @@ import {
   GeneralSubtree,
   GeneralSubtrees,
   id_ce_nameConstraints,
+  Name as AsnName,
   NameConstraints,
 } from '@peculiar/asn1-x509';
 import * as x509 from '@peculiar/x509';
@@ -23,6 +24,15 @@ export const HUBSPOT_HOSTS: readonly string[] = [
 ];
 /** The CA may sign for these domains only (X.509 name constraints): trusting it trusts nothing else. */
 const PERMITTED_DOMAINS = ['hubapi.com', 'hubspot.com'];
+/** Every address, IPv4 and IPv6: the CA signs for no IP address (constraints are per name type). */
+const EXCLUDED_IP_RANGES = ['0.0.0.0/0', '::/0'];
+/**
+ * The subjects every leaf has (`O=…, OU=…, CN=<one of HUBSPOT_HOSTS>`), and the only subjects the CA
+ * may sign: a certificate whose subject names another host in its CN, such as `CN=localhost` with
+ * no subjectAltName (OpenSSL checks a dotless CN against no DNS constraint, and Node and Python
+ * then match the host name against that CN), lies outside the permitted directory names.
+ */
+const LEAF_SUBJECT_BASE = 'O=hubspot-public-app-service, OU=HubSpot hosts front';
 
 export const CA_CERT_FILE = 'hubspot-hosts-ca.pem';
 export const CA_KEY_FILE = 'hubspot-hosts-ca-key.pem';
@@ -48,11 +58,21 @@ export interface LeafCertificate {
 export class HubSpotHostsCa {
   private readonly leaves = new Map<string, Promise<LeafCertificate>>();
 
+  /**
+   * False for a CA an older version made, whose name constraints let it sign for IP addresses and
+   * CN-only names: kept (apps and browsers may trust it), and the front says in the log how to replace it.
+   */
+  readonly constraintsCurrent: boolean;
+
   private constructor(
     readonly certificatePem: string,
     private readonly certificate: x509.X509Certificate,
     private readonly key: webcrypto.CryptoKey,
-  ) {}
+  ) {
+    const current = Buffer.from(AsnConvert.serialize(hubSpotNamesOnly()));
+    const made = certificate.getExtension(id_ce_nameConstraints)?.value;
+    this.constraintsCurrent = made !== undefined && current.equals(Buffer.from(made));
+  }
 
   static async loadOrCreate(dataDir: string): Promise<HubSpotHostsCa> {
     const certPath = join(dataDir, CA_CERT_FILE);
@@ -73,11 +93,7 @@ export class HubSpotHostsCa {
     }
     const keys = await crypto.subtle.generateKey(EC, true, ['sign', 'verify']);
     const now = Date.now();
-    const nameConstraints = new NameConstraints({
-      permittedSubtrees: new GeneralSubtrees(
-        PERMITTED_DOMAINS.map((d) => new GeneralSubtree({ base: new GeneralName({ dNSName: d }) })),
-      ),
-    });
+    const nameConstraints = hubSpotNamesOnly();
     const certificate = await x509.X509CertificateGenerator.createSelfSigned({
       name: 'CN=HubSpot hosts front (local test CA), O=hubspot-public-app-service',
       keys,
@@ -115,7 +131,7 @@ export class HubSpotHostsCa {
     const keys = await crypto.subtle.generateKey(EC, true, ['sign', 'verify']);
     const now = Date.now();
     const cert = await x509.X509CertificateGenerator.create({
-      subject: `CN=${host}`,
+      subject: leafSubject(host),
       issuer: this.certificate.subject,
       publicKey: keys.publicKey,
       signingKey: this.key,
@@ -133,6 +149,30 @@ export class HubSpotHostsCa {
     const key = x509.PemConverter.encode(await crypto.subtle.exportKey('pkcs8', keys.privateKey), 'PRIVATE KEY');
     return { key, cert: `${cert.toString('pem')}\n${this.certificatePem}` };
   }
+}
+
+/** A leaf's subject: the permitted directory name, then the host. */
+export function leafSubject(host: string): string {
+  return `${LEAF_SUBJECT_BASE}, CN=${host}`;
+}
+
+/**
+ * The CA's name constraints: DNS names under HubSpot's domains only, no IP address (v4 or v6), and
+ * the leaves' own subjects only (no CN-only certificate for another name).
+ */
+export function hubSpotNamesOnly(): NameConstraints {
+  const directoryName = (host: string) => AsnConvert.parse(new x509.Name(leafSubject(host)).toArrayBuffer(), AsnName);
+  return new NameConstraints({
+    permittedSubtrees: new GeneralSubtrees([
+      ...PERMITTED_DOMAINS.map((d) => new GeneralSubtree({ base: new GeneralName({ dNSName: d }) })),
+      ...HUBSPOT_HOSTS.map(
+        (host) => new GeneralSubtree({ base: new GeneralName({ directoryName: directoryName(host) }) }),
+      ),
+    ]),
+    excludedSubtrees: new GeneralSubtrees(
+      EXCLUDED_IP_RANGES.map((range) => new GeneralSubtree({ base: new GeneralName({ iPAddress: range }) })),
+    ),
+  });
 }
 
 function pemBody(pem: string): ArrayBuffer {

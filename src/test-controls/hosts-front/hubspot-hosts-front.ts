@@ -13,7 +13,8 @@ import { join } from 'node:path';
 import type { Duplex } from 'node:stream';
 import { createSecureContext, TLSSocket } from 'node:tls';
 import { APP_CONFIG, type AppConfig } from '../../platform/config/config';
-import { CA_CERT_FILE, HUBSPOT_HOSTS, HubSpotHostsCa } from './hubspot-hosts-ca';
+import { connectionGateOf, serverTimeouts } from '../../platform/http/connection-bounds';
+import { CA_CERT_FILE, CA_KEY_FILE, HUBSPOT_HOSTS, HubSpotHostsCa } from './hubspot-hosts-ca';
 
 /** HubSpot's Error object for the proxy's own refusals (it is not a route of the service). */
 function errorBody(category: string, message: string): string {
@@ -67,7 +68,16 @@ export class HubSpotHostsFront implements OnApplicationBootstrap, BeforeApplicat
     if (port === null) return;
     this.ca = await HubSpotHostsCa.loadOrCreate(this.config.dataDir);
     const service = this.adapterHost.httpAdapter.getHttpServer() as Server;
-    const server = createServer((request, response) => this.refusePlainRequest(request, response));
+    // A CONNECT must arrive within REQUEST_TIMEOUT_MS, like any request (Node's defaults wait minutes).
+    const server = createServer(
+      serverTimeouts(this.config.requestTimeoutMs, this.config.keepAliveTimeoutMs).http,
+      (request, response) => this.refusePlainRequest(request, response),
+    );
+    // Each connection to the front counts against MAX_CONNECTIONS and its address's share, together
+    // with the service's own (connection-bounds.ts); its tunnel, handed to the service's server, then
+    // has that server's timeouts (a request within REQUEST_TIMEOUT_MS, idle keep-alive KEEP_ALIVE_TIMEOUT_MS).
+    const gate = connectionGateOf(service);
+    server.prependListener('connection', (socket: Socket) => void gate?.admit(socket));
     server.on('connect', (request: IncomingMessage, socket: Duplex, head: Buffer) =>
       this.tunnel(request, socket, head, service),
     );
@@ -84,6 +94,14 @@ export class HubSpotHostsFront implements OnApplicationBootstrap, BeforeApplicat
       server.listen(port, this.config.host, resolve);
     });
     this.server = server;
+    if (!this.ca.constraintsCurrent) {
+      this.logger.warn(
+        `${join(this.config.dataDir, CA_CERT_FILE)} was made by an older version: its name constraints do not exclude ` +
+          "IP addresses and CN-only names, so a leak of its key would let it be used for more than HubSpot's hosts. " +
+          `Stop the service, remove ${CA_CERT_FILE} and ${CA_KEY_FILE} from DATA_DIR to have a new CA made at the next start, ` +
+          'and trust the new certificate instead of the old one.',
+      );
+    }
     this.logger.log(
       `HubSpot hosts front (HTTPS CONNECT for ${HUBSPOT_HOSTS.join(', ')}) on ${this.config.host}:${this.port}; ` +
         `trust its CA: ${join(this.config.dataDir, CA_CERT_FILE)}`,
@@ -139,6 +157,9 @@ export class HubSpotHostsFront implements OnApplicationBootstrap, BeforeApplicat
           ALPNProtocols: ['http/1.1'],
         });
         tls.on('error', () => tls.destroy());
+        // Counted already, as the connection to the front it travels in; closing it closes that one.
+        connectionGateOf(service)?.countedAlready(tls);
+        tls.once('close', () => socket.destroy());
         service.emit('connection', tls);
       },
       (error: unknown) => {
