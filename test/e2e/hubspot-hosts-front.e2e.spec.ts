@@ -70,7 +70,7 @@ describe('HubSpot hosts front (HUBSPOT_HOSTS_PROXY_PORT)', () => {
     expect((await t.inject({ method: 'GET', url: '/admin/v1/hubspot-hosts-ca.pem' })).statusCode).toBe(401);
   });
 
-  it('@hubspot/api-client 14 with no basePath, only NODE_USE_ENV_PROXY, HTTPS_PROXY and NODE_EXTRA_CA_CERTS: token exchange, metadata, properties, refresh', async () => {
+  it('@hubspot/api-client 14 with no basePath, only NODE_USE_ENV_PROXY, HTTPS_PROXY and NODE_EXTRA_CA_CERTS: token exchange, metadata, properties, the quickstart’s contacts page, refresh', async () => {
     const { code } = await installCode(t, f);
     const { stdout } = await run(process.execPath, [join(__dirname, '../support/hosts-front-client.mjs')], {
       env: childEnv({
@@ -90,6 +90,7 @@ describe('HubSpot hosts front (HUBSPOT_HOSTS_PROXY_PORT)', () => {
       hubId: f.hubId,
       expiresIn: 1800,
       properties: expect.any(Number),
+      contacts: 0,
       refreshedExpiresIn: 1800,
       propertiesAfterRefresh: expect.any(Number),
     });

@@ -55,6 +55,7 @@ describe('merge', () => {
       firstname: 'P',
       lastname: 'Other',
       phone: '123',
+      hs_merged_object_ids: other.id,
     });
     expect(
       operationProblems('POST', '/crm/v3/objects/{objectType}/merge', 200, JSON.parse(JSON.stringify(merged))),

@@ -9,6 +9,8 @@ const tokens = await hubspot.oauth.tokensApi.create('authorization_code', CODE, 
 const info = await hubspot.oauth.accessTokensApi.get(tokens.accessToken);
 const withToken = new Client({ accessToken: tokens.accessToken, numberOfApiCallRetries: 0 });
 const { results } = await withToken.crm.properties.coreApi.getAll('contacts');
+// What HubSpot's OAuth quickstart calls next: a page of contacts.
+const contacts = await withToken.crm.contacts.basicApi.getPage(1);
 const refreshed = await hubspot.oauth.tokensApi.create(
   'refresh_token',
   undefined,
@@ -24,6 +26,7 @@ process.stdout.write(
     hubId: info.hubId,
     expiresIn: tokens.expiresIn,
     properties: results.length,
+    contacts: contacts.results.length,
     refreshedExpiresIn: refreshed.expiresIn,
     propertiesAfterRefresh: afterRefresh.results.length,
   })}\n`,

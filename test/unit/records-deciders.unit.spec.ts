@@ -264,11 +264,12 @@ describe('record decider: merge and GDPR delete', () => {
     spec
       .given([created({ email: 'p@b.c', firstname: 'P' })])
       .when(absorb({ email: 'o@b.c', firstname: 'O', lastname: 'L' }))
-      .then([changed({ lastname: 'L' }, NOW + 3000)]);
+      .then([changed({ lastname: 'L', hs_merged_object_ids: '6' }, NOW + 3000)]);
+    // Its own earlier merges and the merged record's are kept.
     spec
-      .given([created({ firstname: 'P' })])
-      .when(absorb({ firstname: 'O' }))
-      .thenNothing();
+      .given([created({ firstname: 'P', hs_merged_object_ids: '3' })])
+      .when(absorb({ firstname: 'O', hs_merged_object_ids: '4;5' }))
+      .then([changed({ hs_merged_object_ids: '3;4;5;6' }, NOW + 3000)]);
   });
 
   it('GDPR delete: once, of an existing record (archived too); the id is never used again', () => {

@@ -12,7 +12,7 @@ import type { CommandContext } from '../../platform/events/envelope';
 import { answerAfterCommit, type ReadModel } from '../../platform/projections/answer-after-commit';
 import { ProjectionRunner } from '../../platform/projections/projection-runner';
 import type { PropertyRules } from '../domain/property-values';
-import { checkedValues, isLive, recordDecider } from '../domain/record.decider';
+import { checkedValues, isLive, MERGED_IDS, recordDecider } from '../domain/record.decider';
 import {
   cannotMergeIntoItself,
   notAUniqueProperty,
@@ -267,7 +267,7 @@ export class CrmRecordsHandler implements ICommandHandler<CrmRecordsCommand> {
       context,
     );
     const [view] = await this.answer(hubId, type, [
-      { id: primaryId, position, shown: shownAfterWrite(type, { ...primary.properties, ...taken }) },
+      { id: primaryId, position, shown: [...shownAfterWrite(type, { ...primary.properties, ...taken }), MERGED_IDS] },
     ]);
     return view!;
   }

@@ -68,6 +68,7 @@ export const SYSTEM_PROPERTIES: ReadonlySet<string> = new Set([
   'lastmodifieddate',
   'hs_createdate',
   'hs_lastmodifieddate',
+  'hs_merged_object_ids',
 ]);
 
 /** The system values of one record, as strings (HubSpot sends every value as a string). */

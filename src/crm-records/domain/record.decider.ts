@@ -115,6 +115,9 @@ export class RecordIdTaken extends Error {
   }
 }
 
+/** HubSpot's property listing the ids merged into a record (read-only: set by merges alone). */
+export const MERGED_IDS = 'hs_merged_object_ids';
+
 /** A record reads and writes may find: created, not archived, merged away or purged. */
 export const isLive = (state: RecordState) => state.exists && !state.archived && !state.merged;
 
@@ -207,12 +210,17 @@ export const recordDecider: Decider<RecordState, RecordCommand, RecordEvent> = {
         ];
       case 'AbsorbMergedRecord': {
         if (!isLive(state)) throw recordNotFound();
-        const changes = Object.fromEntries(
+        const changes: Record<string, string> = Object.fromEntries(
           Object.entries(command.mergedProperties).filter(
-            ([name, v]) => v !== '' && state.properties[name] === undefined,
+            ([name, v]) => v !== '' && name !== MERGED_IDS && state.properties[name] === undefined,
           ),
         );
-        if (Object.keys(changes).length === 0) return [];
+        // HubSpot's record of what was merged into this one: its own earlier merges, the merged
+        // record's, and the merged record's id (`;`-separated, as HubSpot's multi-value properties).
+        const merged = [state.properties[MERGED_IDS], command.mergedProperties[MERGED_IDS], String(command.mergedId)]
+          .filter((v): v is string => v !== undefined && v !== '')
+          .flatMap((v) => v.split(';'));
+        changes[MERGED_IDS] = [...new Set(merged)].join(';');
         return [
           {
             type: CrmRecordEventType.RecordPropertiesChanged,

@@ -1,4 +1,5 @@
 import type { ErrorDetail } from '../../platform/errors/hubspot-error';
+import { parseBooleanParam } from '../../platform/http/boolean-param';
 import { invalidInput, tooManyInputs, tooManyInputsWithHistory } from '../domain/record-errors';
 
 /**
@@ -17,11 +18,9 @@ function fail(message: string, at: string, code = 'INVALID'): never {
   throw invalidInput(`Invalid input: ${at}`, [{ message, in: at, code }]);
 }
 
+/** `archived`: HubSpot's spelling in any case (Python's client sends `True`), through the one boolean parser. */
 export function parseBoolean(raw: string | string[] | undefined, name: string): boolean {
-  const v = first(raw);
-  if (v === undefined || v === '' || v === 'false') return false;
-  if (v === 'true') return true;
-  return fail(`${name} must be true or false`, name);
+  return parseBooleanParam(raw, name, false);
 }
 
 /** `limit`: default 10, at most 100 (50 with propertiesWithHistory). */
