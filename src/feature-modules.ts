@@ -1,4 +1,5 @@
 import type { DynamicModule, Type } from '@nestjs/common';
+import { AppWebhooksModule } from './app-webhooks';
 import { CardsModule } from './cards';
 import { CrmAssociationsModule } from './crm-associations';
 import { CrmPipelinesModule } from './crm-pipelines';
@@ -19,6 +20,7 @@ export function featureModules(): FeatureModule[] {
     CrmRecordsModule,
     CrmPipelinesModule,
     CrmAssociationsModule,
+    AppWebhooksModule,
     TestControlsModule,
   ];
 }

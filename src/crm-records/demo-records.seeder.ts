@@ -38,6 +38,7 @@ export class DemoRecordsSeeder {
   async apply(hubIds: readonly number[], records: DemoRecords = DemoRecordsSeeder.load()): Promise<void> {
     const context: CommandContext = { correlationId: 'demo-seed', causationId: null, actor: 'system:demo-seed' };
     const source = { appId: null, userId: null };
+    const seeded: number[] = [];
     for (const hubId of hubIds) {
       if (this.queries.page(hubId, '0-1', { archived: false, after: 0, limit: 1 }).results.length > 0) continue;
       for (const [objectType, list] of [
@@ -58,7 +59,9 @@ export class DemoRecordsSeeder {
           ),
         );
       }
-      this.logger.log(`demo records created in account ${hubId}`);
+      seeded.push(hubId);
     }
+    // One line, not one per account: the banner must stay on a person's first screen.
+    if (seeded.length > 0) this.logger.log(`demo records created in accounts ${seeded.join(', ')}`);
   }
 }

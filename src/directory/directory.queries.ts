@@ -1,3 +1,4 @@
+import { SecretSealer } from '../platform/security/secret-sealer';
 import { Inject, Injectable } from '@nestjs/common';
 import type Database from 'better-sqlite3';
 import { APP_CONFIG, AppConfig } from '../platform/config/config';
@@ -100,6 +101,7 @@ interface AppRow {
   required_scopes: string;
   optional_scopes: string;
   created_at: number;
+  client_secret_sealed: string | null;
 }
 
 /**
@@ -237,6 +239,17 @@ export class DirectoryQueries {
     const row = this.stmt('SELECT * FROM dir_users WHERE email = ?').get(email.trim().toLowerCase()) as
       UserRow | undefined;
     return row ? { ...toUser(row), passwordHash: row.password_hash } : null;
+  }
+
+  /**
+   * The app's client secret, for signing its webhook deliveries only (HubSpot signs them with it);
+   * null for an app registered before secrets were sealed, or whose sealing key is gone.
+   */
+  webhookSigningSecret(appId: number): string | null {
+    const row = this.stmt('SELECT client_secret_sealed FROM dir_apps WHERE app_id = ?').get(appId) as
+      { client_secret_sealed: string | null } | undefined;
+    if (!row?.client_secret_sealed) return null;
+    return SecretSealer.forConfig(this.config).open(row.client_secret_sealed);
   }
 
   getApp(appId: number): AppView | null {

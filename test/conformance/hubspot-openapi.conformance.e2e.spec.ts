@@ -46,6 +46,7 @@ for (const v of ['v3', '2026-03']) {
 const COMPARED_WITH: Record<string, { specFile: string; path: string }> = {
   'POST /oauth/2026-09/token 200': { specFile: '2026-03/oauth.json', path: '/oauth/2026-03/token' },
 };
+
 // The default association PUT: HubSpot names its first two parameters {fromObjectType}/{fromObjectId};
 // ours carry the names the records routes use at the same place of the path (one router node).
 for (const [prefix, file] of [
@@ -695,6 +696,44 @@ if (!DIR) {
             payload: JSON.stringify({ inputs: [{ category: 'HUBSPOT_DEFINED', typeId: 279 }] }),
           });
         }
+      }
+
+      // App webhooks at every version, with the app's developer key (a subscription per version).
+      const hooksDevHubId = (await createAccount(t, { tier: 'enterprise' })).hubId;
+      const hooked = await createApp(t, { developerHubId: hooksDevHubId });
+      const devKey = (await t.admin('POST', `/admin/v1/accounts/${hooksDevHubId}/developer-api-keys`)).json() as {
+        developerApiKey: string;
+      };
+      const webhooks = [
+        ['/webhooks/v3', 'email'],
+        ['/webhooks/2026-03', 'firstname'],
+        ['/app-webhooks/2026-09', 'lastname'],
+      ] as const;
+      for (const [prefix, property] of webhooks) {
+        const at = (path: string) => `${prefix}/${hooked.appId}${path}?hapikey=${devKey.developerApiKey}`;
+        const tpl = (path: string) => `${prefix}/{appId}${path}`;
+        const settings = {
+          targetUrl: 'https://example.com/hubspot/webhooks',
+          throttling: { maxConcurrentRequests: 5 },
+        };
+        await record('PUT', tpl('/settings'), at('/settings'), { json: settings });
+        await record('GET', tpl('/settings'), at('/settings'));
+        const sub = await record('POST', tpl('/subscriptions'), at('/subscriptions'), {
+          json: { eventType: 'contact.propertyChange', propertyName: property, active: true },
+        });
+        await record('GET', tpl('/subscriptions'), at('/subscriptions'));
+        const one = tpl('/subscriptions/{subscriptionId}');
+        await record('GET', one, at(`/subscriptions/${sub.id}`));
+        await record('PATCH', one, at(`/subscriptions/${sub.id}`), { json: { active: false } });
+        const batch = tpl('/subscriptions/batch/update');
+        await record('POST', batch, at('/subscriptions/batch/update'), {
+          json: { inputs: [{ id: Number(sub.id), active: true }] },
+          status: 200,
+        });
+        await record('POST', batch, at('/subscriptions/batch/update'), {
+          json: { inputs: [{ id: 99_999, active: true }] },
+          status: prefix.includes('2026-09') ? 200 : 207,
+        });
       }
     }, 120_000);
     afterAll(() => t?.close());

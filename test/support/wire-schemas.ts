@@ -1,5 +1,6 @@
 import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
+import { WEBHOOKS_WIRE_OPERATIONS } from '../../src/app-webhooks/http/wire-schemas';
 import { CARDS_WIRE_OPERATIONS } from '../../src/cards/http/wire-schemas';
 import { CRM_ASSOCIATIONS_WIRE_OPERATIONS } from '../../src/crm-associations/http/wire-schemas';
 import { CRM_PIPELINES_WIRE_OPERATIONS } from '../../src/crm-pipelines/http/wire-schemas';
@@ -22,6 +23,7 @@ export const ALL_WIRE_OPERATIONS: readonly WireOperation[] = [
   ...CRM_RECORDS_WIRE_OPERATIONS,
   ...CRM_PIPELINES_WIRE_OPERATIONS,
   ...CRM_ASSOCIATIONS_WIRE_OPERATIONS,
+  ...WEBHOOKS_WIRE_OPERATIONS,
 ];
 
 const ajv = new Ajv({ allErrors: true, strict: true });

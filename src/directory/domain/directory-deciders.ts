@@ -254,6 +254,8 @@ export interface NewApp {
   name: string;
   clientId: string;
   clientSecretHash: string;
+  /** The secret sealed for signing webhook deliveries (never the secret itself). */
+  clientSecretSealed?: string;
   redirectUrls: string[];
   requiredScopes: string[];
   optionalScopes: string[];
@@ -294,6 +296,7 @@ export const appDecider: Decider<Existence, NewApp, AppRegistered> = {
           name: c.name,
           clientId: c.clientId,
           clientSecretHash: c.clientSecretHash,
+          ...(c.clientSecretSealed === undefined ? {} : { clientSecretSealed: c.clientSecretSealed }),
           redirectUrls: c.redirectUrls,
           requiredScopes: [...new Set(c.requiredScopes)],
           optionalScopes: [...new Set(c.optionalScopes)],

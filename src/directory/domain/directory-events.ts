@@ -78,6 +78,12 @@ export interface AppRegistered {
     name: string;
     clientId: string;
     clientSecretHash: string;
+    /**
+     * The client secret sealed (platform/security/secret-sealer.ts: AES-256-GCM under a key derived
+     * from the token signing keys): it signs the app's webhook deliveries. Absent on apps registered
+     * before webhooks, which therefore cannot be signed.
+     */
+    clientSecretSealed?: string;
     redirectUrls: string[];
     requiredScopes: string[];
     optionalScopes: string[];

@@ -35,8 +35,8 @@ export class DirectoryProjection implements Projection<DirectoryRecordEvent> {
     DirectoryEventType.DeveloperApiKeyRetired,
   ];
   readonly name = 'directory';
-  /** 3: account settings and developer API keys. */
-  readonly version = 3;
+  /** 3: account settings and developer API keys; 4: apps' sealed client secrets (webhook signatures). */
+  readonly version = 4;
 
   setup(db: Database.Database): void {
     db.exec(`
@@ -49,7 +49,7 @@ export class DirectoryProjection implements Projection<DirectoryRecordEvent> {
       CREATE TABLE IF NOT EXISTS dir_apps (
         app_id INTEGER PRIMARY KEY, developer_hub_id INTEGER NOT NULL, name TEXT NOT NULL, client_id TEXT NOT NULL UNIQUE,
         client_secret_hash TEXT NOT NULL, redirect_urls TEXT NOT NULL, required_scopes TEXT NOT NULL,
-        optional_scopes TEXT NOT NULL, created_at INTEGER NOT NULL);
+        optional_scopes TEXT NOT NULL, created_at INTEGER NOT NULL, client_secret_sealed TEXT);
       CREATE TABLE IF NOT EXISTS dir_account_settings (
         hub_id INTEGER PRIMARY KEY, account_type TEXT NOT NULL, time_zone TEXT NOT NULL, company_currency TEXT NOT NULL,
         additional_currencies TEXT NOT NULL);
@@ -121,7 +121,7 @@ export class DirectoryProjection implements Projection<DirectoryRecordEvent> {
       }
       case DirectoryEventType.AppRegistered: {
         const d = event.data;
-        cachedStatement(db, 'INSERT INTO dir_apps VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)').run(
+        cachedStatement(db, 'INSERT INTO dir_apps VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').run(
           d.appId,
           d.developerHubId,
           d.name,
@@ -131,6 +131,7 @@ export class DirectoryProjection implements Projection<DirectoryRecordEvent> {
           JSON.stringify(d.requiredScopes),
           JSON.stringify(d.optionalScopes),
           d.createdAt,
+          d.clientSecretSealed ?? null,
         );
         break;
       }

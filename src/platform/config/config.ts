@@ -78,6 +78,12 @@ export interface AppConfig {
    */
   archive: { retentionDays: number; intervalMs: number; batchEvents: number };
   /**
+   * App webhook deliveries (docs/webhooks.md): HubSpot's 10 s answer timeout by default; how often
+   * the dispatcher looks for retries that came due (on the installs' clocks) when nothing woke it;
+   * `enabled: false` stops sending (the outbox still fills).
+   */
+  webhooks: { enabled: boolean; timeoutMs: number; pollMs: number };
+  /**
    * Fastify's trustProxy: which X-Forwarded-For hops to believe for the client's address (the
    * sign-in and client-authentication throttles key on it). false: the socket's peer.
    */
@@ -243,6 +249,11 @@ export function loadConfig(env: Env): AppConfig {
       retentionDays: int('AUDIT_RETENTION_DAYS', 90, 0, 36_500),
       intervalMs: int('ARCHIVE_INTERVAL_MS', 60_000, 0, 86_400_000),
       batchEvents: int('ARCHIVE_BATCH_EVENTS', 1000, 1, 1_000_000),
+    },
+    webhooks: {
+      enabled: bool('WEBHOOKS_ENABLED', true),
+      timeoutMs: int('WEBHOOK_TIMEOUT_MS', 10_000, 100, 60_000),
+      pollMs: int('WEBHOOK_POLL_MS', 250, 10, 60_000),
     },
     trustProxy,
     metricsToken: env.METRICS_TOKEN ? env.METRICS_TOKEN : null,

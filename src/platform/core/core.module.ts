@@ -76,7 +76,8 @@ class CoreLifecycle implements OnApplicationBootstrap, OnApplicationShutdown {
    */
   private async holdCheckpointsAgainstStore(checkpoints: Checkpoints): Promise<string | null> {
     const identity = await this.store.identity();
-    if (identity === null && checkpoints.hasApplied()) {
+    // (Read models of a store of another kind are simply rebuilt: the store in use was changed.)
+    if (identity === null && checkpoints.hasApplied() && !checkpoints.boundToAnotherKind(this.store.kind)) {
       throw new StartupRefusal(
         `The ${this.store.kind === 'sqlite' ? 'embedded' : 'EventStoreDB'} event store holds no events, but ${resolve(this.db.name)} was built from an event history: restore the event store from a backup (no read model was changed), or move readmodels.sqlite away to really start with an empty store.`,
       );

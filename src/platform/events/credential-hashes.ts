@@ -5,7 +5,13 @@
  * refresh tokens stay: they are those streams' ids, already in `streamId`, and how a token's
  * history is followed.
  */
-export const CREDENTIAL_HASHES: ReadonlySet<string> = new Set(['passwordHash', 'clientSecretHash', 'keyHash']);
+export const CREDENTIAL_HASHES: ReadonlySet<string> = new Set([
+  'passwordHash',
+  'clientSecretHash',
+  // Sealed, not hashed (webhook signatures need the secret): still nothing to hand out.
+  'clientSecretSealed',
+  'keyHash',
+]);
 
 /** The event with its data's credential hashes left out (the same object when it has none). */
 export function withoutCredentialHashes<E extends { data: unknown }>(event: E): E {

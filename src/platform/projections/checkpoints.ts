@@ -21,6 +21,13 @@ export class Checkpoints {
     return this.db.prepare('SELECT 1 FROM projection_checkpoints WHERE position > 0 LIMIT 1').get() !== undefined;
   }
 
+  /** Whether the checkpoints were kept for a store of another kind (SQLite's, while EventStoreDB's is in use). */
+  boundToAnotherKind(kind: string): boolean {
+    const stored = (this.db.prepare('SELECT identity FROM projection_store').get() as { identity: string } | undefined)
+      ?.identity;
+    return stored !== undefined && !stored.startsWith(`${kind}:`);
+  }
+
   /**
    * Ties the checkpoints to the store whose positions they are: `identity` is its kind and first
    * event's id, null while it is empty (then the kind alone is recorded, and the caller binds again

@@ -1,3 +1,5 @@
+import { APP_CONFIG, type AppConfig } from '../../../platform/config/config';
+import { SecretSealer } from '../../../platform/security/secret-sealer';
 import { Inject } from '@nestjs/common';
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { randomUUID } from 'node:crypto';
@@ -45,6 +47,7 @@ export class RegisterAppHandler implements ICommandHandler<RegisterApp> {
     private readonly answers: DirectoryAnswers,
     private readonly queries: DirectoryQueries,
     @Inject(CLOCK) private readonly clock: Clock,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {
     this.apps = streams.forDecider(appDecider);
   }
@@ -66,6 +69,7 @@ export class RegisterAppHandler implements ICommandHandler<RegisterApp> {
           name: settings.name,
           clientId,
           clientSecretHash: sha256Hex(clientSecret),
+          clientSecretSealed: SecretSealer.forConfig(this.config).seal(clientSecret),
           redirectUrls: settings.redirectUrls,
           requiredScopes: settings.requiredScopes,
           optionalScopes: settings.optionalScopes,

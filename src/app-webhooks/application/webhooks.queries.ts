@@ -1,0 +1,249 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type Database from 'better-sqlite3';
+import { READ_MODEL_DB } from '../../platform/projections/read-model-database';
+import { cachedStatement } from '../../platform/projections/statement-cache';
+import type { ItemOutcome } from '../domain/webhook-events';
+
+export interface SettingsView {
+  targetUrl: string;
+  maxConcurrentRequests: number;
+  createdAt: number;
+  updatedAt: number;
+}
+
+export interface SubscriptionView {
+  id: number;
+  eventType: string;
+  propertyName: string | null;
+  objectTypeId: string | null;
+  active: boolean;
+  createdAt: number;
+  updatedAt: number;
+}
+
+/** An outbox item: what the dispatcher sends. */
+export interface OutboxItem {
+  seq: number;
+  eventId: string;
+  appId: number;
+  hubId: number;
+  payload: Record<string, unknown>;
+  attemptNumber: number;
+  firstAttemptAt: number | null;
+  nextAttemptAt: number;
+}
+
+export type DeliveryStatus = 'pending' | ItemOutcome;
+
+export interface AttemptView {
+  requestId: string;
+  attemptNumber: number;
+  outcome: ItemOutcome;
+  nextAttemptAt: number | null;
+  url: string;
+  sentAt: number;
+  request: { headers: Record<string, string>; body: string };
+  response: { statusCode: number | null; error: string | null; body: string | null; durationMs: number };
+}
+
+export interface DeliveryView {
+  id: string;
+  eventId: number;
+  appId: number;
+  portalId: number;
+  subscriptionId: number;
+  subscriptionType: string;
+  objectId: number;
+  status: DeliveryStatus;
+  /** Attempts made so far (the next attempt's attemptNumber). */
+  attempts: number;
+  nextAttemptAt: number | null;
+  lastStatusCode: number | null;
+  lastError: string | null;
+  payload: Record<string, unknown>;
+  attemptLog: AttemptView[];
+}
+
+export interface DeliveryFilter {
+  status?: DeliveryStatus;
+  subscriptionId?: number;
+  objectId?: number;
+  after?: number;
+  limit: number;
+}
+
+interface OutboxRow {
+  seq: number;
+  event_id: string;
+  app_id: number;
+  hub_id: number;
+  subscription_id: number;
+  subscription_type: string;
+  object_id: number;
+  payload: string;
+  status: DeliveryStatus;
+  attempt_number: number;
+  first_attempt_at: number | null;
+  next_attempt_at: number;
+  last_status_code: number | null;
+  last_error: string | null;
+}
+
+/** Reads of the webhooks read model (projection `webhooks-outbox`). */
+@Injectable()
+export class WebhooksQueries {
+  constructor(@Inject(READ_MODEL_DB) private readonly db: Database.Database) {}
+
+  private stmt(sql: string): Database.Statement {
+    return cachedStatement(this.db, sql);
+  }
+
+  settings(appId: number): SettingsView | null {
+    const row = this.stmt('SELECT * FROM wh_settings WHERE app_id = ?').get(appId) as
+      { target_url: string; max_concurrent: number; created_at: number; updated_at: number } | undefined;
+    if (!row) return null;
+    return {
+      targetUrl: row.target_url,
+      maxConcurrentRequests: row.max_concurrent,
+      createdAt: row.created_at,
+      updatedAt: row.updated_at,
+    };
+  }
+
+  subscriptions(appId: number): SubscriptionView[] {
+    return (
+      this.stmt('SELECT * FROM wh_subscriptions WHERE app_id = ? ORDER BY subscription_id').all(
+        appId,
+      ) as SubscriptionRow[]
+    ).map(toSubscription);
+  }
+
+  subscription(appId: number, id: number): SubscriptionView | null {
+    const row = this.stmt('SELECT * FROM wh_subscriptions WHERE app_id = ? AND subscription_id = ?').get(appId, id) as
+      SubscriptionRow | undefined;
+    return row ? toSubscription(row) : null;
+  }
+
+  /** Apps with items waiting (pending or retrying) and settings to send them with. */
+  appsWithWork(): { appId: number; targetUrl: string; maxConcurrentRequests: number }[] {
+    return (
+      this.stmt(
+        `SELECT s.app_id, s.target_url, s.max_concurrent FROM wh_settings s
+         WHERE EXISTS (SELECT 1 FROM wh_outbox o WHERE o.status IN ('pending', 'retrying') AND o.app_id = s.app_id)`,
+      ).all() as { app_id: number; target_url: string; max_concurrent: number }[]
+    ).map((r) => ({ appId: r.app_id, targetUrl: r.target_url, maxConcurrentRequests: r.max_concurrent }));
+  }
+
+  /** The app's waiting items in feed order (due or not: the install's clock decides). */
+  waitingItems(appId: number, limit: number): OutboxItem[] {
+    return (
+      this.stmt(
+        `SELECT * FROM wh_outbox WHERE status IN ('pending', 'retrying') AND app_id = ? ORDER BY seq LIMIT ?`,
+      ).all(appId, limit) as OutboxRow[]
+    ).map((r) => ({
+      seq: r.seq,
+      eventId: r.event_id,
+      appId: r.app_id,
+      hubId: r.hub_id,
+      payload: JSON.parse(r.payload) as Record<string, unknown>,
+      attemptNumber: r.attempt_number,
+      firstAttemptAt: r.first_attempt_at,
+      nextAttemptAt: r.next_attempt_at,
+    }));
+  }
+
+  deliveries(appId: number, filter: DeliveryFilter): { results: DeliveryView[]; next: number | null } {
+    const rows = this.stmt(
+      `SELECT * FROM wh_outbox WHERE app_id = @appId AND seq > @after
+         AND (@status IS NULL OR status = @status) AND (@subscriptionId IS NULL OR subscription_id = @subscriptionId)
+         AND (@objectId IS NULL OR object_id = @objectId)
+       ORDER BY seq LIMIT @limit`,
+    ).all({
+      appId,
+      after: filter.after ?? 0,
+      status: filter.status ?? null,
+      subscriptionId: filter.subscriptionId ?? null,
+      objectId: filter.objectId ?? null,
+      limit: filter.limit + 1,
+    }) as OutboxRow[];
+    const page = rows.slice(0, filter.limit);
+    return {
+      results: page.map((r) => this.toDelivery(r)),
+      next: rows.length > filter.limit ? page[page.length - 1]!.seq : null,
+    };
+  }
+
+  delivery(appId: number, eventId: string): DeliveryView | null {
+    const row = this.stmt('SELECT * FROM wh_outbox WHERE event_id = ? AND app_id = ?').get(eventId, appId) as
+      OutboxRow | undefined;
+    return row ? this.toDelivery(row) : null;
+  }
+
+  private toDelivery(r: OutboxRow): DeliveryView {
+    const attempts = this.stmt(
+      `SELECT i.attempt_number, i.outcome, i.next_attempt_at, a.* FROM wh_attempt_items i
+       JOIN wh_attempts a ON a.request_id = i.request_id WHERE i.event_id = ? ORDER BY a.position`,
+    ).all(r.event_id) as {
+      request_id: string;
+      attempt_number: number;
+      outcome: ItemOutcome;
+      next_attempt_at: number | null;
+      url: string;
+      sent_at: number;
+      request_headers: string;
+      request_body: string;
+      status_code: number | null;
+      error: string | null;
+      response_body: string | null;
+      duration_ms: number;
+    }[];
+    const waiting = r.status === 'pending' || r.status === 'retrying';
+    return {
+      id: r.event_id,
+      eventId: Number(r.event_id),
+      appId: r.app_id,
+      portalId: r.hub_id,
+      subscriptionId: r.subscription_id,
+      subscriptionType: r.subscription_type,
+      objectId: r.object_id,
+      status: r.status,
+      attempts: r.attempt_number,
+      nextAttemptAt: waiting ? r.next_attempt_at : null,
+      lastStatusCode: r.last_status_code,
+      lastError: r.last_error,
+      payload: JSON.parse(r.payload) as Record<string, unknown>,
+      attemptLog: attempts.map((a) => ({
+        requestId: a.request_id,
+        attemptNumber: a.attempt_number,
+        outcome: a.outcome,
+        nextAttemptAt: a.next_attempt_at,
+        url: a.url,
+        sentAt: a.sent_at,
+        request: { headers: JSON.parse(a.request_headers) as Record<string, string>, body: a.request_body },
+        response: { statusCode: a.status_code, error: a.error, body: a.response_body, durationMs: a.duration_ms },
+      })),
+    };
+  }
+}
+
+interface SubscriptionRow {
+  subscription_id: number;
+  event_type: string;
+  property_name: string | null;
+  object_type_id: string | null;
+  active: number;
+  created_at: number;
+  updated_at: number;
+}
+
+function toSubscription(r: SubscriptionRow): SubscriptionView {
+  return {
+    id: r.subscription_id,
+    eventType: r.event_type,
+    propertyName: r.property_name,
+    objectTypeId: r.object_type_id,
+    active: r.active === 1,
+    createdAt: r.created_at,
+    updatedAt: r.updated_at,
+  };
+}

@@ -1,0 +1,118 @@
+import type { EventDecoder, EventDefinitions } from '../../platform/events/event-type-registry';
+
+/**
+ * Event types of app webhooks. Stable strings: they are what storage holds. An app's settings and
+ * subscriptions live on one stream (`webhooks.app-{appId}`); every delivery attempt (one HTTP
+ * request, up to 100 items) is an event on its own stream, and so is every redelivery asked for.
+ */
+export const WebhooksEventType = {
+  SettingsConfigured: 'webhooks.SettingsConfigured',
+  SettingsCleared: 'webhooks.SettingsCleared',
+  SubscriptionCreated: 'webhooks.SubscriptionCreated',
+  SubscriptionActivationChanged: 'webhooks.SubscriptionActivationChanged',
+  SubscriptionDeleted: 'webhooks.SubscriptionDeleted',
+  DeliveryAttempted: 'webhooks.DeliveryAttempted',
+  RedeliveryRequested: 'webhooks.RedeliveryRequested',
+} as const;
+
+export const appWebhooksStream = (appId: number) => `webhooks.app-${appId}`;
+export const deliveryAttemptStream = (appId: number, requestId: string) => `webhooks.request-${appId}-${requestId}`;
+export const redeliveryStream = (appId: number, requestId: string) => `webhooks.redelivery-${appId}-${requestId}`;
+
+/** The app's one target URL and its concurrency (HubSpot's `throttling.maxConcurrentRequests`). */
+export interface SettingsConfigured {
+  type: typeof WebhooksEventType.SettingsConfigured;
+  data: { appId: number; targetUrl: string; maxConcurrentRequests: number; configuredAt: number };
+}
+
+/** Deliveries pause; the subscriptions stay. */
+export interface SettingsCleared {
+  type: typeof WebhooksEventType.SettingsCleared;
+  data: { appId: number; clearedAt: number };
+}
+
+export interface SubscriptionCreated {
+  type: typeof WebhooksEventType.SubscriptionCreated;
+  data: {
+    appId: number;
+    subscriptionId: number;
+    /** HubSpot's `eventType`: `contact.creation`, `deal.propertyChange`, `object.creation`, ... */
+    eventType: string;
+    /** Required for `*.propertyChange`, else null. */
+    propertyName: string | null;
+    /** For `object.*` subscriptions: the object type they follow (`0-1`, `2-123`), else null. */
+    objectTypeId: string | null;
+    active: boolean;
+    createdAt: number;
+  };
+}
+
+export interface SubscriptionActivationChanged {
+  type: typeof WebhooksEventType.SubscriptionActivationChanged;
+  data: { appId: number; subscriptionId: number; active: boolean; updatedAt: number };
+}
+
+export interface SubscriptionDeleted {
+  type: typeof WebhooksEventType.SubscriptionDeleted;
+  data: { appId: number; subscriptionId: number; deletedAt: number };
+}
+
+/** What became of an item after an attempt: its next attempt (install time), or why there is none. */
+export type ItemOutcome = 'delivered' | 'retrying' | 'failed' | 'abandoned';
+
+export interface AttemptedItem {
+  /** HubSpot's `eventId` (a number, kept as its decimal string): the same on every attempt. */
+  eventId: string;
+  attemptNumber: number;
+  /** The install's time of this attempt (the item's account's clock): retries count from the first. */
+  attemptedAt: number;
+  outcome: ItemOutcome;
+  /** Install time (epoch ms) of the next attempt when retrying, else null. */
+  nextAttemptAt: number | null;
+}
+
+/**
+ * One HTTP request to the app's target URL and its answer: what Stripe's and GitHub's delivery
+ * logs show. The body is the exact bytes sent (their signatures are over it); the signatures
+ * themselves are not kept (they are derived from the client secret).
+ */
+export interface DeliveryAttempted {
+  type: typeof WebhooksEventType.DeliveryAttempted;
+  data: {
+    appId: number;
+    requestId: string;
+    url: string;
+    /** Service time (epoch ms) the request was sent. */
+    sentAt: number;
+    requestHeaders: Record<string, string>;
+    requestBody: string;
+    /** The answer's status, or null when there was none (timeout, refused, reset). */
+    statusCode: number | null;
+    /** `timeout`, `connection refused`, ... when there was no answer. */
+    error: string | null;
+    /** At most 1 KiB of the answer's body. */
+    responseBody: string | null;
+    durationMs: number;
+    items: AttemptedItem[];
+  };
+}
+
+/** An admin asked for an item to be sent again now (same eventId, next attemptNumber). */
+export interface RedeliveryRequested {
+  type: typeof WebhooksEventType.RedeliveryRequested;
+  data: { appId: number; eventId: string; requestedAt: number };
+}
+
+export type AppWebhooksEvent =
+  SettingsConfigured | SettingsCleared | SubscriptionCreated | SubscriptionActivationChanged | SubscriptionDeleted;
+export type WebhooksEvent = AppWebhooksEvent | DeliveryAttempted | RedeliveryRequested;
+
+export const webhooksEvents: EventDefinitions = {
+  [WebhooksEventType.SettingsConfigured]: null,
+  [WebhooksEventType.SettingsCleared]: null,
+  [WebhooksEventType.SubscriptionCreated]: null,
+  [WebhooksEventType.SubscriptionActivationChanged]: null,
+  [WebhooksEventType.SubscriptionDeleted]: null,
+  [WebhooksEventType.DeliveryAttempted]: null,
+  [WebhooksEventType.RedeliveryRequested]: null,
+} satisfies Record<(typeof WebhooksEventType)[keyof typeof WebhooksEventType], EventDecoder | null>;

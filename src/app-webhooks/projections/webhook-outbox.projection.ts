@@ -1,0 +1,317 @@
+import { Injectable } from '@nestjs/common';
+import type Database from 'better-sqlite3';
+import { CrmRecordEventType, type RecordEvent } from '../../crm-records/crm-records.events';
+import type { Recorded } from '../../platform/events/event-type-registry';
+import type { Projection } from '../../platform/projections/projection';
+import { cachedStatement } from '../../platform/projections/statement-cache';
+import { payloadItemsFor, type RecordChange } from '../domain/deliveries';
+import { readScopesOf, subscribedObjectTypeId } from '../domain/subscription-types';
+import { WebhooksEventType, type WebhooksEvent } from '../domain/webhook-events';
+import { OAuthEventType, type InstallEvent } from '../../oauth/oauth.events';
+
+type OutboxEvent = WebhooksEvent | RecordEvent | InstallEvent;
+
+export const WEBHOOK_OUTBOX_PROJECTION = 'webhooks-outbox';
+
+/**
+ * The apps' webhook settings and subscriptions, and the outbox: applied in feed order, so each
+ * record change is matched against the subscriptions and installs as they were at its position
+ * (a subscription sees only changes after it was made; an install without the object's read scope
+ * sees nothing). Each matching (change, subscription) is one outbox item with its payload and a
+ * stable eventId; delivery attempts and redeliveries move it on. Rebuildable from the events: the
+ * attempts replay onto the items they were made for.
+ */
+@Injectable()
+export class WebhookOutboxProjection implements Projection<OutboxEvent> {
+  readonly name = WEBHOOK_OUTBOX_PROJECTION;
+  readonly version = 1;
+  readonly handles: readonly OutboxEvent['type'][] = [
+    WebhooksEventType.SettingsConfigured,
+    WebhooksEventType.SettingsCleared,
+    WebhooksEventType.SubscriptionCreated,
+    WebhooksEventType.SubscriptionActivationChanged,
+    WebhooksEventType.SubscriptionDeleted,
+    WebhooksEventType.DeliveryAttempted,
+    WebhooksEventType.RedeliveryRequested,
+    OAuthEventType.AppInstalled,
+    OAuthEventType.AppInstallScopesChanged,
+    OAuthEventType.AppUninstalled,
+    CrmRecordEventType.RecordCreated,
+    CrmRecordEventType.RecordPropertiesChanged,
+    CrmRecordEventType.RecordArchived,
+    CrmRecordEventType.RecordMerged,
+    CrmRecordEventType.RecordPurged,
+  ];
+
+  setup(db: Database.Database): void {
+    db.exec(`
+      CREATE TABLE IF NOT EXISTS wh_settings (
+        app_id INTEGER PRIMARY KEY, target_url TEXT NOT NULL, max_concurrent INTEGER NOT NULL,
+        created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL);
+      CREATE TABLE IF NOT EXISTS wh_subscriptions (
+        app_id INTEGER NOT NULL, subscription_id INTEGER NOT NULL, event_type TEXT NOT NULL,
+        property_name TEXT, object_type_id TEXT, followed_type TEXT, active INTEGER NOT NULL,
+        created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL,
+        PRIMARY KEY (app_id, subscription_id));
+      CREATE INDEX IF NOT EXISTS wh_subscriptions_followed ON wh_subscriptions (followed_type, active);
+      CREATE TABLE IF NOT EXISTS wh_installs (
+        hub_id INTEGER NOT NULL, app_id INTEGER NOT NULL, scopes TEXT NOT NULL, PRIMARY KEY (hub_id, app_id));
+      CREATE TABLE IF NOT EXISTS wh_outbox (
+        seq INTEGER PRIMARY KEY AUTOINCREMENT, event_id TEXT NOT NULL UNIQUE, app_id INTEGER NOT NULL,
+        hub_id INTEGER NOT NULL, subscription_id INTEGER NOT NULL, subscription_type TEXT NOT NULL,
+        object_id INTEGER NOT NULL, position INTEGER NOT NULL, payload TEXT NOT NULL, status TEXT NOT NULL,
+        attempt_number INTEGER NOT NULL, first_attempt_at INTEGER, next_attempt_at INTEGER NOT NULL,
+        last_status_code INTEGER, last_error TEXT, updated_at INTEGER NOT NULL);
+      CREATE INDEX IF NOT EXISTS wh_outbox_due ON wh_outbox (status, app_id, seq);
+      CREATE INDEX IF NOT EXISTS wh_outbox_app ON wh_outbox (app_id, seq);
+      CREATE TABLE IF NOT EXISTS wh_attempts (
+        request_id TEXT PRIMARY KEY, app_id INTEGER NOT NULL, position INTEGER NOT NULL, url TEXT NOT NULL,
+        sent_at INTEGER NOT NULL, request_headers TEXT NOT NULL,
+        request_body TEXT NOT NULL, status_code INTEGER, error TEXT, response_body TEXT, duration_ms INTEGER NOT NULL);
+      CREATE TABLE IF NOT EXISTS wh_attempt_items (
+        event_id TEXT NOT NULL, request_id TEXT NOT NULL, attempt_number INTEGER NOT NULL, outcome TEXT NOT NULL,
+        next_attempt_at INTEGER, PRIMARY KEY (event_id, request_id));
+    `);
+  }
+
+  reset(db: Database.Database): void {
+    db.exec(`DELETE FROM wh_settings; DELETE FROM wh_subscriptions; DELETE FROM wh_installs; DELETE FROM wh_outbox;
+      DELETE FROM sqlite_sequence WHERE name = 'wh_outbox'; DELETE FROM wh_attempts; DELETE FROM wh_attempt_items;`);
+  }
+
+  apply(event: Recorded<OutboxEvent>, db: Database.Database): void {
+    const run = (sql: string, ...params: unknown[]) => cachedStatement(db, sql).run(...params);
+    switch (event.type) {
+      case WebhooksEventType.SettingsConfigured: {
+        const d = event.data;
+        run(
+          `INSERT INTO wh_settings VALUES (?, ?, ?, ?, ?) ON CONFLICT (app_id) DO UPDATE SET
+             target_url = excluded.target_url, max_concurrent = excluded.max_concurrent, updated_at = excluded.updated_at`,
+          d.appId,
+          d.targetUrl,
+          d.maxConcurrentRequests,
+          d.configuredAt,
+          d.configuredAt,
+        );
+        return;
+      }
+      case WebhooksEventType.SettingsCleared:
+        run('DELETE FROM wh_settings WHERE app_id = ?', event.data.appId);
+        return;
+      case WebhooksEventType.SubscriptionCreated: {
+        const d = event.data;
+        run(
+          'INSERT OR REPLACE INTO wh_subscriptions VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
+          d.appId,
+          d.subscriptionId,
+          d.eventType,
+          d.propertyName,
+          d.objectTypeId,
+          subscribedObjectTypeId(d.eventType, d.objectTypeId),
+          d.active ? 1 : 0,
+          d.createdAt,
+          d.createdAt,
+        );
+        return;
+      }
+      case WebhooksEventType.SubscriptionActivationChanged: {
+        const d = event.data;
+        run(
+          'UPDATE wh_subscriptions SET active = ?, updated_at = ? WHERE app_id = ? AND subscription_id = ?',
+          d.active ? 1 : 0,
+          d.updatedAt,
+          d.appId,
+          d.subscriptionId,
+        );
+        return;
+      }
+      case WebhooksEventType.SubscriptionDeleted:
+        run(
+          'DELETE FROM wh_subscriptions WHERE app_id = ? AND subscription_id = ?',
+          event.data.appId,
+          event.data.subscriptionId,
+        );
+        return;
+      case WebhooksEventType.DeliveryAttempted: {
+        const d = event.data;
+        run(
+          'INSERT OR IGNORE INTO wh_attempts VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+          d.requestId,
+          d.appId,
+          event.position,
+          d.url,
+          d.sentAt,
+          JSON.stringify(d.requestHeaders),
+          d.requestBody,
+          d.statusCode,
+          d.error,
+          d.responseBody,
+          d.durationMs,
+        );
+        for (const item of d.items) {
+          run(
+            'INSERT OR IGNORE INTO wh_attempt_items VALUES (?, ?, ?, ?, ?)',
+            item.eventId,
+            d.requestId,
+            item.attemptNumber,
+            item.outcome,
+            item.nextAttemptAt,
+          );
+          run(
+            `UPDATE wh_outbox SET status = ?, attempt_number = max(attempt_number, ?),
+               first_attempt_at = coalesce(first_attempt_at, ?), next_attempt_at = coalesce(?, next_attempt_at),
+               last_status_code = ?, last_error = ?, updated_at = ?
+             WHERE event_id = ? AND app_id = ?`,
+            item.outcome,
+            item.attemptNumber + 1,
+            item.attemptedAt,
+            item.nextAttemptAt,
+            d.statusCode,
+            d.error,
+            d.sentAt,
+            item.eventId,
+            d.appId,
+          );
+        }
+        return;
+      }
+      case WebhooksEventType.RedeliveryRequested: {
+        const d = event.data;
+        run(
+          `UPDATE wh_outbox SET status = 'pending', next_attempt_at = ?, first_attempt_at = NULL, updated_at = ?
+           WHERE event_id = ? AND app_id = ?`,
+          d.requestedAt,
+          d.requestedAt,
+          d.eventId,
+          d.appId,
+        );
+        return;
+      }
+      case OAuthEventType.AppInstalled:
+      case OAuthEventType.AppInstallScopesChanged:
+        run(
+          'INSERT OR REPLACE INTO wh_installs VALUES (?, ?, ?)',
+          event.data.hubId,
+          event.data.appId,
+          JSON.stringify(event.data.scopes),
+        );
+        return;
+      case OAuthEventType.AppUninstalled:
+        run('DELETE FROM wh_installs WHERE hub_id = ? AND app_id = ?', event.data.hubId, event.data.appId);
+        return;
+      default: {
+        const change = recordChangeOf(event);
+        if (change) this.enqueue(change, event.position, db);
+      }
+    }
+  }
+
+  /** One outbox item per matching active subscription of an app with settings, installed with the read scope. */
+  private enqueue(change: RecordChange, position: number, db: Database.Database): void {
+    const candidates = cachedStatement(
+      db,
+      `SELECT s.app_id, s.subscription_id, s.event_type, s.property_name, s.object_type_id, i.scopes
+       FROM wh_subscriptions s
+       JOIN wh_settings st ON st.app_id = s.app_id
+       JOIN wh_installs i ON i.hub_id = ? AND i.app_id = s.app_id
+       WHERE s.followed_type = ? AND s.active = 1
+       ORDER BY s.app_id, s.subscription_id`,
+    ).all(change.hubId, change.objectTypeId) as {
+      app_id: number;
+      subscription_id: number;
+      event_type: string;
+      property_name: string | null;
+      object_type_id: string | null;
+      scopes: string;
+    }[];
+    if (candidates.length === 0) return;
+    const readScopes = readScopesOf(change.objectTypeId);
+    const insert = cachedStatement(
+      db,
+      `INSERT OR IGNORE INTO wh_outbox (event_id, app_id, hub_id, subscription_id, subscription_type, object_id,
+         position, payload, status, attempt_number, first_attempt_at, next_attempt_at, updated_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'pending', 0, NULL, 0, ?)`,
+    );
+    for (const c of candidates) {
+      const scopes = JSON.parse(c.scopes) as string[];
+      if (!readScopes.some((s) => scopes.includes(s))) continue;
+      const subscription = {
+        id: c.subscription_id,
+        eventType: c.event_type,
+        propertyName: c.property_name,
+        objectTypeId: c.object_type_id,
+      };
+      for (const { eventId, item } of payloadItemsFor(change, subscription, c.app_id)) {
+        insert.run(
+          eventId,
+          c.app_id,
+          change.hubId,
+          c.subscription_id,
+          c.event_type,
+          item.objectId,
+          position,
+          JSON.stringify(item),
+          change.occurredAt,
+        );
+      }
+    }
+  }
+}
+
+function recordChangeOf(event: Recorded<OutboxEvent>): RecordChange | null {
+  const common = { sourceEventId: event.metadata.eventId, mergedInto: null, properties: {} };
+  switch (event.type) {
+    case CrmRecordEventType.RecordCreated: {
+      const d = event.data;
+      return {
+        ...common,
+        ...ids(d),
+        occurredAt: d.createdAt,
+        kind: 'creation',
+        properties: d.properties,
+        appId: d.appId,
+        userId: d.userId,
+      };
+    }
+    case CrmRecordEventType.RecordPropertiesChanged: {
+      const d = event.data;
+      return {
+        ...common,
+        ...ids(d),
+        occurredAt: d.changedAt,
+        kind: 'propertyChange',
+        properties: d.changes,
+        appId: d.appId,
+        userId: d.userId,
+      };
+    }
+    case CrmRecordEventType.RecordArchived: {
+      const d = event.data;
+      return { ...common, ...ids(d), occurredAt: d.archivedAt, kind: 'deletion', appId: d.appId, userId: d.userId };
+    }
+    case CrmRecordEventType.RecordMerged: {
+      const d = event.data;
+      return {
+        ...common,
+        ...ids(d),
+        occurredAt: d.mergedAt,
+        kind: 'merge',
+        mergedInto: d.into,
+        appId: d.appId,
+        userId: d.userId,
+      };
+    }
+    case CrmRecordEventType.RecordPurged: {
+      const d = event.data;
+      return { ...common, ...ids(d), occurredAt: d.purgedAt, kind: 'privacyDeletion', appId: null, userId: null };
+    }
+    default:
+      return null;
+  }
+}
+
+const ids = (d: { hubId: number; objectTypeId: string; id: number }) => ({
+  hubId: d.hubId,
+  objectTypeId: d.objectTypeId,
+  objectId: d.id,
+});
