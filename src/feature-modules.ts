@@ -1,6 +1,8 @@
 import type { DynamicModule, Type } from '@nestjs/common';
 import { AppWebhooksModule } from './app-webhooks';
 import { CardsModule } from './cards';
+import { CrmAssociationsModule } from './crm-associations';
+import { CrmPipelinesModule } from './crm-pipelines';
 import { CrmRecordsModule } from './crm-records';
 import { TestControlsModule } from './test-controls';
 import { CrmSchemaModule } from './crm-schema';
@@ -16,6 +18,8 @@ export function featureModules(): FeatureModule[] {
     CardsModule,
     CrmSchemaModule,
     CrmRecordsModule,
+    CrmPipelinesModule,
+    CrmAssociationsModule,
     AppWebhooksModule,
     TestControlsModule,
   ];
