@@ -1,6 +1,8 @@
 import type { DynamicModule, Type } from '@nestjs/common';
 import { AppWebhooksModule } from './app-webhooks';
 import { CardsModule } from './cards';
+import { CrmAssociationsModule } from './crm-associations';
+import { CrmPipelinesModule } from './crm-pipelines';
 import { CrmRecordsModule } from './crm-records';
 import { CrmSearchModule } from './crm-search';
 import { TestControlsModule } from './test-controls';
@@ -18,6 +20,8 @@ export function featureModules(): FeatureModule[] {
     CrmSchemaModule,
     CrmRecordsModule,
     CrmSearchModule,
+    CrmPipelinesModule,
+    CrmAssociationsModule,
     AppWebhooksModule,
     TestControlsModule,
   ];
