@@ -1,7 +1,10 @@
 import type { DynamicModule, Type } from '@nestjs/common';
 import { AppWebhooksModule } from './app-webhooks';
 import { CardsModule } from './cards';
+import { CrmAssociationsModule } from './crm-associations';
+import { CrmPipelinesModule } from './crm-pipelines';
 import { CrmRecordsModule } from './crm-records';
+import { CrmSearchModule } from './crm-search';
 import { TestControlsModule } from './test-controls';
 import { CrmSchemaModule } from './crm-schema';
 import { InstallPageModule, OAuthModule } from './oauth';
@@ -16,6 +19,9 @@ export function featureModules(): FeatureModule[] {
     CardsModule,
     CrmSchemaModule,
     CrmRecordsModule,
+    CrmSearchModule,
+    CrmPipelinesModule,
+    CrmAssociationsModule,
     AppWebhooksModule,
     TestControlsModule,
   ];

@@ -1,4 +1,6 @@
 import { Module } from '@nestjs/common';
+import { CrmAssociationsModule } from '../crm-associations';
+import { CrmPipelinesModule } from '../crm-pipelines';
 import { CrmSchemaModule } from '../crm-schema';
 import { AccessTokenVerificationModule } from '../oauth';
 import { EventSourcingModule } from '../platform/event-sourcing/event-sourcing.module';
@@ -23,7 +25,7 @@ import { CrmRecordsProjection } from './projections/crm-records.projection';
     events: crmRecordsEvents,
     projections: [CrmRecordsProjection],
     commandHandlers: [CrmRecordsHandler],
-    imports: [CrmSchemaModule, AccessTokenVerificationModule],
+    imports: [CrmSchemaModule, AccessTokenVerificationModule, CrmPipelinesModule, CrmAssociationsModule],
     controllers: [RecordsController, RecordLimitsController],
     providers: [CrmRecordsQueries, RecordHistory, RecordSchema, RecordIds, DemoRecordsSeeder],
     exports: [CrmRecordsQueries, DemoRecordsSeeder],

@@ -47,6 +47,19 @@ const COMPARED_WITH: Record<string, { specFile: string; path: string }> = {
   'POST /oauth/2026-09/token 200': { specFile: '2026-03/oauth.json', path: '/oauth/2026-03/token' },
 };
 
+// The default association PUT: HubSpot names its first two parameters {fromObjectType}/{fromObjectId};
+// ours carry the names the records routes use at the same place of the path (one router node).
+for (const [prefix, file] of [
+  ['/crm/v4/objects', 'v4/associations.json'],
+  ['/crm/objects/2026-03', '2026-03/associations.json'],
+  ['/crm/objects/2026-09', '2026-09/associations.json'],
+] as const) {
+  COMPARED_WITH[`PUT ${prefix}/{objectType}/{objectId}/associations/default/{toObjectType}/{toObjectId} 200`] = {
+    specFile: file,
+    path: `${prefix}/{fromObjectType}/{fromObjectId}/associations/default/{toObjectType}/{toObjectId}`,
+  };
+}
+
 const key = (o: Pick<WireOperation, 'method' | 'path' | 'status'>) => `${o.method} ${o.path} ${o.status}`;
 
 const SKIP_REASON =
@@ -437,6 +450,267 @@ if (!DIR) {
           },
           status: someFailed(200),
         });
+        // CRM search: a page with a next cursor, and one of every filter form.
+        await record('POST', `${objects}/{objectType}/search`, `${objects}/contacts/search`, {
+          token,
+          json: { filterGroups: [], sorts: ['-createdate'], properties: ['email', 'firstname'], limit: 1 },
+        });
+        await record('POST', `${objects}/{objectType}/search`, `${objects}/contacts/search`, {
+          token,
+          json: {
+            query: 'one',
+            filterGroups: [
+              { filters: [{ propertyName: 'email', operator: 'CONTAINS_TOKEN', value: '*@example.com' }] },
+              { filters: [{ propertyName: 'hs_object_id', operator: 'IN', values: [one.id] }] },
+            ],
+          },
+        });
+      }
+
+      // Pipelines, associations v4 and their limits (issue 37, items 5-7) at every version, on an
+      // account of their own (enterprise: room for new pipelines).
+      const crmHub = (await createAccount(t, { tier: 'enterprise' })).hubId;
+      const crmToken = mintRecordsToken(t, crmHub);
+      const newRecord = async (type: string, properties: Record<string, string>) => {
+        const r = await t.inject({
+          method: 'POST',
+          url: `/crm/v3/objects/${type}`,
+          headers: { authorization: `Bearer ${crmToken}`, 'content-type': 'application/json' },
+          payload: JSON.stringify({ properties }),
+        });
+        return (r.json() as { id: string }).id;
+      };
+      const spec = (associationTypeId: number) => ({ associationCategory: 'HUBSPOT_DEFINED', associationTypeId });
+      for (const v of ['v3', '2026-03', '2026-09'] as const) {
+        const token = crmToken;
+        const tag = v.replace('-', '');
+        const pipelines = v === 'v3' ? '/crm/v3/pipelines' : `/crm/pipelines/${v}`;
+        const stage = (label: string, displayOrder: number) => ({
+          label,
+          displayOrder,
+          metadata: { probability: '0.5' },
+        });
+        await record('GET', `${pipelines}/{objectType}`, `${pipelines}/deals`, { token });
+        const p = await record('POST', `${pipelines}/{objectType}`, `${pipelines}/deals`, {
+          token,
+          json: { label: `P ${tag}`, displayOrder: 1, stages: [stage('A', 0), stage('B', 1)] },
+        });
+        await record('GET', `${pipelines}/{objectType}/{pipelineId}`, `${pipelines}/deals/${p.id}`, { token });
+        await record('PUT', `${pipelines}/{objectType}/{pipelineId}`, `${pipelines}/deals/${p.id}`, {
+          token,
+          json: { label: `P ${tag}`, displayOrder: 2, stages: [{ ...stage('A', 0), stageId: p.stages[0].id }] },
+        });
+        await record('PATCH', `${pipelines}/{objectType}/{pipelineId}`, `${pipelines}/deals/${p.id}`, {
+          token,
+          json: { label: `Pipeline ${tag}` },
+        });
+        const s = await record(
+          'POST',
+          `${pipelines}/{objectType}/{pipelineId}/stages`,
+          `${pipelines}/deals/${p.id}/stages`,
+          {
+            token,
+            json: stage('C', 1),
+          },
+        );
+        await record('GET', `${pipelines}/{objectType}/{pipelineId}/stages`, `${pipelines}/deals/${p.id}/stages`, {
+          token,
+        });
+        const one = `${pipelines}/deals/${p.id}/stages/${s.id}`;
+        await record('GET', `${pipelines}/{objectType}/{pipelineId}/stages/{stageId}`, one, { token });
+        await record('PUT', `${pipelines}/{objectType}/{pipelineId}/stages/{stageId}`, one, {
+          token,
+          json: stage('D', 2),
+        });
+        await record('PATCH', `${pipelines}/{objectType}/{pipelineId}/stages/{stageId}`, one, {
+          token,
+          json: { label: 'E', metadata: {} },
+        });
+        await record('GET', `${pipelines}/{objectType}/{pipelineId}/audit`, `${pipelines}/deals/${p.id}/audit`, {
+          token,
+        });
+        await record('GET', `${pipelines}/{objectType}/{pipelineId}/stages/{stageId}/audit`, `${one}/audit`, { token });
+        const limits = v === 'v3' ? '/crm/v3/limits' : `/crm/limits/${v}`;
+        await record('GET', `${limits}/pipelines`, `${limits}/pipelines`, { token });
+
+        const objects = v === 'v3' ? '/crm/v4/objects' : `/crm/objects/${v}`;
+        const batch = v === 'v3' ? '/crm/v4/associations' : `/crm/associations/${v}`;
+        const contact = await newRecord('contacts', { email: `assoc-${tag}@example.com` });
+        const [c1, c2] = [
+          await newRecord('companies', { name: `A ${tag}` }),
+          await newRecord('companies', { name: `B ${tag}` }),
+        ];
+        await record(
+          'PUT',
+          `${objects}/{objectType}/{objectId}/associations/{toObjectType}/{toObjectId}`,
+          `${objects}/contacts/${contact}/associations/companies/${c1}`,
+          { token, json: [spec(1)] },
+        );
+        await record(
+          'PUT',
+          `${objects}/{objectType}/{objectId}/associations/default/{toObjectType}/{toObjectId}`,
+          `${objects}/contacts/${contact}/associations/default/companies/${c2}`,
+          { token },
+        );
+        if (v !== '2026-09') {
+          await record(
+            'GET',
+            `${objects}/{objectType}/{objectId}/associations/{toObjectType}`,
+            `${objects}/contacts/${contact}/associations/companies`,
+            { token },
+          );
+        }
+        const pair = { from: { id: contact }, to: { id: c1 }, types: [spec(279)] };
+        const missing = { from: { id: contact }, to: { id: '999999999' }, types: [spec(279)] };
+        await record(
+          'POST',
+          `${batch}/{fromObjectType}/{toObjectType}/batch/create`,
+          `${batch}/contacts/companies/batch/create`,
+          {
+            token,
+            json: { inputs: [pair] },
+            status: v === '2026-09' ? 200 : 201,
+          },
+        );
+        await record(
+          'POST',
+          `${batch}/{fromObjectType}/{toObjectType}/batch/create`,
+          `${batch}/contacts/companies/batch/create`,
+          {
+            token,
+            json: { inputs: [pair, missing] },
+            status: v === '2026-09' ? 200 : 207,
+          },
+        );
+        await record(
+          'POST',
+          `${batch}/{fromObjectType}/{toObjectType}/batch/associate/default`,
+          `${batch}/contacts/companies/batch/associate/default`,
+          { token, json: { inputs: [{ from: { id: contact }, to: { id: c1 } }] } },
+        );
+        await record(
+          'POST',
+          `${batch}/{fromObjectType}/{toObjectType}/batch/read`,
+          `${batch}/contacts/companies/batch/read`,
+          {
+            token,
+            json: { inputs: [{ id: contact }] },
+            status: 200,
+          },
+        );
+        if (v !== '2026-09') {
+          await record(
+            'POST',
+            `${batch}/{fromObjectType}/{toObjectType}/batch/read`,
+            `${batch}/contacts/companies/batch/read`,
+            {
+              token,
+              json: { inputs: [{ id: contact }, { id: '999999999' }] },
+              status: 207,
+            },
+          );
+        }
+        await record('GET', `${batch}/{fromObjectType}/{toObjectType}/labels`, `${batch}/contacts/companies/labels`, {
+          token,
+        });
+        const configurations =
+          v === 'v3'
+            ? '/crm/associations/v4/definitions/configurations'
+            : `/crm/associations/${v}/definitions/configurations`;
+        await record(
+          'POST',
+          `${configurations}/{fromObjectType}/{toObjectType}/batch/create`,
+          `${configurations}/contacts/companies/batch/create`,
+          {
+            token,
+            json: { inputs: [{ category: 'HUBSPOT_DEFINED', typeId: 279, maxToObjectIds: 2 }] },
+            status: v === '2026-09' ? 200 : 201,
+          },
+        );
+        if (v !== '2026-09') {
+          await record(
+            'POST',
+            `${configurations}/{fromObjectType}/{toObjectType}/batch/create`,
+            `${configurations}/contacts/companies/batch/create`,
+            {
+              token,
+              json: {
+                inputs: [
+                  { category: 'HUBSPOT_DEFINED', typeId: 1, maxToObjectIds: 1 },
+                  { category: 'HUBSPOT_DEFINED', typeId: 3, maxToObjectIds: 1 },
+                ],
+              },
+              status: 207,
+            },
+          );
+        }
+        await record(
+          'POST',
+          `${configurations}/{fromObjectType}/{toObjectType}/batch/update`,
+          `${configurations}/contacts/companies/batch/update`,
+          { token, json: { inputs: [{ category: 'HUBSPOT_DEFINED', typeId: 279, maxToObjectIds: 2 }] }, status: 200 },
+        );
+        if (v !== '2026-09') {
+          await record(
+            'POST',
+            `${configurations}/{fromObjectType}/{toObjectType}/batch/update`,
+            `${configurations}/contacts/companies/batch/update`,
+            {
+              token,
+              json: {
+                inputs: [
+                  { category: 'HUBSPOT_DEFINED', typeId: 279, maxToObjectIds: 2 },
+                  { category: 'HUBSPOT_DEFINED', typeId: 2, maxToObjectIds: 1 },
+                ],
+              },
+              status: 207,
+            },
+          );
+        }
+        await record('GET', `${configurations}/all`, `${configurations}/all`, { token });
+        await record(
+          'GET',
+          `${configurations}/{fromObjectType}/{toObjectType}`,
+          `${configurations}/contacts/companies`,
+          { token },
+        );
+        const records = `${limits}/associations/records`;
+        await record('GET', `${records}/from`, `${records}/from`, { token });
+        await record('GET', `${records}/{fromObjectTypeId}/to`, `${records}/0-1/to`, { token });
+        await record('GET', `${records}/{fromObjectTypeId}/{toObjectTypeId}`, `${records}/0-1/0-2`, { token });
+        if (v !== 'v3') {
+          await record(
+            'POST',
+            `${configurations}/{fromObjectType}/{toObjectType}/batch/purge`,
+            `${configurations}/contacts/companies/batch/purge`,
+            { token, json: { inputs: [{ category: 'HUBSPOT_DEFINED', typeId: 279 }] }, status: 200 },
+          );
+          await record(
+            'POST',
+            `${batch}/{fromObjectType}/{toObjectType}/batch/labels/archive`,
+            `${batch}/contacts/companies/batch/labels/archive`,
+            { token, json: { inputs: [{ ...pair, types: [spec(1)] }] }, status: 200 },
+          );
+          await record(
+            'POST',
+            `${batch}/{fromObjectType}/{toObjectType}/batch/archive`,
+            `${batch}/contacts/companies/batch/archive`,
+            {
+              token,
+              json: { inputs: [{ from: { id: contact }, to: [{ id: c1 }, { id: c2 }] }] },
+              status: 200,
+            },
+          );
+        }
+        // v4's purge answers 204 (no body, nothing to record): it only clears the limit for the next version.
+        if (v === 'v3') {
+          await t.inject({
+            method: 'POST',
+            url: `${configurations}/contacts/companies/batch/purge`,
+            headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+            payload: JSON.stringify({ inputs: [{ category: 'HUBSPOT_DEFINED', typeId: 279 }] }),
+          });
+        }
       }
 
       // App webhooks at every version, with the app's developer key (a subscription per version).

@@ -2,7 +2,10 @@ import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 import { WEBHOOKS_WIRE_OPERATIONS } from '../../src/app-webhooks/http/wire-schemas';
 import { CARDS_WIRE_OPERATIONS } from '../../src/cards/http/wire-schemas';
+import { CRM_ASSOCIATIONS_WIRE_OPERATIONS } from '../../src/crm-associations/http/wire-schemas';
+import { CRM_PIPELINES_WIRE_OPERATIONS } from '../../src/crm-pipelines/http/wire-schemas';
 import { CRM_RECORDS_WIRE_OPERATIONS } from '../../src/crm-records/http/wire-schemas';
+import { CRM_SEARCH_WIRE_OPERATIONS } from '../../src/crm-search/http/wire-schemas';
 import { LIMITS_WIRE_COMPONENTS, LIMITS_WIRE_OPERATIONS } from '../../src/crm-schema/http/wire-schemas';
 import { OAUTH_WIRE_OPERATIONS } from '../../src/oauth/http/wire-schemas';
 import { ERROR_WIRE_SCHEMA } from '../../src/platform/errors/error-wire-schema';
@@ -19,6 +22,9 @@ export const ALL_WIRE_OPERATIONS: readonly WireOperation[] = [
   ...CARDS_WIRE_OPERATIONS,
   ...LIMITS_WIRE_OPERATIONS,
   ...CRM_RECORDS_WIRE_OPERATIONS,
+  ...CRM_SEARCH_WIRE_OPERATIONS,
+  ...CRM_PIPELINES_WIRE_OPERATIONS,
+  ...CRM_ASSOCIATIONS_WIRE_OPERATIONS,
   ...WEBHOOKS_WIRE_OPERATIONS,
 ];
 

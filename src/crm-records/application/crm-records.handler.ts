@@ -1,5 +1,6 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import { PipelinesQueries } from '../../crm-pipelines/crm-pipelines.queries';
 import { CLOCK, type Clock } from '../../platform/clock';
 import { fold } from '../../platform/commands/decider';
 import { EventStreams } from '../../platform/commands/event-streams';
@@ -12,7 +13,12 @@ import { answerAfterCommit, type ReadModel } from '../../platform/projections/an
 import { ProjectionRunner } from '../../platform/projections/projection-runner';
 import type { PropertyRules } from '../domain/property-values';
 import { checkedValues, isLive, MERGED_IDS, recordDecider } from '../domain/record.decider';
-import { cannotMergeIntoItself, notAUniqueProperty, recordNotFound } from '../domain/record-errors';
+import {
+  cannotMergeIntoItself,
+  notAUniqueProperty,
+  propertyValuesNotValid,
+  recordNotFound,
+} from '../domain/record-errors';
 import { type RecordEvent, recordStream, uniqueValueStream, type WriteSource } from '../domain/record-events';
 import { recordTypeTraits, uniqueValueKey } from '../domain/record-types';
 import { uniqueValueClaimDecider } from '../domain/unique-value-claim.decider';
@@ -74,6 +80,7 @@ export class CrmRecordsHandler implements ICommandHandler<CrmRecordsCommand> {
     queries: CrmRecordsQueries,
     private readonly schema: RecordSchema,
     private readonly ids: RecordIds,
+    private readonly pipelines: PipelinesQueries,
   ) {
     this.records = streams.forDecider(recordDecider);
     this.claims = streams.forDecider(uniqueValueClaimDecider);
@@ -134,6 +141,7 @@ export class CrmRecordsHandler implements ICommandHandler<CrmRecordsCommand> {
   ): Promise<Written> {
     // Checked before anything is claimed, so a refused record leaves no claim behind.
     const values = checkedValues(hubId, properties, rules);
+    this.checkPipelineStage(hubId, type, values, {});
     const id = await this.ids.next(hubId, context);
     await this.claimUniqueValues(hubId, type, rules, values, id, context);
     const { position } = await this.records.handleNew(
@@ -164,6 +172,7 @@ export class CrmRecordsHandler implements ICommandHandler<CrmRecordsCommand> {
     const values = checkedValues(hubId, properties, rules);
     const { state } = await this.streams.load(stream, recordDecider);
     if (!isLive(state)) throw recordNotFound();
+    this.checkPipelineStage(hubId, type, values, state.properties);
     await this.claimUniqueValues(hubId, type, rules, values, id, context);
     const { position } = await this.records.handle(
       stream,
@@ -179,6 +188,20 @@ export class CrmRecordsHandler implements ICommandHandler<CrmRecordsCommand> {
       context,
     );
     return { id, position, shown: shownAfterWrite(type, values) };
+  }
+
+  /**
+   * Hook for pipelines: a deal's `pipeline`/`dealstage` (a ticket's `hs_pipeline`/`hs_pipeline_stage`)
+   * must name a pipeline of the account and one of its stages; the pipelines module answers.
+   */
+  private checkPipelineStage(
+    hubId: number,
+    type: RecordType,
+    values: Readonly<Record<string, string>>,
+    current: Readonly<Record<string, string>>,
+  ): void {
+    const problem = this.pipelines.recordStageProblem(hubId, type.objectTypeId, values, current);
+    if (problem) throw propertyValuesNotValid(hubId, [problem]);
   }
 
   private async archive(hubId: number, type: RecordType, id: number, source: WriteSource, context: CommandContext) {

@@ -16,6 +16,8 @@ export interface RecordView {
   updatedAt: string;
   archived: boolean;
   archivedAt?: string;
+  /** Reads with `associations=`: the associated ids per asked type (HubSpot's CollectionResponseAssociatedId). */
+  associations?: Record<string, { results: Array<{ id: string; type: string }> }>;
 }
 
 /** HubSpot's ValueWithTimestamp. */

@@ -2,6 +2,7 @@ import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query, Req
 import { CommandBus } from '@nestjs/cqrs';
 import { ApiBody, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { AssociationsQueries } from '../../crm-associations/crm-associations.queries';
 import { scopeFamilyOf } from '../../crm-schema';
 import { type AccessTokenClaims, Token } from '../../oauth';
 import { Authenticated, type RouteFacts } from '../../platform/http/authentication';
@@ -37,7 +38,13 @@ import {
   parseSegment,
   type Query as QueryParams,
 } from './record-input';
-import { RECORD_BATCH_SCHEMA, RECORD_PAGE_SCHEMA, RECORD_SCHEMA, UPSERT_BATCH_SCHEMA } from './wire-schemas';
+import {
+  RECORD_BATCH_SCHEMA,
+  RECORD_PAGE_SCHEMA,
+  RECORD_SCHEMA,
+  RECORD_WITH_ASSOCIATIONS_SCHEMA,
+  UPSERT_BATCH_SCHEMA,
+} from './wire-schemas';
 
 const RECORDS_PATHS = {
   v3: 'crm/v3/objects',
@@ -72,6 +79,7 @@ export class RecordsController {
     private readonly history: RecordHistory,
     private readonly schema: RecordSchema,
     @Inject(CLOCK) private readonly clock: Clock,
+    private readonly associations: AssociationsQueries,
   ) {}
 
   @Get(':objectType')
@@ -86,6 +94,7 @@ export class RecordsController {
   @ApiQuery({ name: 'properties', required: false })
   @ApiQuery({ name: 'propertiesWithHistory', required: false })
   @ApiQuery({ name: 'archived', required: false, type: Boolean })
+  @ApiQuery({ name: 'associations', required: false })
   async list(
     @Param('objectType') objectType: string,
     @Query() query: QueryParams,
@@ -102,7 +111,8 @@ export class RecordsController {
       limit,
       ...(properties ? { properties } : {}),
     });
-    const results = withHistory ? await this.withHistory(token.hubId, type, page.results, withHistory) : page.results;
+    const shown = withHistory ? await this.withHistory(token.hubId, type, page.results, withHistory) : page.results;
+    const results = this.withAssociations(token, type, shown, parseNames(query.associations, 'associations'));
     if (page.next === null) return { results };
     const after = String(page.next);
     return { results, paging: { next: { after, link: nextLink(request, after) } } };
@@ -133,7 +143,11 @@ export class RecordsController {
   @Get(':objectType/:objectId')
   @Authenticated({ by: 'bearer', scopes: recordScopesOf('read') })
   @ApiOperation({ summary: 'Read a record (by id, or by the value of a unique idProperty)' })
-  @WireResponse(200, RECORD_SCHEMA, { serialize: true, description: 'SimplePublicObjectWithAssociations' })
+  @WireResponse(200, RECORD_WITH_ASSOCIATIONS_SCHEMA, {
+    serialize: true,
+    description: 'SimplePublicObjectWithAssociations',
+  })
+  @ApiQuery({ name: 'associations', required: false })
   @ApiQuery({ name: 'properties', required: false })
   @ApiQuery({ name: 'propertiesWithHistory', required: false })
   @ApiQuery({ name: 'archived', required: false, type: Boolean })
@@ -155,7 +169,8 @@ export class RecordsController {
         ? null
         : this.queries.get(token.hubId, type.objectTypeId, id, archived, properties ? { properties } : {});
     if (!view) throw recordNotFound();
-    return withHistory ? (await this.withHistory(token.hubId, type, [view], withHistory))[0]! : view;
+    const shown = withHistory ? (await this.withHistory(token.hubId, type, [view], withHistory))[0]! : view;
+    return this.withAssociations(token, type, [shown], parseNames(query.associations, 'associations'))[0]!;
   }
 
   @Patch(':objectType/:objectId')
@@ -427,6 +442,41 @@ export class RecordsController {
     if (idProperty === undefined || idProperty === 'hs_object_id') return parseRecordId(raw);
     if (!this.schema.rules(hubId, type).get(idProperty)?.unique) throw notAUniqueProperty(idProperty);
     return this.queries.idBy(hubId, type.objectTypeId, idProperty, raw, archived);
+  }
+
+  /**
+   * Hook for associations: `associations=companies,deals` on a read adds each record's associated
+   * ids per asked type, as the associations module answers (types the token may not read, or
+   * unknown, are left out, as HubSpot does); a type with none is not shown.
+   */
+  private withAssociations(
+    token: AccessTokenClaims,
+    type: RecordType,
+    views: RecordView[],
+    names: readonly string[] | undefined,
+  ): RecordView[] {
+    if (!names) return views;
+    const targets = names.flatMap((name) => {
+      try {
+        const to = this.schema.resolve(token.hubId, name);
+        return recordScopes(to.family, 'read').some((s) => token.scopes.includes(s)) ? [{ name, to }] : [];
+      } catch {
+        return [];
+      }
+    });
+    return views.map((view) => {
+      const associations: NonNullable<RecordView['associations']> = {};
+      for (const { name, to } of targets) {
+        const results = this.associations.associatedIds(
+          token.hubId,
+          type.objectTypeId,
+          Number(view.id),
+          to.objectTypeId,
+        );
+        if (results.length > 0) associations[name] = { results };
+      }
+      return Object.keys(associations).length > 0 ? { ...view, associations } : view;
+    });
   }
 
   private async withHistory(

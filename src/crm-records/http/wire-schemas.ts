@@ -37,8 +37,19 @@ const objectFields = () => ({
   },
 });
 
-/** SimplePublicObject (and SimplePublicObjectWithAssociations: we send no associations yet). */
+/** SimplePublicObject. */
 export const RECORD_SCHEMA: WireSchema = object(objectFields().required, objectFields().optional);
+
+/** SimplePublicObjectWithAssociations: `associations` per asked type (CollectionResponseAssociatedId). */
+export const RECORD_WITH_ASSOCIATIONS_SCHEMA: WireSchema = object(objectFields().required, {
+  ...objectFields().optional,
+  associations: mapOf(
+    object(
+      { results: arrayOf(object({ id: str(), type: str() })) },
+      { paging: object({}, { next: object({ after: str() }, { link: str() }) }) },
+    ),
+  ),
+});
 
 /** SimplePublicUpsertObject. */
 export const UPSERTED_RECORD_SCHEMA: WireSchema = object(
@@ -48,7 +59,7 @@ export const UPSERTED_RECORD_SCHEMA: WireSchema = object(
 
 /** CollectionResponseSimplePublicObjectWithAssociationsForwardPaging. */
 export const RECORD_PAGE_SCHEMA: WireSchema = object(
-  { results: arrayOf(RECORD_SCHEMA) },
+  { results: arrayOf(RECORD_WITH_ASSOCIATIONS_SCHEMA) },
   { paging: object({}, { next: object({ after: str() }, { link: str() }) }) },
 );
 
@@ -116,7 +127,7 @@ const OBJECTS_OPERATIONS = wireOperations(API, [
     path: '/{objectType}/{objectId}',
     status: 200,
     name: 'SimplePublicObjectWithAssociations',
-    schema: RECORD_SCHEMA,
+    schema: RECORD_WITH_ASSOCIATIONS_SCHEMA,
   },
   { method: 'PATCH', path: '/{objectType}/{objectId}', status: 200, name: 'SimplePublicObject', schema: RECORD_SCHEMA },
   {

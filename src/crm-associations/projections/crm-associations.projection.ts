@@ -1,0 +1,145 @@
+import { Injectable } from '@nestjs/common';
+import type Database from 'better-sqlite3';
+import { CrmRecordEventType, type RecordEvent } from '../../crm-records/crm-records.events';
+import type { Recorded } from '../../platform/events/event-type-registry';
+import type { Projection } from '../../platform/projections/projection';
+import { cachedStatement } from '../../platform/projections/statement-cache';
+import { type AssociationEvent, AssociationEventType } from '../domain/association-events';
+import { type AssociationLimitEvent, AssociationLimitEventType } from '../domain/association-limits.decider';
+
+export const CRM_ASSOCIATIONS_PROJECTION = 'crm-associations';
+
+/**
+ * The associations read model: one row per direction and type of each associated record pair (so
+ * a record's associations to a type are one index range), and the live records of each account
+ * (from the records' published events), which reads join so that an archived, merged or deleted
+ * record's associations are not shown.
+ */
+@Injectable()
+export class CrmAssociationsProjection implements Projection<AssociationEvent | AssociationLimitEvent | RecordEvent> {
+  readonly name = CRM_ASSOCIATIONS_PROJECTION;
+  readonly version = 1;
+  readonly handles: readonly (AssociationEvent | AssociationLimitEvent | RecordEvent)['type'][] = [
+    AssociationEventType.AssociationTypesAdded,
+    AssociationEventType.AssociationTypesRemoved,
+    AssociationLimitEventType.AssociationLimitSet,
+    AssociationLimitEventType.AssociationLimitRemoved,
+    CrmRecordEventType.RecordCreated,
+    CrmRecordEventType.RecordPropertiesChanged,
+    CrmRecordEventType.RecordArchived,
+    CrmRecordEventType.RecordMerged,
+    CrmRecordEventType.RecordPurged,
+  ];
+
+  setup(db: Database.Database): void {
+    db.exec(`
+      CREATE TABLE IF NOT EXISTS crm_associations (
+        hub_id INTEGER NOT NULL,
+        from_type TEXT NOT NULL,
+        from_id INTEGER NOT NULL,
+        to_type TEXT NOT NULL,
+        to_id INTEGER NOT NULL,
+        category TEXT NOT NULL,
+        type_id INTEGER NOT NULL,
+        PRIMARY KEY (hub_id, from_type, from_id, to_type, to_id, category, type_id)
+      ) WITHOUT ROWID;
+      CREATE TABLE IF NOT EXISTS crm_association_records (
+        hub_id INTEGER NOT NULL,
+        object_type_id TEXT NOT NULL,
+        id INTEGER NOT NULL,
+        label TEXT NOT NULL DEFAULT '',
+        PRIMARY KEY (hub_id, object_type_id, id)
+      ) WITHOUT ROWID;
+      CREATE TABLE IF NOT EXISTS crm_association_limits (
+        hub_id INTEGER NOT NULL,
+        from_type TEXT NOT NULL,
+        to_type TEXT NOT NULL,
+        category TEXT NOT NULL,
+        type_id INTEGER NOT NULL,
+        max_to_object_ids INTEGER NOT NULL,
+        PRIMARY KEY (hub_id, from_type, to_type, category, type_id)
+      ) WITHOUT ROWID;
+    `);
+  }
+
+  reset(db: Database.Database): void {
+    db.exec('DELETE FROM crm_associations; DELETE FROM crm_association_records; DELETE FROM crm_association_limits;');
+  }
+
+  apply(event: Recorded<AssociationEvent | AssociationLimitEvent | RecordEvent>, db: Database.Database): void {
+    switch (event.type) {
+      case AssociationEventType.AssociationTypesAdded:
+      case AssociationEventType.AssociationTypesRemoved: {
+        const { hubId, a, b, types } = event.data;
+        const sql =
+          event.type === AssociationEventType.AssociationTypesAdded
+            ? `INSERT OR IGNORE INTO crm_associations (hub_id, from_type, from_id, to_type, to_id, category, type_id)
+               VALUES (?, ?, ?, ?, ?, ?, ?)`
+            : `DELETE FROM crm_associations WHERE hub_id = ? AND from_type = ? AND from_id = ? AND to_type = ?
+                 AND to_id = ? AND category = ? AND type_id = ?`;
+        const statement = cachedStatement(db, sql);
+        for (const t of types) {
+          statement.run(hubId, a.objectTypeId, a.id, b.objectTypeId, b.id, t.category, t.typeId);
+          statement.run(hubId, b.objectTypeId, b.id, a.objectTypeId, a.id, t.category, t.inverseTypeId);
+        }
+        return;
+      }
+      case AssociationLimitEventType.AssociationLimitSet: {
+        const d = event.data;
+        cachedStatement(
+          db,
+          `INSERT OR REPLACE INTO crm_association_limits
+             (hub_id, from_type, to_type, category, type_id, max_to_object_ids) VALUES (?, ?, ?, ?, ?, ?)`,
+        ).run(d.hubId, d.fromObjectTypeId, d.toObjectTypeId, d.category, d.typeId, d.maxToObjectIds);
+        return;
+      }
+      case AssociationLimitEventType.AssociationLimitRemoved: {
+        const d = event.data;
+        cachedStatement(
+          db,
+          `DELETE FROM crm_association_limits
+            WHERE hub_id = ? AND from_type = ? AND to_type = ? AND category = ? AND type_id = ?`,
+        ).run(d.hubId, d.fromObjectTypeId, d.toObjectTypeId, d.category, d.typeId);
+        return;
+      }
+      case CrmRecordEventType.RecordCreated:
+        cachedStatement(
+          db,
+          'INSERT OR REPLACE INTO crm_association_records (hub_id, object_type_id, id, label) VALUES (?, ?, ?, ?)',
+        ).run(
+          event.data.hubId,
+          event.data.objectTypeId,
+          event.data.id,
+          displayLabel(event.data.objectTypeId, event.data.properties) ?? '',
+        );
+        return;
+      case CrmRecordEventType.RecordPropertiesChanged: {
+        const label = displayLabel(event.data.objectTypeId, event.data.changes);
+        if (label === undefined) return;
+        cachedStatement(
+          db,
+          'UPDATE crm_association_records SET label = ? WHERE hub_id = ? AND object_type_id = ? AND id = ?',
+        ).run(label, event.data.hubId, event.data.objectTypeId, event.data.id);
+        return;
+      }
+      case CrmRecordEventType.RecordArchived:
+      case CrmRecordEventType.RecordMerged:
+      case CrmRecordEventType.RecordPurged:
+        cachedStatement(
+          db,
+          'DELETE FROM crm_association_records WHERE hub_id = ? AND object_type_id = ? AND id = ?',
+        ).run(event.data.hubId, event.data.objectTypeId, event.data.id);
+        return;
+      default:
+        return;
+    }
+  }
+}
+
+/** The value HubSpot shows a record by (the limits endpoints' sample labels): e-mail, name, deal name, subject. */
+const LABEL_PROPERTY: Record<string, string> = { '0-1': 'email', '0-2': 'name', '0-3': 'dealname', '0-5': 'subject' };
+
+function displayLabel(objectTypeId: string, values: Readonly<Record<string, string>>): string | undefined {
+  const property = LABEL_PROPERTY[objectTypeId];
+  return property === undefined ? undefined : values[property];
+}

@@ -1,0 +1,117 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { LimitsQueries, PropertiesQueries } from '../../crm-schema';
+import { CLOCK, type Clock } from '../../platform/clock';
+import type { SearchRequest } from '../domain/search-request';
+import { searchTypeTraits, systemPropertyTypes, systemValuesOf } from '../domain/search-types';
+import { kindOfPropertyType } from '../domain/search-values';
+import { compileSearch } from './search-compiler';
+import { SearchExecutor } from './search-executor';
+import { SearchLags } from './search-lag';
+
+/** An object type as search needs it: its id and the scope family its read scopes come from. */
+export interface SearchType {
+  objectTypeId: string;
+  family: 'contacts' | 'companies' | 'deals' | 'tickets' | 'custom';
+}
+
+/** HubSpot's SimplePublicObject, as search answers it. */
+export interface SearchResultView {
+  id: string;
+  properties: Record<string, string>;
+  createdAt: string;
+  updatedAt: string;
+  archived: boolean;
+}
+
+/** CollectionResponseWithTotalSimplePublicObject. */
+export interface SearchAnswer {
+  total: number;
+  results: SearchResultView[];
+  paging?: { next: { after: string } };
+}
+
+const SENSITIVITIES = ['non_sensitive', 'sensitive', 'highly_sensitive'] as const;
+const iso = (ms: number) => new Date(ms).toISOString();
+
+/**
+ * Searches of the `crm-search` read model: the type and its property definitions from the CRM
+ * schema module (through its index), the account's search lag, the query compiled and run on the
+ * search thread, the page shaped as HubSpot answers it.
+ */
+@Injectable()
+export class CrmSearchQueries {
+  constructor(
+    private readonly limits: LimitsQueries,
+    private readonly properties: PropertiesQueries,
+    private readonly executor: SearchExecutor,
+    private readonly lags: SearchLags,
+    @Inject(CLOCK) private readonly clock: Clock,
+  ) {}
+
+  /** The type named by a path segment (id, name, singular or plural); HubSpot's 400 when none. */
+  resolve(hubId: number, raw: string): SearchType {
+    const resolved = this.limits.resolve(hubId, raw);
+    return {
+      objectTypeId: resolved.objectTypeId,
+      family: resolved.kind === 'standard' ? resolved.type.scopeName : 'custom',
+    };
+  }
+
+  async search(hubId: number, type: SearchType, request: SearchRequest): Promise<SearchAnswer> {
+    const { objectTypeId } = type;
+    const types = this.propertyTypes(hubId, objectTypeId);
+    const traits = searchTypeTraits(objectTypeId);
+    const system = Object.keys(systemPropertyTypes(objectTypeId));
+    const shown = [...new Set([...(request.properties ?? traits.defaultProperties), ...system])].sort();
+    const searchable =
+      type.family === 'custom'
+        ? [...types].filter(([, t]) => t === 'string').map(([name]) => name)
+        : traits.searchableProperties;
+    const lag = this.lags.of(hubId);
+    const job = compileSearch(request, {
+      hubId,
+      objectTypeId,
+      kindOf: (property) => kindOfPropertyType(types.get(property)),
+      searchable,
+      visibleAsOf: lag > 0 ? this.clock.now() - lag : null,
+      shown,
+    });
+    const found = await this.executor.run(job);
+    const values = new Map<number, Record<string, string>>();
+    for (const v of found.values) {
+      let record = values.get(v.id);
+      if (!record) values.set(v.id, (record = {}));
+      record[v.property] = v.value;
+    }
+    const results = found.rows.map((row): SearchResultView => {
+      const own = { ...values.get(row.id), ...systemValuesOf(objectTypeId, row.id, row.created_at, row.updated_at) };
+      const properties: Record<string, string> = {};
+      for (const name of shown) if (own[name] !== undefined) properties[name] = own[name];
+      return {
+        id: String(row.id),
+        properties,
+        createdAt: iso(row.created_at),
+        updatedAt: iso(row.updated_at),
+        archived: false,
+      };
+    });
+    const next = request.after + request.limit;
+    return {
+      total: found.total,
+      results,
+      ...(next < found.total ? { paging: { next: { after: String(next) } } } : {}),
+    };
+  }
+
+  /** Each active property's HubSpot type (all sensitivities), the system values' included. */
+  private propertyTypes(hubId: number, objectTypeId: string): Map<string, string> {
+    const types = new Map<string, string>();
+    for (const dataSensitivity of SENSITIVITIES) {
+      for (const p of this.properties.list(hubId, objectTypeId, { archived: false, dataSensitivity })) {
+        types.set(p.name, p.type);
+      }
+    }
+    for (const [name, type] of Object.entries(systemPropertyTypes(objectTypeId))) types.set(name, type);
+    return types;
+  }
+}

@@ -1,0 +1,37 @@
+import type Database from 'better-sqlite3';
+import type { SearchJob } from './search-compiler';
+
+export interface SearchRows {
+  total: number;
+  rows: Array<{ id: number; created_at: number; updated_at: number }>;
+  values: Array<{ id: number; property: string; value: string }>;
+}
+
+/**
+ * Runs a compiled search on a read-model connection, in one read transaction: the total, the page,
+ * the page's values. Self-contained (no imports at run time): its source text is also the search
+ * worker's (search-executor.ts), as the event store's writer thread is built from its function's text.
+ */
+export function runSearchJob(db: Database.Database, job: SearchJob): SearchRows {
+  const cache = ((db as unknown as { __searchStatements?: Map<string, Database.Statement> }).__searchStatements ??=
+    new Map<string, Database.Statement>());
+  const prepared = (sql: string): Database.Statement => {
+    let statement = cache.get(sql);
+    if (!statement) {
+      statement = db.prepare(sql);
+      cache.set(sql, statement);
+      if (cache.size > 500) cache.delete(cache.keys().next().value as string);
+    }
+    return statement;
+  };
+  const read = db.transaction((j: SearchJob): SearchRows => {
+    const total = Number((prepared(j.total.sql).get(...j.total.params) as { total: number }).total);
+    const rows = prepared(j.page.sql).all(...j.page.params) as SearchRows['rows'];
+    if (rows.length === 0) return { total, rows, values: [] };
+    const ids = rows.map((r) => r.id);
+    const sql = j.values.sql.replace('/*IDS*/', ids.map(() => '?').join(', '));
+    const values = prepared(sql).all(...j.values.params, ...ids) as SearchRows['values'];
+    return { total, rows, values };
+  });
+  return read(job);
+}

@@ -1,0 +1,66 @@
+import { Body, Controller, HttpCode, Param, Post } from '@nestjs/common';
+import { ApiBody, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { scopeFamilyOf } from '../../crm-schema';
+import { type AccessTokenClaims, Token } from '../../oauth';
+import { Authenticated, type RouteFacts } from '../../platform/http/authentication';
+import { type ApiVersion, versionedPaths } from '../../platform/http/api-versions';
+import { WireResponse } from '../../platform/http/wire-response';
+import { HubSpotError } from '../../platform/errors/hubspot-error';
+import { CrmSearchQueries, type SearchAnswer } from '../application/crm-search.queries';
+import { SearchRateLimit } from '../application/search-rate-limit';
+import { parseSearchRequest } from '../domain/search-request';
+import { searchScopes } from '../domain/search-types';
+import { SEARCH_ANSWER_SCHEMA } from './wire-schemas';
+
+const SEARCH_PATHS = {
+  v3: 'crm/v3/objects',
+  '2026-03': 'crm/objects/2026-03',
+  '2026-09': 'crm/objects/2026-09',
+} as const satisfies Partial<Record<ApiVersion, string>>;
+
+/** The type's read scopes, any of them (decided from the path before anything is looked up). */
+const searchScopesOf = (route: RouteFacts): readonly string[] =>
+  searchScopes(scopeFamilyOf(objectTypeSegment(route.params.objectType ?? '')));
+
+/** A path's object type segment, bounded: HubSpot's 400 for what cannot be one. */
+function objectTypeSegment(raw: string): string {
+  if (raw === '' || raw.length > 200 || raw.includes('\u0000')) {
+    throw HubSpotError.validation('Invalid objectType', [
+      { message: 'not an object type', in: 'objectType', code: 'INVALID' },
+    ]);
+  }
+  return raw;
+}
+
+/**
+ * `POST …/objects/{objectType}/search` at v3, 2026-03 and 2026-09 (one body and answer at every
+ * version): HubSpot's search over the token's account, with its caps, its 10,000-result window and
+ * its own limit of 5 searches a second per account.
+ */
+@ApiTags('CRM search')
+@Controller(versionedPaths(SEARCH_PATHS))
+export class SearchController {
+  constructor(
+    private readonly queries: CrmSearchQueries,
+    private readonly rateLimit: SearchRateLimit,
+  ) {}
+
+  @Post(':objectType/search')
+  @Authenticated({ by: 'bearer', scopes: searchScopesOf })
+  @HttpCode(200)
+  @ApiOperation({
+    summary:
+      'Search records: filterGroups (OR of ANDs, at most 5 groups, 10 filters a group, 25 in all), query, sorts, properties, limit ≤ 200, after (offset; after + limit ≤ 10,000)',
+  })
+  @ApiBody({ schema: { type: 'object' } })
+  @WireResponse(200, SEARCH_ANSWER_SCHEMA, { description: 'CollectionResponseWithTotalSimplePublicObject' })
+  async search(
+    @Param('objectType') objectType: string,
+    @Body() body: unknown,
+    @Token() token: AccessTokenClaims,
+  ): Promise<SearchAnswer> {
+    const type = this.queries.resolve(token.hubId, objectTypeSegment(objectType));
+    await this.rateLimit.acquire(token.hubId);
+    return this.queries.search(token.hubId, type, parseSearchRequest(body));
+  }
+}

@@ -1,0 +1,166 @@
+import { Injectable } from '@nestjs/common';
+import type Database from 'better-sqlite3';
+import { CrmRecordEventType, type RecordEvent } from '../../crm-records/crm-records.events';
+import type { Recorded } from '../../platform/events/event-type-registry';
+import type { Projection } from '../../platform/projections/projection';
+import { cachedStatement } from '../../platform/projections/statement-cache';
+import { systemValuesOf } from '../domain/search-types';
+import { indexedTokensOf, lowerOf, numericOf } from '../domain/search-values';
+
+export const CRM_SEARCH_PROJECTION = 'crm-search';
+
+/**
+ * The search read model, built from the records module's published events:
+ * - `search_docs`: one row per live (not archived) record, with its create and update times;
+ * - `search_values`: one row per value of a record (system values included), indexed by property and
+ *   lower-cased value, and by property and numeric value (numbers, dates as epoch ms);
+ * - `search_tokens`: the inverted index, one row per token of a value (the full-text index CONTAINS_TOKEN
+ *   and `query` read).
+ * Archived, merged and purged records leave every table: search finds live records only.
+ */
+@Injectable()
+export class CrmSearchProjection implements Projection<RecordEvent> {
+  readonly name = CRM_SEARCH_PROJECTION;
+  readonly version = 1;
+  readonly handles: readonly RecordEvent['type'][] = [
+    CrmRecordEventType.RecordCreated,
+    CrmRecordEventType.RecordPropertiesChanged,
+    CrmRecordEventType.RecordArchived,
+    CrmRecordEventType.RecordMerged,
+    CrmRecordEventType.RecordPurged,
+  ];
+
+  setup(db: Database.Database): void {
+    db.exec(`
+      CREATE TABLE IF NOT EXISTS search_docs (
+        hub_id INTEGER NOT NULL,
+        object_type_id TEXT NOT NULL,
+        id INTEGER NOT NULL,
+        created_at INTEGER NOT NULL,
+        updated_at INTEGER NOT NULL,
+        PRIMARY KEY (hub_id, object_type_id, id)
+      ) WITHOUT ROWID;
+      CREATE TABLE IF NOT EXISTS search_values (
+        hub_id INTEGER NOT NULL,
+        object_type_id TEXT NOT NULL,
+        property TEXT NOT NULL,
+        id INTEGER NOT NULL,
+        value TEXT NOT NULL,
+        lower TEXT NOT NULL,
+        num REAL,
+        PRIMARY KEY (hub_id, object_type_id, property, id)
+      ) WITHOUT ROWID;
+      CREATE INDEX IF NOT EXISTS search_values_lower ON search_values (hub_id, object_type_id, property, lower, id);
+      CREATE INDEX IF NOT EXISTS search_values_num ON search_values (hub_id, object_type_id, property, num, id)
+        WHERE num IS NOT NULL;
+      CREATE INDEX IF NOT EXISTS search_values_record ON search_values (hub_id, object_type_id, id);
+      CREATE TABLE IF NOT EXISTS search_tokens (
+        hub_id INTEGER NOT NULL,
+        object_type_id TEXT NOT NULL,
+        property TEXT NOT NULL,
+        token TEXT NOT NULL,
+        id INTEGER NOT NULL,
+        PRIMARY KEY (hub_id, object_type_id, property, token, id)
+      ) WITHOUT ROWID;
+      CREATE INDEX IF NOT EXISTS search_tokens_record ON search_tokens (hub_id, object_type_id, id);
+    `);
+  }
+
+  reset(db: Database.Database): void {
+    db.exec('DELETE FROM search_docs; DELETE FROM search_values; DELETE FROM search_tokens;');
+  }
+
+  apply(event: Recorded<RecordEvent>, db: Database.Database): void {
+    switch (event.type) {
+      case CrmRecordEventType.RecordCreated: {
+        const d = event.data;
+        this.remove(db, d.hubId, d.objectTypeId, d.id);
+        cachedStatement(
+          db,
+          'INSERT INTO search_docs (hub_id, object_type_id, id, created_at, updated_at) VALUES (?, ?, ?, ?, ?)',
+        ).run(d.hubId, d.objectTypeId, d.id, d.createdAt, d.createdAt);
+        const values = { ...d.properties, ...systemValuesOf(d.objectTypeId, d.id, d.createdAt, d.createdAt) };
+        for (const [property, value] of Object.entries(values)) {
+          if (value !== '') this.insertValue(db, d.hubId, d.objectTypeId, d.id, property, value);
+        }
+        return;
+      }
+      case CrmRecordEventType.RecordPropertiesChanged: {
+        const d = event.data;
+        const doc = cachedStatement(
+          db,
+          'SELECT created_at FROM search_docs WHERE hub_id = ? AND object_type_id = ? AND id = ?',
+        ).get(d.hubId, d.objectTypeId, d.id) as { created_at: number } | undefined;
+        if (!doc) return;
+        cachedStatement(
+          db,
+          'UPDATE search_docs SET updated_at = ? WHERE hub_id = ? AND object_type_id = ? AND id = ?',
+        ).run(d.changedAt, d.hubId, d.objectTypeId, d.id);
+        const changes = { ...d.changes, ...systemValuesOf(d.objectTypeId, d.id, doc.created_at, d.changedAt) };
+        for (const [property, value] of Object.entries(changes)) {
+          this.deleteValue(db, d.hubId, d.objectTypeId, d.id, property);
+          if (value !== '') this.insertValue(db, d.hubId, d.objectTypeId, d.id, property, value);
+        }
+        return;
+      }
+      case CrmRecordEventType.RecordArchived:
+      case CrmRecordEventType.RecordMerged:
+      case CrmRecordEventType.RecordPurged:
+        this.remove(db, event.data.hubId, event.data.objectTypeId, event.data.id);
+        return;
+      case CrmRecordEventType.RecordIdVoided:
+        return;
+    }
+  }
+
+  private insertValue(db: Database.Database, hubId: number, type: string, id: number, property: string, value: string) {
+    cachedStatement(
+      db,
+      `INSERT INTO search_values (hub_id, object_type_id, property, id, value, lower, num) VALUES (?, ?, ?, ?, ?, ?, ?)`,
+    ).run(hubId, type, property, id, value, lowerOf(value), numericOf(value));
+    const token = cachedStatement(
+      db,
+      'INSERT OR IGNORE INTO search_tokens (hub_id, object_type_id, property, token, id) VALUES (?, ?, ?, ?, ?)',
+    );
+    for (const t of indexedTokensOf(value)) token.run(hubId, type, property, t, id);
+  }
+
+  private deleteValue(db: Database.Database, hubId: number, type: string, id: number, property: string) {
+    const old = cachedStatement(
+      db,
+      'SELECT value FROM search_values WHERE hub_id = ? AND object_type_id = ? AND property = ? AND id = ?',
+    ).get(hubId, type, property, id) as { value: string } | undefined;
+    if (!old) return;
+    cachedStatement(
+      db,
+      'DELETE FROM search_values WHERE hub_id = ? AND object_type_id = ? AND property = ? AND id = ?',
+    ).run(hubId, type, property, id);
+    const token = cachedStatement(
+      db,
+      'DELETE FROM search_tokens WHERE hub_id = ? AND object_type_id = ? AND property = ? AND token = ? AND id = ?',
+    );
+    for (const t of indexedTokensOf(old.value)) token.run(hubId, type, property, t, id);
+  }
+
+  /** Removes a record from every table (nothing when it is not there: the common case of a create). */
+  private remove(db: Database.Database, hubId: number, type: string, id: number) {
+    const doc = cachedStatement(db, 'DELETE FROM search_docs WHERE hub_id = ? AND object_type_id = ? AND id = ?').run(
+      hubId,
+      type,
+      id,
+    );
+    if (doc.changes === 0) return;
+    // By the record's own index: without statistics SQLite would take the primary key's (account,
+    // type) prefix and walk every value of the account.
+    for (const table of [
+      'search_values INDEXED BY search_values_record',
+      'search_tokens INDEXED BY search_tokens_record',
+    ]) {
+      cachedStatement(db, `DELETE FROM ${table} WHERE hub_id = ? AND object_type_id = ? AND id = ?`).run(
+        hubId,
+        type,
+        id,
+      );
+    }
+  }
+}
