@@ -5,7 +5,7 @@ import { APP_CONFIG, AppConfig } from '../../platform/config/config';
 import { Tier } from '../../platform/tiers';
 import type { CommandContext } from '../../platform/events/envelope';
 import { AdminKey } from '../../platform/security/admin-key';
-import { Fixtures } from '../fixtures/fixtures';
+import { DEMO_SEED_SOURCE, Fixtures } from '../fixtures/fixtures';
 import { type FixturesDocument, parseFixtures } from '../fixtures/fixtures-file';
 import { DirectoryQueries } from '../directory.queries';
 import type { AccountSettingsPatch } from '../domain/account-settings';
@@ -65,8 +65,8 @@ export class DemoSeeder {
 
   async apply(seed: DemoSeed = DemoSeeder.load()): Promise<{ hubIds: number[]; appId: number; userId: number }> {
     const ctx: CommandContext = { correlationId: 'demo-seed', causationId: null, actor: 'system:demo-seed' };
-    const doc = parseFixtures(JSON.stringify(DemoSeeder.asFixtures(seed)), 'demo seed');
-    const applied = await this.fixtures.apply(doc, ctx, 'demo seed');
+    const doc = parseFixtures(JSON.stringify(DemoSeeder.asFixtures(seed)), DEMO_SEED_SOURCE);
+    const applied = await this.fixtures.apply(doc, ctx, DEMO_SEED_SOURCE);
     const hubIds = doc.accounts.map((a) => applied.hubIds[a.domain]!);
     return { hubIds, appId: applied.appIds[seed.app.clientId]!, userId: applied.userIds[doc.users[0]!.email]! };
   }
