@@ -312,8 +312,8 @@ function checkImage({ registry }) {
     ]).stdout,
   );
   check(
-    '/app holds dist, node_modules, package.json, scripts, seed only',
-    facts.app.join(' ') === 'dist node_modules package.json scripts seed',
+    '/app holds dist, node_modules, package.json, schemas, scripts, seed only',
+    facts.app.join(' ') === 'dist node_modules package.json schemas scripts seed',
     facts.app.join(' '),
   );
   check('no /root/.npm (npm logs or cache) in the image', !facts.rootNpm);
