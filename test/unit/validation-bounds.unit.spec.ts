@@ -5,6 +5,7 @@ import { createApp } from '../../src/app.factory';
 import { featureModules } from '../../src/feature-modules';
 import { BatchPropertyCreateDto } from '../../src/crm-schema/http/properties.dto';
 import { PropertyCreateDto } from '../../src/crm-schema/http/properties.dto';
+import { SchemaCreateDto } from '../../src/crm-schema/http/schemas.dto';
 import { HubSpotError } from '../../src/platform/errors/hubspot-error';
 import {
   declaredFieldsOnly,
@@ -181,6 +182,16 @@ describe('undeclared fields never walked (issue 41, item 2)', () => {
       pipe.transform({ ...property, name: inside.value }, { type: 'body', metatype: PropertyCreateDto }),
     ).rejects.toMatchObject({ extras: { errors: [expect.objectContaining({ in: 'name', code: 'INVALID' })] } });
     expect(inside.reads).toEqual([]);
+  });
+
+  it('a wide array where one primitive belongs goes on empty; an array of primitives keeps its elements', () => {
+    const wide = Array.from({ length: 40_000 }, () => ({ a: 1 }));
+    const out = declaredFieldsOnly(PropertyCreateDto, { ...property, name: wide, options: [] }).body as {
+      name: unknown;
+    };
+    expect(out.name).toEqual([]);
+    const schema = declaredFieldsOnly(SchemaCreateDto, { requiredProperties: ['title', { deep: [1, 2] }] }).body;
+    expect(schema).toEqual({ requiredProperties: ['title', {}] });
   });
 
   it('bounds free-form values (objects without a DTO) by their values and containers', () => {

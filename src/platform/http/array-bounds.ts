@@ -64,7 +64,7 @@ function fieldsOf(dto: DtoClass): ArrayField[] {
  * What the validators accept in a declared property: a nested DTO, a free-form object
  * (`@IsObject()` without a DTO), or primitives (arrays of them included).
  */
-type Declared = { nested: DtoClass } | 'free-form' | 'primitive';
+type Declared = { nested: DtoClass } | 'free-form' | 'primitive' | 'primitives';
 
 /** Every property a DTO declares (any class-validator decorator), with what its value may be. */
 const declaredByClass = new Map<DtoClass, Map<string, Declared>>();
@@ -78,7 +78,10 @@ function declaredOf(dto: DtoClass): Map<string, Declared> {
     if (m.name === 'isObject' || m.type === 'nestedValidation') declared.set(m.propertyName, 'free-form');
     else if (!declared.has(m.propertyName)) declared.set(m.propertyName, 'primitive');
   }
-  for (const field of fieldsOf(dto)) if (field.nested) declared.set(field.property, { nested: field.nested });
+  for (const field of fieldsOf(dto)) {
+    if (field.nested) declared.set(field.property, { nested: field.nested });
+    else if (declared.get(field.property) === 'primitive') declared.set(field.property, 'primitives');
+  }
   declaredByClass.set(dto, declared);
   return declared;
 }
@@ -118,7 +121,10 @@ export function declaredFieldsOnly(dto: DtoClass, body: unknown): { body: unknow
       const kind = declared.get(key);
       if (kind === undefined) continue;
       const v = (value as Record<string, unknown>)[key];
-      if (kind === 'primitive') kept[key] = Array.isArray(v) ? v.map(emptied) : emptied(v);
+      // An array of primitives (its length already bounded) keeps its elements, containers emptied; a
+      // single primitive's place takes any object or array empty.
+      if (kind === 'primitives') kept[key] = Array.isArray(v) ? v.map(emptied) : emptied(v);
+      else if (kind === 'primitive') kept[key] = emptied(v);
       else if (kind === 'free-form') {
         if (!withinFreeFormBounds(v)) throw TOO_LARGE;
         kept[key] = v;
