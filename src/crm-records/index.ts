@@ -1,3 +1,5 @@
 /** The CRM records module's public surface. Everything else under src/crm-records is internal (lint enforces it). */
 export { CrmRecordsModule } from './crm-records.module';
 export { DemoRecordsSeeder } from './demo-records.seeder';
+// The system values' names and default properties per object type, which search shows the same way.
+export { type RecordTypeTraits, recordTypeTraits, systemValues } from './domain/record-types';

@@ -4,7 +4,7 @@ import { compileSearch } from '../../src/crm-search/application/search-compiler'
 import { runSearchJob } from '../../src/crm-search/application/search-reader';
 import type { SearchFilter, SearchRequest, SearchSort } from '../../src/crm-search/domain/search-request';
 import { parseSearchRequest } from '../../src/crm-search/domain/search-request';
-import { systemValuesOf } from '../../src/crm-search/domain/search-types';
+import { systemValuesOf } from '../../src/crm-search/application/search-types';
 import {
   indexedTokensOf,
   kindOfPropertyType,

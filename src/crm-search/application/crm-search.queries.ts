@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { LimitsQueries, PropertiesQueries } from '../../crm-schema';
 import { CLOCK, type Clock } from '../../platform/clock';
 import type { SearchRequest } from '../domain/search-request';
-import { searchTypeTraits, systemPropertyTypes, systemValuesOf } from '../domain/search-types';
+import { searchTypeTraits, systemPropertyTypes, systemValuesOf } from './search-types';
 import { kindOfPropertyType } from '../domain/search-values';
 import { compileSearch } from './search-compiler';
 import { SearchExecutor } from './search-executor';

@@ -1,6 +1,6 @@
 import { HubSpotError } from '../../platform/errors/hubspot-error';
 import type { SearchFilter, SearchRequest, SearchSort } from '../domain/search-request';
-import { searchTypeTraits } from '../domain/search-types';
+import { searchTypeTraits } from './search-types';
 import { lowerOf, numericOf, tokenPatternOf, type ValueKind } from '../domain/search-values';
 
 export type SqlParam = string | number;

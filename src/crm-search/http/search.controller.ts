@@ -9,7 +9,7 @@ import { HubSpotError } from '../../platform/errors/hubspot-error';
 import { CrmSearchQueries, type SearchAnswer } from '../application/crm-search.queries';
 import { SearchRateLimit } from '../application/search-rate-limit';
 import { parseSearchRequest } from '../domain/search-request';
-import { searchScopes } from '../domain/search-types';
+import { searchScopes } from '../application/search-types';
 import { SEARCH_ANSWER_SCHEMA } from './wire-schemas';
 
 const SEARCH_PATHS = {

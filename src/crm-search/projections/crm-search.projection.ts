@@ -4,7 +4,7 @@ import { CrmRecordEventType, type RecordEvent } from '../../crm-records/crm-reco
 import type { Recorded } from '../../platform/events/event-type-registry';
 import type { Projection } from '../../platform/projections/projection';
 import { cachedStatement } from '../../platform/projections/statement-cache';
-import { systemValuesOf } from '../domain/search-types';
+import { systemValuesOf } from '../application/search-types';
 import { indexedTokensOf, lowerOf, numericOf } from '../domain/search-values';
 
 export const CRM_SEARCH_PROJECTION = 'crm-search';
