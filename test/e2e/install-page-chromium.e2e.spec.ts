@@ -140,17 +140,25 @@ describe('OAuth install page in headless Chromium', () => {
       .getByRole('heading', { level: 1, name: 'Connect Browser Test App to small-browser.example.com' })
       .waitFor();
     expect(new URL(page.url()).pathname).toBe(`/oauth/${free.hubId}/authorize`);
-    const required = await page
-      .getByRole('group', { name: 'Required permissions' })
-      .getByRole('listitem')
-      .allTextContents();
-    expect(required).toEqual(['oauth', 'crm.objects.contacts.read']);
+    // Each scope in people's words with its raw name beside it, under the group HubSpot puts it in.
+    const requiredGroup = page.getByRole('group', { name: 'Required permissions' });
+    await expect(requiredGroup.getByRole('heading', { level: 2 }).allTextContents()).resolves.toEqual(['Basic', 'CRM']);
+    const required = await requiredGroup.getByRole('listitem').allTextContents();
+    expect(required).toEqual([
+      'Connect through OAuth and keep its access (every app asks for it) oauth',
+      'See contacts and their properties crm.objects.contacts.read',
+    ]);
+    await expect(requiredGroup.getByRole('listitem').last().locator('code').textContent()).resolves.toBe(
+      'crm.objects.contacts.read',
+    );
     const optional = await page
       .getByRole('group', { name: 'Optional permissions' })
       .getByRole('listitem')
       .allTextContents();
-    expect(optional).toEqual(['crm.lists.read']);
-    await expect(page.locator('#unavailable-scopes').textContent()).resolves.toContain('crm.objects.custom.read');
+    expect(optional).toEqual(['See lists of records crm.lists.read']);
+    await expect(page.locator('#unavailable-scopes').textContent()).resolves.toMatch(
+      /See custom object records and their properties \(crm\.objects\.custom\.read\)/,
+    );
 
     await snap(page, '3-consent');
     const caught = catcher.next();

@@ -378,13 +378,17 @@ describe('OAuth install page over HTTP', () => {
       const b = await signedIn();
       const onFree = textOf((await b.get(`/oauth/${free.hubId}/authorize?${query()}`)).body);
       expect(onFree).toMatch(
-        /Required permissions oauth crm\.objects\.contacts\.read Optional permissions .* crm\.lists\.read/,
+        /Required permissions Basic .* oauth CRM See contacts and their properties crm\.objects\.contacts\.read Optional permissions .* crm\.lists\.read/,
       );
-      expect(onFree).toMatch(/Not available on the free tier, so not granted: crm\.objects\.custom\.read/);
+      expect(onFree).toMatch(
+        /Not available on the free tier, so not granted: See custom object records and their properties \( crm\.objects\.custom\.read \)/,
+      );
       expect(onFree.match(/crm\.objects\.custom\.read/g)).toHaveLength(1);
 
       const onEnterprise = textOf((await b.get(`/oauth/${enterprise.hubId}/authorize?${query()}`)).body);
-      expect(onEnterprise).toMatch(/Optional permissions .* crm\.objects\.custom\.read crm\.lists\.read/);
+      expect(onEnterprise).toMatch(
+        /Optional permissions .* CRM See custom object records .* crm\.objects\.custom\.read See lists of records crm\.lists\.read/,
+      );
       expect(onEnterprise).not.toContain('Not available');
     });
 

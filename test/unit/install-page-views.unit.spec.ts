@@ -86,7 +86,7 @@ describe('install page: HTML rendering', () => {
       appName: 'A',
       email: 'e@x',
       account: { hubId: 9, domain: 'acme.example', tier: 'professional' },
-      requiredScopes: ['oauth'],
+      requiredScopes: ['oauth', 'crm.objects.contacts.read', 'crm.objects.contacts.sensitive.read.v2'],
       optionalScopes: ['crm.lists.read'],
       unavailableScopes: ['crm.schemas.custom.read'],
       redirectOrigin: 'https://app.example',
@@ -94,12 +94,22 @@ describe('install page: HTML rendering', () => {
       request: 'r',
       chooseAnotherHref: '/oauth/authorize?client_id=c',
     });
-    expect(p).toMatch(
-      /<legend>Required permissions<\/legend>\s*<ul class="scopes">\s*<li><code>oauth<\/code><\/li>\s*<\/ul>/,
+    // Grouped as HubSpot's scopes reference groups them, each scope in words with its name beside it.
+    const required = /<legend>Required permissions<\/legend>([\s\S]*?)<\/fieldset>/.exec(p)![1]!;
+    expect([...required.matchAll(/<h2 class="scope-group">([^<]*)<\/h2>/g)].map((m) => m[1])).toEqual([
+      'Basic',
+      'CRM',
+      'CRM sensitive data',
+    ]);
+    expect(required).toContain('<li>See contacts and their properties <code>crm.objects.contacts.read</code></li>');
+    expect(required).toMatch(
+      /<li>See the sensitive data stored on contacts <code>crm.objects.contacts.sensitive.read.v2<\/code>/,
     );
-    expect(p).toMatch(/<legend>Optional permissions<\/legend>[\s\S]*<code>crm.lists.read<\/code>/);
     expect(p).toMatch(
-      /id="unavailable-scopes">\s*Not available on the professional tier[^<]*<code>crm.schemas.custom.read<\/code>/,
+      /<legend>Optional permissions<\/legend>[\s\S]*<li>See lists of records <code>crm.lists.read<\/code>/,
+    );
+    expect(p).toMatch(
+      /id="unavailable-scopes">\s*Not available on the professional tier[^<]*See the definitions of custom objects \(<code>crm.schemas.custom.read<\/code>\)/,
     );
     expect(p).toContain('name="hub_id" value="9"');
     expect(p).toContain('<button type="submit" name="decision" value="approve"');

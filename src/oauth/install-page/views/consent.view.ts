@@ -1,3 +1,4 @@
+import { describeScopes, scopeDescription } from '../../../platform/scopes/scope-catalog';
 import { hiddenFields, html, Html, page } from './html';
 import { signedInAs } from './signed-in-as.view';
 
@@ -15,10 +16,17 @@ export interface ConsentView {
   chooseAnotherHref: string;
 }
 
+/** What each scope allows, in people's words, the raw name beside it, grouped as HubSpot groups them. */
 const scopeList = (scopes: string[]): Html =>
-  html`<ul class="scopes">
-    ${scopes.map((s) => html`<li><code>${s}</code></li>`)}
-  </ul>`;
+  html`${describeScopes(scopes).map(
+    (g) =>
+      html`<h2 class="scope-group">${g.group}</h2>
+        <ul class="scopes">
+          ${g.scopes.map(
+            (s) => html`<li>${s.description === null ? html`` : html`${s.description} `}<code>${s.name}</code></li>`,
+          )}
+        </ul>`,
+  )}`;
 
 export function renderConsentPage(view: ConsentView): string {
   const optional =
@@ -33,7 +41,9 @@ export function renderConsentPage(view: ConsentView): string {
     view.unavailableScopes.length > 0
       ? html`<p class="muted" id="unavailable-scopes">
           Not available on the ${view.account.tier} tier, so not granted:
-          ${view.unavailableScopes.map((s, i) => html`${i > 0 ? ', ' : ''}<code>${s}</code>`)}.
+          ${view.unavailableScopes.map(
+            (s, i) => html`${i > 0 ? '; ' : ''}${scopeDescription(s) ?? ''} (<code>${s}</code>)`,
+          )}.
         </p>`
       : html``;
   return page(

@@ -50,6 +50,8 @@ legend{font-weight:600;padding:0 .25rem}
 .choice{display:flex;gap:.5rem;align-items:baseline;margin:.4rem 0}
 .choice label{font-weight:400;margin:0}
 ul.scopes{margin:.25rem 0;padding-left:1.25rem}
+h2.scope-group{font-size:.95rem;margin:.5rem 0 0}
+ul.scopes code{color:var(--muted)}
 code{font-family:ui-monospace,SFMono-Regular,Menlo,monospace;font-size:.9em;overflow-wrap:anywhere}
 .actions{display:flex;gap:.75rem;flex-wrap:wrap;margin-top:1.5rem}
 button{font:inherit;font-weight:600;padding:.6rem 1.2rem;border-radius:4px;border:1px solid var(--ink);background:#fff;color:var(--ink);cursor:pointer}
