@@ -56,7 +56,7 @@ describe('FIXTURES at start', () => {
     expect(existsSync(join(store, 'events.sqlite'))).toBe(false);
   }, 60_000);
 
-  it('applies examples/fixtures.json at the first start and nothing at the second, saying so in the log', async () => {
+  it('applies examples/fixtures.json at the first start and nothing at the second (nor the YAML twin), saying so in the log', async () => {
     const env = {
       DATA_DIR: join(dataDir, 'ok'),
       SEED: 'none',
@@ -64,14 +64,17 @@ describe('FIXTURES at start', () => {
       FIXTURES: join(ROOT, 'examples', 'fixtures.json'),
     };
     const outputs: string[] = [];
-    for (let run = 0; run < 2; run++) {
-      const service = await startService(env);
+    // The third start reads examples/fixtures.yaml: the same document in YAML, so nothing changes.
+    for (let run = 0; run < 3; run++) {
+      const fixtures = join(ROOT, 'examples', run < 2 ? 'fixtures.json' : 'fixtures.yaml');
+      const service = await startService({ ...env, FIXTURES: fixtures });
       service.child.kill('SIGTERM');
       await waitForExit(service.child);
       outputs.push(service.output());
     }
     expect(outputs[0]).toMatch(/fixtures\.json applied: 3 change\(s\): account my-company\.example\.com created/);
     expect(outputs[1]).toMatch(/fixtures\.json applied: nothing changed/);
+    expect(outputs[2]).toMatch(/fixtures\.yaml applied: nothing changed/);
     for (const o of outputs) expect(o).not.toContain('9a7f3c2e-1d4b-4f86-b0e5-7c6d5e4f3a21');
   }, 120_000);
 });

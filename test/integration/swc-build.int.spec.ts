@@ -98,5 +98,7 @@ await app.close();
     expect(scripts.build).toBe('node scripts/build.mjs');
     expect(read('scripts/ensure-built.mjs')).toContain("'scripts/build.mjs'");
     expect(read('docker/Dockerfile')).toMatch(/COPY scripts\/build\.mjs[\s\S]*RUN npm run build/);
+    // The image's build context is an allow-list: the build script must be on it.
+    expect(read('.dockerignore').split('\n')).toContain('!scripts/build.mjs');
   });
 });
