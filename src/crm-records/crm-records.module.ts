@@ -28,7 +28,7 @@ import { CrmRecordsProjection } from './projections/crm-records.projection';
     imports: [CrmSchemaModule, AccessTokenVerificationModule, CrmPipelinesModule, CrmAssociationsModule],
     controllers: [RecordsController, RecordLimitsController],
     providers: [CrmRecordsQueries, RecordHistory, RecordSchema, RecordIds, DemoRecordsSeeder],
-    exports: [CrmRecordsQueries, DemoRecordsSeeder],
+    exports: [CrmRecordsQueries, RecordHistory, DemoRecordsSeeder],
   }),
 )
 export class CrmRecordsModule {}
