@@ -36,6 +36,7 @@ import {
   type UpsertedRecordView,
 } from './crm-records.commands';
 import { CrmRecordsQueries, type RecordView } from './crm-records.queries';
+import { type CeilingRoom, RecordCeilings } from './record-ceilings';
 import { RecordIds } from './record-ids';
 import { RecordSchema, type RecordType } from './record-schema';
 
@@ -81,6 +82,7 @@ export class CrmRecordsHandler implements ICommandHandler<CrmRecordsCommand> {
     private readonly schema: RecordSchema,
     private readonly ids: RecordIds,
     private readonly pipelines: PipelinesQueries,
+    private readonly ceilings: RecordCeilings,
   ) {
     this.records = streams.forDecider(recordDecider);
     this.claims = streams.forDecider(uniqueValueClaimDecider);
@@ -92,8 +94,18 @@ export class CrmRecordsHandler implements ICommandHandler<CrmRecordsCommand> {
     switch (request.type) {
       case 'CreateRecord': {
         const rules = this.schema.rules(request.hubId, type);
-        const written = await this.create(request.hubId, type, rules, request.properties, request.source, context);
-        return this.answer(request.hubId, type, [written]).then(([view]) => view);
+        return this.withinCeiling(request.hubId, type, async (room) => {
+          const written = await this.create(
+            request.hubId,
+            type,
+            rules,
+            request.properties,
+            request.source,
+            context,
+            room,
+          );
+          return this.answer(request.hubId, type, [written]).then(([view]) => view);
+        });
       }
       case 'UpdateRecord': {
         const rules = this.schema.rules(request.hubId, type);
@@ -138,25 +150,43 @@ export class CrmRecordsHandler implements ICommandHandler<CrmRecordsCommand> {
     properties: Record<string, string>,
     source: WriteSource,
     context: CommandContext,
+    room: CeilingRoom,
   ): Promise<Written> {
     // Checked before anything is claimed, so a refused record leaves no claim behind.
     const values = checkedValues(hubId, properties, rules);
     this.checkPipelineStage(hubId, type, values, {});
-    const id = await this.ids.next(hubId, context);
-    await this.claimUniqueValues(hubId, type, rules, values, id, context);
-    const { position } = await this.records.handleNew(
-      recordStream(hubId, type.objectTypeId, id),
-      {
-        type: 'CreateRecord',
-        hubId,
-        objectType: type.objectTypeId,
-        properties,
-        source,
-        facts: { objectTypeId: type.objectTypeId, id, rules, now: this.clock.now() },
-      },
-      context,
-    );
-    return { id, position, shown: shownAfterWrite(type, values) };
+    // Taken synchronously, in input order: a batch past the ceiling keeps its first inputs.
+    room.take();
+    try {
+      const id = await this.ids.next(hubId, context);
+      await this.claimUniqueValues(hubId, type, rules, values, id, context);
+      const { position } = await this.records.handleNew(
+        recordStream(hubId, type.objectTypeId, id),
+        {
+          type: 'CreateRecord',
+          hubId,
+          objectType: type.objectTypeId,
+          properties,
+          source,
+          facts: { objectTypeId: type.objectTypeId, id, rules, now: this.clock.now() },
+        },
+        context,
+      );
+      return { id, position, shown: shownAfterWrite(type, values) };
+    } catch (error) {
+      room.giveBack();
+      throw error;
+    }
+  }
+
+  /** Runs creates within the account's record ceiling; their slots are given back once answered. */
+  private async withinCeiling<T>(hubId: number, type: RecordType, run: (room: CeilingRoom) => Promise<T>): Promise<T> {
+    const room = this.ceilings.open(hubId, type);
+    try {
+      return await run(room);
+    } finally {
+      room.close();
+    }
   }
 
   private async update(
@@ -423,10 +453,14 @@ export class CrmRecordsHandler implements ICommandHandler<CrmRecordsCommand> {
   private async batchCreate(request: BatchCreateRecords, type: RecordType, context: CommandContext) {
     const startedAt = this.clock.now();
     const rules = this.schema.rules(request.hubId, type);
-    const outcomes = await Promise.allSettled(
-      request.inputs.map((input) => this.create(request.hubId, type, rules, input.properties, request.source, context)),
-    );
-    return this.batchAnswer(request.hubId, type, outcomes, startedAt) as Promise<RecordBatchView>;
+    return this.withinCeiling(request.hubId, type, async (room) => {
+      const outcomes = await Promise.allSettled(
+        request.inputs.map((input) =>
+          this.create(request.hubId, type, rules, input.properties, request.source, context, room),
+        ),
+      );
+      return this.batchAnswer(request.hubId, type, outcomes, startedAt) as Promise<RecordBatchView>;
+    });
   }
 
   private async batchUpdate(request: BatchUpdateRecords, type: RecordType, context: CommandContext) {
@@ -452,30 +486,32 @@ export class CrmRecordsHandler implements ICommandHandler<CrmRecordsCommand> {
       if (input.idProperty !== 'hs_object_id' && !rules.get(input.idProperty)?.unique)
         throw notAUniqueProperty(input.idProperty);
     }
-    const outcomes = await Promise.allSettled(
-      request.inputs.map(async (input): Promise<Written> => {
-        const holder = await this.holderOf(request.hubId, type, input.idProperty, input.id, context);
-        if (holder !== null) {
-          const written = await this.update(
-            request.hubId,
-            type,
-            rules,
-            holder,
-            input.properties,
-            request.source,
-            context,
-          );
-          return { ...written, new: false };
-        }
-        if (input.idProperty === 'hs_object_id') throw recordNotFound();
-        const properties = { ...input.properties, [input.idProperty]: input.id };
-        const written = await this.create(request.hubId, type, rules, properties, request.source, context);
-        return { ...written, new: true };
-      }),
-    );
-    return this.batchAnswer(request.hubId, type, outcomes, startedAt, (i) => ({
-      id: [request.inputs[i]!.id],
-    })) as Promise<RecordBatchView<UpsertedRecordView>>;
+    return this.withinCeiling(request.hubId, type, async (room) => {
+      const outcomes = await Promise.allSettled(
+        request.inputs.map(async (input): Promise<Written> => {
+          const holder = await this.holderOf(request.hubId, type, input.idProperty, input.id, context);
+          if (holder !== null) {
+            const written = await this.update(
+              request.hubId,
+              type,
+              rules,
+              holder,
+              input.properties,
+              request.source,
+              context,
+            );
+            return { ...written, new: false };
+          }
+          if (input.idProperty === 'hs_object_id') throw recordNotFound();
+          const properties = { ...input.properties, [input.idProperty]: input.id };
+          const written = await this.create(request.hubId, type, rules, properties, request.source, context, room);
+          return { ...written, new: true };
+        }),
+      );
+      return this.batchAnswer(request.hubId, type, outcomes, startedAt, (i) => ({
+        id: [request.inputs[i]!.id],
+      })) as Promise<RecordBatchView<UpsertedRecordView>>;
+    });
   }
 
   /** The live record holding a unique value, through the value's claim stream; null when none does. */
@@ -554,6 +590,7 @@ export function standardError(
   return {
     status: 'error',
     category: error.category,
+    ...(error.extras.subCategory ? { subCategory: error.extras.subCategory } : {}),
     message: error.message,
     context: { ...error.extras.context, ...context, inputIndex: [String(index)] },
     errors: details.length > 0 ? details : [{ message: error.message, code: error.category }],

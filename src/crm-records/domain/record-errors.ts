@@ -97,3 +97,28 @@ export function duplicateInputs(what: string): HubSpotError {
     { message: `each input must name a different ${what}`, in: 'inputs', code: 'DUPLICATE_INPUT' },
   ]);
 }
+
+/**
+ * A create past the account's record ceiling (its tier's, or the override an admin set): HubSpot's
+ * limits error in the style of the CRM schema module's (400, `subCategory`, `context`).
+ */
+export function recordLimitExceeded(ceiling: {
+  what: string;
+  subCategory: string;
+  limit: number;
+  usage: number;
+  tier: string;
+  overridden: boolean;
+}): HubSpotError {
+  const { what, subCategory, limit, usage, tier, overridden } = ceiling;
+  const source = overridden ? 'set for this account' : `of the ${tier} tier`;
+  const message =
+    `You have reached your limit of ${what}: ${usage} of ${limit} in use (limit ${source}). ` +
+    `Cannot create another record; archive or delete unused ${what} or ask for a higher limit.`;
+  const context = { limit: [String(limit)], usage: [String(usage)], tier: [tier] };
+  return new HubSpotError(400, 'VALIDATION_ERROR', message, {
+    subCategory,
+    context,
+    errors: [{ message, code: 'LIMIT_EXCEEDED', subCategory, context }],
+  });
+}
