@@ -1,5 +1,7 @@
 import { Inject } from '@nestjs/common';
-import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import { CommandBus, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import { AssociationCatalogue, CrmAssociationsCommand } from '../../crm-associations';
+import { AssociationsQueries } from '../../crm-associations/crm-associations.queries';
 import { PipelinesQueries } from '../../crm-pipelines/crm-pipelines.queries';
 import { CLOCK, type Clock } from '../../platform/clock';
 import { fold } from '../../platform/commands/decider';
@@ -14,7 +16,10 @@ import { ProjectionRunner } from '../../platform/projections/projection-runner';
 import type { PropertyRules } from '../domain/property-values';
 import { checkedValues, isLive, MERGED_IDS, recordDecider } from '../domain/record.decider';
 import {
+  associationTargetsNotFound,
   cannotMergeIntoItself,
+  invalidCreateAssociationType,
+  mixedCreateAssociationTargets,
   notAUniqueProperty,
   propertyValuesNotValid,
   recordNotFound,
@@ -28,6 +33,7 @@ import {
   type BatchCreateRecords,
   type BatchUpdateRecords,
   type BatchUpsertRecords,
+  type CreateAssociation,
   type MergeRecords,
   CrmRecordsCommand,
   type CrmRecordsAnswers,
@@ -45,6 +51,13 @@ import { RecordSchema, type RecordType } from './record-schema';
  * never completed (the process stopped between the claim and the record): the value is free again.
  */
 export const ORPHANED_CLAIM_AFTER_MS = 30_000;
+
+/** A create's association with its target type found: made once the record is stored. */
+interface PlannedAssociation {
+  toType: string;
+  toId: number;
+  types: Array<{ category: string; typeId: number }>;
+}
 
 /** One record written by a command: where, and what a read of it shows. */
 interface Written {
@@ -71,6 +84,7 @@ export class CrmRecordsHandler implements ICommandHandler<CrmRecordsCommand> {
   private readonly records;
   private readonly claims;
   private readonly readModel: ReadModel<CrmRecordsQueries>;
+  private readonly associationTypes = AssociationCatalogue.hubspotDefined();
 
   constructor(
     private readonly streams: EventStreams,
@@ -83,6 +97,8 @@ export class CrmRecordsHandler implements ICommandHandler<CrmRecordsCommand> {
     private readonly ids: RecordIds,
     private readonly pipelines: PipelinesQueries,
     private readonly ceilings: RecordCeilings,
+    private readonly commandBus: CommandBus,
+    private readonly associations: AssociationsQueries,
   ) {
     this.records = streams.forDecider(recordDecider);
     this.claims = streams.forDecider(uniqueValueClaimDecider);
@@ -103,6 +119,7 @@ export class CrmRecordsHandler implements ICommandHandler<CrmRecordsCommand> {
             request.source,
             context,
             room,
+            request.associations,
           );
           return this.answer(request.hubId, type, [written]).then(([view]) => view);
         });
@@ -151,12 +168,15 @@ export class CrmRecordsHandler implements ICommandHandler<CrmRecordsCommand> {
     source: WriteSource,
     context: CommandContext,
     room: CeilingRoom,
+    associations: readonly CreateAssociation[] = [],
   ): Promise<Written> {
     // Checked before anything is claimed, so a refused record leaves no claim behind.
     const values = checkedValues(hubId, properties, rules);
     this.checkPipelineStage(hubId, type, values, {});
+    const planned = this.planAssociations(hubId, type, associations);
     // Taken synchronously, in input order: a batch past the ceiling keeps its first inputs.
     room.take();
+    let stored = false;
     try {
       const id = await this.ids.next(hubId, context);
       await this.claimUniqueValues(hubId, type, rules, values, id, context);
@@ -172,10 +192,74 @@ export class CrmRecordsHandler implements ICommandHandler<CrmRecordsCommand> {
         },
         context,
       );
+      stored = true;
+      if (planned.length > 0) await this.associate(hubId, type, id, position, planned, source, context);
       return { id, position, shown: shownAfterWrite(type, values) };
     } catch (error) {
-      room.giveBack();
+      if (!stored) room.giveBack();
       throw error;
+    }
+  }
+
+  /**
+   * A create's associations checked before the record is written: each type must start at the
+   * record's type (HubSpot's ids are directional, so the type names the target's type) and each
+   * target must be a live record of the account, so a refused create leaves no record behind.
+   */
+  private planAssociations(
+    hubId: number,
+    type: RecordType,
+    associations: readonly CreateAssociation[],
+  ): PlannedAssociation[] {
+    return associations.map(({ toId: raw, types }) => {
+      const targets = new Set(
+        types.map(({ category, typeId }) => {
+          const found = this.associationTypes.get(category, typeId);
+          if (!found || found.fromObjectTypeId !== type.objectTypeId)
+            throw invalidCreateAssociationType(type.objectTypeId, category, typeId);
+          return found.toObjectTypeId;
+        }),
+      );
+      if (targets.size !== 1) throw mixedCreateAssociationTargets();
+      const [toType] = [...targets] as [string];
+      const toId = parseRecordId(raw);
+      if (toId === null || this.associations.missing(hubId, toType, [toId]).length > 0)
+        throw associationTargetsNotFound(toType, [raw]);
+      return { toType, toId, types };
+    });
+  }
+
+  /**
+   * The associations of a created record, through the associations module's command once its read
+   * model holds the record (it checks both ends are live records). A target archived between the
+   * check and this answers its error; the record stays (HubSpot's create is not atomic either).
+   */
+  private async associate(
+    hubId: number,
+    type: RecordType,
+    id: number,
+    position: number,
+    planned: readonly PlannedAssociation[],
+    source: WriteSource,
+    context: CommandContext,
+  ): Promise<void> {
+    await this.runner.readModelsReached(position);
+    for (const { toType, toId, types } of planned) {
+      const outcome = await this.commandBus.execute(
+        new CrmAssociationsCommand(
+          {
+            type: 'BatchCreateAssociations',
+            hubId,
+            fromType: type.objectTypeId,
+            toType,
+            appId: source.appId,
+            userId: source.userId,
+            inputs: [{ fromId: id, toId, types }],
+          },
+          context,
+        ),
+      );
+      if (outcome.refused.length > 0) throw outcome.refused[0]!.error;
     }
   }
 
@@ -456,7 +540,7 @@ export class CrmRecordsHandler implements ICommandHandler<CrmRecordsCommand> {
     return this.withinCeiling(request.hubId, type, async (room) => {
       const outcomes = await Promise.allSettled(
         request.inputs.map((input) =>
-          this.create(request.hubId, type, rules, input.properties, request.source, context, room),
+          this.create(request.hubId, type, rules, input.properties, request.source, context, room, input.associations),
         ),
       );
       return this.batchAnswer(request.hubId, type, outcomes, startedAt) as Promise<RecordBatchView>;

@@ -122,3 +122,28 @@ export function recordLimitExceeded(ceiling: {
     errors: [{ message, code: 'LIMIT_EXCEEDED', subCategory, context }],
   });
 }
+
+/** A create's association whose type id does not start at the created record's type (HubSpot's 400). */
+export function invalidCreateAssociationType(fromObjectTypeId: string, category: string, typeId: number): HubSpotError {
+  return HubSpotError.validation(`${category} association type ${typeId} does not exist from ${fromObjectTypeId}.`, [
+    {
+      message: `no association type ${typeId} (${category}) from ${fromObjectTypeId}`,
+      in: 'associations.types.associationTypeId',
+      code: 'INVALID',
+    },
+  ]);
+}
+
+/** The types of one association of a create lead to different object types. */
+export function mixedCreateAssociationTargets(): HubSpotError {
+  return HubSpotError.validation('The types of one association must all lead to the same object type.', [
+    { message: 'types lead to different object types', in: 'associations.types', code: 'INVALID' },
+  ]);
+}
+
+/** A create's association target that is not a live record of the account (HubSpot's 404, as the associations API answers it). */
+export function associationTargetsNotFound(objectTypeId: string, ids: readonly string[]): HubSpotError {
+  return new HubSpotError(404, 'OBJECT_NOT_FOUND', `No ${objectTypeId} objects with ids: ${ids.join(', ')}`, {
+    context: { ids: [...ids] },
+  });
+}

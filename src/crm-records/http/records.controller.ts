@@ -15,7 +15,12 @@ import { Inject } from '@nestjs/common';
 import { notAUniqueProperty, recordNotFound, recordsNotFoundInBatch } from '../domain/record-errors';
 import type { WriteSource } from '../domain/record-events';
 import { recordScopes } from '../domain/record-scopes';
-import { CrmRecordsCommand, type RecordBatchView, type StandardErrorView } from '../application/crm-records.commands';
+import {
+  type CreateAssociation,
+  CrmRecordsCommand,
+  type RecordBatchView,
+  type StandardErrorView,
+} from '../application/crm-records.commands';
 import { parseRecordId, standardError } from '../application/crm-records.handler';
 import { CrmRecordsQueries, RecordHistory, type RecordView } from '../application/crm-records.queries';
 import { RecordSchema, type RecordType } from '../application/record-schema';
@@ -143,6 +148,7 @@ export class RecordsController {
           hubId: token.hubId,
           objectType,
           properties: propertyStrings(body.properties),
+          ...associationsOf(body),
           source: sourceOf(token),
         },
         ctx,
@@ -374,6 +380,7 @@ export class RecordsController {
     this.typeOf(token, objectType);
     const inputs = body.inputs.map((input) => ({
       properties: propertyStrings(input.properties),
+      ...associationsOf(input),
     }));
     const answer = await this.commandBus.execute(
       new CrmRecordsCommand(
@@ -524,6 +531,17 @@ export class RecordsController {
       })),
     );
   }
+}
+
+/** A create's `associations`, as the command takes them. */
+function associationsOf(input: RecordCreateDto): { associations?: CreateAssociation[] } {
+  if (!input.associations || input.associations.length === 0) return {};
+  return {
+    associations: input.associations.map((a) => ({
+      toId: a.to.id,
+      types: a.types.map((t) => ({ category: t.associationCategory, typeId: t.associationTypeId })),
+    })),
+  };
 }
 
 const sourceOf = (token: AccessTokenClaims): WriteSource => ({ appId: token.appId, userId: token.userId });
