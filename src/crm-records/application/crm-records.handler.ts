@@ -14,7 +14,14 @@ import type { CommandContext } from '../../platform/events/envelope';
 import { answerAfterCommit, type ReadModel } from '../../platform/projections/answer-after-commit';
 import { ProjectionRunner } from '../../platform/projections/projection-runner';
 import type { PropertyRules } from '../domain/property-values';
-import { checkedValues, isLive, MERGED_IDS, recordDecider } from '../domain/record.decider';
+import {
+  ADDITIONAL_EMAILS,
+  checkedValues,
+  emailsOf,
+  isLive,
+  MERGED_IDS,
+  recordDecider,
+} from '../domain/record.decider';
 import {
   associationTargetsNotFound,
   cannotMergeIntoItself,
@@ -365,7 +372,13 @@ export class CrmRecordsHandler implements ICommandHandler<CrmRecordsCommand> {
     const taken = Object.fromEntries(
       Object.entries(merged.properties).filter(([name]) => primary.properties[name] === undefined),
     );
-    await this.claimUniqueValues(hubId, type, this.schema.rules(hubId, type), taken, primaryId, context);
+    const rules = this.schema.rules(hubId, type);
+    await this.claimUniqueValues(hubId, type, rules, taken, primaryId, context);
+    // The merged contact's e-mails the primary keeps as additional ones stay claimed: for the primary.
+    const ownEmail = (primary.properties.email ?? '').trim().toLowerCase();
+    const takenEmail = (taken.email ?? '').trim().toLowerCase();
+    for (const email of emailsOf(merged.properties).filter((e) => e !== ownEmail && e !== takenEmail))
+      await this.claimUniqueValues(hubId, type, rules, { email }, primaryId, context);
     const { position } = await this.records.handle(
       primaryStream,
       {
@@ -381,7 +394,11 @@ export class CrmRecordsHandler implements ICommandHandler<CrmRecordsCommand> {
       context,
     );
     const [view] = await this.answer(hubId, type, [
-      { id: primaryId, position, shown: [...shownAfterWrite(type, { ...primary.properties, ...taken }), MERGED_IDS] },
+      {
+        id: primaryId,
+        position,
+        shown: [...shownAfterWrite(type, { ...primary.properties, ...taken }), MERGED_IDS, ADDITIONAL_EMAILS],
+      },
     ]);
     return view!;
   }
@@ -499,7 +516,10 @@ export class CrmRecordsHandler implements ICommandHandler<CrmRecordsCommand> {
         context,
       ));
     }
-    return isLive(state) && uniqueValueKey(property, state.properties[property] ?? '') === key;
+    if (!isLive(state)) return false;
+    // A contact holds the e-mails of the contacts merged into it as well (hs_additional_emails).
+    if (property === 'email') return emailsOf(state.properties).some((e) => uniqueValueKey(property, e) === key);
+    return uniqueValueKey(property, state.properties[property] ?? '') === key;
   }
 
   /** The record a path or input names: its numeric id, or the value of a unique `idProperty`. */
