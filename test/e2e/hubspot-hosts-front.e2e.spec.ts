@@ -19,12 +19,18 @@ const run = promisify(execFile);
 // The recipes are tested where their tool is installed; otherwise skipped, saying so.
 const HAVE_CURL = existsSync('/usr/bin/curl');
 const HAVE_PYTHON_REQUESTS = spawnSync('python3', ['-c', 'import requests'], { env: childEnv() }).status === 0;
+// HubSpot's Python SDK is on PyPI, which this machine cannot reach: run where it is importable (PYTHONPATH).
+const HAVE_PYTHON_SDK =
+  spawnSync('python3', ['-c', 'import hubspot, importlib.metadata; importlib.metadata.version("hubspot-api-client")'], {
+    env: childEnv(),
+  }).status === 0;
 const CHROMIUM = '/usr/bin/chromium';
 const HAVE_CHROMIUM = existsSync(CHROMIUM);
 const HAVE_CERTUTIL = spawnSync('sh', ['-c', 'command -v certutil'], { env: childEnv() }).status === 0; // libnss3-tools
 for (const [have, what] of [
   [HAVE_CURL, 'curl'],
   [HAVE_PYTHON_REQUESTS, 'python3 with requests'],
+  [HAVE_PYTHON_SDK, "HubSpot's Python SDK (hubspot-api-client; put it on PYTHONPATH)"],
   [HAVE_CHROMIUM, CHROMIUM],
   [HAVE_CERTUTIL, "certutil (Debian's libnss3-tools, the Chromium recipe's NSS database)"],
 ] as const) {
@@ -32,6 +38,7 @@ for (const [have, what] of [
 }
 const curl = HAVE_CURL ? it : it.skip;
 const pythonTest = HAVE_PYTHON_REQUESTS ? it : it.skip;
+const pythonSdkTest = HAVE_PYTHON_SDK ? it : it.skip;
 const browserTest = HAVE_CHROMIUM && HAVE_CERTUTIL ? it : it.skip;
 
 // Each test starts or restarts a whole service; on a busy shared machine that can pass 5 s.
@@ -143,6 +150,32 @@ describe('HubSpot hosts front (HUBSPOT_HOSTS_PROXY_PORT)', () => {
     });
     expect(JSON.parse(stdout)).toMatchObject({ status: expect.any(Number), body: { status: 'BAD_ACCESS_TOKEN' } });
   });
+
+  pythonSdkTest(
+    "HubSpot's Python SDK with Configuration proxy= and ssl_ca_cert= (it ignores HTTPS_PROXY): the code exchange and a properties call",
+    async () => {
+      const { code } = await installCode(t, f);
+      const { stdout } = await run('python3', [join(__dirname, '../support/python-sdk-client.py')], {
+        env: childEnv({
+          PROXY: proxy,
+          CA: caFile,
+          CODE: code,
+          CLIENT_ID: f.clientId,
+          CLIENT_SECRET: f.clientSecret,
+          REDIRECT_URI: f.redirectUri,
+        }),
+        timeout: 60_000,
+      });
+      expect(JSON.parse(stdout.trim())).toEqual({
+        sdk: expect.any(String),
+        hubId: f.hubId,
+        expiresIn: 1800,
+        properties: expect.any(Number),
+        email: true,
+      });
+    },
+    90_000,
+  );
 
   /**
    * docs/testing-your-app.md's Chromium recipe, run as written (`$CA` set, `N` the front's port): its

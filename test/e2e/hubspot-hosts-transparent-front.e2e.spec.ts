@@ -331,7 +331,7 @@ describe('HubSpot hosts front, transparent mode (HUBSPOT_HOSTS_TLS_PORT)', () =>
     sdkInNetns(
       "HubSpot's Python SDK (hubspot-api-client) with ssl_ca_cert=: the code exchange and a properties call",
       async () => {
-        const result = await inNamespace(['python3', join(__dirname, '../support/transparent-python-sdk-client.py')], {
+        const result = await inNamespace(['python3', join(__dirname, '../support/python-sdk-client.py')], {
           ...(await oauthEnv()),
           CA: caFile,
         });
