@@ -185,11 +185,13 @@ describe('HubSpot hosts front, transparent mode (HUBSPOT_HOSTS_TLS_PORT)', () =>
     for (const name of ['example.com', 'www.hubspot.com', 'api.hubapi.com.evil.test', 'localhost', null]) {
       expect([name, await handshake(name)]).toEqual([name, 'ERR_SSL_SSL/TLS_ALERT_HANDSHAKE_FAILURE']);
     }
+    // Plain HTTP to the TLS port is no request either.
+    await expect(fetch(`http://127.0.0.1:${port}/crm/v3/properties/contacts`)).rejects.toThrow();
     const lines = messages();
     expect(lines).toContainEqual(
       expect.stringMatching(/^refused TLS for "example\.com": this port answers only as HubSpot's hosts/),
     );
-    expect(lines).toContainEqual(expect.stringMatching(/^refused a TLS connection that named no host \(no SNI\)/));
+    expect(lines).toContainEqual(expect.stringMatching(/^refused a TLS connection that named no host \(no SNI; /));
   });
 
   it('a client that does not trust the CA fails the handshake, and the log says why it may have', async () => {

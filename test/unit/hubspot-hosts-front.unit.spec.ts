@@ -13,7 +13,7 @@ import {
 } from '../../src/test-controls/hosts-front/hubspot-hosts-ca';
 import { connectTarget } from '../../src/test-controls/hosts-front/hubspot-hosts-front';
 import { frontInstructions } from '../../src/test-controls/hosts-front/front-instructions';
-import { hubSpotHostOf } from '../../src/test-controls/hosts-front/transparent-front';
+import { hubSpotHostOf, onceAWhile } from '../../src/test-controls/hosts-front/transparent-front';
 import { ConfigError, loadConfig } from '../../src/platform/config/config';
 
 const base = { ADMIN_API_KEY: 'x'.repeat(16), SEED: 'none' };
@@ -90,6 +90,33 @@ describe('hubSpotHostOf (the transparent front picks a certificate by SNI)', () 
     'evil.api.hubapi.com',
   ])('%p is none', (sni) => {
     expect(hubSpotHostOf(sni as string | false | null | undefined)).toBeNull();
+  });
+});
+
+describe('onceAWhile (the refusal lines of the transparent front)', () => {
+  it('writes each distinct line at once, then at most once per 10 s with the repeats counted', () => {
+    let now = 0;
+    const written: string[] = [];
+    const say = onceAWhile(
+      (line) => written.push(line),
+      () => now,
+    );
+    say('refused a');
+    say('refused a');
+    say('refused b');
+    now = 9_999;
+    say('refused a');
+    expect(written).toEqual(['refused a', 'refused b']);
+    now = 10_000;
+    say('refused a');
+    now = 20_000;
+    say('refused a');
+    expect(written).toEqual([
+      'refused a',
+      'refused b',
+      'refused a (and 2 time(s) more since the last such line)',
+      'refused a',
+    ]);
   });
 });
 

@@ -25,6 +25,27 @@ export function hubSpotHostOf(servername: string | false | undefined | null): st
   return HUBSPOT_HOSTS.includes(name) ? name : null;
 }
 
+/** How often one refusal's line is written at most; repeats meanwhile are counted into the next. */
+const REPEAT_LOG_INTERVAL_MS = 10_000;
+
+/** Each distinct line at once, then at most once per REPEAT_LOG_INTERVAL_MS (a scanner must not flood the log). */
+export function onceAWhile(write: (message: string) => void, now: () => number = () => performance.now()) {
+  const seen = new Map<string, { at: number; repeats: number }>();
+  return (message: string) => {
+    const last = seen.get(message);
+    const at = now();
+    if (last && at - last.at < REPEAT_LOG_INTERVAL_MS) {
+      last.repeats++;
+      return;
+    }
+    if (seen.size >= 1000) seen.clear(); // bounded whatever names clients send
+    seen.set(message, { at, repeats: 0 });
+    write(
+      last && last.repeats > 0 ? `${message} (and ${last.repeats} time(s) more since the last such line)` : message,
+    );
+  };
+}
+
 /** A server name for a log line: printable characters only, bounded. */
 function shown(servername: string): string {
   return JSON.stringify(servername.slice(0, 253).replace(/[^\x21-\x7e]/g, '?'));
@@ -74,15 +95,22 @@ export function transparentFront({ ca, service, handshakeTimeoutMs, warn }: Tran
     gate?.countedAlready(tls);
     service.emit('connection', tls);
   });
+  const say = onceAWhile(warn);
   server.on('tlsClientError', (error: Error & { code?: string }, tls: TLSSocket) => {
     const name = (tls as TLSSocket & { servername?: string | false }).servername;
-    if (typeof name === 'string' && hubSpotHostOf(name) === null) {
-      warn(`refused TLS for ${shown(name)}: this port answers only as HubSpot's hosts (${HUBSPOT_HOSTS.join(', ')})`);
-    } else if (typeof name !== 'string' || name === '') {
-      warn('refused a TLS connection that named no host (no SNI): connect by a HubSpot host name');
+    const named = typeof name === 'string' && name !== '';
+    // A client that went away before its hello (a port probe) is no refusal worth a line; one that
+    // named a HubSpot host and then hung up has most often refused the certificate.
+    if (!named && ['ECONNRESET', 'EPIPE', 'ERR_TLS_HANDSHAKE_TIMEOUT'].includes(error.code ?? '')) return;
+    if (named && hubSpotHostOf(name) === null) {
+      say(`refused TLS for ${shown(name)}: this port answers only as HubSpot's hosts (${HUBSPOT_HOSTS.join(', ')})`);
+    } else if (!named) {
+      say(
+        `refused a TLS connection that named no host (no SNI; ${error.code ?? error.message}): connect by a HubSpot host name`,
+      );
     } else {
       // A HubSpot name whose handshake failed: most often a client that does not trust the CA yet.
-      warn(`TLS handshake for ${name} failed (${error.code ?? error.message}): does the client trust the CA?`);
+      say(`TLS handshake for ${name} failed (${error.code ?? error.message}): does the client trust the CA?`);
     }
   });
   return server;
