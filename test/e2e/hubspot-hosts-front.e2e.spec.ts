@@ -11,31 +11,28 @@ import { chromium } from 'playwright-core';
 import { leafSubject } from '../../src/test-controls/hosts-front/hubspot-hosts-ca';
 import { HubSpotHostsFront } from '../../src/test-controls/hosts-front/hubspot-hosts-front';
 import { childEnv } from '../support/child-env';
+import {
+  HAVE_CURL,
+  HAVE_PYTHON_REQUESTS,
+  HAVE_PYTHON_SDK,
+  PYTHON_CLIENTS,
+  reportMissing,
+} from '../support/client-tools';
 import { installCode, oauthFixture, type OAuthFixture } from '../support/oauth-fixtures';
 import { startTestApp, type TestApp } from '../support/test-app';
 
 const run = promisify(execFile);
 
 // The recipes are tested where their tool is installed; otherwise skipped, saying so.
-const HAVE_CURL = existsSync('/usr/bin/curl');
-const HAVE_PYTHON_REQUESTS = spawnSync('python3', ['-c', 'import requests'], { env: childEnv() }).status === 0;
-// HubSpot's Python SDK is on PyPI, which this machine cannot reach: run where it is importable (PYTHONPATH).
-const HAVE_PYTHON_SDK =
-  spawnSync('python3', ['-c', 'import hubspot, importlib.metadata; importlib.metadata.version("hubspot-api-client")'], {
-    env: childEnv(),
-  }).status === 0;
 const CHROMIUM = '/usr/bin/chromium';
 const HAVE_CHROMIUM = existsSync(CHROMIUM);
 const HAVE_CERTUTIL = spawnSync('sh', ['-c', 'command -v certutil'], { env: childEnv() }).status === 0; // libnss3-tools
-for (const [have, what] of [
+reportMissing('hosts-front', [
   [HAVE_CURL, 'curl'],
-  [HAVE_PYTHON_REQUESTS, 'python3 with requests'],
-  [HAVE_PYTHON_SDK, "HubSpot's Python SDK (hubspot-api-client; put it on PYTHONPATH)"],
+  ...PYTHON_CLIENTS,
   [HAVE_CHROMIUM, CHROMIUM],
   [HAVE_CERTUTIL, "certutil (Debian's libnss3-tools, the Chromium recipe's NSS database)"],
-] as const) {
-  if (!have) process.stderr.write(`[hosts-front] SKIPPED: ${what} is not installed; that recipe was NOT tested.\n`);
-}
+]);
 const curl = HAVE_CURL ? it : it.skip;
 const pythonTest = HAVE_PYTHON_REQUESTS ? it : it.skip;
 const pythonSdkTest = HAVE_PYTHON_SDK ? it : it.skip;

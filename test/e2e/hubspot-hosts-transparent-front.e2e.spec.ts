@@ -1,5 +1,5 @@
 import { execFile, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { request as httpsRequest } from 'node:https';
 import { connect as netConnect, createServer as createNetServer, type Server as NetServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -8,6 +8,13 @@ import { connect as tlsConnect } from 'node:tls';
 import { promisify } from 'node:util';
 import { HubSpotHostsFront } from '../../src/test-controls/hosts-front/hubspot-hosts-front';
 import { childEnv } from '../support/child-env';
+import {
+  HAVE_CURL,
+  HAVE_PYTHON_REQUESTS,
+  HAVE_PYTHON_SDK,
+  PYTHON_CLIENTS,
+  reportMissing,
+} from '../support/client-tools';
 import { installCode, oauthFixture, type OAuthFixture } from '../support/oauth-fixtures';
 import { startTestApp, type TestApp } from '../support/test-app';
 
@@ -23,30 +30,17 @@ function noProxyEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
 }
 
 // The clients are tested where they are installed; otherwise skipped, saying so.
-const HAVE_CURL = existsSync('/usr/bin/curl');
-const HAVE_PYTHON_REQUESTS = spawnSync('python3', ['-c', 'import requests'], { env: childEnv() }).status === 0;
-const HAVE_PYTHON_SDK =
-  spawnSync('python3', ['-c', 'import hubspot, importlib.metadata; importlib.metadata.version("hubspot-api-client")'], {
-    env: childEnv(),
-  }).status === 0;
 // A network namespace of the client's own, with its own /etc/hosts: never the machine's resolver.
 const UNSHARE = ['-rn', '--mount'];
 const HAVE_NETNS =
   spawnSync('unshare', [...UNSHARE, 'sh', '-c', 'ip link set lo up && mount --bind /dev/null /etc/hosts'], {
     env: childEnv(),
   }).status === 0;
-for (const [have, what] of [
+reportMissing('transparent-front', [
   [HAVE_CURL, 'curl'],
-  [HAVE_NETNS, 'an unprivileged network namespace (`unshare -rn --mount` with `ip`): the hosts-file clients'],
-  [HAVE_PYTHON_REQUESTS, "python3 with requests (Debian's python3-requests)"],
-  [
-    HAVE_PYTHON_SDK,
-    "HubSpot's Python SDK (hubspot-api-client, from PyPI: not reachable here; put it on PYTHONPATH to run it)",
-  ],
-] as const) {
-  if (!have)
-    process.stderr.write(`[transparent-front] SKIPPED: ${what} is not available; that client was NOT tested.\n`);
-}
+  [HAVE_NETNS, 'a network namespace of its own (`unshare -rn --mount` and `ip`), for the hosts-file clients'],
+  ...PYTHON_CLIENTS,
+]);
 const curl = HAVE_CURL ? it : it.skip;
 const netns = HAVE_NETNS ? it : it.skip;
 const pythonInNetns = HAVE_NETNS && HAVE_PYTHON_REQUESTS ? it : it.skip;

@@ -187,6 +187,9 @@ export class HubSpotHostsFront implements OnApplicationBootstrap, BeforeApplicat
   }
 
   private tunnel(request: IncomingMessage, socket: Duplex, head: Buffer, service: Server): void {
+    // Before any answer: a client that resets the connection after reading a refusal must not make
+    // an 'error' nobody listens to (that would end the process).
+    socket.on('error', () => socket.destroy());
     const target = connectTarget(request.url);
     if (target === null || !HUBSPOT_HOSTS.includes(target.host) || target.port !== 443) {
       this.logger.warn(`refused CONNECT ${String(request.url).slice(0, 300)}: not a HubSpot host on 443`);
@@ -196,7 +199,6 @@ export class HubSpotHostsFront implements OnApplicationBootstrap, BeforeApplicat
         `This proxy only tunnels to HubSpot's hosts on port 443 (${HUBSPOT_HOSTS.join(', ')}).`,
       );
     }
-    socket.on('error', () => socket.destroy());
     this.track(socket);
     this.ca!.leaf(target.host).then(
       ({ key, cert }) => {
