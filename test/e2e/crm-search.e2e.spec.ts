@@ -140,7 +140,16 @@ describe.each(Object.entries(VERSIONS))('POST %s/{objectType}/search', (_, base)
     await bad({ limit: 'ten' }, 'limit');
     await bad({ after: 'next' }, 'after');
     await bad({ after: -1 }, 'after');
-    await bad({ sorts: [{ propertyName: 'email', direction: 'UP' }] }, 'sorts[0]');
+    await bad({ sorts: [{ propertyName: 'email', direction: 'UP' }] }, 'sorts.0.direction');
+    await bad({ sorts: ['-'] }, 'sorts.0.propertyName');
+    await bad({ filterGroups: [{ filters: [{ propertyName: '  ', operator: 'EQ', value: 'x' }] }] }, 'propertyName');
+    await bad({ filterGroups: [{ filters: [{ propertyName: 'email', operator: 'EQ', value: { x: 1 } }] }] }, 'value');
+    await bad({ filterGroups: [{ filters: [{ propertyName: 'a', operator: 'BETWEEN', value: 1 }] }] }, 'highValue');
+    await bad({ filterGroups: [{ filters: [{ propertyName: 'a', operator: 'IN', values: [[1]] }] }] }, 'values');
+    await bad({ filterGroups: [{}] }, 'filterGroups.0.filters');
+    // One entry per bad field, all reported at once.
+    const several = await bad({ limit: 0, after: 'x', query: 5 }, '');
+    expect(several.errors.map((e: { in: string }) => e.in).sort()).toEqual(['after', 'limit', 'query']);
     await bad({ properties: 'email' }, 'properties');
     await bad({ query: 'x'.repeat(3001) }, 'query');
     // HubSpot's caps (2024-08-26): 5 groups, 10 filters a group, 25 in all.
