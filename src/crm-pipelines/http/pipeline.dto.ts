@@ -15,6 +15,7 @@ import {
   Max,
   MaxLength,
   Min,
+  NotContains,
   registerDecorator,
   ValidateNested,
 } from 'class-validator';
@@ -40,7 +41,7 @@ const Label = (required: boolean) =>
     IsString(),
     IsNotEmpty({ message: 'label must be a non-empty string' }),
     MaxLength(MAX_LABEL),
-    Matches(/^[^\u0000]*$/, { message: 'label must not hold NUL characters' }),
+    NotContains('\u0000', { message: 'label must not hold NUL characters' }),
   );
 
 const DisplayOrder = (required: boolean) =>
