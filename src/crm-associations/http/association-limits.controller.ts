@@ -16,7 +16,7 @@ import { AssociationLimitsCommand, type LimitInput } from '../application/associ
 import type { BatchOutcome } from '../application/crm-associations.handler';
 import { AssociationsQueries } from '../crm-associations.queries';
 import { limitStanding, MAX_SAMPLES, nearFloor, percentOf } from '../domain/association-record-limits';
-import { AssociationCatalogue, type AssociationType } from '../domain/association-types';
+import type { AssociationType } from '../domain/association-types';
 import {
   ASSOCIATION_RECORD_LIMIT_SCHEMA,
   CONFIGURATIONS_BATCH_SCHEMA,
@@ -76,8 +76,6 @@ const limitsScopes = (route: RouteFacts): readonly string[] =>
 @ApiTags('CRM associations')
 @Controller()
 export class AssociationLimitsController {
-  private readonly catalogue = AssociationCatalogue.hubspotDefined();
-
   constructor(
     private readonly commandBus: CommandBus,
     private readonly queries: AssociationsQueries,
@@ -105,9 +103,10 @@ export class AssociationLimitsController {
     const pairs = new Set<string>();
     const types: AssociationType[] = [];
     for (const c of this.queries.configurations(token.hubId)) pairs.add(`${c.from}>${c.to}`);
+    const catalogue = this.queries.catalogueOf(token.hubId);
     for (const key of pairs) {
       const [from, to] = key.split('>') as [string, string];
-      types.push(...this.catalogue.between(from, to));
+      types.push(...catalogue.between(from, to));
     }
     return { results: types.map((t) => this.configurationView(token.hubId, t)) };
   }
@@ -121,7 +120,12 @@ export class AssociationLimitsController {
   between(@Param('fromObjectType') from: string, @Param('toObjectType') to: string, @Token() token: AccessTokenClaims) {
     const f = this.limits.resolve(token.hubId, from).objectTypeId;
     const t = this.limits.resolve(token.hubId, to).objectTypeId;
-    return { results: this.catalogue.between(f, t).map((x) => this.configurationView(token.hubId, x)) };
+    return {
+      results: this.queries
+        .catalogueOf(token.hubId)
+        .between(f, t)
+        .map((x) => this.configurationView(token.hubId, x)),
+    };
   }
 
   private async run(
@@ -188,7 +192,10 @@ export class AssociationLimitsController {
     const fromType = this.limits.resolve(token.hubId, from).objectTypeId;
     const toType = this.limits.resolve(token.hubId, to).objectTypeId;
     const results = outcome.results.map((i) =>
-      this.configurationView(token.hubId, this.catalogue.find(fromType, toType, i.typeId, i.category)!),
+      this.configurationView(
+        token.hubId,
+        this.queries.catalogueOf(token.hubId).find(fromType, toType, i.typeId, i.category)!,
+      ),
     );
     const answer = this.batchBody(startedAt, outcome, results);
     void reply.status(version === '2026-09' ? 200 : answer.errors ? 207 : 201);

@@ -8,9 +8,12 @@ import {
   IsDefined,
   IsIn,
   IsInt,
+  IsNotEmpty,
   IsOptional,
+  IsString,
   Matches,
   Max,
+  MaxLength,
   Min,
   ValidateNested,
 } from 'class-validator';
@@ -174,4 +177,34 @@ export class BatchAssociationLimitInputDto {
 
 export class BatchAssociationLimitRefDto {
   @batchOf(() => AssociationLimitRefDto, MAX_CONFIGURATION_INPUTS) inputs!: AssociationLimitRefDto[];
+}
+
+const LabelText = (required: boolean) =>
+  applyDecorators(
+    required ? ApiProperty({ maxLength: 100 }) : ApiPropertyOptional({ maxLength: 100 }),
+    Transform(({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value)),
+    required ? IsDefined() : IsOptional(),
+    IsString(),
+    IsNotEmpty(),
+    MaxLength(100),
+  );
+
+/** PublicAssociationDefinitionCreateRequest: `inverseLabel` makes a paired label. */
+export class AssociationLabelCreateDto {
+  @LabelText(true) label!: string;
+  @LabelText(true) name!: string;
+  @LabelText(false) inverseLabel?: string;
+}
+
+/** PublicAssociationDefinitionUpdateRequest. */
+export class AssociationLabelUpdateDto {
+  @ApiProperty()
+  @IsDefined()
+  @IsInt({ message: 'associationTypeId must be an integer' })
+  @Min(0)
+  @Max(MAX_INT32)
+  associationTypeId!: number;
+
+  @LabelText(true) label!: string;
+  @LabelText(false) inverseLabel?: string;
 }

@@ -20,7 +20,7 @@ import {
 } from '../application/crm-associations.handler';
 import { AssociationsQueries, type AssociatedObjectView } from '../crm-associations.queries';
 import { recordsNotFound } from '../domain/association-errors';
-import { AssociationCatalogue } from '../domain/association-types';
+
 import {
   batchReadOf,
   defaultPostOf,
@@ -115,8 +115,6 @@ function standardErrors(outcome: BatchOutcome<unknown>) {
 @ApiTags('CRM associations')
 @Controller()
 export class AssociationsController {
-  private readonly catalogue = AssociationCatalogue.hubspotDefined();
-
   constructor(
     private readonly commandBus: CommandBus,
     private readonly queries: AssociationsQueries,
@@ -396,11 +394,14 @@ export class AssociationsController {
   labels(@Param('fromObjectType') from: string, @Param('toObjectType') to: string, @Token() token: AccessTokenClaims) {
     const s = this.scope(token, from, to, 'read');
     return {
-      results: this.catalogue.between(s.fromType, s.toType).map((t) => ({
-        category: t.category,
-        typeId: t.typeId,
-        ...(t.label !== null ? { label: t.label } : {}),
-      })),
+      results: this.queries
+        .catalogueOf(s.hubId)
+        .between(s.fromType, s.toType)
+        .map((t) => ({
+          category: t.category,
+          typeId: t.typeId,
+          ...(t.label !== null ? { label: t.label } : {}),
+        })),
     };
   }
 
