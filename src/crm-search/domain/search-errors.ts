@@ -51,3 +51,17 @@ export function invalidObjectTypeSegment(): HubSpotError {
     { message: 'not an object type', in: 'objectType', code: 'INVALID' },
   ]);
 }
+
+/** Filters or sorts on properties the object type does not have (one errors[] entry each). */
+export function unknownSearchProperties(named: ReadonlyArray<{ name: string; in: string }>): HubSpotError {
+  const says = (name: string) => `Property "${name}" does not exist`;
+  return HubSpotError.validation(
+    `There was a problem with the request: ${named.map((n) => says(n.name)).join('; ')}`,
+    named.map((n) => ({
+      message: says(n.name),
+      in: n.in,
+      code: 'PROPERTY_DOESNT_EXIST',
+      context: { propertyName: [n.name] },
+    })),
+  );
+}
