@@ -118,12 +118,25 @@ describe('crm.associations.v4.schema.definitionsApi', () => {
     );
   });
 
-  it('a label without inverseLabel names both directions the same', async () => {
+  it('a label without inverseLabel names both directions the same; a record create takes it', async () => {
     const created = await definitions().create('deals', 'contacts', {
       name: 'decision_maker',
       label: 'Decision maker',
     });
     expect(created.results.map((r) => r.label)).toEqual(['Decision maker', 'Decision maker']);
+    const bob = (await client.crm.contacts.basicApi.create({ properties: { email: 'bob@x.com' }, associations: [] }))
+      .id;
+    const typeId = created.results[0]!.typeId;
+    const deal = await client.crm.deals.basicApi.create({
+      properties: { dealname: 'Big' },
+      associations: [{ to: { id: bob }, types: [{ associationCategory: 'USER_DEFINED', associationTypeId: typeId }] }],
+    } as never);
+    const page = await client.crm.associations.v4.basicApi.getPage('deals', deal.id, 'contacts');
+    expect(page.results[0]!.associationTypes).toContainEqual({
+      category: 'USER_DEFINED',
+      typeId,
+      label: 'Decision maker',
+    });
   });
 
   it('bad input: no body, blank or missing fields, a name in use, unknown type ids and object types', async () => {
