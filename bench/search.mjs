@@ -14,7 +14,7 @@ const dist = (p) => require(join(new URL('..', import.meta.url).pathname, 'dist'
 const { CrmSearchProjection } = dist('crm-search/projections/crm-search.projection.js');
 const { SearchExecutor } = dist('crm-search/application/search-executor.js');
 const { compileSearch } = dist('crm-search/application/search-compiler.js');
-const { parseSearchRequest } = dist('crm-search/domain/search-request.js');
+const { searchRequestFrom } = dist('crm-search/domain/search-request.js');
 const { kindOfPropertyType } = dist('crm-search/domain/search-values.js');
 const { openReadModelDatabase, closeReadModelDatabase } = dist('platform/projections/read-model-database.js');
 
@@ -70,18 +70,24 @@ const KINDS = [
   ['selective: EQ email', (i) => filter('email', 'EQ', { value: `person${(i * 997) % COUNT}@example.com` })],
   [
     'selective: id keyset (GT, sorted by id)',
-    (i) => ({ ...filter('hs_object_id', 'GT', { value: String((i * 991) % COUNT) }), sorts: ['hs_object_id'] }),
+    (i) => ({
+      ...filter('hs_object_id', 'GT', { value: String((i * 991) % COUNT) }),
+      sorts: [{ propertyName: 'hs_object_id' }],
+    }),
   ],
   [
     'selective: range sorted on the same property',
     (i) => ({
       ...filter('score', 'BETWEEN', { value: String(i % 900), highValue: String((i % 900) + 5) }),
-      sorts: ['score'],
+      sorts: [{ propertyName: 'score' }],
     }),
   ],
   [
     'broad: EQ stage, sorted on createdate',
-    (i) => ({ ...filter('lifecyclestage', 'EQ', { value: STAGES[i % STAGES.length] }), sorts: ['-createdate'] }),
+    (i) => ({
+      ...filter('lifecyclestage', 'EQ', { value: STAGES[i % STAGES.length] }),
+      sorts: [{ propertyName: 'createdate', direction: 'DESCENDING' }],
+    }),
   ],
   ['broad: query (word prefix)', (i) => ({ query: FIRST[i % FIRST.length].slice(0, 3) })],
   [
@@ -122,7 +128,7 @@ try {
     const times = [];
     let total = 0;
     for (let i = 0; i < RUNS; i++) {
-      const job = compileSearch(parseSearchRequest({ limit: 100, ...body(i) }), scope);
+      const job = compileSearch(searchRequestFrom({ limit: 100, ...body(i) }), scope);
       started = performance.now();
       total = (await executor.run(job)).total;
       times.push(performance.now() - started);

@@ -7,6 +7,7 @@ import { CrmAssociationsHandler } from './application/crm-associations.handler';
 import { AssociationsQueries } from './crm-associations.queries';
 import { associationEvents } from './domain/association-events';
 import { associationLimitEvents } from './domain/association-limits.decider';
+import { AssociationLabelsController } from './http/association-labels.controller';
 import { AssociationLimitsController } from './http/association-limits.controller';
 import { AssociationsController } from './http/associations.controller';
 import { CrmAssociationsProjection } from './projections/crm-associations.projection';
@@ -22,7 +23,7 @@ import { CrmAssociationsProjection } from './projections/crm-associations.projec
     projections: [CrmAssociationsProjection],
     commandHandlers: [CrmAssociationsHandler, AssociationLimitsHandler],
     imports: [CrmSchemaModule, AccessTokenVerificationModule],
-    controllers: [AssociationsController, AssociationLimitsController],
+    controllers: [AssociationsController, AssociationLimitsController, AssociationLabelsController],
     providers: [AssociationsQueries],
     exports: [AssociationsQueries],
   }),

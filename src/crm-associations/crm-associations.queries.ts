@@ -29,9 +29,27 @@ interface Row {
  */
 @Injectable()
 export class AssociationsQueries {
-  private readonly catalogue = AssociationCatalogue.hubspotDefined();
-
   constructor(@Inject(READ_MODEL_DB) private readonly db: Database.Database) {}
+
+  /**
+   * The association types of the account: HubSpot's and the account's labels (USER_DEFINED, one type
+   * per direction, from the CRM schema module's definitions).
+   */
+  catalogueOf(hubId: number): AssociationCatalogue {
+    const rows = cachedStatement(
+      this.db,
+      `SELECT id, from_type AS "from", to_type AS "to", label, inverse_id AS inverseId, inverse_label AS inverseLabel
+         FROM crm_association_labels WHERE hub_id = ? ORDER BY id`,
+    ).all(hubId) as Array<{
+      id: number;
+      from: string;
+      to: string;
+      label: string;
+      inverseId: number;
+      inverseLabel: string;
+    }>;
+    return AssociationCatalogue.withLabels(rows);
+  }
 
   /** Whether each record is a live record of the account (ids that are not are returned). */
   missing(hubId: number, objectTypeId: string, ids: readonly number[]): number[] {
@@ -73,9 +91,11 @@ export class AssociationsQueries {
         ORDER BY to_id, category, type_id`,
     ).all(hubId, fromType, fromId, toType, shown[0], shown[shown.length - 1]) as Row[];
     const byId = new Map<number, AssociationTypeView[]>();
+    const catalogue = this.catalogueOf(hubId);
     for (const r of rows) {
+      if (!catalogue.get(r.category, r.type_id)) continue; // an archived label's type is no longer shown
       const list = byId.get(r.to_id) ?? [];
-      list.push(this.typeView(r.category, r.type_id));
+      list.push(this.typeView(catalogue, r.category, r.type_id));
       byId.set(r.to_id, list);
     }
     return {
@@ -91,7 +111,10 @@ export class AssociationsQueries {
       `SELECT to_id, category, type_id FROM crm_associations
         WHERE hub_id = ? AND from_type = ? AND from_id = ? AND to_type = ? AND to_id = ? ORDER BY category, type_id`,
     ).all(hubId, fromType, fromId, toType, toId) as Row[];
-    return rows.map((r) => this.typeView(r.category, r.type_id));
+    const catalogue = this.catalogueOf(hubId);
+    return rows
+      .filter((r) => catalogue.get(r.category, r.type_id))
+      .map((r) => this.typeView(catalogue, r.category, r.type_id));
   }
 
   /** How many records of `toType` a record is associated with (live ones). */
@@ -147,7 +170,7 @@ export class AssociationsQueries {
 
   /** The per-record limit of a pair: the configured limit of its unlabeled type, else HubSpot's. */
   pairLimit(hubId: number, from: string, to: string): number {
-    const unlabeled = this.catalogue.defaultOf(from, to);
+    const unlabeled = HUBSPOT_DEFINED.defaultOf(from, to);
     const configured = unlabeled && this.configuredLimit(hubId, from, to, unlabeled.category, unlabeled.typeId);
     return configured ?? RECORD_ASSOCIATION_LIMIT;
   }
@@ -192,8 +215,8 @@ export class AssociationsQueries {
     ).all(hubId, fromType, toType, floor) as Array<{ fromId: number; label: string; usage: number }>;
   }
 
-  private typeView(category: string, typeId: number): AssociationTypeView {
-    const t = this.catalogue.get(category, typeId);
+  private typeView(catalogue: AssociationCatalogue, category: string, typeId: number): AssociationTypeView {
+    const t = catalogue.get(category, typeId);
     return {
       category: category as AssociationCategory,
       typeId,
@@ -207,9 +230,10 @@ export class AssociationsQueries {
     const base = `${name(fromType)}_to_${name(toType)}`;
     if (t.category !== 'HUBSPOT_DEFINED') return String(t.typeId);
     // HubSpot names the unlabeled type `_unlabeled` only where the pair also has a Primary.
-    const hasPrimary = this.catalogue.between(fromType, toType).some((x) => x.label !== null);
+    const hasPrimary = HUBSPOT_DEFINED.between(fromType, toType).some((x) => x.label !== null);
     return t.label || !hasPrimary ? base : `${base}_unlabeled`;
   }
 }
 
+const HUBSPOT_DEFINED = AssociationCatalogue.hubspotDefined();
 const SINGULAR: Record<string, string> = { '0-1': 'contact', '0-2': 'company', '0-3': 'deal', '0-5': 'ticket' };

@@ -25,3 +25,5 @@ export { LimitsQueries } from './application/limits.queries';
 export { PropertiesQueries } from './application/properties.queries';
 export type { PropertyView } from './application/property.views';
 export { crmLimitsReadScopes } from './domain/scopes';
+// For CRM associations: the account's association labels are kept with the schemas' definitions.
+export { AccountLimitsBusCommand } from './application/account-limits.commands';

@@ -613,6 +613,10 @@ if (!DIR) {
         await record('GET', `${batch}/{fromObjectType}/{toObjectType}/labels`, `${batch}/contacts/companies/labels`, {
           token,
         });
+        await record('POST', `${batch}/{fromObjectType}/{toObjectType}/labels`, `${batch}/contacts/companies/labels`, {
+          token,
+          json: { name: `conformance_${v}`, label: `Conformance ${v}`, inverseLabel: `Inverse ${v}` },
+        });
         const configurations =
           v === 'v3'
             ? '/crm/associations/v4/definitions/configurations'

@@ -192,7 +192,7 @@ describe('association limits: configurations and the record association limits e
       inputs: [{ category: 'HUBSPOT_DEFINED', typeId: 'x' }],
     });
     expect(bad.status).toBe(400);
-    expect(bad.body!.errors.map((e: { in: string }) => e.in)).toEqual(['inputs[0].typeId', 'inputs[0].maxToObjectIds']);
+    expect(bad.body!.errors.map((e: { in: string }) => e.in)).toEqual(['inputs.0.typeId', 'inputs.0.maxToObjectIds']);
     const range = await call(
       'POST',
       '/crm/associations/v4/definitions/configurations/contacts/companies/batch/create',

@@ -294,8 +294,8 @@ describe('bad input, with HubSpot’s Error body', () => {
       { associationCategory: 'NOPE', associationTypeId: 'x' },
     ]);
     expect(badBody.body!.errors.map((e: { in: string }) => e.in)).toEqual([
-      'body[0].associationCategory',
-      'body[0].associationTypeId',
+      'body.0.associationCategory',
+      'body.0.associationTypeId',
     ]);
     const malformed = await call('POST', '/crm/v4/associations/contacts/companies/batch/create', undefined, {
       raw: '{"inputs":',
@@ -303,6 +303,34 @@ describe('bad input, with HubSpot’s Error body', () => {
     expect(malformed.status).toBe(400);
     const noInputs = await call('POST', '/crm/v4/associations/contacts/companies/batch/read', {});
     expect(noInputs).toMatchObject({ status: 400, body: { errors: [{ in: 'inputs' }] } });
+    // Every batch route: no body is HubSpot's text; bad fields one errors[] entry each, dotted paths.
+    for (const route of ['create', 'associate/default', 'read', 'archive', 'labels/archive']) {
+      const none = await call('POST', `/crm/v4/associations/contacts/companies/batch/${route}`);
+      expect(none).toMatchObject({
+        status: 400,
+        body: { message: 'Invalid JSON input: a request body was expected, but none found' },
+      });
+      const notObject = await call('POST', `/crm/v4/associations/contacts/companies/batch/${route}`, [1]);
+      expect(notObject).toMatchObject({ status: 400, body: { category: 'VALIDATION_ERROR' } });
+    }
+    const badIds = await call('POST', '/crm/v4/associations/contacts/companies/batch/create', {
+      inputs: [
+        { from: { id: 'x' }, to: {}, types: [{ associationCategory: 'HUBSPOT_DEFINED', associationTypeId: 1.5 }] },
+      ],
+    });
+    expect(badIds.body!.errors.map((e: { in: string }) => e.in)).toEqual([
+      'inputs.0.from.id',
+      'inputs.0.to.id',
+      'inputs.0.types.0.associationTypeId',
+    ]);
+    const badArchive = await call('POST', '/crm/v4/associations/contacts/companies/batch/archive', {
+      inputs: [{ from: { id: 1 }, to: [{ id: 'two' }] }],
+    });
+    expect(badArchive).toMatchObject({ status: 400, body: { errors: [{ in: 'inputs.0.to.0.id' }] } });
+    const badCursor = await call('POST', '/crm/v4/associations/contacts/companies/batch/read', {
+      inputs: [{ id: '1', after: 'next' }],
+    });
+    expect(badCursor).toMatchObject({ status: 400, body: { errors: [{ in: 'inputs.0.after' }] } });
     const foreign = await call('PUT', `/crm/v4/objects/contacts/${a}/associations/companies/${co}`, [spec(279)], {
       token: otherToken,
     });
@@ -312,7 +340,7 @@ describe('bad input, with HubSpot’s Error body', () => {
   it('batch read takes at most 1,000 inputs', async () => {
     const inputs = Array.from({ length: 1001 }, (_, i) => ({ id: String(i + 1) }));
     const r = await call('POST', '/crm/v4/associations/contacts/companies/batch/read', { inputs });
-    expect(r).toMatchObject({ status: 400, body: { errors: [{ code: 'TOO_MANY_INPUTS' }] } });
+    expect(r).toMatchObject({ status: 400, body: { errors: [{ in: 'inputs', code: 'TOO_MANY_ITEMS' }] } });
     const ok = await call('POST', '/crm/v4/associations/contacts/companies/batch/read', {
       inputs: inputs.slice(0, 1000),
     });

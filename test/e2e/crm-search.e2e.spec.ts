@@ -113,6 +113,14 @@ describe.each(Object.entries(VERSIONS))('POST %s/{objectType}/search', (_, base)
       'lastname',
     ]);
     expect(operationProblems('POST', template, 200, byId.body)).toEqual([]);
+    // A property without a value is null (HubSpot's answer), asked or default; a name the type lacks is left out.
+    const dan = await call(url, {
+      filterGroups: [{ filters: [{ propertyName: 'email', operator: 'EQ', value: 'dan@other.org' }] }],
+      properties: ['score', 'phone', 'no_such_property'],
+    });
+    expect(dan.body.results[0].properties).toMatchObject({ score: null, phone: null });
+    expect(dan.body.results[0].properties).not.toHaveProperty('no_such_property');
+    expect(operationProblems('POST', template, 200, dan.body)).toEqual([]);
     // Run off the event loop: on the search thread, with its own read-only connection.
     expect(t.app.get(SearchExecutor).threadId).toBeGreaterThan(0);
   });
@@ -140,9 +148,30 @@ describe.each(Object.entries(VERSIONS))('POST %s/{objectType}/search', (_, base)
     await bad({ limit: 'ten' }, 'limit');
     await bad({ after: 'next' }, 'after');
     await bad({ after: -1 }, 'after');
-    await bad({ sorts: [{ propertyName: 'email', direction: 'UP' }] }, 'sorts[0]');
+    await bad({ sorts: [{ propertyName: 'email', direction: 'UP' }] }, 'sorts.0.direction');
+    await bad({ sorts: ['-'] }, 'sorts.0.propertyName');
+    await bad({ filterGroups: [{ filters: [{ propertyName: '  ', operator: 'EQ', value: 'x' }] }] }, 'propertyName');
+    await bad({ filterGroups: [{ filters: [{ propertyName: 'email', operator: 'EQ', value: { x: 1 } }] }] }, 'value');
+    await bad({ filterGroups: [{ filters: [{ propertyName: 'a', operator: 'BETWEEN', value: 1 }] }] }, 'highValue');
+    await bad({ filterGroups: [{ filters: [{ propertyName: 'a', operator: 'IN', values: [[1]] }] }] }, 'values');
+    await bad({ filterGroups: [{}] }, 'filterGroups.0.filters');
+    // One entry per bad field, all reported at once.
+    const several = await bad({ limit: 0, after: 'x', query: 5 }, '');
+    expect(several.errors.map((e: { in: string }) => e.in).sort()).toEqual(['after', 'limit', 'query']);
     await bad({ properties: 'email' }, 'properties');
     await bad({ query: 'x'.repeat(3001) }, 'query');
+    // A filter or sort on a property the account does not have.
+    const unknown = await bad(
+      {
+        filterGroups: [{ filters: [{ propertyName: 'no_such', operator: 'EQ', value: 'x' }] }],
+        sorts: [{ propertyName: 'nor_this' }],
+      },
+      'PROPERTY_DOESNT_EXIST',
+    );
+    expect(unknown.errors.map((e: { context: unknown }) => e.context)).toEqual([
+      { propertyName: ['no_such'] },
+      { propertyName: ['nor_this'] },
+    ]);
     // HubSpot's caps (2024-08-26): 5 groups, 10 filters a group, 25 in all.
     const filters = (n: number) =>
       Array.from({ length: n }, () => ({ propertyName: 'email', operator: 'HAS_PROPERTY' }));

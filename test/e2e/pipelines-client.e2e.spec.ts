@@ -281,9 +281,46 @@ describe('bad input, with HubSpot’s Error body', () => {
       displayOrder: 0,
       stages: [{ label: 'S', displayOrder: 0, metadata: {} }],
     });
-    expect(noProbability).toMatchObject({ status: 400, body: { errors: [{ in: 'stages[0].metadata.probability' }] } });
+    expect(noProbability).toMatchObject({ status: 400, body: { errors: [{ in: 'stages.0.metadata.probability' }] } });
     const patch = await call('PATCH', '/crm/v3/pipelines/deals/default', { archived: 'yes' });
     expect(patch).toMatchObject({ status: 400, body: { errors: [{ in: 'archived' }] } });
+    // Every body route: one errors[] entry per bad field, dotted paths.
+    const badStages = await call('POST', '/crm/v3/pipelines/deals', {
+      label: '  ',
+      displayOrder: 1.5,
+      pipelineId: 'a b',
+      stages: [{ label: 'S', displayOrder: 0, metadata: { probability: { x: 1 } } }, 7],
+    });
+    expect(badStages.body!.errors.map((e: { in: string }) => e.in).sort()).toEqual([
+      'displayOrder',
+      'label',
+      'pipelineId',
+      'stages.0.metadata',
+      'stages.1',
+    ]);
+    const replace = await call('PUT', '/crm/v3/pipelines/deals/default', { label: 'X', displayOrder: 0 });
+    expect(replace).toMatchObject({ status: 400, body: { errors: [{ in: 'stages' }] } });
+    const stage = await call('POST', '/crm/v3/pipelines/deals/default/stages', { label: 'S', metadata: [] });
+    expect(stage.body!.errors.map((e: { in: string }) => e.in)).toEqual(['displayOrder', 'metadata']);
+    const stagePut = await call('PUT', '/crm/v3/pipelines/deals/default/stages/closedwon', { label: 5 });
+    expect(stagePut.body!.errors.map((e: { in: string }) => e.in)).toEqual(['label', 'displayOrder', 'metadata']);
+    const stagePatch = await call('PATCH', '/crm/v3/pipelines/deals/default/stages/closedwon', {
+      displayOrder: 'first',
+      metadata: 'x',
+    });
+    expect(stagePatch.body!.errors.map((e: { in: string }) => e.in)).toEqual(['displayOrder', 'metadata']);
+    // Numbers and booleans in metadata are kept as their text; a stage may name its id.
+    const made = await call('POST', '/crm/v3/pipelines/deals/default/stages', {
+      label: 'Numbers',
+      displayOrder: 9,
+      stageId: 'numbers',
+      metadata: { probability: 0.5, isClosed: false },
+    });
+    expect(made).toMatchObject({
+      status: 201,
+      body: { id: 'numbers', metadata: { probability: '0.5', isClosed: 'false' } },
+    });
+    expect((await call('DELETE', '/crm/v3/pipelines/deals/default/stages/numbers')).status).toBe(204);
     const flag = await call('DELETE', '/crm/v3/pipelines/deals/default?validateReferencesBeforeDelete=maybe');
     expect(flag).toMatchObject({ status: 400, body: { errors: [{ in: 'validateReferencesBeforeDelete' }] } });
   });

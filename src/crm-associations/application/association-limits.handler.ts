@@ -6,7 +6,7 @@ import type { CommandContext } from '../../platform/events/envelope';
 import { ProjectionRunner } from '../../platform/projections/projection-runner';
 import { unknownAssociationType } from '../domain/association-errors';
 import { associationLimitsDecider, associationLimitsStream } from '../domain/association-limits.decider';
-import { AssociationCatalogue } from '../domain/association-types';
+import { AssociationsQueries } from '../crm-associations.queries';
 import type { BatchOutcome, RefusedInput } from './crm-associations.handler';
 
 export interface LimitInput {
@@ -41,12 +41,12 @@ export class AssociationLimitsCommand extends Command<BatchOutcome<LimitInput>> 
 @CommandHandler(AssociationLimitsCommand)
 export class AssociationLimitsHandler implements ICommandHandler<AssociationLimitsCommand> {
   private readonly limits;
-  private readonly catalogue = AssociationCatalogue.hubspotDefined();
 
   constructor(
     streams: EventStreams,
     @Inject(CLOCK) private readonly clock: Clock,
     private readonly runner: ProjectionRunner,
+    private readonly queries: AssociationsQueries,
   ) {
     this.limits = streams.forDecider(associationLimitsDecider);
   }
@@ -58,7 +58,7 @@ export class AssociationLimitsHandler implements ICommandHandler<AssociationLimi
     let last = 0;
     for (const [index, input] of request.inputs.entries()) {
       try {
-        const type = this.catalogue.find(fromType, toType, input.typeId, input.category);
+        const type = this.queries.catalogueOf(hubId).find(fromType, toType, input.typeId, input.category);
         if (!type) throw unknownAssociationType(fromType, toType, input.category, input.typeId);
         const key = {
           fromObjectTypeId: fromType,

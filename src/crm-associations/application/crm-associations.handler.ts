@@ -102,7 +102,6 @@ export class CrmAssociationsCommand<R extends AssociationsRequest = Associations
 export class CrmAssociationsHandler implements ICommandHandler<CrmAssociationsCommand> {
   private readonly pairs;
   private readonly readModel: ReadModel<AssociationsQueries>;
-  private readonly catalogue = AssociationCatalogue.hubspotDefined();
 
   constructor(
     streams: EventStreams,
@@ -133,7 +132,7 @@ export class CrmAssociationsHandler implements ICommandHandler<CrmAssociationsCo
         );
       }
       case 'CreateDefaultAssociations': {
-        const type = this.catalogue.defaultOf(request.fromType, request.toType);
+        const type = this.queries.catalogueOf(request.hubId).defaultOf(request.fromType, request.toType);
         if (!type) throw noDefaultType(request.fromType, request.toType);
         return this.batch(request.inputs, async (input) => {
           await this.add(request, input, [type], context);
@@ -204,7 +203,7 @@ export class CrmAssociationsHandler implements ICommandHandler<CrmAssociationsCo
   }
 
   private typeOf(scope: Scope, spec: TypeSpec): AssociationType {
-    const t = this.catalogue.find(scope.fromType, scope.toType, spec.typeId, spec.category);
+    const t = this.queries.catalogueOf(scope.hubId).find(scope.fromType, scope.toType, spec.typeId, spec.category);
     if (!t) throw unknownAssociationType(scope.fromType, scope.toType, spec.category, spec.typeId);
     return t;
   }
@@ -212,7 +211,7 @@ export class CrmAssociationsHandler implements ICommandHandler<CrmAssociationsCo
   /** The asked types, with the pair's unlabeled type a label implies. */
   private typesOf(scope: Scope, specs: readonly TypeSpec[]): AssociationType[] {
     const types = specs.map((s) => this.typeOf(scope, s));
-    const unlabeled = this.catalogue.defaultOf(scope.fromType, scope.toType);
+    const unlabeled = HUBSPOT_DEFINED.defaultOf(scope.fromType, scope.toType);
     if (unlabeled && types.some((t) => t.label !== null) && !types.includes(unlabeled)) types.push(unlabeled);
     return types;
   }
@@ -324,3 +323,5 @@ function labelsBetween(
     labels: types.flatMap((t) => (t.label ? [t.label] : [])),
   };
 }
+
+const HUBSPOT_DEFINED = AssociationCatalogue.hubspotDefined();

@@ -51,9 +51,3 @@ export function associationLimitExceeded(
     'ASSOCIATION_LIMIT_EXCEEDED',
   );
 }
-
-export function tooManyInputs(count: number, max: number): HubSpotError {
-  return HubSpotError.validation(`Too many inputs: ${count}. A batch takes at most ${max} inputs.`, [
-    { message: `inputs holds ${count} entries; at most ${max} are allowed`, in: 'inputs', code: 'TOO_MANY_INPUTS' },
-  ]);
-}

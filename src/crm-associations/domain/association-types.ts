@@ -57,6 +57,16 @@ export const HUBSPOT_DEFINED_TYPES: readonly AssociationType[] = ROWS.map(
   }),
 );
 
+/** One of the account's association labels (USER_DEFINED): its type ids and labels in both directions. */
+export interface AccountLabel {
+  id: number;
+  from: string;
+  to: string;
+  label: string;
+  inverseId: number;
+  inverseLabel: string;
+}
+
 /** HubSpot's documented ceiling of associations from one record to records of one other type. */
 export const RECORD_ASSOCIATION_LIMIT = 10_000;
 
@@ -76,6 +86,31 @@ export class AssociationCatalogue {
 
   static hubspotDefined(): AssociationCatalogue {
     return new AssociationCatalogue(HUBSPOT_DEFINED_TYPES);
+  }
+
+  /** HubSpot's types and the account's labels, each label a type per direction. */
+  static withLabels(labels: readonly AccountLabel[]): AssociationCatalogue {
+    return new AssociationCatalogue([
+      ...HUBSPOT_DEFINED_TYPES,
+      ...labels.flatMap((l): AssociationType[] => [
+        {
+          typeId: l.id,
+          category: 'USER_DEFINED',
+          fromObjectTypeId: l.from,
+          toObjectTypeId: l.to,
+          label: l.label,
+          inverseTypeId: l.inverseId,
+        },
+        {
+          typeId: l.inverseId,
+          category: 'USER_DEFINED',
+          fromObjectTypeId: l.to,
+          toObjectTypeId: l.from,
+          label: l.inverseLabel,
+          inverseTypeId: l.id,
+        },
+      ]),
+    ]);
   }
 
   between(from: string, to: string): AssociationType[] {

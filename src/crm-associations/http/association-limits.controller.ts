@@ -1,13 +1,13 @@
-import { Body, Controller, Get, Param, Post, Res } from '@nestjs/common';
+import { Controller, Get, Param, Post, Res } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
-import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { crmLimitsReadScopes, LimitsQueries } from '../../crm-schema';
 import { type AccessTokenClaims, Token } from '../../oauth';
 import { Authenticated, type RouteFacts } from '../../platform/http/authentication';
 import { Inject } from '@nestjs/common';
 import { CLOCK, type Clock } from '../../platform/clock';
-import { type ErrorDetail, toErrorBody } from '../../platform/errors/hubspot-error';
+import { toErrorBody } from '../../platform/errors/hubspot-error';
 import type { CommandContext } from '../../platform/events/envelope';
 import { type ApiVersion, RouteVersion, versionedPaths } from '../../platform/http/api-versions';
 import { Ctx } from '../../platform/http/request-context';
@@ -15,9 +15,8 @@ import { WireResponse } from '../../platform/http/wire-response';
 import { AssociationLimitsCommand, type LimitInput } from '../application/association-limits.handler';
 import type { BatchOutcome } from '../application/crm-associations.handler';
 import { AssociationsQueries } from '../crm-associations.queries';
-import { invalidAssociationInput, requestBodyExpected, tooManyInputs } from '../domain/association-errors';
 import { limitStanding, MAX_SAMPLES, nearFloor, percentOf } from '../domain/association-record-limits';
-import { AssociationCatalogue, type AssociationType } from '../domain/association-types';
+import type { AssociationType } from '../domain/association-types';
 import {
   ASSOCIATION_RECORD_LIMIT_SCHEMA,
   CONFIGURATIONS_BATCH_SCHEMA,
@@ -26,6 +25,8 @@ import {
   NEAR_OR_AT_LIMIT_SCHEMA,
   VOID_BATCH_SCHEMA,
 } from './wire-schemas';
+import { AssociationBody } from './association-body';
+import { BatchAssociationLimitInputDto, BatchAssociationLimitRefDto } from './association.dto';
 
 const SCHEMA_PATHS = {
   v3: ['crm/associations/v4/definitions/configurations', 'crm/v4/associations/definitions/configurations'],
@@ -66,51 +67,6 @@ const SCHEMA_WRITE = [
 const limitsScopes = (route: RouteFacts): readonly string[] =>
   crmLimitsReadScopes(route.version === '2026-03' || route.version === '2026-09' ? route.version : 'v3');
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-
-/** `{ inputs: [{ category, typeId, maxToObjectIds? }] }` of the configuration batches. */
-function parseLimitInputs(raw: unknown, withMax: boolean): LimitInput[] {
-  if (raw === undefined || raw === null || raw === '') throw requestBodyExpected();
-  const problems: ErrorDetail[] = [];
-  if (!isObject(raw) || !Array.isArray(raw.inputs)) {
-    throw invalidAssociationInput('Invalid input JSON: inputs is required', [
-      { message: 'inputs is required', in: 'inputs', code: 'REQUIRED' },
-    ]);
-  }
-  if (raw.inputs.length > 100) throw tooManyInputs(raw.inputs.length, 100);
-  const out = raw.inputs.map((input: unknown, i: number) => {
-    const at = `inputs[${i}]`;
-    if (!isObject(input)) {
-      problems.push({ message: `${at} must be an object`, in: at, code: 'INVALID' });
-      return undefined;
-    }
-    if (typeof input.category !== 'string')
-      problems.push({ message: `${at}.category is required`, in: `${at}.category`, code: 'REQUIRED' });
-    if (typeof input.typeId !== 'number' || !Number.isInteger(input.typeId)) {
-      problems.push({ message: `${at}.typeId must be an integer`, in: `${at}.typeId`, code: 'INVALID' });
-    }
-    if (withMax && (typeof input.maxToObjectIds !== 'number' || !Number.isInteger(input.maxToObjectIds))) {
-      problems.push({
-        message: `${at}.maxToObjectIds must be an integer`,
-        in: `${at}.maxToObjectIds`,
-        code: 'INVALID',
-      });
-    }
-    return {
-      category: input.category as string,
-      typeId: input.typeId as number,
-      ...(withMax ? { maxToObjectIds: input.maxToObjectIds as number } : {}),
-    };
-  });
-  if (problems.length > 0) {
-    throw invalidAssociationInput(
-      `Invalid input JSON: ${problems.map((p) => `${p.in}: ${p.message}`).join('; ')}`,
-      problems,
-    );
-  }
-  return out as LimitInput[];
-}
-
 /**
  * The account's association limits: HubSpot's definition configurations (v4, 2026-03, 2026-09)
  * and the record association limits endpoints of limitsTracking.json (v3, 2026-03, 2026-09), from
@@ -120,8 +76,6 @@ function parseLimitInputs(raw: unknown, withMax: boolean): LimitInput[] {
 @ApiTags('CRM associations')
 @Controller()
 export class AssociationLimitsController {
-  private readonly catalogue = AssociationCatalogue.hubspotDefined();
-
   constructor(
     private readonly commandBus: CommandBus,
     private readonly queries: AssociationsQueries,
@@ -149,9 +103,10 @@ export class AssociationLimitsController {
     const pairs = new Set<string>();
     const types: AssociationType[] = [];
     for (const c of this.queries.configurations(token.hubId)) pairs.add(`${c.from}>${c.to}`);
+    const catalogue = this.queries.catalogueOf(token.hubId);
     for (const key of pairs) {
       const [from, to] = key.split('>') as [string, string];
-      types.push(...this.catalogue.between(from, to));
+      types.push(...catalogue.between(from, to));
     }
     return { results: types.map((t) => this.configurationView(token.hubId, t)) };
   }
@@ -165,7 +120,12 @@ export class AssociationLimitsController {
   between(@Param('fromObjectType') from: string, @Param('toObjectType') to: string, @Token() token: AccessTokenClaims) {
     const f = this.limits.resolve(token.hubId, from).objectTypeId;
     const t = this.limits.resolve(token.hubId, to).objectTypeId;
-    return { results: this.catalogue.between(f, t).map((x) => this.configurationView(token.hubId, x)) };
+    return {
+      results: this.queries
+        .catalogueOf(token.hubId)
+        .between(f, t)
+        .map((x) => this.configurationView(token.hubId, x)),
+    };
   }
 
   private async run(
@@ -173,12 +133,12 @@ export class AssociationLimitsController {
     type: 'CreateAssociationLimits' | 'UpdateAssociationLimits' | 'RemoveAssociationLimits',
     from: string,
     to: string,
-    body: unknown,
+    body: BatchAssociationLimitInputDto | BatchAssociationLimitRefDto,
     ctx: CommandContext,
   ): Promise<BatchOutcome<LimitInput>> {
     const fromType = this.limits.resolve(token.hubId, from).objectTypeId;
     const toType = this.limits.resolve(token.hubId, to).objectTypeId;
-    const inputs = parseLimitInputs(body, type !== 'RemoveAssociationLimits');
+    const inputs: LimitInput[] = body.inputs.map((i) => ({ ...i }));
     return this.commandBus.execute(
       new AssociationLimitsCommand({ type, hubId: token.hubId, fromType, toType, inputs }, ctx),
     );
@@ -217,10 +177,11 @@ export class AssociationLimitsController {
   @WireResponse(200, CONFIGURATIONS_BATCH_SCHEMA, {
     description: 'BatchResponsePublicAssociationDefinitionUserConfiguration (2026-09)',
   })
+  @ApiBody({ type: BatchAssociationLimitInputDto })
   async create(
     @Param('fromObjectType') from: string,
     @Param('toObjectType') to: string,
-    @Body() body: unknown,
+    @AssociationBody(BatchAssociationLimitInputDto) body: BatchAssociationLimitInputDto,
     @Token() token: AccessTokenClaims,
     @Ctx() ctx: CommandContext,
     @RouteVersion() version: Version,
@@ -231,7 +192,10 @@ export class AssociationLimitsController {
     const fromType = this.limits.resolve(token.hubId, from).objectTypeId;
     const toType = this.limits.resolve(token.hubId, to).objectTypeId;
     const results = outcome.results.map((i) =>
-      this.configurationView(token.hubId, this.catalogue.find(fromType, toType, i.typeId, i.category)!),
+      this.configurationView(
+        token.hubId,
+        this.queries.catalogueOf(token.hubId).find(fromType, toType, i.typeId, i.category)!,
+      ),
     );
     const answer = this.batchBody(startedAt, outcome, results);
     void reply.status(version === '2026-09' ? 200 : answer.errors ? 207 : 201);
@@ -247,10 +211,11 @@ export class AssociationLimitsController {
   @WireResponse(207, CONFIGURATION_UPDATES_BATCH_SCHEMA, {
     description: 'BatchResponsePublicAssociationDefinitionConfigurationUpdateResultWithErrors',
   })
+  @ApiBody({ type: BatchAssociationLimitInputDto })
   async update(
     @Param('fromObjectType') from: string,
     @Param('toObjectType') to: string,
-    @Body() body: unknown,
+    @AssociationBody(BatchAssociationLimitInputDto) body: BatchAssociationLimitInputDto,
     @Token() token: AccessTokenClaims,
     @Ctx() ctx: CommandContext,
     @RouteVersion() version: Version,
@@ -273,10 +238,11 @@ export class AssociationLimitsController {
   @ApiOperation({ summary: 'Remove configured limits (v4: 204; dated: 200)' })
   @WireResponse(204)
   @WireResponse(200, VOID_BATCH_SCHEMA, { description: 'BatchResponse (2026-03), BatchResponseVoid (2026-09)' })
+  @ApiBody({ type: BatchAssociationLimitRefDto })
   async purge(
     @Param('fromObjectType') from: string,
     @Param('toObjectType') to: string,
-    @Body() body: unknown,
+    @AssociationBody(BatchAssociationLimitRefDto) body: BatchAssociationLimitRefDto,
     @Token() token: AccessTokenClaims,
     @Ctx() ctx: CommandContext,
     @RouteVersion() version: Version,

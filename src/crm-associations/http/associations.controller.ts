@@ -1,6 +1,6 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query, Res } from '@nestjs/common';
+import { Controller, Delete, Get, HttpCode, Param, Post, Put, Query, Res } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
-import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { LimitsQueries, scopeFamilyOf } from '../../crm-schema';
 import { type AccessTokenClaims, Token } from '../../oauth';
@@ -20,16 +20,25 @@ import {
 } from '../application/crm-associations.handler';
 import { AssociationsQueries, type AssociatedObjectView } from '../crm-associations.queries';
 import { recordsNotFound } from '../domain/association-errors';
-import { AssociationCatalogue } from '../domain/association-types';
+
 import {
-  parseBatchRead,
-  parseDefaultPost,
-  parseMultiArchive,
-  parseMultiPost,
+  batchReadOf,
+  defaultPostOf,
+  multiArchiveOf,
+  multiPostOf,
   parsePaging,
   parsePathRecordId,
-  parseTypeSpecsBody,
+  typeSpecsOf,
 } from './association-input';
+import { AssociationBody } from './association-body';
+import {
+  AssociationSpecDto,
+  AssociationSpecListDto,
+  BatchAssociationFetchDto,
+  BatchAssociationMultiArchiveDto,
+  BatchAssociationMultiPostDto,
+  BatchDefaultAssociationPostDto,
+} from './association.dto';
 import {
   ASSOCIATIONS_PAGE_SCHEMA,
   DEFAULT_BATCH_SCHEMA,
@@ -106,8 +115,6 @@ function standardErrors(outcome: BatchOutcome<unknown>) {
 @ApiTags('CRM associations')
 @Controller()
 export class AssociationsController {
-  private readonly catalogue = AssociationCatalogue.hubspotDefined();
-
   constructor(
     private readonly commandBus: CommandBus,
     private readonly queries: AssociationsQueries,
@@ -203,19 +210,20 @@ export class AssociationsController {
   @HttpCode(201)
   @ApiOperation({ summary: 'Associate two records with the given types (labels)' })
   @WireResponse(201, LABELS_BETWEEN_SCHEMA, { description: 'LabelsBetweenObjectPair' })
+  @ApiBody({ type: [AssociationSpecDto] })
   create(
     @Param('objectType') objectType: string,
     @Param('objectId') objectId: string,
     @Param('toObjectType') toObjectType: string,
     @Param('toObjectId') toObjectId: string,
-    @Body() body: unknown,
+    @AssociationBody(AssociationSpecListDto) body: AssociationSpecDto[],
     @Token() token: AccessTokenClaims,
     @Ctx() ctx: CommandContext,
   ): Promise<LabelsBetweenView> {
     const s = this.scope(token, objectType, toObjectType, 'write');
     const fromId = parsePathRecordId(objectId, 'objectId');
     const toId = parsePathRecordId(toObjectId, 'toObjectId');
-    const types = parseTypeSpecsBody(body);
+    const types = typeSpecsOf(body);
     return this.commandBus.execute(
       new CrmAssociationsCommand({ type: 'CreateAssociation', ...s, input: { fromId, toId, types } }, ctx),
     );
@@ -248,10 +256,11 @@ export class AssociationsController {
   @WireResponse(201, LABELS_BATCH_SCHEMA, { description: 'BatchResponseLabelsBetweenObjectPair' })
   @WireResponse(207, LABELS_BATCH_SCHEMA, { description: 'BatchResponseLabelsBetweenObjectPairWithErrors' })
   @WireResponse(200, LABELS_BATCH_SCHEMA, { description: 'BatchResponseLabelsBetweenObjectPair (2026-09)' })
+  @ApiBody({ type: BatchAssociationMultiPostDto })
   async batchCreate(
     @Param('fromObjectType') from: string,
     @Param('toObjectType') to: string,
-    @Body() body: unknown,
+    @AssociationBody(BatchAssociationMultiPostDto) body: BatchAssociationMultiPostDto,
     @Token() token: AccessTokenClaims,
     @Ctx() ctx: CommandContext,
     @RouteVersion() version: Version,
@@ -259,7 +268,7 @@ export class AssociationsController {
   ): Promise<BatchBody<LabelsBetweenView>> {
     const startedAt = this.clock.now();
     const s = this.scope(token, from, to, 'write');
-    const inputs = parseMultiPost(body);
+    const inputs = multiPostOf(body);
     const outcome = await this.commandBus.execute(
       new CrmAssociationsCommand({ type: 'BatchCreateAssociations', ...s, inputs }, ctx),
     );
@@ -273,16 +282,17 @@ export class AssociationsController {
   @HttpCode(200)
   @ApiOperation({ summary: 'Associate pairs of records with the default type' })
   @WireResponse(200, DEFAULT_BATCH_SCHEMA, { description: 'BatchResponsePublicDefaultAssociation' })
+  @ApiBody({ type: BatchDefaultAssociationPostDto })
   async batchCreateDefault(
     @Param('fromObjectType') from: string,
     @Param('toObjectType') to: string,
-    @Body() body: unknown,
+    @AssociationBody(BatchDefaultAssociationPostDto) body: BatchDefaultAssociationPostDto,
     @Token() token: AccessTokenClaims,
     @Ctx() ctx: CommandContext,
   ): Promise<BatchBody<DefaultAssociationView>> {
     const startedAt = this.clock.now();
     const s = this.scope(token, from, to, 'write');
-    const inputs = parseDefaultPost(body);
+    const inputs = defaultPostOf(body);
     const outcome = await this.commandBus.execute(
       new CrmAssociationsCommand({ type: 'CreateDefaultAssociations', ...s, inputs }, ctx),
     );
@@ -294,17 +304,18 @@ export class AssociationsController {
   @ApiOperation({ summary: 'Read the associations of up to 1,000 records (200, or 207 with errors; 2026-09: 200)' })
   @WireResponse(200, READ_BATCH_SCHEMA, { description: 'BatchResponsePublicAssociationMultiWithLabel' })
   @WireResponse(207, READ_BATCH_SCHEMA, { description: 'BatchResponsePublicAssociationMultiWithLabelWithErrors' })
+  @ApiBody({ type: BatchAssociationFetchDto })
   batchRead(
     @Param('fromObjectType') from: string,
     @Param('toObjectType') to: string,
-    @Body() body: unknown,
+    @AssociationBody(BatchAssociationFetchDto) body: BatchAssociationFetchDto,
     @Token() token: AccessTokenClaims,
     @RouteVersion() version: Version,
     @Res({ passthrough: true }) reply: FastifyReply,
   ) {
     const startedAt = this.clock.now();
     const s = this.scope(token, from, to, 'read');
-    const inputs = parseBatchRead(body);
+    const inputs = batchReadOf(body);
     const results: Array<{ from: { id: string }; to: AssociatedObjectView[]; paging?: { next: { after: string } } }> =
       [];
     const missing: string[] = [];
@@ -333,10 +344,11 @@ export class AssociationsController {
   @ApiOperation({ summary: 'Remove every association of the given pairs (v4: 204; dated: 200)' })
   @WireResponse(204)
   @WireResponse(200, VOID_BATCH_SCHEMA, { description: 'BatchResponse (2026-03), BatchResponseVoid (2026-09)' })
+  @ApiBody({ type: BatchAssociationMultiArchiveDto })
   async batchArchive(
     @Param('fromObjectType') from: string,
     @Param('toObjectType') to: string,
-    @Body() body: unknown,
+    @AssociationBody(BatchAssociationMultiArchiveDto) body: BatchAssociationMultiArchiveDto,
     @Token() token: AccessTokenClaims,
     @Ctx() ctx: CommandContext,
     @RouteVersion() version: Version,
@@ -344,7 +356,7 @@ export class AssociationsController {
   ): Promise<BatchBody<never> | undefined> {
     const startedAt = this.clock.now();
     const s = this.scope(token, from, to, 'write');
-    const inputs = parseMultiArchive(body);
+    const inputs = multiArchiveOf(body);
     const outcome = await this.commandBus.execute(
       new CrmAssociationsCommand({ type: 'ArchiveAssociations', ...s, inputs }, ctx),
     );
@@ -356,10 +368,11 @@ export class AssociationsController {
   @ApiOperation({ summary: 'Remove the given types (labels) from pairs (v4: 204; dated: 200)' })
   @WireResponse(204)
   @WireResponse(200, VOID_BATCH_SCHEMA, { description: 'BatchResponse (2026-03), BatchResponseVoid (2026-09)' })
+  @ApiBody({ type: BatchAssociationMultiPostDto })
   async batchArchiveLabels(
     @Param('fromObjectType') from: string,
     @Param('toObjectType') to: string,
-    @Body() body: unknown,
+    @AssociationBody(BatchAssociationMultiPostDto) body: BatchAssociationMultiPostDto,
     @Token() token: AccessTokenClaims,
     @Ctx() ctx: CommandContext,
     @RouteVersion() version: Version,
@@ -367,7 +380,7 @@ export class AssociationsController {
   ): Promise<BatchBody<never> | undefined> {
     const startedAt = this.clock.now();
     const s = this.scope(token, from, to, 'write');
-    const inputs = parseMultiPost(body);
+    const inputs = multiPostOf(body);
     const outcome = await this.commandBus.execute(
       new CrmAssociationsCommand({ type: 'ArchiveAssociationLabels', ...s, inputs }, ctx),
     );
@@ -381,11 +394,14 @@ export class AssociationsController {
   labels(@Param('fromObjectType') from: string, @Param('toObjectType') to: string, @Token() token: AccessTokenClaims) {
     const s = this.scope(token, from, to, 'read');
     return {
-      results: this.catalogue.between(s.fromType, s.toType).map((t) => ({
-        category: t.category,
-        typeId: t.typeId,
-        ...(t.label !== null ? { label: t.label } : {}),
-      })),
+      results: this.queries
+        .catalogueOf(s.hubId)
+        .between(s.fromType, s.toType)
+        .map((t) => ({
+          category: t.category,
+          typeId: t.typeId,
+          ...(t.label !== null ? { label: t.label } : {}),
+        })),
     };
   }
 

@@ -207,6 +207,14 @@ const ASSOCIATIONS_WIRE_OPERATIONS: WireOperation[] = [
         name: 'CollectionResponseAssociationSpecWithLabelNoPaging',
         schema: LABELS_SCHEMA,
       },
+      // definitionsApi.create: the new label's two types.
+      {
+        method: 'POST',
+        path: '/{fromObjectType}/{toObjectType}/labels',
+        status: 200,
+        name: 'CollectionResponseAssociationSpecWithLabelNoPaging',
+        schema: LABELS_SCHEMA,
+      },
     ],
   ),
 ];

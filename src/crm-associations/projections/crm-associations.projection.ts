@@ -1,6 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import type Database from 'better-sqlite3';
 import { CrmRecordEventType, type RecordEvent } from '../../crm-records/crm-records.events';
+import {
+  type AssociationDefinitionCreated,
+  type AssociationDefinitionDeleted,
+  type AssociationDefinitionUpdated,
+  LimitsEventType,
+} from '../../crm-schema/crm-schema.events';
 import type { Recorded } from '../../platform/events/event-type-registry';
 import type { Projection } from '../../platform/projections/projection';
 import { cachedStatement } from '../../platform/projections/statement-cache';
@@ -9,6 +15,9 @@ import { type AssociationLimitEvent, AssociationLimitEventType } from '../domain
 
 export const CRM_ASSOCIATIONS_PROJECTION = 'crm-associations';
 
+type LabelEvent = AssociationDefinitionCreated | AssociationDefinitionUpdated | AssociationDefinitionDeleted;
+type Followed = AssociationEvent | AssociationLimitEvent | RecordEvent | LabelEvent;
+
 /**
  * The associations read model: one row per direction and type of each associated record pair (so
  * a record's associations to a type are one index range), and the live records of each account
@@ -16,10 +25,14 @@ export const CRM_ASSOCIATIONS_PROJECTION = 'crm-associations';
  * record's associations are not shown.
  */
 @Injectable()
-export class CrmAssociationsProjection implements Projection<AssociationEvent | AssociationLimitEvent | RecordEvent> {
+export class CrmAssociationsProjection implements Projection<Followed> {
   readonly name = CRM_ASSOCIATIONS_PROJECTION;
-  readonly version = 1;
-  readonly handles: readonly (AssociationEvent | AssociationLimitEvent | RecordEvent)['type'][] = [
+  // 2: crm_association_labels, the account's labels (from the CRM schema module's definitions).
+  readonly version = 2;
+  readonly handles: readonly Followed['type'][] = [
+    LimitsEventType.AssociationDefinitionCreated,
+    LimitsEventType.AssociationDefinitionUpdated,
+    LimitsEventType.AssociationDefinitionDeleted,
     AssociationEventType.AssociationTypesAdded,
     AssociationEventType.AssociationTypesRemoved,
     AssociationLimitEventType.AssociationLimitSet,
@@ -59,15 +72,61 @@ export class CrmAssociationsProjection implements Projection<AssociationEvent | 
         max_to_object_ids INTEGER NOT NULL,
         PRIMARY KEY (hub_id, from_type, to_type, category, type_id)
       ) WITHOUT ROWID;
+      CREATE TABLE IF NOT EXISTS crm_association_labels (
+        hub_id INTEGER NOT NULL,
+        id INTEGER NOT NULL,
+        from_type TEXT NOT NULL,
+        to_type TEXT NOT NULL,
+        label TEXT NOT NULL,
+        inverse_id INTEGER NOT NULL,
+        inverse_label TEXT NOT NULL,
+        PRIMARY KEY (hub_id, id)
+      ) WITHOUT ROWID;
     `);
   }
 
   reset(db: Database.Database): void {
-    db.exec('DELETE FROM crm_associations; DELETE FROM crm_association_records; DELETE FROM crm_association_limits;');
+    db.exec(
+      'DELETE FROM crm_associations; DELETE FROM crm_association_records; DELETE FROM crm_association_limits;' +
+        ' DELETE FROM crm_association_labels;',
+    );
   }
 
-  apply(event: Recorded<AssociationEvent | AssociationLimitEvent | RecordEvent>, db: Database.Database): void {
+  apply(event: Recorded<Followed>, db: Database.Database): void {
     switch (event.type) {
+      case LimitsEventType.AssociationDefinitionCreated: {
+        // Only the v4 labels: the schemas' own definitions are not association types of records here.
+        const { hubId, association: a } = event.data;
+        if (a.label === undefined || a.inverseId === undefined) return;
+        cachedStatement(
+          db,
+          `INSERT OR REPLACE INTO crm_association_labels
+             (hub_id, id, from_type, to_type, label, inverse_id, inverse_label) VALUES (?, ?, ?, ?, ?, ?, ?)`,
+        ).run(
+          hubId,
+          Number(a.id),
+          a.fromObjectTypeId,
+          a.toObjectTypeId,
+          a.label,
+          Number(a.inverseId),
+          a.inverseLabel ?? a.label,
+        );
+        return;
+      }
+      case LimitsEventType.AssociationDefinitionUpdated: {
+        const d = event.data;
+        cachedStatement(
+          db,
+          'UPDATE crm_association_labels SET label = ?, inverse_label = ? WHERE hub_id = ? AND id = ?',
+        ).run(d.label, d.inverseLabel, d.hubId, Number(d.associationId));
+        return;
+      }
+      case LimitsEventType.AssociationDefinitionDeleted:
+        cachedStatement(db, 'DELETE FROM crm_association_labels WHERE hub_id = ? AND id = ?').run(
+          event.data.hubId,
+          Number(event.data.associationId),
+        );
+        return;
       case AssociationEventType.AssociationTypesAdded:
       case AssociationEventType.AssociationTypesRemoved: {
         const { hubId, a, b, types } = event.data;

@@ -299,7 +299,7 @@ function stagesOf(
     const key = s.label.toLowerCase();
     if (labels.has(key)) {
       throw invalidPipelineInput(
-        `stages[${i}].label`,
+        `stages.${i}.label`,
         `Stage labels must be unique in a pipeline: ${s.label}.`,
         'DUPLICATE_LABEL',
       );
@@ -310,7 +310,7 @@ function stagesOf(
       id,
       label: s.label,
       displayOrder: s.displayOrder,
-      metadata: checkedMetadata(objectTypeId, s.metadata, `stages[${i}]`),
+      metadata: checkedMetadata(objectTypeId, s.metadata, `stages.${i}`),
     };
   });
 }

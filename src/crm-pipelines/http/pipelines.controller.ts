@@ -18,12 +18,20 @@ import { type PipelineObjectTypeId, pipelineTypeOf } from '../domain/default-pip
 import { pipelineNotFound, stageNotFound, unknownPipelineObjectType } from '../domain/pipeline-errors';
 import {
   parsePathId,
-  parsePipelineInput,
-  parsePipelinePatch,
   parseQueryFlag,
-  parseStageInput,
-  parseStagePatch,
+  pipelineInputOf,
+  pipelinePatchOf,
+  stageInputOf,
+  stagePatchOf,
 } from './pipeline-input';
+import {
+  PipelineCreateDto,
+  PipelinePatchDto,
+  PipelineReplaceDto,
+  StageCreateDto,
+  StagePatchDto,
+  StageReplaceDto,
+} from './pipeline.dto';
 import {
   PIPELINE_AUDITS_SCHEMA,
   PIPELINE_SCHEMA,
@@ -119,12 +127,12 @@ export class PipelinesController {
   @WireResponse(201, PIPELINE_SCHEMA, { description: 'Pipeline' })
   create(
     @Param('objectType') objectType: string,
-    @Body() body: unknown,
+    @Body() body: PipelineCreateDto,
     @Token() token: AccessTokenClaims,
     @Ctx() ctx: CommandContext,
   ): Promise<PipelineView> {
     const type = this.typeOf(token, objectType, 'write');
-    const input = parsePipelineInput(body, true);
+    const input = pipelineInputOf(body);
     return this.commandBus.execute(
       new CrmPipelinesCommand(
         { type: 'CreatePipeline', hubId: token.hubId, objectTypeId: type, input, userId: token.userId },
@@ -158,14 +166,14 @@ export class PipelinesController {
     @Param('objectType') objectType: string,
     @Param('pipelineId') pipelineId: string,
     @Query() query: Flags,
-    @Body() body: unknown,
+    @Body() body: PipelineReplaceDto,
     @Token() token: AccessTokenClaims,
     @Ctx() ctx: CommandContext,
   ): Promise<PipelineView> {
     const type = this.typeOf(token, objectType, 'write');
     parsePathId(pipelineId, 'pipelineId');
     const validateUsages = usagesAsked(query);
-    const input = parsePipelineInput(body, false);
+    const input = pipelineInputOf(body);
     return this.commandBus.execute(
       new CrmPipelinesCommand(
         {
@@ -192,14 +200,14 @@ export class PipelinesController {
     @Param('objectType') objectType: string,
     @Param('pipelineId') pipelineId: string,
     @Query() query: Flags,
-    @Body() body: unknown,
+    @Body() body: PipelinePatchDto,
     @Token() token: AccessTokenClaims,
     @Ctx() ctx: CommandContext,
   ): Promise<PipelineView> {
     const type = this.typeOf(token, objectType, 'write');
     parsePathId(pipelineId, 'pipelineId');
     const validateUsages = usagesAsked(query);
-    const patch = parsePipelinePatch(body);
+    const patch = pipelinePatchOf(body);
     return this.commandBus.execute(
       new CrmPipelinesCommand(
         {
@@ -287,13 +295,13 @@ export class PipelinesController {
   createStage(
     @Param('objectType') objectType: string,
     @Param('pipelineId') pipelineId: string,
-    @Body() body: unknown,
+    @Body() body: StageCreateDto,
     @Token() token: AccessTokenClaims,
     @Ctx() ctx: CommandContext,
   ): Promise<PipelineStageView> {
     const type = this.typeOf(token, objectType, 'write');
     parsePathId(pipelineId, 'pipelineId');
-    const input = parseStageInput(body, true);
+    const input = stageInputOf(body);
     return this.commandBus.execute(
       new CrmPipelinesCommand(
         {
@@ -336,14 +344,14 @@ export class PipelinesController {
     @Param('objectType') objectType: string,
     @Param('pipelineId') pipelineId: string,
     @Param('stageId') stageId: string,
-    @Body() body: unknown,
+    @Body() body: StageReplaceDto,
     @Token() token: AccessTokenClaims,
     @Ctx() ctx: CommandContext,
   ): Promise<PipelineStageView> {
     const type = this.typeOf(token, objectType, 'write');
     parsePathId(pipelineId, 'pipelineId');
     parsePathId(stageId, 'stageId');
-    const input = parseStageInput(body, false);
+    const input = stageInputOf(body);
     return this.commandBus.execute(
       new CrmPipelinesCommand(
         {
@@ -368,14 +376,14 @@ export class PipelinesController {
     @Param('objectType') objectType: string,
     @Param('pipelineId') pipelineId: string,
     @Param('stageId') stageId: string,
-    @Body() body: unknown,
+    @Body() body: StagePatchDto,
     @Token() token: AccessTokenClaims,
     @Ctx() ctx: CommandContext,
   ): Promise<PipelineStageView> {
     const type = this.typeOf(token, objectType, 'write');
     parsePathId(pipelineId, 'pipelineId');
     parsePathId(stageId, 'stageId');
-    const patch = parseStagePatch(body);
+    const patch = stagePatchOf(body);
     return this.commandBus.execute(
       new CrmPipelinesCommand(
         {

@@ -1,6 +1,6 @@
 import { Inject } from '@nestjs/common';
 import { CommandBus, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { AssociationCatalogue, CrmAssociationsCommand } from '../../crm-associations';
+import { CrmAssociationsCommand } from '../../crm-associations';
 import { AssociationsQueries } from '../../crm-associations/crm-associations.queries';
 import { PipelinesQueries } from '../../crm-pipelines/crm-pipelines.queries';
 import { CLOCK, type Clock } from '../../platform/clock';
@@ -91,7 +91,6 @@ export class CrmRecordsHandler implements ICommandHandler<CrmRecordsCommand> {
   private readonly records;
   private readonly claims;
   private readonly readModel: ReadModel<CrmRecordsQueries>;
-  private readonly associationTypes = AssociationCatalogue.hubspotDefined();
 
   constructor(
     private readonly streams: EventStreams,
@@ -218,10 +217,12 @@ export class CrmRecordsHandler implements ICommandHandler<CrmRecordsCommand> {
     type: RecordType,
     associations: readonly CreateAssociation[],
   ): PlannedAssociation[] {
+    // HubSpot's types and the account's labels (USER_DEFINED).
+    const catalogue = this.associations.catalogueOf(hubId);
     return associations.map(({ toId: raw, types }) => {
       const targets = new Set(
         types.map(({ category, typeId }) => {
-          const found = this.associationTypes.get(category, typeId);
+          const found = catalogue.get(category, typeId);
           if (!found || found.fromObjectTypeId !== type.objectTypeId)
             throw invalidCreateAssociationType(type.objectTypeId, category, typeId);
           return found.toObjectTypeId;

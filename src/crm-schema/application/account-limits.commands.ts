@@ -3,7 +3,12 @@ import type { CommandContext } from '../../platform/events/envelope';
 import type { AccountLimitsCommand } from '../domain/account-limits.decider';
 import type { AccountLimitsView } from './limits.queries';
 import type { PropertyBatchView, PropertyGroupView, PropertyView } from './property.views';
-import type { AssociationView, ObjectSchemaView, ObjectTypeDefinitionView } from './schema.views';
+import type {
+  AssociationLabelTypesView,
+  AssociationView,
+  ObjectSchemaView,
+  ObjectTypeDefinitionView,
+} from './schema.views';
 
 /**
  * What each command of one account's limits stream answers. The decider's union
@@ -39,6 +44,12 @@ export interface AccountLimitsAnswers {
   CreateAssociationDefinition: AssociationView;
   /** DELETE /crm/v3/schemas/{objectType}/associations/{associationIdentifier}. */
   DeleteAssociationDefinition: void;
+  /** POST /crm/v4/associations/{from}/{to}/labels: the label's two types (one per direction). */
+  CreateAssociationLabel: AssociationLabelTypesView;
+  /** PUT /crm/v4/associations/{from}/{to}/labels. */
+  UpdateAssociationLabel: void;
+  /** DELETE /crm/v4/associations/{from}/{to}/labels/{associationTypeId}. */
+  ArchiveAssociationLabel: void;
   /** PUT /admin/v1/accounts/{hubId}/limits. */
   OverrideAccountLimits: AccountLimitsView;
 }

@@ -10,6 +10,7 @@ import { answerAfterCommit, type ReadModel } from '../../platform/projections/an
 import { ProjectionRunner } from '../../platform/projections/projection-runner';
 import { accountLimitsDecider, type AccountLimitsCommand, type CommandFacts } from '../domain/account-limits.decider';
 import {
+  type AssociationDefinition,
   type AssociationDefinitionCreated,
   type CustomObjectSchemaCreated,
   limitsAccountStream,
@@ -24,6 +25,7 @@ import { type AccountLimitsAnswers, AccountLimitsBusCommand, type AccountLimitsI
 /** Any command's answer (AccountLimitsBusCommand types each one for its sender). */
 type Answer = AccountLimitsAnswers[keyof AccountLimitsAnswers];
 import { LimitsQueries } from './limits.queries';
+import type { AssociationLabelTypesView } from './schema.views';
 import { iso, standardError, type PropertyBatchView } from './property.views';
 import { PropertiesQueries } from './properties.queries';
 import { SchemasQueries } from './schemas.queries';
@@ -158,6 +160,13 @@ function answerOf(
         created &&
         schemas.getAssociation(hubId, created.data.association.fromObjectTypeId, created.data.association.id);
     }
+    case 'CreateAssociationLabel': {
+      const created = events.find(
+        (e): e is AssociationDefinitionCreated => e.type === LimitsEventType.AssociationDefinitionCreated,
+      );
+      // Answered from the event: the label is read by the associations module's own read model.
+      return () => created && associationLabelTypes(created.data.association);
+    }
     case 'OverrideAccountLimits':
       return ({ limits }) => limits.accountLimits(hubId);
     default:
@@ -187,4 +196,14 @@ function batchAnswer(
   );
   body.numErrors = rejected.length;
   return body;
+}
+
+/** The two types of a new association label, the forward one first (HubSpot's create answer). */
+function associationLabelTypes(a: AssociationDefinition): AssociationLabelTypesView {
+  return {
+    results: [
+      { category: 'USER_DEFINED', typeId: Number(a.id), label: a.label! },
+      { category: 'USER_DEFINED', typeId: Number(a.inverseId), label: a.inverseLabel! },
+    ],
+  };
 }

@@ -58,3 +58,8 @@ export interface SchemaIncludes {
 }
 
 export const INCLUDE_ALL: SchemaIncludes = { associations: true, properties: true, audit: true };
+
+/** A new association label's two types, HubSpot's CollectionResponseAssociationSpecWithLabelNoPaging. */
+export interface AssociationLabelTypesView {
+  results: Array<{ category: 'USER_DEFINED'; typeId: number; label: string }>;
+}

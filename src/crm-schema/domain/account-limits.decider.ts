@@ -27,6 +27,13 @@ import type { PropertyInput } from './property-rules';
 import { normalizeSchema, SchemaInput } from './schema-rules';
 import { AssociationInput, decideCreateAssociation, decideDeleteAssociation } from './association-definitions';
 import { decideUpdateSchema, SchemaPatchInput } from './schema-patch';
+import {
+  type AssociationLabelChange,
+  type AssociationLabelInput,
+  decideArchiveAssociationLabel,
+  decideCreateAssociationLabel,
+  decideUpdateAssociationLabel,
+} from './association-labels';
 
 export type { CommandFacts } from './ceiling-check';
 
@@ -40,6 +47,13 @@ export type AccountLimitsCommand =
   | { type: 'UpdateCustomObjectSchema'; facts: CommandFacts; objectType: string; patch: SchemaPatchInput }
   | { type: 'CreateAssociationDefinition'; facts: CommandFacts; objectType: string; association: AssociationInput }
   | { type: 'DeleteAssociationDefinition'; facts: CommandFacts; objectType: string; associationIdentifier: string }
+  | { type: 'CreateAssociationLabel'; facts: CommandFacts; label: AssociationLabelInput }
+  | { type: 'UpdateAssociationLabel'; facts: CommandFacts; change: AssociationLabelChange }
+  | {
+      type: 'ArchiveAssociationLabel';
+      facts: CommandFacts;
+      ref: { fromObjectType: string; toObjectType: string; associationTypeId: number };
+    }
   | PropertyCommand;
 
 type CommandOf<T extends AccountLimitsCommand['type']> = Extract<AccountLimitsCommand, { type: T }>;
@@ -204,6 +218,12 @@ export function decideAccountLimits(command: AccountLimitsCommand, state: Accoun
       return decideCreateAssociation(command.association, command.objectType, state, command.facts);
     case 'DeleteAssociationDefinition':
       return decideDeleteAssociation(command.associationIdentifier, command.objectType, state, command.facts);
+    case 'CreateAssociationLabel':
+      return decideCreateAssociationLabel(command.label, state, command.facts);
+    case 'UpdateAssociationLabel':
+      return decideUpdateAssociationLabel(command.change, state, command.facts);
+    case 'ArchiveAssociationLabel':
+      return decideArchiveAssociationLabel(command.ref, state, command.facts);
     default:
       return decidePropertyCommand(command, state);
   }

@@ -167,7 +167,17 @@ export function evolveAccountLimits(state: AccountLimitsState, event: LimitsEven
     case LimitsEventType.AssociationDefinitionCreated: {
       const { association } = event.data;
       state.associations[association.id] = association;
-      state.lastAssociationId = Math.max(state.lastAssociationId, Number(association.id));
+      state.lastAssociationId = Math.max(
+        state.lastAssociationId,
+        Number(association.id),
+        Number(association.inverseId ?? 0),
+      );
+      return state;
+    }
+    case LimitsEventType.AssociationDefinitionUpdated: {
+      const { associationId, label, inverseLabel } = event.data;
+      const a = state.associations[associationId];
+      if (a) state.associations[associationId] = { ...a, label, inverseLabel };
       return state;
     }
     case LimitsEventType.AssociationDefinitionDeleted:

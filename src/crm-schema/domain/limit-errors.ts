@@ -90,3 +90,16 @@ export function objectTypesNotFound(missing: ErrorDetail[], requested: number): 
     errors: missing,
   });
 }
+
+/** An association definition (or label) name the account already uses. */
+export function associationNameTaken(name: string, id: string, from: string, to: string): HubSpotError {
+  return HubSpotError.conflict(
+    `An association named '${name}' already exists (${id}, ${from} to ${to}).`,
+    'ASSOCIATION_ALREADY_EXISTS',
+  );
+}
+
+/** No label of the account with this type id between the two object types. */
+export function associationLabelNotFound(typeId: number, from: string, to: string): HubSpotError {
+  return HubSpotError.notFound(`No association label with type id ${typeId} between ${from} and ${to}`);
+}

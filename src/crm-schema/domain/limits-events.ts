@@ -22,6 +22,7 @@ export const LimitsEventType = {
   CustomObjectSchemaUpdated: 'limits.CustomObjectSchemaUpdated',
   AssociationDefinitionCreated: 'limits.AssociationDefinitionCreated',
   AssociationDefinitionDeleted: 'limits.AssociationDefinitionDeleted',
+  AssociationDefinitionUpdated: 'limits.AssociationDefinitionUpdated',
   PropertyUpdated: 'limits.PropertyUpdated',
   PropertyGroupCreated: 'limits.PropertyGroupCreated',
   PropertyGroupUpdated: 'limits.PropertyGroupUpdated',
@@ -119,6 +120,14 @@ export interface AssociationDefinition {
   name: string | null;
   /** Set on definitions added after the schema (POST .../associations); the schema's own carry its date. */
   createdAt?: number;
+  /**
+   * An association label of the associations v4 API (`definitionsApi.create`, USER_DEFINED): its
+   * label from `fromObjectTypeId`, and the type id and label of the same association seen from
+   * `toObjectTypeId` (the inverse label; the label itself when the pair is not labelled twice).
+   */
+  label?: string;
+  inverseId?: string;
+  inverseLabel?: string;
 }
 
 export interface CustomObjectSchemaCreated {
@@ -202,8 +211,15 @@ export interface AssociationDefinitionDeleted {
   data: { hubId: number; fromObjectTypeId: string; associationId: string; deletedAt: number };
 }
 
+/** `definitionsApi.update`: an association label's new label and inverse label. */
+export interface AssociationDefinitionUpdated {
+  type: typeof LimitsEventType.AssociationDefinitionUpdated;
+  data: { hubId: number; associationId: string; label: string; inverseLabel: string; updatedAt: number };
+}
+
 export type LimitsEvent =
   | CustomObjectSchemaUpdated
+  | AssociationDefinitionUpdated
   | AssociationDefinitionCreated
   | AssociationDefinitionDeleted
   | PropertyCreated
@@ -232,6 +248,7 @@ export const limitsEvents: EventDefinitions = {
   [LimitsEventType.CustomObjectSchemaUpdated]: null,
   [LimitsEventType.AssociationDefinitionCreated]: null,
   [LimitsEventType.AssociationDefinitionDeleted]: null,
+  [LimitsEventType.AssociationDefinitionUpdated]: null,
   [LimitsEventType.PropertyUpdated]: null,
   [LimitsEventType.PropertyGroupCreated]: null,
   [LimitsEventType.PropertyGroupUpdated]: null,

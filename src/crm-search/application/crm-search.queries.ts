@@ -7,6 +7,7 @@ import { kindOfPropertyType } from '../domain/search-values';
 import { compileSearch } from './search-compiler';
 import { SearchExecutor } from './search-executor';
 import { SearchLags } from './search-lag';
+import { unknownSearchProperties } from '../domain/search-errors';
 
 /** An object type as search needs it: its id and the scope family its read scopes come from. */
 export interface SearchType {
@@ -17,7 +18,7 @@ export interface SearchType {
 /** HubSpot's SimplePublicObject, as search answers it. */
 export interface SearchResultView {
   id: string;
-  properties: Record<string, string>;
+  properties: Record<string, string | null>;
   createdAt: string;
   updatedAt: string;
   archived: boolean;
@@ -62,7 +63,12 @@ export class CrmSearchQueries {
     const types = this.propertyTypes(hubId, objectTypeId);
     const traits = searchTypeTraits(objectTypeId);
     const system = Object.keys(systemPropertyTypes(objectTypeId));
-    const shown = [...new Set([...(request.properties ?? traits.defaultProperties), ...system])].sort();
+    refuseUnknownProperties(request, types);
+    // The asked (or default) properties the type has, each shown, null without a value (HubSpot's
+    // answer); a name the type does not have is left out, as a records GET leaves it out.
+    const shown = [...new Set([...(request.properties ?? traits.defaultProperties), ...system])]
+      .filter((name) => types.has(name))
+      .sort();
     const searchable =
       type.family === 'custom'
         ? [...types].filter(([, t]) => t === 'string').map(([name]) => name)
@@ -85,8 +91,8 @@ export class CrmSearchQueries {
     }
     const results = found.rows.map((row): SearchResultView => {
       const own = { ...values.get(row.id), ...systemValuesOf(objectTypeId, row.id, row.created_at, row.updated_at) };
-      const properties: Record<string, string> = {};
-      for (const name of shown) if (own[name] !== undefined) properties[name] = own[name];
+      const properties: Record<string, string | null> = {};
+      for (const name of shown) properties[name] = own[name] ?? null;
       return {
         id: String(row.id),
         properties,
@@ -115,3 +121,15 @@ export class CrmSearchQueries {
     return types;
   }
 }
+
+/** A filter or sort on a property the account's type does not have: HubSpot's 400. */
+function refuseUnknownProperties(request: SearchRequest, types: ReadonlyMap<string, string>): void {
+  const named = [
+    ...request.filterGroups.flatMap((group) => group.map((f) => ({ name: f.propertyName, in: FILTER_FIELD }))),
+    ...request.sorts.map((s) => ({ name: s.propertyName, in: 'sorts.propertyName' })),
+  ];
+  const unknown = named.filter((n, i) => !types.has(n.name) && named.findIndex((m) => m.name === n.name) === i);
+  if (unknown.length > 0) throw unknownSearchProperties(unknown);
+}
+
+const FILTER_FIELD = 'filterGroups.filters.propertyName';

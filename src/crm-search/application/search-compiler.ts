@@ -1,4 +1,4 @@
-import { HubSpotError } from '../../platform/errors/hubspot-error';
+import { blankToken, notANumberOrDate } from '../domain/search-errors';
 import type { SearchFilter, SearchRequest, SearchSort } from '../domain/search-request';
 import { searchTypeTraits } from './search-types';
 import { lowerOf, numericOf, tokenPatternOf, type ValueKind } from '../domain/search-values';
@@ -169,9 +169,7 @@ function filterCondition(filter: SearchFilter, scope: SearchScope): Condition {
     case 'NOT_CONTAINS_TOKEN': {
       const pattern = tokenPatternOf(filter.value);
       if (!pattern) {
-        throw HubSpotError.validation(`${filter.operator} needs a value with at least one character`, [
-          { message: 'blank token', in: 'filterGroups.filters.value', code: 'INVALID' },
-        ]);
+        throw blankToken(filter.operator);
       }
       const set: Condition = {
         sql:
@@ -224,10 +222,7 @@ function operandOf(value: string, kind: ValueKind, property: string): SqlParam {
   if (kind === 'string') return lowerOf(value);
   const n = numericOf(value);
   if (n === null) {
-    throw HubSpotError.validation(
-      `${JSON.stringify(value.slice(0, 100))} is not a valid value for ${property}: a number, or a date as epoch milliseconds or ISO 8601`,
-      [{ message: 'not a number or a date', in: 'filterGroups.filters.value', code: 'INVALID' }],
-    );
+    throw notANumberOrDate(value, property);
   }
   return n;
 }

@@ -3,7 +3,7 @@ import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { DirectoryQueries } from '../../directory/directory.queries';
 import { CLOCK, type Clock } from '../../platform/clock';
 import { EventStreams } from '../../platform/commands/event-streams';
-import { HubSpotError } from '../../platform/errors/hubspot-error';
+import { noSuchAccount } from '../domain/search-errors';
 import type { CommandContext } from '../../platform/events/envelope';
 import { answerFromReadModelOr } from '../../platform/projections/answer-after-commit';
 import { ProjectionRunner } from '../../platform/projections/projection-runner';
@@ -61,7 +61,7 @@ export class SetSearchLagHandler implements ICommandHandler<SetSearchLag> {
 
   async execute(command: SetSearchLag): Promise<SearchLagView> {
     const { hubId, lagMs, context } = command;
-    if (!this.directory.getAccount(hubId)) throw HubSpotError.notFound(`No account with hubId ${hubId}`);
+    if (!this.directory.getAccount(hubId)) throw noSuchAccount(hubId);
     const decided: SetSearchLagShape = { type: 'SetSearchLag', hubId, lagMs, now: this.clock.now() };
     const { position } = await this.lagStreams.handle(searchLagStream(hubId), decided, context);
     // The lag lives in memory on every instance (the projection feeds it): answered once applied here.

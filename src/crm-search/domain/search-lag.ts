@@ -1,6 +1,6 @@
 import type { Decider } from '../../platform/commands/decider';
 import type { EventDecoder, EventDefinitions } from '../../platform/events/event-type-registry';
-import { HubSpotError } from '../../platform/errors/hubspot-error';
+import { searchLagOutOfRange } from './search-errors';
 
 /**
  * The search lag test control (docs/testing-your-app.md): an account's searches see a record only
@@ -44,9 +44,7 @@ export const searchLagDecider: Decider<SearchLagState, SetSearchLag, SearchEvent
   evolve: (_state, event) => ({ lagMs: event.data.lagMs }),
   decide: (c, s) => {
     if (!Number.isInteger(c.lagMs) || c.lagMs < 0 || c.lagMs > MAX_SEARCH_LAG_MS) {
-      throw HubSpotError.validation(`searchLagMs must be an integer from 0 to ${MAX_SEARCH_LAG_MS}`, [
-        { message: `an integer from 0 to ${MAX_SEARCH_LAG_MS}`, in: 'searchLagMs', code: 'OUT_OF_RANGE' },
-      ]);
+      throw searchLagOutOfRange(MAX_SEARCH_LAG_MS);
     }
     if (c.lagMs === s.lagMs) return [];
     return [{ type: SearchEventType.SearchLagSet, data: { hubId: c.hubId, lagMs: c.lagMs, setAt: c.now } }];

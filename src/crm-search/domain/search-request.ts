@@ -1,9 +1,10 @@
-import { type ErrorDetail, HubSpotError } from '../../platform/errors/hubspot-error';
+import { pastResultWindow, tooManyFilters, tooManyQueryWords } from './search-errors';
 import { queryTermsOf } from './search-values';
 
 /**
- * HubSpot's PublicObjectSearchRequest, checked: filter groups (OR of ANDs), free text, sorts,
- * properties, limit and the offset `after`. Every problem of a body is reported at once.
+ * HubSpot's PublicObjectSearchRequest as the compiler takes it: filter groups (OR of ANDs), free
+ * text, sorts, properties, limit and the offset `after`. The body's shape is checked by its DTO
+ * (`http/search.dto.ts`); here are HubSpot's rules on what a well-formed body may ask.
  *
  * Caps: HubSpot's since its 2024-08-26 change (developer changelog "Expanded Filtering
  * Capabilities and Error Messaging in HubSpot's Search API"): 5 filter groups, 10 filters in a group,
@@ -66,204 +67,84 @@ export interface SearchRequest {
   after: number;
 }
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+/** A filter value as apps send it. */
+export type Scalar = string | number | boolean;
 
-/** A scalar as HubSpot takes it: strings as they are, numbers and booleans as their text. */
-function scalar(v: unknown): string | undefined {
-  if (typeof v === 'string') return v;
-  if (typeof v === 'number' && Number.isFinite(v)) return String(v);
-  if (typeof v === 'boolean') return String(v);
-  return undefined;
+/** A search body whose shape its DTO has checked (every operator has the values it needs). */
+export interface SearchRequestInput {
+  filterGroups?: Array<{ filters: SearchFilterInput[] }>;
+  query?: string;
+  sorts?: Array<{ propertyName: string; direction?: 'ASCENDING' | 'DESCENDING' }>;
+  properties?: string[];
+  limit?: number;
+  after?: number;
 }
 
-export function parseSearchRequest(body: unknown): SearchRequest {
-  const errors: ErrorDetail[] = [];
-  const bad = (field: string, message: string, code = 'INVALID') => errors.push({ message, in: field, code });
-  if (!isObject(body)) {
-    throw HubSpotError.validation('Invalid input JSON: the search request must be a JSON object.', [
-      { message: 'must be a JSON object', in: 'body', code: 'INVALID_TYPE' },
-    ]);
-  }
+export interface SearchFilterInput {
+  propertyName: string;
+  operator: SearchOperator;
+  value?: Scalar;
+  highValue?: Scalar;
+  values?: Scalar[];
+}
 
-  // filterGroups
-  const filterGroups: SearchFilter[][] = [];
-  const rawGroups = body.filterGroups ?? [];
-  if (!Array.isArray(rawGroups)) bad('filterGroups', 'filterGroups must be an array');
-  else {
-    if (rawGroups.length > MAX_FILTER_GROUPS) {
-      throw capError(
-        `Too many filter groups (${rawGroups.length}). The maximum number of filter groups is ${MAX_FILTER_GROUPS}.`,
-        'filterGroups',
-      );
-    }
-    let total = 0;
-    rawGroups.forEach((group, g) => {
-      const at = `filterGroups[${g}]`;
-      if (!isObject(group) || !Array.isArray(group.filters)) {
-        bad(`${at}.filters`, 'each filter group needs a filters array');
-        return;
-      }
-      if (group.filters.length > MAX_FILTERS_PER_GROUP) {
-        throw capError(
-          `Too many filters in filter group ${g} (${group.filters.length}). The maximum number of filters per filter group is ${MAX_FILTERS_PER_GROUP}.`,
-          `${at}.filters`,
-        );
-      }
-      total += group.filters.length;
-      const filters: SearchFilter[] = [];
-      group.filters.forEach((raw, f) => {
-        const parsed = parseFilter(raw, `${at}.filters[${f}]`, bad);
-        if (parsed) filters.push(parsed);
-      });
-      filterGroups.push(filters);
-    });
-    if (total > MAX_FILTERS) {
-      throw capError(
-        `Too many filters (${total}). The maximum number of filters across all filter groups is ${MAX_FILTERS}.`,
-        'filterGroups',
-      );
-    }
-  }
-
-  // query
-  let queryTerms: string[] = [];
-  if (body.query !== undefined && body.query !== null) {
-    if (typeof body.query !== 'string') bad('query', 'query must be a string');
-    else if (body.query.length > MAX_QUERY_LENGTH) {
-      bad('query', `query may have at most ${MAX_QUERY_LENGTH} characters`, 'TOO_LONG');
-    } else {
-      queryTerms = queryTermsOf(body.query);
-      if (queryTerms.length > MAX_QUERY_TERMS) {
-        bad('query', `query may have at most ${MAX_QUERY_TERMS} distinct words`, 'TOO_MANY');
-      }
-    }
-  }
-
-  // sorts: "createdate", "-createdate", or { propertyName, direction }
-  const sorts: SearchSort[] = [];
-  const rawSorts = body.sorts ?? [];
-  if (!Array.isArray(rawSorts)) bad('sorts', 'sorts must be an array');
-  else if (rawSorts.length > MAX_SORTS) bad('sorts', `at most ${MAX_SORTS} sorts`, 'TOO_MANY');
-  else {
-    rawSorts.forEach((raw, i) => {
-      const sort = parseSort(raw);
-      if (sort) sorts.push(sort);
-      else bad(`sorts[${i}]`, 'a sort is a property name ("-name" descending) or {propertyName, direction}');
-    });
-  }
-
-  // properties
-  let properties: string[] | null = null;
-  if (body.properties !== undefined && body.properties !== null) {
-    if (!Array.isArray(body.properties) || !body.properties.every((p) => typeof p === 'string')) {
-      bad('properties', 'properties must be an array of property names');
-    } else if (body.properties.length > MAX_PROPERTIES) {
-      bad('properties', `at most ${MAX_PROPERTIES} properties`, 'TOO_MANY');
-    } else {
-      const names = (body.properties as string[]).map((p) => p.trim()).filter((p) => p !== '');
-      properties = names.length > 0 ? [...new Set(names)] : null;
-    }
-  }
-
-  // limit
-  let limit = DEFAULT_LIMIT;
-  if (body.limit !== undefined && body.limit !== null) {
-    const n = typeof body.limit === 'string' && /^\d{1,9}$/.test(body.limit) ? Number(body.limit) : body.limit;
-    if (typeof n !== 'number' || !Number.isInteger(n) || n < 1 || n > MAX_LIMIT) {
-      bad('limit', `limit must be an integer from 1 to ${MAX_LIMIT}`, 'OUT_OF_RANGE');
-    } else limit = n;
-  }
-
-  // after: HubSpot's cursor is the offset of the page, sent as a string (or a number)
-  let after = 0;
-  if (body.after !== undefined && body.after !== null && body.after !== '') {
-    const n = typeof body.after === 'string' && /^\d{1,9}$/.test(body.after.trim()) ? Number(body.after) : body.after;
-    if (typeof n !== 'number' || !Number.isInteger(n) || n < 0) {
-      bad('after', 'after must be the cursor of a previous page (a non-negative integer)', 'INVALID');
-    } else after = n;
-  }
-
-  if (errors.length > 0) {
-    throw HubSpotError.validation(
-      `Invalid search request: ${[...new Set(errors.map((e) => e.in))].join(', ')}`,
-      errors,
+/** HubSpot's caps, the words of `query` and the 10,000-result window, with HubSpot's texts. */
+export function searchRequestFrom(input: SearchRequestInput): SearchRequest {
+  const groups = input.filterGroups ?? [];
+  if (groups.length > MAX_FILTER_GROUPS) {
+    throw tooManyFilters(
+      `Too many filter groups (${groups.length}). The maximum number of filter groups is ${MAX_FILTER_GROUPS}.`,
+      'filterGroups',
     );
   }
-  if (after + limit > MAX_RESULT_WINDOW) {
-    throw HubSpotError.validation(
-      `Paging past the first ${MAX_RESULT_WINDOW} results is not supported: after (${after}) + limit (${limit}) must be at most ${MAX_RESULT_WINDOW}. Narrow the filters (e.g. hs_object_id GT the last id, sorted by hs_object_id) instead.`,
-      [{ message: `after + limit must be at most ${MAX_RESULT_WINDOW}`, in: 'after', code: 'OUT_OF_RANGE' }],
+  groups.forEach((group, g) => {
+    if (group.filters.length > MAX_FILTERS_PER_GROUP) {
+      throw tooManyFilters(
+        `Too many filters in filter group ${g} (${group.filters.length}). The maximum number of filters per filter group is ${MAX_FILTERS_PER_GROUP}.`,
+        `filterGroups.${g}.filters`,
+      );
+    }
+  });
+  const total = groups.reduce((n, group) => n + group.filters.length, 0);
+  if (total > MAX_FILTERS) {
+    throw tooManyFilters(
+      `Too many filters (${total}). The maximum number of filters across all filter groups is ${MAX_FILTERS}.`,
+      'filterGroups',
     );
   }
-  return { filterGroups, queryTerms, sorts, properties, limit, after };
+  const queryTerms = input.query ? queryTermsOf(input.query) : [];
+  if (queryTerms.length > MAX_QUERY_TERMS) throw tooManyQueryWords(MAX_QUERY_TERMS);
+  const limit = input.limit ?? DEFAULT_LIMIT;
+  const after = input.after ?? 0;
+  if (after + limit > MAX_RESULT_WINDOW) throw pastResultWindow(after, limit, MAX_RESULT_WINDOW);
+  const names = (input.properties ?? []).map((p) => p.trim()).filter((p) => p !== '');
+  return {
+    filterGroups: groups.map((group) => group.filters.map(filterOf)),
+    queryTerms,
+    sorts: (input.sorts ?? []).map((s) => ({
+      propertyName: s.propertyName.trim(),
+      direction: s.direction ?? 'ASCENDING',
+    })),
+    properties: names.length > 0 ? [...new Set(names)] : null,
+    limit,
+    after,
+  };
 }
 
-function capError(message: string, field: string): HubSpotError {
-  return HubSpotError.validation(message, [{ message, in: field, code: 'TOO_MANY' }]);
-}
+const text = (v: Scalar | undefined): string => (v === undefined ? '' : String(v));
 
-function parseSort(raw: unknown): SearchSort | null {
-  if (typeof raw === 'string') {
-    const name = raw.trim();
-    const descending = name.startsWith('-');
-    const propertyName = descending ? name.slice(1).trim() : name;
-    return propertyName === '' ? null : { propertyName, direction: descending ? 'DESCENDING' : 'ASCENDING' };
-  }
-  if (!isObject(raw) || typeof raw.propertyName !== 'string' || raw.propertyName.trim() === '') return null;
-  const direction = raw.direction ?? 'ASCENDING';
-  if (direction !== 'ASCENDING' && direction !== 'DESCENDING') return null;
-  return { propertyName: raw.propertyName.trim(), direction };
-}
-
-function parseFilter(
-  raw: unknown,
-  at: string,
-  bad: (field: string, message: string, code?: string) => void,
-): SearchFilter | null {
-  if (!isObject(raw)) {
-    bad(at, 'a filter is an object with propertyName and operator');
-    return null;
-  }
-  const propertyName = typeof raw.propertyName === 'string' ? raw.propertyName.trim() : '';
-  if (propertyName === '') {
-    bad(`${at}.propertyName`, 'propertyName is required', 'REQUIRED');
-    return null;
-  }
-  const operator = raw.operator;
-  if (typeof operator !== 'string' || !(SEARCH_OPERATORS as readonly string[]).includes(operator)) {
-    bad(`${at}.operator`, `operator must be one of ${SEARCH_OPERATORS.join(', ')}`, 'INVALID_ENUM');
-    return null;
-  }
-  const op = operator as SearchOperator;
-  switch (op) {
+function filterOf(f: SearchFilterInput): SearchFilter {
+  const propertyName = f.propertyName.trim();
+  switch (f.operator) {
     case 'HAS_PROPERTY':
     case 'NOT_HAS_PROPERTY':
-      return { propertyName, operator: op };
+      return { propertyName, operator: f.operator };
     case 'IN':
-    case 'NOT_IN': {
-      const values = Array.isArray(raw.values) ? raw.values.map(scalar) : undefined;
-      if (!values || values.length === 0 || values.length > MAX_IN_VALUES || values.some((v) => v === undefined)) {
-        bad(`${at}.values`, `${op} needs values: an array of 1 to ${MAX_IN_VALUES} strings`, 'REQUIRED');
-        return null;
-      }
-      return { propertyName, operator: op, values: values as string[] };
-    }
-    case 'BETWEEN': {
-      const value = scalar(raw.value);
-      const highValue = scalar(raw.highValue);
-      if (value === undefined || highValue === undefined) {
-        bad(`${at}.value`, 'BETWEEN needs value and highValue', 'REQUIRED');
-        return null;
-      }
-      return { propertyName, operator: op, value, highValue };
-    }
-    default: {
-      const value = scalar(raw.value);
-      if (value === undefined) {
-        bad(`${at}.value`, `${op} needs a value`, 'REQUIRED');
-        return null;
-      }
-      return { propertyName, operator: op, value };
-    }
+    case 'NOT_IN':
+      return { propertyName, operator: f.operator, values: (f.values ?? []).map(text) };
+    case 'BETWEEN':
+      return { propertyName, operator: f.operator, value: text(f.value), highValue: text(f.highValue) };
+    default:
+      return { propertyName, operator: f.operator, value: text(f.value) };
   }
 }

@@ -2,13 +2,13 @@ import { Body, Controller, Get, Param, Put } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { DirectoryQueries } from '../../directory/directory.queries';
-import { HubSpotError } from '../../platform/errors/hubspot-error';
 import type { CommandContext } from '../../platform/events/envelope';
 import { IntParamPipe } from '../../platform/http/int-param.pipe';
 import { Ctx } from '../../platform/http/request-context';
 import { Authenticated } from '../../platform/http/authentication';
 import { SearchLags, type SearchLagView, SetSearchLag } from '../application/search-lag';
-import { MAX_SEARCH_LAG_MS } from '../domain/search-lag';
+import { noSuchAccount } from '../domain/search-errors';
+import { SearchLagDto } from './search-lag.dto';
 
 /**
  * The search lag test control (docs/testing-your-app.md): an account's searches see records only
@@ -29,22 +29,16 @@ export class SearchLagController {
   @ApiOperation({ summary: 'Set the account’s search lag in milliseconds (0: off) (search.SearchLagSet)' })
   set(
     @Param('hubId', new IntParamPipe()) hubId: number,
-    @Body() body: unknown,
+    @Body() body: SearchLagDto,
     @Ctx() ctx: CommandContext,
   ): Promise<SearchLagView> {
-    const lagMs = (body as { searchLagMs?: unknown } | null)?.searchLagMs;
-    if (typeof lagMs !== 'number' || !Number.isInteger(lagMs) || lagMs < 0 || lagMs > MAX_SEARCH_LAG_MS) {
-      throw HubSpotError.validation(`searchLagMs must be an integer from 0 to ${MAX_SEARCH_LAG_MS}`, [
-        { message: `an integer from 0 to ${MAX_SEARCH_LAG_MS}`, in: 'searchLagMs', code: 'OUT_OF_RANGE' },
-      ]);
-    }
-    return this.commandBus.execute(new SetSearchLag(hubId, lagMs, ctx));
+    return this.commandBus.execute(new SetSearchLag(hubId, body.searchLagMs, ctx));
   }
 
   @Get()
   @ApiOperation({ summary: 'The account’s search lag in milliseconds (0: off)' })
   get(@Param('hubId', new IntParamPipe()) hubId: number): SearchLagView {
-    if (!this.directory.getAccount(hubId)) throw HubSpotError.notFound(`No account with hubId ${hubId}`);
+    if (!this.directory.getAccount(hubId)) throw noSuchAccount(hubId);
     return { hubId, searchLagMs: this.lags.of(hubId) };
   }
 }

@@ -5,10 +5,11 @@ import { type AccessTokenClaims, Token } from '../../oauth';
 import { Authenticated, type RouteFacts } from '../../platform/http/authentication';
 import { type ApiVersion, versionedPaths } from '../../platform/http/api-versions';
 import { WireResponse } from '../../platform/http/wire-response';
-import { HubSpotError } from '../../platform/errors/hubspot-error';
 import { CrmSearchQueries, type SearchAnswer } from '../application/crm-search.queries';
 import { SearchRateLimit } from '../application/search-rate-limit';
-import { parseSearchRequest } from '../domain/search-request';
+import { invalidObjectTypeSegment } from '../domain/search-errors';
+import { searchRequestFrom } from '../domain/search-request';
+import { SearchRequestDto } from './search.dto';
 import { searchScopes } from '../application/search-types';
 import { SEARCH_ANSWER_SCHEMA } from './wire-schemas';
 
@@ -25,9 +26,7 @@ const searchScopesOf = (route: RouteFacts): readonly string[] =>
 /** A path's object type segment, bounded: HubSpot's 400 for what cannot be one. */
 function objectTypeSegment(raw: string): string {
   if (raw === '' || raw.length > 200 || raw.includes('\u0000')) {
-    throw HubSpotError.validation('Invalid objectType', [
-      { message: 'not an object type', in: 'objectType', code: 'INVALID' },
-    ]);
+    throw invalidObjectTypeSegment();
   }
   return raw;
 }
@@ -52,15 +51,15 @@ export class SearchController {
     summary:
       'Search records: filterGroups (OR of ANDs, at most 5 groups, 10 filters a group, 25 in all), query, sorts, properties, limit ≤ 200, after (offset; after + limit ≤ 10,000)',
   })
-  @ApiBody({ schema: { type: 'object' } })
+  @ApiBody({ type: SearchRequestDto })
   @WireResponse(200, SEARCH_ANSWER_SCHEMA, { description: 'CollectionResponseWithTotalSimplePublicObject' })
   async search(
     @Param('objectType') objectType: string,
-    @Body() body: unknown,
+    @Body() body: SearchRequestDto,
     @Token() token: AccessTokenClaims,
   ): Promise<SearchAnswer> {
     const type = this.queries.resolve(token.hubId, objectTypeSegment(objectType));
     await this.rateLimit.acquire(token.hubId);
-    return this.queries.search(token.hubId, type, parseSearchRequest(body));
+    return this.queries.search(token.hubId, type, searchRequestFrom(body));
   }
 }

@@ -4,6 +4,7 @@ import {
   dateTime,
   int32,
   mapOf,
+  nullableStr,
   object,
   str,
   type WireOperation,
@@ -11,9 +12,12 @@ import {
   wireOperations,
 } from '../../platform/http/wire-schema';
 
-/** SimplePublicObject as search sends it (values as strings; no history, no associations). */
+/**
+ * SimplePublicObject as search sends it (values as strings, null for a property without a value; no
+ * history, no associations).
+ */
 const SEARCH_RESULT = object(
-  { id: str(), properties: mapOf(str()), createdAt: dateTime(), updatedAt: dateTime(), archived: bool() },
+  { id: str(), properties: mapOf(nullableStr()), createdAt: dateTime(), updatedAt: dateTime(), archived: bool() },
   { archivedAt: dateTime() },
 );
 

@@ -17,10 +17,14 @@ export interface WireSchema {
   items?: WireSchema;
   enum?: Array<string | number | boolean>;
   oneOf?: WireSchema[];
+  /** OpenAPI 3.0's `nullable` (ajv, fast-json-stringify and Swagger all read it). */
+  nullable?: boolean;
   description?: string;
 }
 
 export const str = (): WireSchema => ({ type: 'string' });
+/** A string or null (HubSpot's search sends a property without a value as null). */
+export const nullableStr = (): WireSchema => ({ type: 'string', nullable: true });
 export const strEnum = (...values: string[]): WireSchema => ({ type: 'string', enum: values });
 export const uuid = (): WireSchema => ({ type: 'string', format: 'uuid' });
 export const dateTime = (): WireSchema => ({ type: 'string', format: 'date-time' });

@@ -1,0 +1,11 @@
+/**
+ * The CRM schema module's events that other modules' read models follow: the account's association
+ * definitions (the schemas' and the associations v4 labels, one id sequence).
+ */
+export {
+  LimitsEventType,
+  type AssociationDefinition,
+  type AssociationDefinitionCreated,
+  type AssociationDefinitionDeleted,
+  type AssociationDefinitionUpdated,
+} from './domain/limits-events';
