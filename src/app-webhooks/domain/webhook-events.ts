@@ -13,11 +13,15 @@ export const WebhooksEventType = {
   SubscriptionDeleted: 'webhooks.SubscriptionDeleted',
   DeliveryAttempted: 'webhooks.DeliveryAttempted',
   RedeliveryRequested: 'webhooks.RedeliveryRequested',
+  DispatchLeaseTaken: 'webhooks.DispatchLeaseTaken',
+  DispatchLeaseReleased: 'webhooks.DispatchLeaseReleased',
 } as const;
 
 export const appWebhooksStream = (appId: number) => `webhooks.app-${appId}`;
 export const deliveryAttemptStream = (appId: number, requestId: string) => `webhooks.request-${appId}-${requestId}`;
 export const redeliveryStream = (appId: number, requestId: string) => `webhooks.redelivery-${appId}-${requestId}`;
+/** Which instance sends an app's deliveries (several instances on one store; docs/webhooks.md). */
+export const dispatchLeaseStream = (appId: number) => `webhooks.dispatch-lease-${appId}`;
 
 /** The app's one target URL and its concurrency (HubSpot's `throttling.maxConcurrentRequests`). */
 export interface SettingsConfigured {
@@ -103,9 +107,26 @@ export interface RedeliveryRequested {
   data: { appId: number; eventId: string; requestedAt: number };
 }
 
+/**
+ * An instance took (or renewed) the right to send an app's deliveries for `leaseMs`, appended at the
+ * lease stream's expected revision (the fence: of two instances taking at once, one append fails).
+ */
+export interface DispatchLeaseTaken {
+  type: typeof WebhooksEventType.DispatchLeaseTaken;
+  data: { appId: number; owner: string; leaseMs: number; takenAt: number };
+}
+
+/** The owner let the app go (no work left, or shutting down): another instance may take it at once. */
+export interface DispatchLeaseReleased {
+  type: typeof WebhooksEventType.DispatchLeaseReleased;
+  data: { appId: number; owner: string; releasedAt: number };
+}
+
+export type DispatchLeaseEvent = DispatchLeaseTaken | DispatchLeaseReleased;
+
 export type AppWebhooksEvent =
   SettingsConfigured | SettingsCleared | SubscriptionCreated | SubscriptionActivationChanged | SubscriptionDeleted;
-export type WebhooksEvent = AppWebhooksEvent | DeliveryAttempted | RedeliveryRequested;
+export type WebhooksEvent = AppWebhooksEvent | DeliveryAttempted | RedeliveryRequested | DispatchLeaseEvent;
 
 export const webhooksEvents: EventDefinitions = {
   [WebhooksEventType.SettingsConfigured]: null,
@@ -115,4 +136,6 @@ export const webhooksEvents: EventDefinitions = {
   [WebhooksEventType.SubscriptionDeleted]: null,
   [WebhooksEventType.DeliveryAttempted]: null,
   [WebhooksEventType.RedeliveryRequested]: null,
+  [WebhooksEventType.DispatchLeaseTaken]: null,
+  [WebhooksEventType.DispatchLeaseReleased]: null,
 } satisfies Record<(typeof WebhooksEventType)[keyof typeof WebhooksEventType], EventDecoder | null>;

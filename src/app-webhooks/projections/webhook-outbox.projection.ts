@@ -33,6 +33,8 @@ export class WebhookOutboxProjection implements Projection<OutboxEvent> {
     WebhooksEventType.SubscriptionDeleted,
     WebhooksEventType.DeliveryAttempted,
     WebhooksEventType.RedeliveryRequested,
+    WebhooksEventType.DispatchLeaseTaken,
+    WebhooksEventType.DispatchLeaseReleased,
     OAuthEventType.AppInstalled,
     OAuthEventType.AppInstallScopesChanged,
     OAuthEventType.AppUninstalled,
@@ -187,6 +189,12 @@ export class WebhookOutboxProjection implements Projection<OutboxEvent> {
         );
         return;
       }
+      case WebhooksEventType.DispatchLeaseTaken:
+      case WebhooksEventType.DispatchLeaseReleased:
+        // Nothing to apply: followed so the read models' position passes them at once (a dispatcher
+        // that took a lease waits for it; on EventStoreDB, types no projection follows are passed
+        // only at the feed's next checkpoint).
+        return;
       case OAuthEventType.AppInstalled:
       case OAuthEventType.AppInstallScopesChanged:
         run(
