@@ -341,6 +341,50 @@ describe('deliveries', () => {
     expect(new Set(items.map((i) => i.eventId)).size).toBe(items.length);
   });
 
+  it('associationChange: one item per side with HubSpot’s association fields, added then removed', async () => {
+    const x = await webhookApp();
+    const fromContact = await subscribe(x, 'contact.associationChange');
+    const fromDeal = await x.dev.webhooks.subscriptionsApi.create(x.appId, {
+      eventType: 'deal.associationChange' as never,
+      active: true,
+    });
+    const contact = await createContact(x, { email: 'ada@example.com' });
+    const deal = await x.crm.crm.deals.basicApi.create({ properties: { dealname: 'Engine' }, associations: [] });
+    await x.crm.crm.associations.v4.basicApi.createDefault('contacts', contact.id, 'deals', deal.id);
+    await receiver.waitForItems((i) => i.associationRemoved === false, 2, 'both sides of the new association');
+    await x.crm.crm.associations.v4.basicApi.archive('contacts', contact.id, 'deals', deal.id);
+    await receiver.waitForItems((i) => i.associationRemoved === true, 2, 'both sides of the removal');
+    const items = receiver.items();
+    const common = { portalId: x.f.hubId, appId: x.appId, changeSource: 'INTEGRATION', isPrimaryAssociation: false };
+    expect(items.filter((i) => i.subscriptionId === Number(fromContact.id))).toEqual(
+      [false, true].map((removed) =>
+        expect.objectContaining({
+          ...common,
+          subscriptionType: 'contact.associationChange',
+          associationType: 'CONTACT_TO_DEAL',
+          fromObjectId: Number(contact.id),
+          toObjectId: Number(deal.id),
+          associationRemoved: removed,
+        }),
+      ),
+    );
+    expect(items.filter((i) => i.subscriptionId === Number(fromDeal.id))).toEqual(
+      [false, true].map((removed) =>
+        expect.objectContaining({
+          ...common,
+          subscriptionType: 'deal.associationChange',
+          associationType: 'DEAL_TO_CONTACT',
+          fromObjectId: Number(deal.id),
+          toObjectId: Number(contact.id),
+          associationRemoved: removed,
+        }),
+      ),
+    );
+    // No creation item was subscribed to, and association items name both ends instead of objectId.
+    expect(items.every((i) => i.objectId === undefined)).toBe(true);
+    expect(new Set(items.map((i) => i.eventId)).size).toBe(items.length);
+  });
+
   it('nothing from before the subscription; nothing for an install without the object’s read scope', async () => {
     const x = await webhookApp();
     await x.dev.webhooks.settingsApi.configure(x.appId, {

@@ -1,6 +1,7 @@
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { createHash, createHmac, randomUUID } from 'node:crypto';
+import { AssociationEventType } from '../../crm-associations/crm-associations.events';
 import { CrmRecordEventType } from '../../crm-records/crm-records.events';
 import { DirectoryQueries } from '../../directory/directory.queries';
 import { CLOCK, type Clock, InstallClocks, MONOTONIC_CLOCK, type MonotonicClock } from '../../platform/clock';
@@ -92,6 +93,8 @@ export class WebhookDispatcher implements Reactor, OnApplicationBootstrap, OnMod
     CrmRecordEventType.RecordArchived,
     CrmRecordEventType.RecordMerged,
     CrmRecordEventType.RecordPurged,
+    AssociationEventType.AssociationTypesAdded,
+    AssociationEventType.AssociationTypesRemoved,
     WebhooksEventType.SettingsConfigured,
     WebhooksEventType.SubscriptionActivationChanged,
     WebhooksEventType.RedeliveryRequested,

@@ -1,5 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import type Database from 'better-sqlite3';
+import {
+  type AssociationEvent,
+  AssociationEventType,
+  HUBSPOT_DEFINED_TYPES,
+} from '../../crm-associations/crm-associations.events';
 import { CrmRecordEventType, type RecordEvent } from '../../crm-records/crm-records.events';
 import type { Recorded } from '../../platform/events/event-type-registry';
 import type { Projection } from '../../platform/projections/projection';
@@ -9,7 +14,7 @@ import { readScopesOf, subscribedObjectTypeId } from '../domain/subscription-typ
 import { WebhooksEventType, type WebhooksEvent } from '../domain/webhook-events';
 import { OAuthEventType, type InstallEvent } from '../../oauth/oauth.events';
 
-type OutboxEvent = WebhooksEvent | RecordEvent | InstallEvent;
+type OutboxEvent = WebhooksEvent | RecordEvent | InstallEvent | AssociationEvent;
 
 export const WEBHOOK_OUTBOX_PROJECTION = 'webhooks-outbox';
 
@@ -43,6 +48,8 @@ export class WebhookOutboxProjection implements Projection<OutboxEvent> {
     CrmRecordEventType.RecordArchived,
     CrmRecordEventType.RecordMerged,
     CrmRecordEventType.RecordPurged,
+    AssociationEventType.AssociationTypesAdded,
+    AssociationEventType.AssociationTypesRemoved,
   ];
 
   setup(db: Database.Database): void {
@@ -207,6 +214,10 @@ export class WebhookOutboxProjection implements Projection<OutboxEvent> {
       case OAuthEventType.AppUninstalled:
         run('DELETE FROM wh_installs WHERE hub_id = ? AND app_id = ?', event.data.hubId, event.data.appId);
         return;
+      case AssociationEventType.AssociationTypesAdded:
+      case AssociationEventType.AssociationTypesRemoved:
+        for (const change of associationChangesOf(event)) this.enqueue(change, event.position, db);
+        return;
       default: {
         const change = recordChangeOf(event);
         if (change) this.enqueue(change, event.position, db);
@@ -256,7 +267,7 @@ export class WebhookOutboxProjection implements Projection<OutboxEvent> {
           change.hubId,
           c.subscription_id,
           c.event_type,
-          item.objectId,
+          change.objectId,
           position,
           JSON.stringify(item),
           change.occurredAt,
@@ -316,6 +327,48 @@ function recordChangeOf(event: Recorded<OutboxEvent>): RecordChange | null {
     default:
       return null;
   }
+}
+
+/** HubSpot's Primary association types (`HUBSPOT_DEFINED` category), by type id. */
+const PRIMARY_TYPE_IDS = new Set(HUBSPOT_DEFINED_TYPES.filter((t) => t.label === 'Primary').map((t) => t.typeId));
+
+/**
+ * An association change as HubSpot reports it: one item per side (from each record to the other,
+ * same-type pairs included) and per type added or removed. Each (side, type) is its own change, so
+ * the eventId it names stays distinct and stable.
+ */
+function associationChangesOf(event: Recorded<AssociationEvent>): RecordChange[] {
+  const d = event.data;
+  const removed = event.type === AssociationEventType.AssociationTypesRemoved;
+  const sides = [
+    { from: d.a, to: d.b, typeOf: (t: (typeof d.types)[number]) => t.typeId },
+    { from: d.b, to: d.a, typeOf: (t: (typeof d.types)[number]) => t.inverseTypeId },
+  ];
+  return sides.flatMap(({ from, to, typeOf }) =>
+    d.types.map((t) => {
+      const typeId = typeOf(t);
+      return {
+        sourceEventId: `${event.metadata.eventId}/${from.objectTypeId}-${from.id}/${t.category}-${typeId}`,
+        hubId: d.hubId,
+        objectTypeId: from.objectTypeId,
+        objectId: from.id,
+        occurredAt: d.at,
+        kind: 'associationChange' as const,
+        properties: {},
+        mergedInto: null,
+        association: {
+          toObjectTypeId: to.objectTypeId,
+          toObjectId: to.id,
+          typeId,
+          category: t.category,
+          removed,
+          primary: t.category === 'HUBSPOT_DEFINED' && PRIMARY_TYPE_IDS.has(typeId),
+        },
+        appId: d.appId,
+        userId: d.userId,
+      };
+    }),
+  );
 }
 
 const ids = (d: { hubId: number; objectTypeId: string; id: number }) => ({
