@@ -21,6 +21,8 @@ import {
   deliveryAttemptStream,
   dispatchLeaseStream,
   redeliveryStream,
+  signingSecretStream,
+  WebhooksEventType,
 } from '../domain/webhook-events';
 import { WebhookOutboxProjection } from '../projections/webhook-outbox.projection';
 import { type SettingsView, type SubscriptionView, WebhooksQueries } from './webhooks.queries';
@@ -178,5 +180,39 @@ export class DispatchLeaseHandler implements ICommandHandler<DispatchLeaseBusCom
       if (error instanceof ConcurrencyError) return { appended: false, actual: error.actual };
       throw error;
     }
+  }
+}
+
+/** Keep an app's client secret sealed under the current signing key (webhooks' own copy). */
+export class ResealSigningSecretBusCommand extends Command<{ position: number }> {
+  constructor(
+    readonly command: { type: 'ResealSigningSecret'; appId: number; sealed: string; replaces: string },
+    readonly context: CommandContext,
+  ) {
+    super();
+  }
+}
+
+/** Appended whatever the stream holds: instances that re-seal at once write the same meaning twice. */
+@CommandHandler(ResealSigningSecretBusCommand)
+export class ResealSigningSecretHandler implements ICommandHandler<ResealSigningSecretBusCommand> {
+  constructor(
+    private readonly streams: EventStreams,
+    @Inject(CLOCK) private readonly clock: Clock,
+  ) {}
+
+  execute({ command, context }: ResealSigningSecretBusCommand): Promise<{ position: number }> {
+    const { appId, sealed, replaces } = command;
+    return this.streams.append(
+      signingSecretStream(appId),
+      [
+        {
+          type: WebhooksEventType.SigningSecretResealed,
+          data: { appId, sealed, replaces, resealedAt: this.clock.now() },
+        },
+      ],
+      'any',
+      context,
+    );
   }
 }

@@ -3,7 +3,6 @@ import { CommandBus } from '@nestjs/cqrs';
 import { createHash, createHmac, randomUUID } from 'node:crypto';
 import { AssociationEventType } from '../../crm-associations/crm-associations.events';
 import { CrmRecordEventType } from '../../crm-records/crm-records.events';
-import { DirectoryQueries } from '../../directory/directory.queries';
 import { CLOCK, type Clock, InstallClocks, MONOTONIC_CLOCK, type MonotonicClock } from '../../platform/clock';
 import { APP_CONFIG, type AppConfig } from '../../platform/config/config';
 import type { DomainEvent } from '../../platform/events/envelope';
@@ -20,6 +19,7 @@ import {
 import { OAuthEventType } from '../../oauth/oauth.events';
 import { DeliveryRecordBusCommand } from './app-webhooks.commands';
 import { DispatchLeases } from './dispatch-leases';
+import { WebhookSigningSecrets } from './signing-secrets';
 import { type OutboxItem, WebhooksQueries } from './webhooks.queries';
 
 /** HubSpot's batch ceiling: at most 100 events per request. */
@@ -116,11 +116,11 @@ export class WebhookDispatcher implements Reactor, OnApplicationBootstrap, OnMod
 
   constructor(
     private readonly queries: WebhooksQueries,
-    private readonly directory: DirectoryQueries,
     private readonly clocks: InstallClocks,
     private readonly runner: ProjectionRunner,
     private readonly commandBus: CommandBus,
     private readonly leases: DispatchLeases,
+    private readonly secrets: WebhookSigningSecrets,
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(MONOTONIC_CLOCK) private readonly monotonic: MonotonicClock,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -154,6 +154,7 @@ export class WebhookDispatcher implements Reactor, OnApplicationBootstrap, OnMod
   }
 
   private async run(): Promise<void> {
+    await this.resealAfterKeyRotation();
     while (!this.stopping) {
       this.woken = false;
       try {
@@ -172,6 +173,16 @@ export class WebhookDispatcher implements Reactor, OnApplicationBootstrap, OnMod
         };
       });
       this.wakeUp = null;
+    }
+  }
+
+  /** Once the read models hold the history: client secrets sealed with an older signing key, sealed anew. */
+  private async resealAfterKeyRotation(): Promise<void> {
+    try {
+      await this.runner.waitForHead();
+      await this.secrets.resealStale();
+    } catch (error) {
+      this.logger.error(`re-sealing client secrets failed: ${(error as Error).message}`);
     }
   }
 
@@ -241,7 +252,7 @@ export class WebhookDispatcher implements Reactor, OnApplicationBootstrap, OnMod
   private async send(appId: number, url: string, items: OutboxItem[]): Promise<void> {
     const body = requestBody(items);
     const sentAt = this.clock.now();
-    const secret = this.directory.webhookSigningSecret(appId);
+    const secret = this.secrets.secretFor(appId);
     const headers: Record<string, string> = {
       'Content-Type': 'application/json',
       'User-Agent': HUBSPOT_WEBHOOK_USER_AGENT,

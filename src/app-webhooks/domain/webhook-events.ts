@@ -15,6 +15,7 @@ export const WebhooksEventType = {
   RedeliveryRequested: 'webhooks.RedeliveryRequested',
   DispatchLeaseTaken: 'webhooks.DispatchLeaseTaken',
   DispatchLeaseReleased: 'webhooks.DispatchLeaseReleased',
+  SigningSecretResealed: 'webhooks.SigningSecretResealed',
 } as const;
 
 export const appWebhooksStream = (appId: number) => `webhooks.app-${appId}`;
@@ -22,6 +23,7 @@ export const deliveryAttemptStream = (appId: number, requestId: string) => `webh
 export const redeliveryStream = (appId: number, requestId: string) => `webhooks.redelivery-${appId}-${requestId}`;
 /** Which instance sends an app's deliveries (several instances on one store; docs/webhooks.md). */
 export const dispatchLeaseStream = (appId: number) => `webhooks.dispatch-lease-${appId}`;
+export const signingSecretStream = (appId: number) => `webhooks.signing-secret-${appId}`;
 
 /** The app's one target URL and its concurrency (HubSpot's `throttling.maxConcurrentRequests`). */
 export interface SettingsConfigured {
@@ -122,11 +124,22 @@ export interface DispatchLeaseReleased {
   data: { appId: number; owner: string; releasedAt: number };
 }
 
+/**
+ * The app's client secret sealed again under the current signing key (after TOKEN_SIGNING_KEYS was
+ * rotated), so deliveries stay signed once the old key is dropped. `replaces` is the SHA-256 of the
+ * directory's seal it stands for: a later client-secret rotation makes it stale.
+ */
+export interface SigningSecretResealed {
+  type: typeof WebhooksEventType.SigningSecretResealed;
+  data: { appId: number; sealed: string; replaces: string; resealedAt: number };
+}
+
 export type DispatchLeaseEvent = DispatchLeaseTaken | DispatchLeaseReleased;
 
 export type AppWebhooksEvent =
   SettingsConfigured | SettingsCleared | SubscriptionCreated | SubscriptionActivationChanged | SubscriptionDeleted;
-export type WebhooksEvent = AppWebhooksEvent | DeliveryAttempted | RedeliveryRequested | DispatchLeaseEvent;
+export type WebhooksEvent =
+  AppWebhooksEvent | DeliveryAttempted | RedeliveryRequested | DispatchLeaseEvent | SigningSecretResealed;
 
 export const webhooksEvents: EventDefinitions = {
   [WebhooksEventType.SettingsConfigured]: null,
@@ -138,4 +151,5 @@ export const webhooksEvents: EventDefinitions = {
   [WebhooksEventType.RedeliveryRequested]: null,
   [WebhooksEventType.DispatchLeaseTaken]: null,
   [WebhooksEventType.DispatchLeaseReleased]: null,
+  [WebhooksEventType.SigningSecretResealed]: null,
 } satisfies Record<(typeof WebhooksEventType)[keyof typeof WebhooksEventType], EventDecoder | null>;

@@ -40,6 +40,7 @@ export class WebhookOutboxProjection implements Projection<OutboxEvent> {
     WebhooksEventType.RedeliveryRequested,
     WebhooksEventType.DispatchLeaseTaken,
     WebhooksEventType.DispatchLeaseReleased,
+    WebhooksEventType.SigningSecretResealed,
     OAuthEventType.AppInstalled,
     OAuthEventType.AppInstallScopesChanged,
     OAuthEventType.AppUninstalled,
@@ -77,6 +78,8 @@ export class WebhookOutboxProjection implements Projection<OutboxEvent> {
         request_id TEXT PRIMARY KEY, app_id INTEGER NOT NULL, position INTEGER NOT NULL, url TEXT NOT NULL,
         sent_at INTEGER NOT NULL, request_headers TEXT NOT NULL,
         request_body TEXT NOT NULL, status_code INTEGER, error TEXT, response_body TEXT, duration_ms INTEGER NOT NULL);
+      CREATE TABLE IF NOT EXISTS wh_resealed_secrets (
+        app_id INTEGER PRIMARY KEY, sealed TEXT NOT NULL, replaces TEXT NOT NULL);
       CREATE TABLE IF NOT EXISTS wh_attempt_items (
         event_id TEXT NOT NULL, request_id TEXT NOT NULL, attempt_number INTEGER NOT NULL, outcome TEXT NOT NULL,
         next_attempt_at INTEGER, PRIMARY KEY (event_id, request_id));
@@ -85,7 +88,8 @@ export class WebhookOutboxProjection implements Projection<OutboxEvent> {
 
   reset(db: Database.Database): void {
     db.exec(`DELETE FROM wh_settings; DELETE FROM wh_subscriptions; DELETE FROM wh_installs; DELETE FROM wh_outbox;
-      DELETE FROM sqlite_sequence WHERE name = 'wh_outbox'; DELETE FROM wh_attempts; DELETE FROM wh_attempt_items;`);
+      DELETE FROM sqlite_sequence WHERE name = 'wh_outbox'; DELETE FROM wh_attempts; DELETE FROM wh_attempt_items;
+      DELETE FROM wh_resealed_secrets;`);
   }
 
   apply(event: Recorded<OutboxEvent>, db: Database.Database): void {
@@ -196,6 +200,14 @@ export class WebhookOutboxProjection implements Projection<OutboxEvent> {
         );
         return;
       }
+      case WebhooksEventType.SigningSecretResealed:
+        run(
+          'INSERT OR REPLACE INTO wh_resealed_secrets VALUES (?, ?, ?)',
+          event.data.appId,
+          event.data.sealed,
+          event.data.replaces,
+        );
+        return;
       case WebhooksEventType.DispatchLeaseTaken:
       case WebhooksEventType.DispatchLeaseReleased:
         // Nothing to apply: followed so the read models' position passes them at once (a dispatcher
