@@ -195,6 +195,48 @@ describe('settings and subscriptions with @hubspot/api-client v14 (developer key
   });
 });
 
+describe('bad bodies: HubSpot’s VALIDATION_ERROR naming each field, never a 5xx', () => {
+  it('settings, subscriptions, patch and batch update', async () => {
+    const x = await webhookApp();
+    const call = (method: 'PUT' | 'POST' | 'PATCH', path: string, payload: unknown) =>
+      t.inject({ method, url: `/webhooks/v3/${x.appId}${path}?hapikey=${devKey(x)}`, payload: payload as never });
+    const refused = async (method: 'PUT' | 'POST' | 'PATCH', path: string, payload: unknown) => {
+      const r = await call(method, path, payload);
+      expect(r.statusCode).toBe(400);
+      const body = r.json() as { category: string; errors: { in: string; code: string }[] };
+      expect(body.category).toBe('VALIDATION_ERROR');
+      return body.errors.map((e) => `${e.in}:${e.code}`);
+    };
+    expect(await refused('PUT', '/settings', [1, 2])).toEqual(['body:INVALID_BODY']);
+    expect(await refused('PUT', '/settings', { throttling: { maxConcurrentRequests: 2 } })).toEqual([
+      'targetUrl:REQUIRED',
+    ]);
+    expect(await refused('PUT', '/settings', { targetUrl: receiver.url })).toEqual([
+      'throttling.maxConcurrentRequests:REQUIRED',
+    ]);
+    expect(
+      await refused('PUT', '/settings', { targetUrl: receiver.url, throttling: { maxConcurrentRequests: 1.5 } }),
+    ).toEqual(['throttling.maxConcurrentRequests:INVALID']);
+    expect(await refused('POST', '/subscriptions', { eventType: 7, active: 'yes' })).toEqual([
+      'eventType:INVALID',
+      'active:INVALID',
+    ]);
+    const created = await call('POST', '/subscriptions', { eventType: 'contact.creation' });
+    expect(created.statusCode).toBe(201);
+    const id = (created.json() as { id: string }).id;
+    expect(await refused('PATCH', `/subscriptions/${id}`, { active: 'no' })).toEqual(['active:INVALID']);
+    expect(await refused('POST', '/subscriptions/batch/update', {})).toEqual(['inputs:REQUIRED']);
+    expect(
+      await refused('POST', '/subscriptions/batch/update', { inputs: [{ id: 'x', active: true }, { id: 1 }] }),
+    ).toEqual(['inputs.0.id:INVALID', 'inputs.1.active:REQUIRED']);
+    expect(
+      await refused('POST', '/subscriptions/batch/update', {
+        inputs: Array.from({ length: 101 }, () => ({ id: 1, active: true })),
+      }),
+    ).toEqual(['inputs:TOO_MANY_ITEMS']);
+  });
+});
+
 describe('wire schemas', () => {
   it.each([
     ['v3', '/webhooks/v3'],
