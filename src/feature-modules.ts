@@ -1,6 +1,7 @@
 import type { DynamicModule, Type } from '@nestjs/common';
 import { AppWebhooksModule } from './app-webhooks';
 import { CardsModule } from './cards';
+import { ContactsV1Module } from './contacts-v1';
 import { CrmAssociationsModule } from './crm-associations';
 import { CrmPipelinesModule } from './crm-pipelines';
 import { CrmRecordsModule } from './crm-records';
@@ -19,6 +20,7 @@ export function featureModules(): FeatureModule[] {
     CardsModule,
     CrmSchemaModule,
     CrmRecordsModule,
+    ContactsV1Module,
     CrmSearchModule,
     CrmPipelinesModule,
     CrmAssociationsModule,

@@ -6,6 +6,7 @@ import { AccessTokenVerificationModule } from '../oauth';
 import { EventSourcingModule } from '../platform/event-sourcing/event-sourcing.module';
 import { CrmRecordsHandler } from './application/crm-records.handler';
 import { CrmRecordsQueries, RecordHistory } from './application/crm-records.queries';
+import { RecordCeilings } from './application/record-ceilings';
 import { RecordIds } from './application/record-ids';
 import { RecordSchema } from './application/record-schema';
 import { DemoRecordsSeeder } from './demo-records.seeder';
@@ -27,8 +28,8 @@ import { CrmRecordsProjection } from './projections/crm-records.projection';
     commandHandlers: [CrmRecordsHandler],
     imports: [CrmSchemaModule, AccessTokenVerificationModule, CrmPipelinesModule, CrmAssociationsModule],
     controllers: [RecordsController, RecordLimitsController],
-    providers: [CrmRecordsQueries, RecordHistory, RecordSchema, RecordIds, DemoRecordsSeeder],
-    exports: [CrmRecordsQueries, DemoRecordsSeeder],
+    providers: [CrmRecordsQueries, RecordHistory, RecordSchema, RecordIds, RecordCeilings, DemoRecordsSeeder],
+    exports: [CrmRecordsQueries, RecordHistory, DemoRecordsSeeder],
   }),
 )
 export class CrmRecordsModule {}

@@ -3,7 +3,7 @@ import { CommandBus } from '@nestjs/cqrs';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CommandContext } from '../platform/events/envelope';
-import { CrmRecordsCommand } from './application/crm-records.commands';
+import { CrmRecordsCommand, type RecordBatchView } from './application/crm-records.commands';
 import { CrmRecordsQueries } from './application/crm-records.queries';
 
 type Values = Record<string, string>;
@@ -15,7 +15,10 @@ export interface DemoRecords {
   deals: Values[];
 }
 
-const DEMO_SEED_FILE = join(__dirname, '..', '..', 'seed', 'demo.json');
+const SEED_DIR = join(__dirname, '..', '..', 'seed');
+const DEMO_SEED_FILE = join(SEED_DIR, 'demo.json');
+/** The sample records every new HubSpot account starts with (given to FIXTURES accounts). */
+const HUBSPOT_SAMPLES_FILE = join(SEED_DIR, 'hubspot-samples.json');
 
 /**
  * A few companies, contacts and deals in each demo customer account, through the ordinary command
@@ -35,7 +38,15 @@ export class DemoRecordsSeeder {
     return (JSON.parse(readFileSync(file, 'utf8')) as { records: DemoRecords }).records;
   }
 
-  async apply(hubIds: readonly number[], records: DemoRecords = DemoRecordsSeeder.load()): Promise<void> {
+  static hubSpotSamples(): DemoRecords {
+    return DemoRecordsSeeder.load(HUBSPOT_SAMPLES_FILE);
+  }
+
+  async apply(
+    hubIds: readonly number[],
+    records: DemoRecords = DemoRecordsSeeder.load(),
+    what = 'demo records',
+  ): Promise<number[]> {
     const context: CommandContext = { correlationId: 'demo-seed', causationId: null, actor: 'system:demo-seed' };
     const source = { appId: null, userId: null };
     const seeded: number[] = [];
@@ -46,7 +57,8 @@ export class DemoRecordsSeeder {
         ['contacts', records.contacts],
         ['deals', records.deals],
       ] as const) {
-        await this.commandBus.execute(
+        if (list.length === 0) continue;
+        const answer: RecordBatchView = await this.commandBus.execute(
           new CrmRecordsCommand(
             {
               type: 'BatchCreateRecords',
@@ -58,10 +70,13 @@ export class DemoRecordsSeeder {
             context,
           ),
         );
+        // A seed file HubSpot's rules refuse is a bug of this repository, not something to skip.
+        if (answer.numErrors) throw new Error(`${what}: ${JSON.stringify(answer.errors?.[0]?.message)}`);
       }
       seeded.push(hubId);
     }
     // One line, not one per account: the banner must stay on a person's first screen.
-    if (seeded.length > 0) this.logger.log(`demo records created in accounts ${seeded.join(', ')}`);
+    if (seeded.length > 0) this.logger.log(`${what} created in accounts ${seeded.join(', ')}`);
+    return seeded;
   }
 }

@@ -14,7 +14,7 @@ import { FaultsProjection } from './projections/faults.projection';
 /**
  * Test controls for app developers (docs/testing-your-app.md): faults on demand, and the HTTPS
  * front for HubSpot's hosts. Off unless set: with no fault set the request hook is one check, and
- * the front listens only with HUBSPOT_HOSTS_PROXY_PORT.
+ * the front listens only with HUBSPOT_HOSTS_PROXY_PORT or HUBSPOT_HOSTS_TLS_PORT.
  */
 @Module(
   EventSourcingModule.forFeature({

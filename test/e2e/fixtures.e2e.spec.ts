@@ -1,9 +1,10 @@
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { applyFixtures } from '../../src/apply-fixtures';
-import { FixturesError, loadFixtures, type FixturesDocument } from '../../src/directory';
+import { FixturesError, loadFixtures, parseFixtures, type FixturesDocument } from '../../src/directory';
 import type { CommandContext } from '../../src/platform/events/envelope';
 import { allEvents, exchangeCode, installCode, type OAuthFixture } from '../support/oauth-fixtures';
+import { mintRecordsToken } from '../support/records-tokens';
 import { startTestApp, type TestApp } from '../support/test-app';
 
 /** FIXTURES (issue 39, item 1): the example file applied, applied again, changed, and its app through OAuth. */
@@ -43,6 +44,35 @@ describe('declared fixtures', () => {
     const stored = JSON.stringify(await allEvents(t));
     expect(stored).not.toContain(example.apps[0]!.clientSecret);
     expect(stored).not.toContain(example.users[0]!.password);
+  });
+
+  it('an account has HubSpot’s sample contacts, as a new HubSpot account has; not with sampleRecords: false', async () => {
+    const applied = await apply(example);
+    const contacts = async (hubId: number) => {
+      const r = await t.inject({
+        method: 'GET',
+        url: '/crm/v3/objects/contacts?properties=email,lastname',
+        headers: { authorization: `Bearer ${mintRecordsToken(t, hubId)}` },
+      });
+      expect(r.statusCode).toBe(200);
+      return (r.json().results as Array<{ properties: Record<string, string> }>).map((c) => c.properties);
+    };
+    expect(await contacts(applied.hubIds['my-company.example.com']!)).toEqual([
+      expect.objectContaining({ email: 'emailmaria@hubspot.com', lastname: 'Johnson (Sample Contact)' }),
+      expect.objectContaining({ email: 'bh@hubspot.com', lastname: 'Halligan (Sample Contact)' }),
+    ]);
+    const bare = await apply({
+      ...example,
+      accounts: [
+        ...example.accounts,
+        { domain: 'bare.example.com', tier: 'free', hublet: 'na1', sampleRecords: false },
+      ],
+    });
+    expect(await contacts(bare.hubIds['bare.example.com']!)).toEqual([]);
+    const wrong = { accounts: [{ domain: 'x.example.com', tier: 'free', sampleRecords: 'yes' }] };
+    expect(() => parseFixtures(JSON.stringify(wrong), 'x.json')).toThrow(
+      /accounts\[0\]\.sampleRecords must be true or false/,
+    );
   });
 
   it('applied twice changes nothing: no new events', async () => {

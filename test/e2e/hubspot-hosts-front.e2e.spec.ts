@@ -11,27 +11,31 @@ import { chromium } from 'playwright-core';
 import { leafSubject } from '../../src/test-controls/hosts-front/hubspot-hosts-ca';
 import { HubSpotHostsFront } from '../../src/test-controls/hosts-front/hubspot-hosts-front';
 import { childEnv } from '../support/child-env';
+import {
+  HAVE_CURL,
+  HAVE_PYTHON_REQUESTS,
+  HAVE_PYTHON_SDK,
+  PYTHON_CLIENTS,
+  reportMissing,
+} from '../support/client-tools';
 import { installCode, oauthFixture, type OAuthFixture } from '../support/oauth-fixtures';
 import { startTestApp, type TestApp } from '../support/test-app';
 
 const run = promisify(execFile);
 
 // The recipes are tested where their tool is installed; otherwise skipped, saying so.
-const HAVE_CURL = existsSync('/usr/bin/curl');
-const HAVE_PYTHON_REQUESTS = spawnSync('python3', ['-c', 'import requests'], { env: childEnv() }).status === 0;
 const CHROMIUM = '/usr/bin/chromium';
 const HAVE_CHROMIUM = existsSync(CHROMIUM);
 const HAVE_CERTUTIL = spawnSync('sh', ['-c', 'command -v certutil'], { env: childEnv() }).status === 0; // libnss3-tools
-for (const [have, what] of [
+reportMissing('hosts-front', [
   [HAVE_CURL, 'curl'],
-  [HAVE_PYTHON_REQUESTS, 'python3 with requests'],
+  ...PYTHON_CLIENTS,
   [HAVE_CHROMIUM, CHROMIUM],
   [HAVE_CERTUTIL, "certutil (Debian's libnss3-tools, the Chromium recipe's NSS database)"],
-] as const) {
-  if (!have) process.stderr.write(`[hosts-front] SKIPPED: ${what} is not installed; that recipe was NOT tested.\n`);
-}
+]);
 const curl = HAVE_CURL ? it : it.skip;
 const pythonTest = HAVE_PYTHON_REQUESTS ? it : it.skip;
+const pythonSdkTest = HAVE_PYTHON_SDK ? it : it.skip;
 const browserTest = HAVE_CHROMIUM && HAVE_CERTUTIL ? it : it.skip;
 
 // Each test starts or restarts a whole service; on a busy shared machine that can pass 5 s.
@@ -143,6 +147,32 @@ describe('HubSpot hosts front (HUBSPOT_HOSTS_PROXY_PORT)', () => {
     });
     expect(JSON.parse(stdout)).toMatchObject({ status: expect.any(Number), body: { status: 'BAD_ACCESS_TOKEN' } });
   });
+
+  pythonSdkTest(
+    "HubSpot's Python SDK with Configuration proxy= and ssl_ca_cert= (it ignores HTTPS_PROXY): the code exchange and a properties call",
+    async () => {
+      const { code } = await installCode(t, f);
+      const { stdout } = await run('python3', [join(__dirname, '../support/python-sdk-client.py')], {
+        env: childEnv({
+          PROXY: proxy,
+          CA: caFile,
+          CODE: code,
+          CLIENT_ID: f.clientId,
+          CLIENT_SECRET: f.clientSecret,
+          REDIRECT_URI: f.redirectUri,
+        }),
+        timeout: 60_000,
+      });
+      expect(JSON.parse(stdout.trim())).toEqual({
+        sdk: expect.any(String),
+        hubId: f.hubId,
+        expiresIn: 1800,
+        properties: expect.any(Number),
+        email: true,
+      });
+    },
+    90_000,
+  );
 
   /**
    * docs/testing-your-app.md's Chromium recipe, run as written (`$CA` set, `N` the front's port): its

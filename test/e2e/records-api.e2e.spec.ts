@@ -206,7 +206,14 @@ describe('bad input', () => {
       await call('POST', `${base}/contacts`, { properties: { firstname: { a: 1 }, lastname: [1] } }),
     ).toMatchObject({
       status: 400,
-      body: { errors: [{ in: 'properties.firstname' }, { in: 'properties.lastname' }] },
+      body: {
+        errors: [
+          {
+            in: 'properties',
+            message: 'properties.firstname, properties.lastname must be a string, a number, a boolean or null',
+          },
+        ],
+      },
     });
     expect(await call('POST', `${base}/contacts`, [1, 2])).toMatchObject({
       status: 400,
@@ -222,14 +229,14 @@ describe('bad input', () => {
     expect(await call('POST', `${base}/contacts/batch/update`, { inputs: [{ id: {}, properties: {} }] })).toMatchObject(
       {
         status: 400,
-        body: { errors: [{ in: 'inputs[0].id' }] },
+        body: { errors: [{ in: 'inputs.0.id' }] },
       },
     );
     expect(
       await call('POST', `${base}/contacts/batch/upsert`, { inputs: [{ id: 'x', properties: {} }] }),
     ).toMatchObject({
       status: 400,
-      body: { errors: [{ in: 'inputs[0].idProperty' }] },
+      body: { errors: [{ in: 'inputs.0.idProperty', code: 'REQUIRED' }] },
     });
   });
 

@@ -56,6 +56,7 @@ describe('merge', () => {
       lastname: 'Other',
       phone: '123',
       hs_merged_object_ids: other.id,
+      hs_additional_emails: 'o@example.com',
     });
     expect(
       operationProblems('POST', '/crm/v3/objects/{objectType}/merge', 200, JSON.parse(JSON.stringify(merged))),
@@ -72,10 +73,38 @@ describe('merge', () => {
       (await failure(client.crm.contacts.basicApi.merge({ primaryObjectId: primary.id, objectIdToMerge: other.id })))
         .code,
     ).toBe(404);
-    // The merged contact's e-mail is free again (the primary kept its own).
+    // The merged contact's e-mail stays the primary's (an additional e-mail, as HubSpot keeps it):
+    // a create with it is HubSpot's 409 naming the primary, in any case.
+    expect(
+      await failure(client.crm.contacts.basicApi.create({ properties: { email: 'O@Example.com' } })),
+    ).toMatchObject({
+      code: 409,
+      body: { category: 'CONFLICT', message: `Contact already exists. Existing ID: ${primary.id}` },
+    });
+    const read = await client.crm.contacts.basicApi.getById(primary.id, ['hs_additional_emails']);
+    expect(read.properties.hs_additional_emails).toBe('o@example.com');
+    // A third contact merged in: its e-mail joins the list, the earlier one stays; archiving the primary frees both.
+    const third = await client.crm.contacts.basicApi.create({ properties: { email: 'third@example.com' } });
+    const again = await client.crm.contacts.basicApi.merge({ primaryObjectId: primary.id, objectIdToMerge: third.id });
+    expect(again.properties.hs_additional_emails).toBe('o@example.com;third@example.com');
+    expect(
+      (await failure(client.crm.contacts.basicApi.create({ properties: { email: 'third@example.com' } }))).body.message,
+    ).toBe(`Contact already exists. Existing ID: ${primary.id}`);
+    await client.crm.contacts.basicApi.archive(primary.id);
     expect((await client.crm.contacts.basicApi.create({ properties: { email: 'o@example.com' } })).id).toEqual(
       expect.any(String),
     );
+  });
+
+  it('a primary without an e-mail takes the merged contact’s as its own (no additional e-mail)', async () => {
+    const primary = await client.crm.contacts.basicApi.create({ properties: { firstname: 'NoMail' } });
+    const other = await client.crm.contacts.basicApi.create({ properties: { email: 'moved@example.com' } });
+    const merged = await client.crm.contacts.basicApi.merge({ primaryObjectId: primary.id, objectIdToMerge: other.id });
+    expect(merged.properties.email).toBe('moved@example.com');
+    expect(merged.properties.hs_additional_emails).toBeUndefined();
+    expect(
+      (await failure(client.crm.contacts.basicApi.create({ properties: { email: 'moved@example.com' } }))).body.message,
+    ).toBe(`Contact already exists. Existing ID: ${primary.id}`);
   });
 
   it('two companies (no unique domain); a record into itself is 400; unknown ids 404', async () => {

@@ -61,6 +61,15 @@ describe('requested scopes', () => {
       optionalScopes: ['tickets', 'crm.objects.custom.read'],
     }));
 
+  it('grants the oauth scope without the URL naming it, as HubSpot does (its quickstart asks for one scope)', () => {
+    expect(checkRequestedScopes(app, 'crm.objects.contacts.read', undefined)).toEqual({
+      requiredScopes: ['oauth', 'crm.objects.contacts.read'],
+      optionalScopes: [],
+    });
+    // Only oauth is implied: another required scope must still be in the URL.
+    expect(codeOf(() => checkRequestedScopes(app, '', undefined))).toBe('MISSING_REQUIRED_SCOPE');
+  });
+
   it('refuses a missing required scope, an unknown scope, a scope the app is not configured for', () => {
     expect(codeOf(() => checkRequestedScopes(app, 'oauth', undefined))).toBe('MISSING_REQUIRED_SCOPE');
     expect(codeOf(() => checkRequestedScopes(app, 'oauth crm.objects.contacts.read made.up', undefined))).toBe(

@@ -264,12 +264,24 @@ describe('record decider: merge and GDPR delete', () => {
     spec
       .given([created({ email: 'p@b.c', firstname: 'P' })])
       .when(absorb({ email: 'o@b.c', firstname: 'O', lastname: 'L' }))
-      .then([changed({ lastname: 'L', hs_merged_object_ids: '6' }, NOW + 3000)]);
+      .then([changed({ lastname: 'L', hs_merged_object_ids: '6', hs_additional_emails: 'o@b.c' }, NOW + 3000)]);
     // Its own earlier merges and the merged record's are kept.
     spec
       .given([created({ firstname: 'P', hs_merged_object_ids: '3' })])
       .when(absorb({ firstname: 'O', hs_merged_object_ids: '4;5' }))
       .then([changed({ hs_merged_object_ids: '3;4;5;6' }, NOW + 3000)]);
+  });
+
+  it('a contact keeps the merged contact’s e-mails as additional ones (its own e-mail apart, no repeats)', () => {
+    spec
+      .given([created({ email: 'p@b.c', hs_additional_emails: 'x@b.c' })])
+      .when(absorb({ email: 'O@b.c', hs_additional_emails: 'y@b.c;p@b.c' }))
+      .then([changed({ hs_merged_object_ids: '6', hs_additional_emails: 'x@b.c;o@b.c;y@b.c' }, NOW + 3000)]);
+    // Without an e-mail of its own, the primary takes the merged one as its e-mail.
+    spec
+      .given([created({ firstname: 'P' })])
+      .when(absorb({ email: 'o@b.c' }))
+      .then([changed({ email: 'o@b.c', hs_merged_object_ids: '6' }, NOW + 3000)]);
   });
 
   it('GDPR delete: once, of an existing record (archived too); the id is never used again', () => {

@@ -7,6 +7,15 @@ import type { RecordView } from './crm-records.queries';
 /** A single-record command as the bus carries it: the decider's command without the facts the handler adds. */
 type Request<T extends RecordCommand['type']> = Omit<Extract<RecordCommand, { type: T }>, 'facts'>;
 
+/** HubSpot's PublicAssociationsForObject of a create: the record to associate with, and the types. */
+export interface CreateAssociation {
+  toId: string;
+  types: Array<{ category: string; typeId: number }>;
+}
+
+/** A create and the associations it makes (made through the associations module once the record is stored). */
+export type CreateRecordRequest = Request<'CreateRecord'> & { associations?: CreateAssociation[] };
+
 interface BatchOf<I> {
   hubId: number;
   objectType: string;
@@ -15,7 +24,10 @@ interface BatchOf<I> {
 }
 
 /** POST .../batch/create: each input a create; the ones that fail are reported, the others stored. */
-export interface BatchCreateRecords extends BatchOf<{ properties: Record<string, string> }> {
+export interface BatchCreateRecords extends BatchOf<{
+  properties: Record<string, string>;
+  associations?: CreateAssociation[];
+}> {
   type: 'BatchCreateRecords';
 }
 
@@ -54,7 +66,7 @@ export interface MergeRecords {
 
 /** Every write on CRM records: the record decider's commands, and the batches that run them per record. */
 export type CrmRecordsRequest =
-  | Request<'CreateRecord'>
+  | CreateRecordRequest
   | Request<'UpdateRecord'>
   | Request<'ArchiveRecord'>
   | Request<'PurgeRecord'>

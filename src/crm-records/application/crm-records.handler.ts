@@ -1,5 +1,7 @@
 import { Inject } from '@nestjs/common';
-import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import { CommandBus, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import { AssociationCatalogue, CrmAssociationsCommand } from '../../crm-associations';
+import { AssociationsQueries } from '../../crm-associations/crm-associations.queries';
 import { PipelinesQueries } from '../../crm-pipelines/crm-pipelines.queries';
 import { CLOCK, type Clock } from '../../platform/clock';
 import { fold } from '../../platform/commands/decider';
@@ -12,9 +14,19 @@ import type { CommandContext } from '../../platform/events/envelope';
 import { answerAfterCommit, type ReadModel } from '../../platform/projections/answer-after-commit';
 import { ProjectionRunner } from '../../platform/projections/projection-runner';
 import type { PropertyRules } from '../domain/property-values';
-import { checkedValues, isLive, MERGED_IDS, recordDecider } from '../domain/record.decider';
 import {
+  ADDITIONAL_EMAILS,
+  checkedValues,
+  emailsOf,
+  isLive,
+  MERGED_IDS,
+  recordDecider,
+} from '../domain/record.decider';
+import {
+  associationTargetsNotFound,
   cannotMergeIntoItself,
+  invalidCreateAssociationType,
+  mixedCreateAssociationTargets,
   notAUniqueProperty,
   propertyValuesNotValid,
   recordNotFound,
@@ -28,6 +40,7 @@ import {
   type BatchCreateRecords,
   type BatchUpdateRecords,
   type BatchUpsertRecords,
+  type CreateAssociation,
   type MergeRecords,
   CrmRecordsCommand,
   type CrmRecordsAnswers,
@@ -36,6 +49,7 @@ import {
   type UpsertedRecordView,
 } from './crm-records.commands';
 import { CrmRecordsQueries, type RecordView } from './crm-records.queries';
+import { type CeilingRoom, RecordCeilings } from './record-ceilings';
 import { RecordIds } from './record-ids';
 import { RecordSchema, type RecordType } from './record-schema';
 
@@ -44,6 +58,13 @@ import { RecordSchema, type RecordType } from './record-schema';
  * never completed (the process stopped between the claim and the record): the value is free again.
  */
 export const ORPHANED_CLAIM_AFTER_MS = 30_000;
+
+/** A create's association with its target type found: made once the record is stored. */
+interface PlannedAssociation {
+  toType: string;
+  toId: number;
+  types: Array<{ category: string; typeId: number }>;
+}
 
 /** One record written by a command: where, and what a read of it shows. */
 interface Written {
@@ -70,6 +91,7 @@ export class CrmRecordsHandler implements ICommandHandler<CrmRecordsCommand> {
   private readonly records;
   private readonly claims;
   private readonly readModel: ReadModel<CrmRecordsQueries>;
+  private readonly associationTypes = AssociationCatalogue.hubspotDefined();
 
   constructor(
     private readonly streams: EventStreams,
@@ -81,6 +103,9 @@ export class CrmRecordsHandler implements ICommandHandler<CrmRecordsCommand> {
     private readonly schema: RecordSchema,
     private readonly ids: RecordIds,
     private readonly pipelines: PipelinesQueries,
+    private readonly ceilings: RecordCeilings,
+    private readonly commandBus: CommandBus,
+    private readonly associations: AssociationsQueries,
   ) {
     this.records = streams.forDecider(recordDecider);
     this.claims = streams.forDecider(uniqueValueClaimDecider);
@@ -92,8 +117,19 @@ export class CrmRecordsHandler implements ICommandHandler<CrmRecordsCommand> {
     switch (request.type) {
       case 'CreateRecord': {
         const rules = this.schema.rules(request.hubId, type);
-        const written = await this.create(request.hubId, type, rules, request.properties, request.source, context);
-        return this.answer(request.hubId, type, [written]).then(([view]) => view);
+        return this.withinCeiling(request.hubId, type, async (room) => {
+          const written = await this.create(
+            request.hubId,
+            type,
+            rules,
+            request.properties,
+            request.source,
+            context,
+            room,
+            request.associations,
+          );
+          return this.answer(request.hubId, type, [written]).then(([view]) => view);
+        });
       }
       case 'UpdateRecord': {
         const rules = this.schema.rules(request.hubId, type);
@@ -138,25 +174,110 @@ export class CrmRecordsHandler implements ICommandHandler<CrmRecordsCommand> {
     properties: Record<string, string>,
     source: WriteSource,
     context: CommandContext,
+    room: CeilingRoom,
+    associations: readonly CreateAssociation[] = [],
   ): Promise<Written> {
     // Checked before anything is claimed, so a refused record leaves no claim behind.
     const values = checkedValues(hubId, properties, rules);
     this.checkPipelineStage(hubId, type, values, {});
-    const id = await this.ids.next(hubId, context);
-    await this.claimUniqueValues(hubId, type, rules, values, id, context);
-    const { position } = await this.records.handleNew(
-      recordStream(hubId, type.objectTypeId, id),
-      {
-        type: 'CreateRecord',
-        hubId,
-        objectType: type.objectTypeId,
-        properties,
-        source,
-        facts: { objectTypeId: type.objectTypeId, id, rules, now: this.clock.now() },
-      },
-      context,
-    );
-    return { id, position, shown: shownAfterWrite(type, values) };
+    const planned = this.planAssociations(hubId, type, associations);
+    // Taken synchronously, in input order: a batch past the ceiling keeps its first inputs.
+    room.take();
+    let stored = false;
+    try {
+      const id = await this.ids.next(hubId, context);
+      await this.claimUniqueValues(hubId, type, rules, values, id, context);
+      const { position } = await this.records.handleNew(
+        recordStream(hubId, type.objectTypeId, id),
+        {
+          type: 'CreateRecord',
+          hubId,
+          objectType: type.objectTypeId,
+          properties,
+          source,
+          facts: { objectTypeId: type.objectTypeId, id, rules, now: this.clock.now() },
+        },
+        context,
+      );
+      stored = true;
+      if (planned.length > 0) await this.associate(hubId, type, id, position, planned, source, context);
+      return { id, position, shown: shownAfterWrite(type, values) };
+    } catch (error) {
+      if (!stored) room.giveBack();
+      throw error;
+    }
+  }
+
+  /**
+   * A create's associations checked before the record is written: each type must start at the
+   * record's type (HubSpot's ids are directional, so the type names the target's type) and each
+   * target must be a live record of the account, so a refused create leaves no record behind.
+   */
+  private planAssociations(
+    hubId: number,
+    type: RecordType,
+    associations: readonly CreateAssociation[],
+  ): PlannedAssociation[] {
+    return associations.map(({ toId: raw, types }) => {
+      const targets = new Set(
+        types.map(({ category, typeId }) => {
+          const found = this.associationTypes.get(category, typeId);
+          if (!found || found.fromObjectTypeId !== type.objectTypeId)
+            throw invalidCreateAssociationType(type.objectTypeId, category, typeId);
+          return found.toObjectTypeId;
+        }),
+      );
+      if (targets.size !== 1) throw mixedCreateAssociationTargets();
+      const [toType] = [...targets] as [string];
+      const toId = parseRecordId(raw);
+      if (toId === null || this.associations.missing(hubId, toType, [toId]).length > 0)
+        throw associationTargetsNotFound(toType, [raw]);
+      return { toType, toId, types };
+    });
+  }
+
+  /**
+   * The associations of a created record, through the associations module's command once its read
+   * model holds the record (it checks both ends are live records). A target archived between the
+   * check and this answers its error; the record stays (HubSpot's create is not atomic either).
+   */
+  private async associate(
+    hubId: number,
+    type: RecordType,
+    id: number,
+    position: number,
+    planned: readonly PlannedAssociation[],
+    source: WriteSource,
+    context: CommandContext,
+  ): Promise<void> {
+    await this.runner.readModelsReached(position);
+    for (const { toType, toId, types } of planned) {
+      const outcome = await this.commandBus.execute(
+        new CrmAssociationsCommand(
+          {
+            type: 'BatchCreateAssociations',
+            hubId,
+            fromType: type.objectTypeId,
+            toType,
+            appId: source.appId,
+            userId: source.userId,
+            inputs: [{ fromId: id, toId, types }],
+          },
+          context,
+        ),
+      );
+      if (outcome.refused.length > 0) throw outcome.refused[0]!.error;
+    }
+  }
+
+  /** Runs creates within the account's record ceiling; their slots are given back once answered. */
+  private async withinCeiling<T>(hubId: number, type: RecordType, run: (room: CeilingRoom) => Promise<T>): Promise<T> {
+    const room = this.ceilings.open(hubId, type);
+    try {
+      return await run(room);
+    } finally {
+      room.close();
+    }
   }
 
   private async update(
@@ -251,7 +372,13 @@ export class CrmRecordsHandler implements ICommandHandler<CrmRecordsCommand> {
     const taken = Object.fromEntries(
       Object.entries(merged.properties).filter(([name]) => primary.properties[name] === undefined),
     );
-    await this.claimUniqueValues(hubId, type, this.schema.rules(hubId, type), taken, primaryId, context);
+    const rules = this.schema.rules(hubId, type);
+    await this.claimUniqueValues(hubId, type, rules, taken, primaryId, context);
+    // The merged contact's e-mails the primary keeps as additional ones stay claimed: for the primary.
+    const ownEmail = (primary.properties.email ?? '').trim().toLowerCase();
+    const takenEmail = (taken.email ?? '').trim().toLowerCase();
+    for (const email of emailsOf(merged.properties).filter((e) => e !== ownEmail && e !== takenEmail))
+      await this.claimUniqueValues(hubId, type, rules, { email }, primaryId, context);
     const { position } = await this.records.handle(
       primaryStream,
       {
@@ -267,7 +394,11 @@ export class CrmRecordsHandler implements ICommandHandler<CrmRecordsCommand> {
       context,
     );
     const [view] = await this.answer(hubId, type, [
-      { id: primaryId, position, shown: [...shownAfterWrite(type, { ...primary.properties, ...taken }), MERGED_IDS] },
+      {
+        id: primaryId,
+        position,
+        shown: [...shownAfterWrite(type, { ...primary.properties, ...taken }), MERGED_IDS, ADDITIONAL_EMAILS],
+      },
     ]);
     return view!;
   }
@@ -385,7 +516,10 @@ export class CrmRecordsHandler implements ICommandHandler<CrmRecordsCommand> {
         context,
       ));
     }
-    return isLive(state) && uniqueValueKey(property, state.properties[property] ?? '') === key;
+    if (!isLive(state)) return false;
+    // A contact holds the e-mails of the contacts merged into it as well (hs_additional_emails).
+    if (property === 'email') return emailsOf(state.properties).some((e) => uniqueValueKey(property, e) === key);
+    return uniqueValueKey(property, state.properties[property] ?? '') === key;
   }
 
   /** The record a path or input names: its numeric id, or the value of a unique `idProperty`. */
@@ -423,10 +557,14 @@ export class CrmRecordsHandler implements ICommandHandler<CrmRecordsCommand> {
   private async batchCreate(request: BatchCreateRecords, type: RecordType, context: CommandContext) {
     const startedAt = this.clock.now();
     const rules = this.schema.rules(request.hubId, type);
-    const outcomes = await Promise.allSettled(
-      request.inputs.map((input) => this.create(request.hubId, type, rules, input.properties, request.source, context)),
-    );
-    return this.batchAnswer(request.hubId, type, outcomes, startedAt) as Promise<RecordBatchView>;
+    return this.withinCeiling(request.hubId, type, async (room) => {
+      const outcomes = await Promise.allSettled(
+        request.inputs.map((input) =>
+          this.create(request.hubId, type, rules, input.properties, request.source, context, room, input.associations),
+        ),
+      );
+      return this.batchAnswer(request.hubId, type, outcomes, startedAt) as Promise<RecordBatchView>;
+    });
   }
 
   private async batchUpdate(request: BatchUpdateRecords, type: RecordType, context: CommandContext) {
@@ -452,30 +590,32 @@ export class CrmRecordsHandler implements ICommandHandler<CrmRecordsCommand> {
       if (input.idProperty !== 'hs_object_id' && !rules.get(input.idProperty)?.unique)
         throw notAUniqueProperty(input.idProperty);
     }
-    const outcomes = await Promise.allSettled(
-      request.inputs.map(async (input): Promise<Written> => {
-        const holder = await this.holderOf(request.hubId, type, input.idProperty, input.id, context);
-        if (holder !== null) {
-          const written = await this.update(
-            request.hubId,
-            type,
-            rules,
-            holder,
-            input.properties,
-            request.source,
-            context,
-          );
-          return { ...written, new: false };
-        }
-        if (input.idProperty === 'hs_object_id') throw recordNotFound();
-        const properties = { ...input.properties, [input.idProperty]: input.id };
-        const written = await this.create(request.hubId, type, rules, properties, request.source, context);
-        return { ...written, new: true };
-      }),
-    );
-    return this.batchAnswer(request.hubId, type, outcomes, startedAt, (i) => ({
-      id: [request.inputs[i]!.id],
-    })) as Promise<RecordBatchView<UpsertedRecordView>>;
+    return this.withinCeiling(request.hubId, type, async (room) => {
+      const outcomes = await Promise.allSettled(
+        request.inputs.map(async (input): Promise<Written> => {
+          const holder = await this.holderOf(request.hubId, type, input.idProperty, input.id, context);
+          if (holder !== null) {
+            const written = await this.update(
+              request.hubId,
+              type,
+              rules,
+              holder,
+              input.properties,
+              request.source,
+              context,
+            );
+            return { ...written, new: false };
+          }
+          if (input.idProperty === 'hs_object_id') throw recordNotFound();
+          const properties = { ...input.properties, [input.idProperty]: input.id };
+          const written = await this.create(request.hubId, type, rules, properties, request.source, context, room);
+          return { ...written, new: true };
+        }),
+      );
+      return this.batchAnswer(request.hubId, type, outcomes, startedAt, (i) => ({
+        id: [request.inputs[i]!.id],
+      })) as Promise<RecordBatchView<UpsertedRecordView>>;
+    });
   }
 
   /** The live record holding a unique value, through the value's claim stream; null when none does. */
@@ -554,6 +694,7 @@ export function standardError(
   return {
     status: 'error',
     category: error.category,
+    ...(error.extras.subCategory ? { subCategory: error.extras.subCategory } : {}),
     message: error.message,
     context: { ...error.extras.context, ...context, inputIndex: [String(index)] },
     errors: details.length > 0 ? details : [{ message: error.message, code: error.category }],

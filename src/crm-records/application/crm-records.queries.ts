@@ -110,6 +110,22 @@ export class CrmRecordsQueries {
     return (found as { id: number } | undefined)?.id ?? null;
   }
 
+  /** Non-archived records of one object type, or (`2-%`) of all custom object types together. */
+  liveCount(hubId: number, objectTypeId: string): number {
+    const row = (
+      objectTypeId === CUSTOM_TYPES
+        ? cachedStatement(
+            this.db,
+            `SELECT COUNT(*) AS n FROM crm_records WHERE hub_id = ? AND object_type_id LIKE '2-%' AND archived = 0`,
+          ).get(hubId)
+        : cachedStatement(
+            this.db,
+            'SELECT COUNT(*) AS n FROM crm_records WHERE hub_id = ? AND object_type_id = ? AND archived = 0',
+          ).get(hubId, objectTypeId)
+    ) as { n: number };
+    return Number(row.n);
+  }
+
   /** Non-archived records per object type of the account. */
   counts(hubId: number): Array<{ objectTypeId: string; count: number }> {
     return (
@@ -121,6 +137,9 @@ export class CrmRecordsQueries {
     ).map((r) => ({ objectTypeId: r.objectTypeId, count: Number(r.count) }));
   }
 }
+
+/** `liveCount`'s name for every custom object type together (they share one ceiling). */
+export const CUSTOM_TYPES = '2-*';
 
 function viewOf(objectTypeId: string, row: RecordRow, shown: Shown): RecordView {
   const all: Record<string, string> = {

@@ -97,3 +97,53 @@ export function duplicateInputs(what: string): HubSpotError {
     { message: `each input must name a different ${what}`, in: 'inputs', code: 'DUPLICATE_INPUT' },
   ]);
 }
+
+/**
+ * A create past the account's record ceiling (its tier's, or the override an admin set): HubSpot's
+ * limits error in the style of the CRM schema module's (400, `subCategory`, `context`).
+ */
+export function recordLimitExceeded(ceiling: {
+  what: string;
+  subCategory: string;
+  limit: number;
+  usage: number;
+  tier: string;
+  overridden: boolean;
+}): HubSpotError {
+  const { what, subCategory, limit, usage, tier, overridden } = ceiling;
+  const source = overridden ? 'set for this account' : `of the ${tier} tier`;
+  const message =
+    `You have reached your limit of ${what}: ${usage} of ${limit} in use (limit ${source}). ` +
+    `Cannot create another record; archive or delete unused ${what} or ask for a higher limit.`;
+  const context = { limit: [String(limit)], usage: [String(usage)], tier: [tier] };
+  return new HubSpotError(400, 'VALIDATION_ERROR', message, {
+    subCategory,
+    context,
+    errors: [{ message, code: 'LIMIT_EXCEEDED', subCategory, context }],
+  });
+}
+
+/** A create's association whose type id does not start at the created record's type (HubSpot's 400). */
+export function invalidCreateAssociationType(fromObjectTypeId: string, category: string, typeId: number): HubSpotError {
+  return HubSpotError.validation(`${category} association type ${typeId} does not exist from ${fromObjectTypeId}.`, [
+    {
+      message: `no association type ${typeId} (${category}) from ${fromObjectTypeId}`,
+      in: 'associations.types.associationTypeId',
+      code: 'INVALID',
+    },
+  ]);
+}
+
+/** The types of one association of a create lead to different object types. */
+export function mixedCreateAssociationTargets(): HubSpotError {
+  return HubSpotError.validation('The types of one association must all lead to the same object type.', [
+    { message: 'types lead to different object types', in: 'associations.types', code: 'INVALID' },
+  ]);
+}
+
+/** A create's association target that is not a live record of the account (HubSpot's 404, as the associations API answers it). */
+export function associationTargetsNotFound(objectTypeId: string, ids: readonly string[]): HubSpotError {
+  return new HubSpotError(404, 'OBJECT_NOT_FOUND', `No ${objectTypeId} objects with ids: ${ids.join(', ')}`, {
+    context: { ids: [...ids] },
+  });
+}

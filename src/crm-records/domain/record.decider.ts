@@ -118,6 +118,31 @@ export class RecordIdTaken extends Error {
 /** HubSpot's property listing the ids merged into a record (read-only: set by merges alone). */
 export const MERGED_IDS = 'hs_merged_object_ids';
 
+/** HubSpot's contact property holding the e-mails of contacts merged into it (`;`-separated). */
+export const ADDITIONAL_EMAILS = 'hs_additional_emails';
+const CONTACT_TYPE_ID = '0-1';
+
+/** A contact's e-mails: its `email` and its additional ones, lower-cased (e-mails compare without case). */
+export function emailsOf(properties: Readonly<Record<string, string>>): string[] {
+  return [properties.email ?? '', ...(properties[ADDITIONAL_EMAILS] ?? '').split(';')]
+    .map((e) => e.trim().toLowerCase())
+    .filter((e) => e !== '');
+}
+
+/**
+ * HubSpot keeps a merged contact's e-mail as an additional e-mail of the primary: the primary's
+ * own additional e-mails, the merged one's, and its e-mail, without the primary's e-mail (the
+ * merged e-mail becomes the primary's own when it has none) and without repeats.
+ */
+function additionalEmailsAfterMerge(
+  primary: Readonly<Record<string, string>>,
+  merged: Readonly<Record<string, string>>,
+): string {
+  const own = (primary.email ?? merged.email ?? '').trim().toLowerCase();
+  const all = [...emailsOf(primary), ...emailsOf(merged)].filter((e) => e !== own);
+  return [...new Set(all)].join(';');
+}
+
 /** A record reads and writes may find: created, not archived, merged away or purged. */
 export const isLive = (state: RecordState) => state.exists && !state.archived && !state.merged;
 
@@ -221,6 +246,10 @@ export const recordDecider: Decider<RecordState, RecordCommand, RecordEvent> = {
           .filter((v): v is string => v !== undefined && v !== '')
           .flatMap((v) => v.split(';'));
         changes[MERGED_IDS] = [...new Set(merged)].join(';');
+        if (facts.objectTypeId === CONTACT_TYPE_ID) {
+          const additional = additionalEmailsAfterMerge(state.properties, command.mergedProperties);
+          if (additional !== (state.properties[ADDITIONAL_EMAILS] ?? '')) changes[ADDITIONAL_EMAILS] = additional;
+        }
         return [
           {
             type: CrmRecordEventType.RecordPropertiesChanged,

@@ -6,11 +6,7 @@ import { type ApiVersion, versionedPaths } from '../../platform/http/api-version
 import { Authenticated, type RouteFacts } from '../../platform/http/authentication';
 import { WireResponse } from '../../platform/http/wire-response';
 import { CrmRecordsQueries } from '../application/crm-records.queries';
-import {
-  CUSTOM_OBJECT_RECORDS_OVERALL_LIMIT,
-  recordPercentage,
-  STANDARD_OBJECT_RECORD_LIMIT,
-} from '../domain/record-limits';
+import { recordPercentage } from '../domain/record-limits';
 import { RECORD_LIMITS_SCHEMA } from './wire-schemas';
 
 const LIMITS_PATHS = {
@@ -43,7 +39,8 @@ export interface RecordLimits {
 
 /**
  * `GET /crm/v3/limits/records` (and its dated forms, limitsTracking.json): the account's
- * non-archived records per object type, from the records read model, against HubSpot's ceilings.
+ * non-archived records per object type, from the records read model, against the account's ceilings
+ * (its tier's, or the overrides set through the admin API: the CRM schema module keeps both).
  * Served by the records module (it owns the counts); the object types' labels come from the CRM
  * schema module. Accepts the scopes of the other CRM limits GETs, per version.
  */
@@ -69,18 +66,19 @@ export class RecordLimitsController {
     }));
     const custom = types.filter((t) => t.objectTypeId.startsWith('2-'));
     const overallUsage = custom.reduce((n, t) => n + t.usage, 0);
+    const { limits } = this.limits.limitsOf(token.hubId);
     return {
       hubspotDefinedObjectTypes: types
         .filter((t) => !t.objectTypeId.startsWith('2-'))
         .map((t) => ({
           ...t,
-          limit: STANDARD_OBJECT_RECORD_LIMIT,
-          percentage: recordPercentage(t.usage, STANDARD_OBJECT_RECORD_LIMIT),
+          limit: limits.records,
+          percentage: recordPercentage(t.usage, limits.records),
         })),
       customObjectTypes: {
-        overallLimit: CUSTOM_OBJECT_RECORDS_OVERALL_LIMIT,
+        overallLimit: limits.customObjectRecords,
         overallUsage,
-        overallPercentage: recordPercentage(overallUsage, CUSTOM_OBJECT_RECORDS_OVERALL_LIMIT),
+        overallPercentage: recordPercentage(overallUsage, limits.customObjectRecords),
         byObjectType: custom,
       },
     };

@@ -1,6 +1,6 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query, Req, Res } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
-import { ApiBody, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
+import { ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AssociationsQueries } from '../../crm-associations/crm-associations.queries';
 import { scopeFamilyOf } from '../../crm-schema';
@@ -15,29 +15,40 @@ import { Inject } from '@nestjs/common';
 import { notAUniqueProperty, recordNotFound, recordsNotFoundInBatch } from '../domain/record-errors';
 import type { WriteSource } from '../domain/record-events';
 import { recordScopes } from '../domain/record-scopes';
-import { CrmRecordsCommand, type RecordBatchView, type StandardErrorView } from '../application/crm-records.commands';
+import {
+  type CreateAssociation,
+  CrmRecordsCommand,
+  type RecordBatchView,
+  type StandardErrorView,
+} from '../application/crm-records.commands';
 import { parseRecordId, standardError } from '../application/crm-records.handler';
 import { CrmRecordsQueries, RecordHistory, type RecordView } from '../application/crm-records.queries';
 import { RecordSchema, type RecordType } from '../application/record-schema';
 import {
-  MAX_BATCH_INPUTS,
-  MAX_BATCH_INPUTS_WITH_HISTORY,
   parseAfter,
-  parseBatchCreate,
-  parseBatchIds,
-  parseBatchRead,
-  parseBatchUpdate,
-  parseBatchUpsert,
   parseBoolean,
-  parseGdprDelete,
-  parseMerge,
   parseIdProperty,
   parseLimit,
   parseNames,
-  parseRecordBody,
   parseSegment,
   type Query as QueryParams,
 } from './record-input';
+import {
+  BatchArchiveDto,
+  BatchCreateDto,
+  BatchReadDto,
+  BatchUpdateDto,
+  BatchUpsertDto,
+  GdprDeleteDto,
+  idPropertyOf,
+  MAX_BATCH_INPUTS,
+  MAX_BATCH_INPUTS_WITH_HISTORY,
+  MergeDto,
+  namesOf,
+  propertyStrings,
+  RecordCreateDto,
+  RecordUpdateDto,
+} from './records.dto';
 import {
   RECORD_BATCH_SCHEMA,
   RECORD_PAGE_SCHEMA,
@@ -123,18 +134,23 @@ export class RecordsController {
   @HttpCode(201)
   @ApiOperation({ summary: 'Create a record' })
   @WireResponse(201, RECORD_SCHEMA, { description: 'SimplePublicObject' })
-  @ApiBody({ schema: { type: 'object', properties: { properties: { type: 'object' } } } })
   create(
     @Param('objectType') objectType: string,
-    @Body() body: unknown,
+    @Body() body: RecordCreateDto,
     @Token() token: AccessTokenClaims,
     @Ctx() ctx: CommandContext,
   ): Promise<RecordView> {
     this.typeOf(token, objectType);
-    const { properties } = parseRecordBody(body);
     return this.commandBus.execute(
       new CrmRecordsCommand(
-        { type: 'CreateRecord', hubId: token.hubId, objectType, properties, source: sourceOf(token) },
+        {
+          type: 'CreateRecord',
+          hubId: token.hubId,
+          objectType,
+          properties: propertyStrings(body.properties),
+          ...associationsOf(body),
+          source: sourceOf(token),
+        },
         ctx,
       ),
     );
@@ -177,20 +193,19 @@ export class RecordsController {
   @Authenticated({ by: 'bearer', scopes: recordScopesOf('write') })
   @ApiOperation({ summary: 'Update a record’s values (only real changes are recorded)' })
   @WireResponse(200, RECORD_SCHEMA, { description: 'SimplePublicObject' })
-  @ApiBody({ schema: { type: 'object', properties: { properties: { type: 'object' } } } })
   @ApiQuery({ name: 'idProperty', required: false })
   update(
     @Param('objectType') objectType: string,
     @Param('objectId') objectId: string,
     @Query() query: QueryParams,
-    @Body() body: unknown,
+    @Body() body: RecordUpdateDto,
     @Token() token: AccessTokenClaims,
     @Ctx() ctx: CommandContext,
   ): Promise<RecordView> {
     this.typeOf(token, objectType);
     parseSegment(objectId, 'objectId');
     const idProperty = parseIdProperty(query.idProperty);
-    const { properties } = parseRecordBody(body);
+    const properties = propertyStrings(body.properties);
     return this.commandBus.execute(
       new CrmRecordsCommand(
         {
@@ -235,15 +250,22 @@ export class RecordsController {
   @WireResponse(200, RECORD_SCHEMA, { description: 'SimplePublicObject' })
   merge(
     @Param('objectType') objectType: string,
-    @Body() body: unknown,
+    @Body() body: MergeDto,
     @Token() token: AccessTokenClaims,
     @Ctx() ctx: CommandContext,
   ): Promise<RecordView> {
     this.typeOf(token, objectType);
-    const ids = parseMerge(body);
+    const { primaryObjectId, objectIdToMerge } = body;
     return this.commandBus.execute(
       new CrmRecordsCommand(
-        { type: 'MergeRecords', hubId: token.hubId, objectType, ...ids, source: sourceOf(token) },
+        {
+          type: 'MergeRecords',
+          hubId: token.hubId,
+          objectType,
+          primaryObjectId,
+          objectIdToMerge,
+          source: sourceOf(token),
+        },
         ctx,
       ),
     );
@@ -259,12 +281,13 @@ export class RecordsController {
   @WireResponse(204)
   async gdprDelete(
     @Param('objectType') objectType: string,
-    @Body() body: unknown,
+    @Body() body: GdprDeleteDto,
     @Token() token: AccessTokenClaims,
     @Ctx() ctx: CommandContext,
   ): Promise<void> {
     this.typeOf(token, objectType);
-    const { objectId, idProperty } = parseGdprDelete(body);
+    const { objectId } = body;
+    const idProperty = idPropertyOf(body.idProperty);
     await this.commandBus.execute(
       new CrmRecordsCommand(
         {
@@ -289,7 +312,7 @@ export class RecordsController {
   async batchRead(
     @Param('objectType') objectType: string,
     @Query() query: QueryParams,
-    @Body() body: unknown,
+    @Body() body: BatchReadDto,
     @Token() token: AccessTokenClaims,
     @RouteVersion() version: RecordsVersion,
     @Res({ passthrough: true }) reply: FastifyReply,
@@ -297,7 +320,12 @@ export class RecordsController {
     const type = this.typeOf(token, objectType);
     const startedAt = this.clock.now();
     const archived = parseBoolean(query.archived, 'archived');
-    const read = parseBatchRead(body);
+    const read = {
+      ids: body.inputs.map((i) => i.id),
+      properties: namesOf(body.properties),
+      propertiesWithHistory: namesOf(body.propertiesWithHistory),
+      idProperty: idPropertyOf(body.idProperty),
+    };
     const found: RecordView[] = [];
     const missing: string[] = [];
     for (const raw of new Set(read.ids)) {
@@ -343,14 +371,17 @@ export class RecordsController {
   @WireResponse(207, RECORD_BATCH_SCHEMA, { description: 'BatchResponseSimplePublicObjectWithErrors' })
   async batchCreate(
     @Param('objectType') objectType: string,
-    @Body() body: unknown,
+    @Body() body: BatchCreateDto,
     @Token() token: AccessTokenClaims,
     @Ctx() ctx: CommandContext,
     @RouteVersion() version: RecordsVersion,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<RecordBatchView> {
     this.typeOf(token, objectType);
-    const inputs = parseBatchCreate(body);
+    const inputs = body.inputs.map((input) => ({
+      properties: propertyStrings(input.properties),
+      ...associationsOf(input),
+    }));
     const answer = await this.commandBus.execute(
       new CrmRecordsCommand(
         { type: 'BatchCreateRecords', hubId: token.hubId, objectType, inputs, source: sourceOf(token) },
@@ -368,14 +399,18 @@ export class RecordsController {
   @WireResponse(207, RECORD_BATCH_SCHEMA, { description: 'BatchResponseSimplePublicObjectWithErrors' })
   async batchUpdate(
     @Param('objectType') objectType: string,
-    @Body() body: unknown,
+    @Body() body: BatchUpdateDto,
     @Token() token: AccessTokenClaims,
     @Ctx() ctx: CommandContext,
     @RouteVersion() version: RecordsVersion,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<RecordBatchView> {
     this.typeOf(token, objectType);
-    const inputs = parseBatchUpdate(body);
+    const inputs = body.inputs.map((input) => ({
+      id: input.id,
+      ...(idPropertyOf(input.idProperty) ? { idProperty: input.idProperty } : {}),
+      properties: propertyStrings(input.properties),
+    }));
     const answer = await this.commandBus.execute(
       new CrmRecordsCommand(
         { type: 'BatchUpdateRecords', hubId: token.hubId, objectType, inputs, source: sourceOf(token) },
@@ -393,14 +428,18 @@ export class RecordsController {
   @WireResponse(207, UPSERT_BATCH_SCHEMA, { description: 'BatchResponseSimplePublicUpsertObjectWithErrors' })
   async batchUpsert(
     @Param('objectType') objectType: string,
-    @Body() body: unknown,
+    @Body() body: BatchUpsertDto,
     @Token() token: AccessTokenClaims,
     @Ctx() ctx: CommandContext,
     @RouteVersion() version: RecordsVersion,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<RecordBatchView> {
     this.typeOf(token, objectType);
-    const inputs = parseBatchUpsert(body);
+    const inputs = body.inputs.map((input) => ({
+      id: input.id,
+      idProperty: input.idProperty,
+      properties: propertyStrings(input.properties),
+    }));
     const answer = await this.commandBus.execute(
       new CrmRecordsCommand(
         { type: 'BatchUpsertRecords', hubId: token.hubId, objectType, inputs, source: sourceOf(token) },
@@ -418,12 +457,12 @@ export class RecordsController {
   @WireResponse(204)
   async batchArchive(
     @Param('objectType') objectType: string,
-    @Body() body: unknown,
+    @Body() body: BatchArchiveDto,
     @Token() token: AccessTokenClaims,
     @Ctx() ctx: CommandContext,
   ): Promise<void> {
     this.typeOf(token, objectType);
-    const inputs = parseBatchIds(body).map((id) => ({ id }));
+    const inputs = body.inputs.map(({ id }) => ({ id }));
     await this.commandBus.execute(
       new CrmRecordsCommand(
         { type: 'BatchArchiveRecords', hubId: token.hubId, objectType, inputs, source: sourceOf(token) },
@@ -492,6 +531,17 @@ export class RecordsController {
       })),
     );
   }
+}
+
+/** A create's `associations`, as the command takes them. */
+function associationsOf(input: RecordCreateDto): { associations?: CreateAssociation[] } {
+  if (!input.associations || input.associations.length === 0) return {};
+  return {
+    associations: input.associations.map((a) => ({
+      toId: a.to.id,
+      types: a.types.map((t) => ({ category: t.associationCategory, typeId: t.associationTypeId })),
+    })),
+  };
 }
 
 const sourceOf = (token: AccessTokenClaims): WriteSource => ({ appId: token.appId, userId: token.userId });

@@ -9,6 +9,8 @@ export const LIMIT_NAMES = [
   'customObjectTypes',
   'customProperties',
   'associationLabels',
+  'records',
+  'customObjectRecords',
 ] as const satisfies readonly LimitName[];
 
 // does not compile while a ceiling of TierLimits is missing from LIMIT_NAMES

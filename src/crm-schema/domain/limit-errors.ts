@@ -8,6 +8,9 @@ export const LIMIT_SUBCATEGORY = {
   customObjectTypes: 'LIMITS.CUSTOM_OBJECT_TYPES_LIMIT_EXCEEDED',
   customProperties: 'LIMITS.CUSTOM_PROPERTIES_LIMIT_EXCEEDED',
   associationLabels: 'LIMITS.ASSOCIATION_LABELS_LIMIT_EXCEEDED',
+  // Refused by the CRM records module (its record-errors.ts), named here so every ceiling has one.
+  records: 'LIMITS.RECORDS_LIMIT_EXCEEDED',
+  customObjectRecords: 'LIMITS.CUSTOM_OBJECT_RECORDS_LIMIT_EXCEEDED',
 } as const;
 
 const LIMIT_WORDS: Record<LimitName, [string, string]> = {
@@ -15,6 +18,8 @@ const LIMIT_WORDS: Record<LimitName, [string, string]> = {
   customObjectTypes: ['custom object type', 'custom object types'],
   customProperties: ['custom property', 'custom properties'],
   associationLabels: ['association label', 'association labels'],
+  records: ['record', 'records'],
+  customObjectRecords: ['custom object record', 'custom object records'],
 };
 
 /** 400 VALIDATION_ERROR naming the limit, where it comes from and the usage, as the issue asks. */

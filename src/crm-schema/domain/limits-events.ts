@@ -159,6 +159,9 @@ export interface LimitOverrides {
   customObjectTypes?: number | null;
   customProperties?: number | null;
   associationLabels?: number | null;
+  /** Checked by the CRM records module. */
+  records?: number | null;
+  customObjectRecords?: number | null;
 }
 
 export interface AccountLimitsOverridden {

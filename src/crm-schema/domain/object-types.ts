@@ -41,6 +41,53 @@ const builtIn = (
   calculationFormula: null,
 });
 
+/** A HubSpot-defined enumeration with its fixed options (value, label), in HubSpot's order. */
+const builtInEnum = (
+  name: string,
+  label: string,
+  fieldType: string,
+  groupName: string,
+  displayOrder: number,
+  options: ReadonlyArray<readonly [string, string]>,
+): PropertyDefinition => ({
+  ...builtIn(name, label, 'enumeration', fieldType, groupName, displayOrder),
+  options: options.map(([value, optionLabel], i) => ({
+    label: optionLabel,
+    value,
+    description: '',
+    displayOrder: i,
+    hidden: false,
+  })),
+});
+
+/** HubSpot's lifecycle stages (contacts and companies share the property). */
+const LIFECYCLE_STAGES = [
+  ['subscriber', 'Subscriber'],
+  ['lead', 'Lead'],
+  ['marketingqualifiedlead', 'Marketing Qualified Lead'],
+  ['salesqualifiedlead', 'Sales Qualified Lead'],
+  ['opportunity', 'Opportunity'],
+  ['customer', 'Customer'],
+  ['evangelist', 'Evangelist'],
+  ['other', 'Other'],
+] as const;
+
+/**
+ * The owner: an enumeration whose options are the account's users, which this service does not
+ * list, so with no options here (any value is taken, as for the pipeline properties).
+ */
+const owner = (label: string, group: string) => builtIn('hubspot_owner_id', label, 'enumeration', 'select', group, 20);
+
+/** The address and contact fields contacts and companies share, in `group` from `order` on. */
+const addressFields = (group: string, order: number) => [
+  builtIn('phone', 'Phone Number', 'string', 'text', group, order),
+  builtIn('address', 'Street Address', 'string', 'text', group, order + 1),
+  builtIn('city', 'City', 'string', 'text', group, order + 2),
+  builtIn('state', 'State/Region', 'string', 'text', group, order + 3),
+  builtIn('zip', 'Postal Code', 'string', 'text', group, order + 4),
+  builtIn('country', 'Country/Region', 'string', 'text', group, order + 5),
+];
+
 export const STANDARD_OBJECT_TYPES: readonly StandardObjectType[] = [
   {
     objectTypeId: '0-1',
@@ -53,7 +100,23 @@ export const STANDARD_OBJECT_TYPES: readonly StandardObjectType[] = [
       builtIn('email', 'Email', 'string', 'text', 'contactinformation', 1),
       builtIn('firstname', 'First Name', 'string', 'text', 'contactinformation', 2),
       builtIn('lastname', 'Last Name', 'string', 'text', 'contactinformation', 3),
-      builtIn('phone', 'Phone Number', 'string', 'text', 'contactinformation', 4),
+      ...addressFields('contactinformation', 4),
+      builtIn('mobilephone', 'Mobile Phone Number', 'string', 'text', 'contactinformation', 10),
+      builtIn('company', 'Company Name', 'string', 'text', 'contactinformation', 11),
+      builtIn('jobtitle', 'Job Title', 'string', 'text', 'contactinformation', 12),
+      builtIn('website', 'Website URL', 'string', 'text', 'contactinformation', 13),
+      builtInEnum('lifecyclestage', 'Lifecycle Stage', 'radio', 'contactinformation', 14, LIFECYCLE_STAGES),
+      builtInEnum('hs_lead_status', 'Lead Status', 'radio', 'contactinformation', 15, [
+        ['NEW', 'New'],
+        ['OPEN', 'Open'],
+        ['IN_PROGRESS', 'In Progress'],
+        ['OPEN_DEAL', 'Open Deal'],
+        ['UNQUALIFIED', 'Unqualified'],
+        ['ATTEMPTED_TO_CONTACT', 'Attempted to Contact'],
+        ['CONNECTED', 'Connected'],
+        ['BAD_TIMING', 'Bad Timing'],
+      ]),
+      owner('Contact owner', 'contactinformation'),
       builtIn('hs_object_id', 'Record ID', 'number', 'number', 'contactinformation', -1),
       builtIn('createdate', 'Create Date', 'datetime', 'date', 'contactinformation', -1),
       builtIn('lastmodifieddate', 'Last Modified Date', 'datetime', 'date', 'contactinformation', -1),
@@ -70,6 +133,13 @@ export const STANDARD_OBJECT_TYPES: readonly StandardObjectType[] = [
       builtIn('name', 'Company name', 'string', 'text', 'companyinformation', 1),
       builtIn('domain', 'Company Domain Name', 'string', 'text', 'companyinformation', 2),
       builtIn('industry', 'Industry', 'string', 'text', 'companyinformation', 3),
+      ...addressFields('companyinformation', 4),
+      builtIn('website', 'Website URL', 'string', 'text', 'companyinformation', 10),
+      builtIn('description', 'Description', 'string', 'textarea', 'companyinformation', 11),
+      builtIn('numberofemployees', 'Number of Employees', 'number', 'number', 'companyinformation', 12),
+      builtIn('annualrevenue', 'Annual Revenue', 'number', 'number', 'companyinformation', 13),
+      builtInEnum('lifecyclestage', 'Lifecycle Stage', 'radio', 'companyinformation', 14, LIFECYCLE_STAGES),
+      owner('Company owner', 'companyinformation'),
       builtIn('hs_object_id', 'Record ID', 'number', 'number', 'companyinformation', -1),
       builtIn('createdate', 'Create Date', 'datetime', 'date', 'companyinformation', -1),
       builtIn('hs_lastmodifieddate', 'Last Modified Date', 'datetime', 'date', 'companyinformation', -1),
@@ -88,10 +158,17 @@ export const STANDARD_OBJECT_TYPES: readonly StandardObjectType[] = [
       builtIn('pipeline', 'Pipeline', 'enumeration', 'select', 'dealinformation', 3),
       builtIn('dealstage', 'Deal Stage', 'enumeration', 'select', 'dealinformation', 4),
       builtIn('closedate', 'Close Date', 'datetime', 'date', 'dealinformation', 5),
+      builtInEnum('dealtype', 'Deal Type', 'radio', 'dealinformation', 6, [
+        ['newbusiness', 'New Business'],
+        ['existingbusiness', 'Existing Business'],
+      ]),
+      builtIn('description', 'Deal Description', 'string', 'textarea', 'dealinformation', 7),
+      owner('Deal owner', 'dealinformation'),
       // read by HubSpot's own amount_in_home_currency formula (multi-currency accounts)
       builtIn('hs_exchange_rate', 'Exchange rate', 'number', 'number', 'dealinformation', -1),
       builtIn('hs_object_id', 'Record ID', 'number', 'number', 'dealinformation', -1),
       builtIn('createdate', 'Create Date', 'datetime', 'date', 'dealinformation', -1),
+      builtIn('hs_lastmodifieddate', 'Last Modified Date', 'datetime', 'date', 'dealinformation', -1),
     ],
   },
   {
@@ -106,8 +183,22 @@ export const STANDARD_OBJECT_TYPES: readonly StandardObjectType[] = [
       builtIn('content', 'Ticket description', 'string', 'textarea', 'ticketinformation', 2),
       builtIn('hs_pipeline', 'Pipeline', 'enumeration', 'select', 'ticketinformation', 3),
       builtIn('hs_pipeline_stage', 'Ticket status', 'enumeration', 'select', 'ticketinformation', 4),
+      builtInEnum('hs_ticket_priority', 'Priority', 'select', 'ticketinformation', 5, [
+        ['LOW', 'Low'],
+        ['MEDIUM', 'Medium'],
+        ['HIGH', 'High'],
+        ['URGENT', 'Urgent'],
+      ]),
+      builtInEnum('hs_ticket_category', 'Category', 'checkbox', 'ticketinformation', 6, [
+        ['PRODUCT_ISSUE', 'Product issue'],
+        ['BILLING_ISSUE', 'Billing issue'],
+        ['FEATURE_REQUEST', 'Feature request'],
+        ['GENERAL_INQUIRY', 'General inquiry'],
+      ]),
+      owner('Ticket owner', 'ticketinformation'),
       builtIn('hs_object_id', 'Record ID', 'number', 'number', 'ticketinformation', -1),
       builtIn('createdate', 'Create Date', 'datetime', 'date', 'ticketinformation', -1),
+      builtIn('hs_lastmodifieddate', 'Last Modified Date', 'datetime', 'date', 'ticketinformation', -1),
     ],
   },
 ];

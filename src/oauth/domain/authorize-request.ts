@@ -51,6 +51,9 @@ export const authorizeErrors = {
     ),
 };
 
+/** The scope every install grants, named in the install URL or not. */
+const IMPLIED_SCOPE = 'oauth';
+
 /**
  * Checks the scopes of an authorize request against the catalog and the app's settings.
  * Returns the scopes to ask the user for: `required` (the `scope` list) and `optional`.
@@ -60,7 +63,11 @@ export function checkRequestedScopes(
   scope: string | undefined,
   optionalScope: string | undefined,
 ): { requiredScopes: string[]; optionalScopes: string[] } {
-  const requested = parseScopeList(scope);
+  const listed = parseScopeList(scope);
+  // Every app has `oauth` as a required scope and HubSpot grants it without the URL naming it:
+  // its own OAuth quickstart asks only for `crm.objects.contacts.read`.
+  const requested =
+    app.requiredScopes.includes(IMPLIED_SCOPE) && !listed.includes(IMPLIED_SCOPE) ? [IMPLIED_SCOPE, ...listed] : listed;
   const optional = parseScopeList(optionalScope);
   const unknown = [...requested, ...optional].filter((s) => !isKnownScope(s));
   if (unknown.length > 0) {

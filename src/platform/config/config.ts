@@ -98,6 +98,12 @@ export interface AppConfig {
    * null (the default): off. 0: any free port (tests).
    */
   hubspotHostsProxyPort: number | null;
+  /**
+   * Port of the transparent TLS front for HubSpot's own hosts (SNI picks the certificate), on HOST,
+   * for clients that ignore proxy settings and reach it through a hosts-file mapping; null (the
+   * default): off. 0: any free port (tests). Shares the CA with the CONNECT front.
+   */
+  hubspotHostsTlsPort: number | null;
 }
 
 /** `true` (every hop), a hop count, or the proxies' addresses and CIDR ranges. */
@@ -263,14 +269,18 @@ export function loadConfig(env: Env): AppConfig {
     trustProxy,
     metricsToken: env.METRICS_TOKEN ? env.METRICS_TOKEN : null,
     hubspotHostsProxyPort: env.HUBSPOT_HOSTS_PROXY_PORT ? int('HUBSPOT_HOSTS_PROXY_PORT', 0, 0, 65535) : null,
+    hubspotHostsTlsPort: env.HUBSPOT_HOSTS_TLS_PORT ? int('HUBSPOT_HOSTS_TLS_PORT', 0, 0, 65535) : null,
   };
-  if (
-    config.hubspotHostsProxyPort !== null &&
-    config.hubspotHostsProxyPort !== 0 &&
-    config.hubspotHostsProxyPort === port
-  ) {
-    problems.push('HUBSPOT_HOSTS_PROXY_PORT must differ from PORT');
-  }
+  // Each listener on HOST needs a port of its own (0, any free port, never collides).
+  const ports: [string, number | null][] = [
+    ['PORT', port],
+    ['HUBSPOT_HOSTS_PROXY_PORT', config.hubspotHostsProxyPort],
+    ['HUBSPOT_HOSTS_TLS_PORT', config.hubspotHostsTlsPort],
+  ];
+  ports.forEach(([name, value], i) => {
+    const earlier = ports.slice(0, i).find(([, other]) => value !== null && value !== 0 && other === value);
+    if (earlier) problems.push(`${name} must differ from ${earlier[0]}`);
+  });
   if (problems.length > 0) throw new ConfigError(problems);
   return config;
 }

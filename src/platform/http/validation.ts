@@ -97,6 +97,7 @@ function boundedBody(dto: DtoClass, value: unknown): unknown {
       { message: 'expected a JSON object', in: 'body', code: 'INVALID_BODY' },
     ]);
   }
+  (dto as BodyRefusal).refuseBody?.(value as Record<string, unknown>);
   const overlong = overlongArrays(dto, value, MAX_REPORTED_ERRORS);
   if (overlong.length > 0) throw invalidFields(overlong, overlong.length);
   const declared = declaredFieldsOnly(dto, value);
@@ -122,6 +123,14 @@ function boundedBody(dto: DtoClass, value: unknown): unknown {
 }
 
 const MAX_BODY_DEPTH = 32;
+
+/**
+ * A DTO may refuse a whole body before any field is validated, with its module's own error (the
+ * records API answers a batch of more than 100 inputs with HubSpot's message, not a field's).
+ */
+interface BodyRefusal {
+  refuseBody?(body: Record<string, unknown>): void;
+}
 
 /** Iterative (no recursion, so no stack overflow on hostile input). */
 export function nestingDepthExceeds(value: unknown, max: number): boolean {

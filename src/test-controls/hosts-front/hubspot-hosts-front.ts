@@ -8,13 +8,15 @@ import {
 import { HttpAdapterHost } from '@nestjs/core';
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
-import { join } from 'node:path';
+import type { AddressInfo, Server as NetServer, Socket } from 'node:net';
+import { join, resolve } from 'node:path';
 import type { Duplex } from 'node:stream';
-import { createSecureContext, TLSSocket } from 'node:tls';
+import { createSecureContext, type Server as TlsServer, TLSSocket } from 'node:tls';
 import { APP_CONFIG, type AppConfig } from '../../platform/config/config';
 import { connectionGateOf, serverTimeouts } from '../../platform/http/connection-bounds';
+import { frontInstructions } from './front-instructions';
 import { CA_CERT_FILE, CA_KEY_FILE, HUBSPOT_HOSTS, HubSpotHostsCa } from './hubspot-hosts-ca';
+import { transparentFront } from './transparent-front';
 
 /** HubSpot's Error object for the proxy's own refusals (it is not a route of the service). */
 function errorBody(category: string, message: string): string {
@@ -35,8 +37,9 @@ export function connectTarget(authority: string | undefined): { host: string; po
 }
 
 /**
- * The HTTPS front for apps that hard-code HubSpot's hosts (HUBSPOT_HOSTS_PROXY_PORT; off unless
- * set): an HTTP CONNECT proxy that tunnels only to HubSpot's hosts on 443, terminates TLS there with
+ * The HTTPS front for apps that hard-code HubSpot's hosts, off unless set. Transparent mode
+ * (HUBSPOT_HOSTS_TLS_PORT): a TLS listener for clients that ignore proxies (transparent-front.ts).
+ * Proxy mode (HUBSPOT_HOSTS_PROXY_PORT): an HTTP CONNECT proxy that tunnels only to HubSpot's hosts on 443, terminates TLS there with
  * a certificate from the local CA (HubSpotHostsCa), and hands the decrypted connection to the
  * service's own HTTP server, so `https://api.hubapi.com/...` is answered by this service. Any other
  * host, port or plain proxy request is refused: it is never a general proxy.
@@ -45,6 +48,7 @@ export function connectTarget(authority: string | undefined): { host: string; po
 export class HubSpotHostsFront implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger('HubSpotHostsFront');
   private server: Server | null = null;
+  private tlsServer: TlsServer | null = null;
   private ca: HubSpotHostsCa | null = null;
   private readonly tunnels = new Set<Duplex>();
 
@@ -63,11 +67,56 @@ export class HubSpotHostsFront implements OnApplicationBootstrap, BeforeApplicat
     return (this.server?.address() as AddressInfo | null)?.port ?? null;
   }
 
+  /** Where the transparent TLS front listens, once it does. */
+  get tlsPort(): number | null {
+    return (this.tlsServer?.address() as AddressInfo | null)?.port ?? null;
+  }
+
   async onApplicationBootstrap(): Promise<void> {
-    const port = this.config.hubspotHostsProxyPort;
-    if (port === null) return;
+    const { hubspotHostsProxyPort: proxyPort, hubspotHostsTlsPort: tlsPort } = this.config;
+    if (proxyPort === null && tlsPort === null) return;
     this.ca = await HubSpotHostsCa.loadOrCreate(this.config.dataDir);
     const service = this.adapterHost.httpAdapter.getHttpServer() as Server;
+    if (proxyPort !== null) this.server = await this.listen('HUBSPOT_HOSTS_PROXY_PORT', proxyPort, this.proxy(service));
+    if (tlsPort !== null) {
+      const transparent = transparentFront({
+        ca: this.ca,
+        service,
+        handshakeTimeoutMs: this.config.requestTimeoutMs,
+        warn: (message) => this.logger.warn(message),
+      });
+      // Dropped at shutdown like tunnels: the service's server does not know their TCP sockets.
+      transparent.on('connection', (socket: Socket) => this.track(socket));
+      this.tlsServer = await this.listen('HUBSPOT_HOSTS_TLS_PORT', tlsPort, transparent);
+    }
+    if (!this.ca.constraintsCurrent) {
+      this.logger.warn(
+        `${join(this.config.dataDir, CA_CERT_FILE)} was made by an older version: its name constraints do not exclude ` +
+          "IP addresses and CN-only names, so a leak of its key would let it be used for more than HubSpot's hosts. " +
+          `Stop the service, remove ${CA_CERT_FILE} and ${CA_KEY_FILE} from DATA_DIR to have a new CA made at the next start, ` +
+          'and trust the new certificate instead of the old one.',
+      );
+    }
+    const caFile = resolve(this.config.dataDir, CA_CERT_FILE);
+    for (const line of frontInstructions({
+      host: this.config.host,
+      proxyPort: this.port,
+      tlsPort: this.tlsPort,
+      caFile,
+    })) {
+      this.logger.log(line);
+    }
+    // Node below 24 has no NODE_USE_ENV_PROXY: the proxy recipe silently reaches the real HubSpot there.
+    if (proxyPort !== null) {
+      this.logger.warn(
+        'Node.js below 24 ignores HTTPS_PROXY and NODE_USE_ENV_PROXY: an app on it calls the real HubSpot, not this service. ' +
+          'Use Node.js 24+ or the transparent mode (HUBSPOT_HOSTS_TLS_PORT).',
+      );
+    }
+  }
+
+  /** The CONNECT proxy (HUBSPOT_HOSTS_PROXY_PORT). */
+  private proxy(service: Server): Server {
     // A CONNECT must arrive within REQUEST_TIMEOUT_MS, like any request (Node's defaults wait minutes).
     const server = createServer(
       serverTimeouts(this.config.requestTimeoutMs, this.config.keepAliveTimeoutMs).http,
@@ -81,42 +130,47 @@ export class HubSpotHostsFront implements OnApplicationBootstrap, BeforeApplicat
     server.on('connect', (request: IncomingMessage, socket: Duplex, head: Buffer) =>
       this.tunnel(request, socket, head, service),
     );
+    return server;
+  }
+
+  private async listen<S extends NetServer>(setting: string, port: number, server: S): Promise<S> {
     await new Promise<void>((resolve, reject) => {
       server.once('error', (error: NodeJS.ErrnoException) =>
         reject(
-          error.code === 'EADDRINUSE'
-            ? Object.assign(new Error(`HUBSPOT_HOSTS_PROXY_PORT ${port} on ${this.config.host} is already in use`), {
-                code: error.code,
-              })
+          error.code === 'EADDRINUSE' || error.code === 'EACCES'
+            ? Object.assign(
+                new Error(
+                  error.code === 'EADDRINUSE'
+                    ? `${setting} ${port} on ${this.config.host} is already in use`
+                    : `${setting} ${port} on ${this.config.host} may not be bound by this user (ports below 1024 need privileges: map 443 to a higher port)`,
+                ),
+                { code: error.code },
+              )
             : error,
         ),
       );
       server.listen(port, this.config.host, resolve);
     });
-    this.server = server;
-    if (!this.ca.constraintsCurrent) {
-      this.logger.warn(
-        `${join(this.config.dataDir, CA_CERT_FILE)} was made by an older version: its name constraints do not exclude ` +
-          "IP addresses and CN-only names, so a leak of its key would let it be used for more than HubSpot's hosts. " +
-          `Stop the service, remove ${CA_CERT_FILE} and ${CA_KEY_FILE} from DATA_DIR to have a new CA made at the next start, ` +
-          'and trust the new certificate instead of the old one.',
-      );
-    }
-    this.logger.log(
-      `HubSpot hosts front (HTTPS CONNECT for ${HUBSPOT_HOSTS.join(', ')}) on ${this.config.host}:${this.port}; ` +
-        `trust its CA: ${join(this.config.dataDir, CA_CERT_FILE)}`,
-    );
+    return server;
   }
 
   /** Stops taking connections and drops open tunnels, so the service's own server can close. */
   async beforeApplicationShutdown(): Promise<void> {
-    const server = this.server;
-    if (!server) return;
+    const [server, tlsServer] = [this.server, this.tlsServer];
     this.server = null;
-    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-    for (const tunnel of this.tunnels) tunnel.destroy();
-    server.closeAllConnections();
-    await closed;
+    this.tlsServer = null;
+    const closing: Promise<void>[] = [];
+    if (tlsServer) closing.push(new Promise<void>((resolve) => tlsServer.close(() => resolve())));
+    if (server) closing.push(new Promise<void>((resolve) => server.close(() => resolve())));
+    for (const connection of this.tunnels) connection.destroy();
+    server?.closeAllConnections();
+    await Promise.all(closing);
+  }
+
+  /** A tunnel, or a connection to the transparent front, to drop at shutdown. */
+  private track(socket: Duplex): void {
+    this.tunnels.add(socket);
+    socket.once('close', () => this.tunnels.delete(socket));
   }
 
   private refusePlainRequest(_request: IncomingMessage, response: ServerResponse): void {
@@ -133,6 +187,9 @@ export class HubSpotHostsFront implements OnApplicationBootstrap, BeforeApplicat
   }
 
   private tunnel(request: IncomingMessage, socket: Duplex, head: Buffer, service: Server): void {
+    // Before any answer: a client that resets the connection after reading a refusal must not make
+    // an 'error' nobody listens to (that would end the process).
+    socket.on('error', () => socket.destroy());
     const target = connectTarget(request.url);
     if (target === null || !HUBSPOT_HOSTS.includes(target.host) || target.port !== 443) {
       this.logger.warn(`refused CONNECT ${String(request.url).slice(0, 300)}: not a HubSpot host on 443`);
@@ -142,9 +199,7 @@ export class HubSpotHostsFront implements OnApplicationBootstrap, BeforeApplicat
         `This proxy only tunnels to HubSpot's hosts on port 443 (${HUBSPOT_HOSTS.join(', ')}).`,
       );
     }
-    socket.on('error', () => socket.destroy());
-    this.tunnels.add(socket);
-    socket.once('close', () => this.tunnels.delete(socket));
+    this.track(socket);
     this.ca!.leaf(target.host).then(
       ({ key, cert }) => {
         if (socket.destroyed) return;

@@ -12,12 +12,15 @@ export class HostsCaController {
 
   @Get('hubspot-hosts-ca.pem')
   @Header('content-type', 'application/x-pem-file')
-  @ApiOperation({ summary: 'The CA certificate of the HubSpot hosts front (HUBSPOT_HOSTS_PROXY_PORT), to trust' })
+  @ApiOperation({
+    summary:
+      'The CA certificate of the HubSpot hosts front (HUBSPOT_HOSTS_PROXY_PORT, HUBSPOT_HOSTS_TLS_PORT), to trust',
+  })
   certificate(): string {
     const pem = this.front.caCertificatePem;
     if (pem === null) {
       throw HubSpotError.notFound(
-        'The HubSpot hosts front is off: start the service with HUBSPOT_HOSTS_PROXY_PORT=<port>.',
+        'The HubSpot hosts front is off: start the service with HUBSPOT_HOSTS_PROXY_PORT=<port> or HUBSPOT_HOSTS_TLS_PORT=<port>.',
       );
     }
     return pem;
