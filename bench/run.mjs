@@ -1,5 +1,6 @@
 // `npm run bench`: references (bare Fastify, oidc-provider) and the service in one run, each server
 // in its own process; prints req/s, p50/p99, peak RSS and ratios, and rewrites docs/benchmarks.md.
+import { spawn } from 'node:child_process';
 import { get } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -229,6 +230,14 @@ async function soakScenario() {
   }
 }
 
+/** Runs another bench script to its end in this Node, its output inline. */
+function runScript(file) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [file], { stdio: 'inherit' });
+    child.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`${file} exited with ${code}`))));
+  });
+}
+
 const results = {};
 console.log('references');
 if (wants('refs')) Object.assign(results, await references());
@@ -242,6 +251,8 @@ if (wants('limits-replay')) results.limitsReplay = await limitsReplay();
 // A month of refreshes takes long at full scale: only when asked for (BENCH_ONLY=month).
 if (only.has('month')) Object.assign(results, await oneMonthScenario());
 if (results.oneMonth) console.log(JSON.stringify(results.oneMonth, null, 1));
+// The webhook figures of issue 42 (bench/webhooks.mjs, printed only): when asked for (BENCH_ONLY=webhooks).
+if (only.has('webhooks')) await runScript(join(here, 'webhooks.mjs'));
 const evaluation = evaluate(results);
 printSummary(evaluation);
 const doc = new URL('../docs/benchmarks.md', import.meta.url);

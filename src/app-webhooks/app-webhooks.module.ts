@@ -2,7 +2,14 @@ import { Module } from '@nestjs/common';
 import { DirectoryModule } from '../directory';
 import { AccessTokenVerificationModule } from '../oauth';
 import { EventSourcingModule } from '../platform/event-sourcing/event-sourcing.module';
-import { AppWebhooksHandler, DeliveryRecordHandler } from './application/app-webhooks.commands';
+import {
+  AppWebhooksHandler,
+  DeliveryRecordHandler,
+  DispatchLeaseHandler,
+  ResealSigningSecretHandler,
+} from './application/app-webhooks.commands';
+import { DispatchLeases } from './application/dispatch-leases';
+import { WebhookSigningSecrets } from './application/signing-secrets';
 import { WebhookDispatcher } from './application/webhook-dispatcher';
 import { WebhooksQueries } from './application/webhooks.queries';
 import { webhooksEvents } from './domain/webhook-events';
@@ -21,10 +28,10 @@ import { WebhookOutboxProjection } from './projections/webhook-outbox.projection
     events: webhooksEvents,
     projections: [WebhookOutboxProjection],
     reactors: [WebhookDispatcher],
-    commandHandlers: [AppWebhooksHandler, DeliveryRecordHandler],
+    commandHandlers: [AppWebhooksHandler, DeliveryRecordHandler, DispatchLeaseHandler, ResealSigningSecretHandler],
     imports: [DirectoryModule, AccessTokenVerificationModule],
     controllers: [WebhooksController, WebhookDeliveriesController],
-    providers: [WebhooksQueries],
+    providers: [WebhooksQueries, DispatchLeases, WebhookSigningSecrets],
   }),
 )
 export class AppWebhooksModule {}

@@ -195,6 +195,48 @@ describe('settings and subscriptions with @hubspot/api-client v14 (developer key
   });
 });
 
+describe('bad bodies: HubSpot’s VALIDATION_ERROR naming each field, never a 5xx', () => {
+  it('settings, subscriptions, patch and batch update', async () => {
+    const x = await webhookApp();
+    const call = (method: 'PUT' | 'POST' | 'PATCH', path: string, payload: unknown) =>
+      t.inject({ method, url: `/webhooks/v3/${x.appId}${path}?hapikey=${devKey(x)}`, payload: payload as never });
+    const refused = async (method: 'PUT' | 'POST' | 'PATCH', path: string, payload: unknown) => {
+      const r = await call(method, path, payload);
+      expect(r.statusCode).toBe(400);
+      const body = r.json() as { category: string; errors: { in: string; code: string }[] };
+      expect(body.category).toBe('VALIDATION_ERROR');
+      return body.errors.map((e) => `${e.in}:${e.code}`);
+    };
+    expect(await refused('PUT', '/settings', [1, 2])).toEqual(['body:INVALID_BODY']);
+    expect(await refused('PUT', '/settings', { throttling: { maxConcurrentRequests: 2 } })).toEqual([
+      'targetUrl:REQUIRED',
+    ]);
+    expect(await refused('PUT', '/settings', { targetUrl: receiver.url })).toEqual([
+      'throttling.maxConcurrentRequests:REQUIRED',
+    ]);
+    expect(
+      await refused('PUT', '/settings', { targetUrl: receiver.url, throttling: { maxConcurrentRequests: 1.5 } }),
+    ).toEqual(['throttling.maxConcurrentRequests:INVALID']);
+    expect(await refused('POST', '/subscriptions', { eventType: 7, active: 'yes' })).toEqual([
+      'eventType:INVALID',
+      'active:INVALID',
+    ]);
+    const created = await call('POST', '/subscriptions', { eventType: 'contact.creation' });
+    expect(created.statusCode).toBe(201);
+    const id = (created.json() as { id: string }).id;
+    expect(await refused('PATCH', `/subscriptions/${id}`, { active: 'no' })).toEqual(['active:INVALID']);
+    expect(await refused('POST', '/subscriptions/batch/update', {})).toEqual(['inputs:REQUIRED']);
+    expect(
+      await refused('POST', '/subscriptions/batch/update', { inputs: [{ id: 'x', active: true }, { id: 1 }] }),
+    ).toEqual(['inputs.0.id:INVALID', 'inputs.1.active:REQUIRED']);
+    expect(
+      await refused('POST', '/subscriptions/batch/update', {
+        inputs: Array.from({ length: 101 }, () => ({ id: 1, active: true })),
+      }),
+    ).toEqual(['inputs:TOO_MANY_ITEMS']);
+  });
+});
+
 describe('wire schemas', () => {
   it.each([
     ['v3', '/webhooks/v3'],
@@ -341,6 +383,50 @@ describe('deliveries', () => {
     expect(new Set(items.map((i) => i.eventId)).size).toBe(items.length);
   });
 
+  it('associationChange: one item per side with HubSpot’s association fields, added then removed', async () => {
+    const x = await webhookApp();
+    const fromContact = await subscribe(x, 'contact.associationChange');
+    const fromDeal = await x.dev.webhooks.subscriptionsApi.create(x.appId, {
+      eventType: 'deal.associationChange' as never,
+      active: true,
+    });
+    const contact = await createContact(x, { email: 'ada@example.com' });
+    const deal = await x.crm.crm.deals.basicApi.create({ properties: { dealname: 'Engine' }, associations: [] });
+    await x.crm.crm.associations.v4.basicApi.createDefault('contacts', contact.id, 'deals', deal.id);
+    await receiver.waitForItems((i) => i.associationRemoved === false, 2, 'both sides of the new association');
+    await x.crm.crm.associations.v4.basicApi.archive('contacts', contact.id, 'deals', deal.id);
+    await receiver.waitForItems((i) => i.associationRemoved === true, 2, 'both sides of the removal');
+    const items = receiver.items();
+    const common = { portalId: x.f.hubId, appId: x.appId, changeSource: 'INTEGRATION', isPrimaryAssociation: false };
+    expect(items.filter((i) => i.subscriptionId === Number(fromContact.id))).toEqual(
+      [false, true].map((removed) =>
+        expect.objectContaining({
+          ...common,
+          subscriptionType: 'contact.associationChange',
+          associationType: 'CONTACT_TO_DEAL',
+          fromObjectId: Number(contact.id),
+          toObjectId: Number(deal.id),
+          associationRemoved: removed,
+        }),
+      ),
+    );
+    expect(items.filter((i) => i.subscriptionId === Number(fromDeal.id))).toEqual(
+      [false, true].map((removed) =>
+        expect.objectContaining({
+          ...common,
+          subscriptionType: 'deal.associationChange',
+          associationType: 'DEAL_TO_CONTACT',
+          fromObjectId: Number(deal.id),
+          toObjectId: Number(contact.id),
+          associationRemoved: removed,
+        }),
+      ),
+    );
+    // No creation item was subscribed to, and association items name both ends instead of objectId.
+    expect(items.every((i) => i.objectId === undefined)).toBe(true);
+    expect(new Set(items.map((i) => i.eventId)).size).toBe(items.length);
+  });
+
   it('nothing from before the subscription; nothing for an install without the object’s read scope', async () => {
     const x = await webhookApp();
     await x.dev.webhooks.settingsApi.configure(x.appId, {
@@ -384,25 +470,34 @@ describe('deliveries', () => {
   });
 
   it('at most maxConcurrentRequests requests in flight with more than one batch waiting', async () => {
-    const x = await webhookApp();
-    await subscribe(x, 'contact.creation', undefined, receiver.url, 2);
-    receiver.answer = () => 'hold';
-    for (let b = 0; b < 4; b++) {
-      const inputs = Array.from({ length: 100 }, (_, i) => ({
-        properties: { email: `c-${b}-${i}@example.com` },
-        associations: [],
-      }));
-      await x.crm.crm.contacts.batchApi.create({ inputs });
+    // An app of its own with HubSpot's 10 s timeout: on a loaded machine the four batch creates take
+    // longer than the shared app's 500 ms, and a request held past it would be retried a minute later.
+    const shared = t;
+    t = await startTestApp({ listen: true, clock: new ManualClock(Date.now()), env: { WEBHOOK_POLL_MS: '20' } });
+    try {
+      const x = await webhookApp();
+      await subscribe(x, 'contact.creation', undefined, receiver.url, 2);
+      receiver.answer = () => 'hold';
+      for (let b = 0; b < 4; b++) {
+        const inputs = Array.from({ length: 100 }, (_, i) => ({
+          properties: { email: `c-${b}-${i}@example.com` },
+          associations: [],
+        }));
+        await x.crm.crm.contacts.batchApi.create({ inputs });
+      }
+      // Release one at a time as requests come in, until all 400 items arrived.
+      while (receiver.items().length < 400) {
+        await receiver.waitFor(() => receiver.heldCount > 0, 'a held request');
+        expect(receiver.inFlight).toBeLessThanOrEqual(2);
+        receiver.release();
+      }
+      while (receiver.release());
+      expect(receiver.maxInFlight).toBeLessThanOrEqual(2);
+      expect(receiver.maxInFlight).toBe(2);
+    } finally {
+      await t.close();
+      t = shared;
     }
-    // Release one at a time as requests come in, until all 400 items arrived.
-    while (receiver.items().length < 400) {
-      await receiver.waitFor(() => receiver.heldCount > 0, 'a held request');
-      expect(receiver.inFlight).toBeLessThanOrEqual(2);
-      receiver.release();
-    }
-    while (receiver.release());
-    expect(receiver.maxInFlight).toBeLessThanOrEqual(2);
-    expect(receiver.maxInFlight).toBe(2);
   });
 });
 

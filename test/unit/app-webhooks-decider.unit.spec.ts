@@ -192,6 +192,41 @@ describe('deliveries: payload, eventId, retries', () => {
     });
   });
 
+  it('an association change: HubSpot’s association fields, the type ids on object.* items', () => {
+    const associated: RecordChange = {
+      ...change,
+      kind: 'associationChange',
+      properties: {},
+      association: {
+        toObjectTypeId: '0-2',
+        toObjectId: 9,
+        typeId: 1,
+        category: 'HUBSPOT_DEFINED',
+        removed: true,
+        primary: true,
+      },
+    };
+    const legacy = payloadItemsFor(associated, sub(1, 'contact.associationChange'), 7)[0]!.item;
+    expect(legacy).toMatchObject({
+      subscriptionType: 'contact.associationChange',
+      associationType: 'CONTACT_TO_COMPANY',
+      fromObjectId: 55,
+      toObjectId: 9,
+      associationRemoved: true,
+      isPrimaryAssociation: true,
+    });
+    expect(legacy).not.toHaveProperty('objectId');
+    expect(legacy).not.toHaveProperty('fromObjectTypeId');
+    expect(payloadItemsFor(associated, sub(2, 'object.associationChange', null, '0-1'), 7)[0]!.item).toMatchObject({
+      fromObjectTypeId: '0-1',
+      toObjectTypeId: '0-2',
+      associationTypeId: 1,
+      associationCategory: 'HUBSPOT_DEFINED',
+    });
+    expect(payloadItemsFor(associated, sub(3, 'company.associationChange'), 7)).toEqual([]);
+    expect(payloadItemsFor(change, sub(4, 'contact.associationChange'), 7)).toEqual([]);
+  });
+
   it('eventIds are stable, distinct per subscription, and safe integers', () => {
     expect(deliveryEventId('e1', 1)).toBe(deliveryEventId('e1', 1));
     expect(deliveryEventId('e1', 1)).not.toBe(deliveryEventId('e1', 2));

@@ -4,7 +4,8 @@ import type Database from 'better-sqlite3';
 import { randomUUID } from 'node:crypto';
 import { InstallClocks, CLOCK, type Clock } from '../../platform/clock';
 import { EventStreams } from '../../platform/commands/event-streams';
-import { EVENT_STORE, type EventStore } from '../../platform/event-store/event-store.port';
+import { ConcurrencyError } from '../../platform/event-store/concurrency-error';
+import { EVENT_STORE, type EventStore, type ExpectedRevision } from '../../platform/event-store/event-store.port';
 import type { CommandContext } from '../../platform/events/envelope';
 import { answerAfterCommit, type ReadModel } from '../../platform/projections/answer-after-commit';
 import { ProjectionRunner } from '../../platform/projections/projection-runner';
@@ -14,7 +15,15 @@ import {
   type RecordDeliveryAttempt,
   type RequestRedelivery,
 } from '../domain/delivery-records.decider';
-import { appWebhooksStream, deliveryAttemptStream, redeliveryStream } from '../domain/webhook-events';
+import { leaseReleased, leaseTaken } from '../domain/dispatch-lease';
+import {
+  appWebhooksStream,
+  deliveryAttemptStream,
+  dispatchLeaseStream,
+  redeliveryStream,
+  signingSecretStream,
+  WebhooksEventType,
+} from '../domain/webhook-events';
 import { WebhookOutboxProjection } from '../projections/webhook-outbox.projection';
 import { type SettingsView, type SubscriptionView, WebhooksQueries } from './webhooks.queries';
 
@@ -127,5 +136,83 @@ export class DeliveryRecordHandler implements ICommandHandler<DeliveryRecordBusC
     const now = this.clocks.nowFor(command.appId, command.hubId);
     const stream = redeliveryStream(command.appId, randomUUID());
     return { position: (await this.records.handleNew(stream, { ...command, now }, context)).position };
+  }
+}
+
+/** Take (or renew) or release an app's dispatch lease at the revision the instance saw. */
+export class DispatchLeaseBusCommand extends Command<DispatchLeaseAnswer> {
+  constructor(
+    readonly command:
+      | { type: 'TakeDispatchLease'; appId: number; owner: string; leaseMs: number; expected: ExpectedRevision }
+      | { type: 'ReleaseDispatchLease'; appId: number; owner: string; expected: number },
+    readonly context: CommandContext,
+  ) {
+    super();
+  }
+}
+
+/** Appended (the stream's new revision and the event's position), or refused: the stream was at `actual`. */
+export type DispatchLeaseAnswer =
+  { appended: true; revision: number; position: number } | { appended: false; actual: number | 'no_stream' };
+
+/**
+ * The lease is a fence, not a decision on state: the append at the expected revision is the whole
+ * check (of two instances taking at once one is refused), so nothing is retried on a conflict.
+ */
+@CommandHandler(DispatchLeaseBusCommand)
+export class DispatchLeaseHandler implements ICommandHandler<DispatchLeaseBusCommand> {
+  constructor(
+    private readonly streams: EventStreams,
+    @Inject(CLOCK) private readonly clock: Clock,
+  ) {}
+
+  async execute({ command, context }: DispatchLeaseBusCommand): Promise<DispatchLeaseAnswer> {
+    const now = this.clock.now();
+    const event =
+      command.type === 'TakeDispatchLease'
+        ? leaseTaken(command.appId, command.owner, command.leaseMs, now)
+        : leaseReleased(command.appId, command.owner, now);
+    const { expected } = command;
+    try {
+      const { position } = await this.streams.append(dispatchLeaseStream(command.appId), [event], expected, context);
+      return { appended: true, revision: typeof expected === 'number' ? expected + 1 : 0, position };
+    } catch (error) {
+      if (error instanceof ConcurrencyError) return { appended: false, actual: error.actual };
+      throw error;
+    }
+  }
+}
+
+/** Keep an app's client secret sealed under the current signing key (webhooks' own copy). */
+export class ResealSigningSecretBusCommand extends Command<{ position: number }> {
+  constructor(
+    readonly command: { type: 'ResealSigningSecret'; appId: number; sealed: string; replaces: string },
+    readonly context: CommandContext,
+  ) {
+    super();
+  }
+}
+
+/** Appended whatever the stream holds: instances that re-seal at once write the same meaning twice. */
+@CommandHandler(ResealSigningSecretBusCommand)
+export class ResealSigningSecretHandler implements ICommandHandler<ResealSigningSecretBusCommand> {
+  constructor(
+    private readonly streams: EventStreams,
+    @Inject(CLOCK) private readonly clock: Clock,
+  ) {}
+
+  execute({ command, context }: ResealSigningSecretBusCommand): Promise<{ position: number }> {
+    const { appId, sealed, replaces } = command;
+    return this.streams.append(
+      signingSecretStream(appId),
+      [
+        {
+          type: WebhooksEventType.SigningSecretResealed,
+          data: { appId, sealed, replaces, resealedAt: this.clock.now() },
+        },
+      ],
+      'any',
+      context,
+    );
   }
 }

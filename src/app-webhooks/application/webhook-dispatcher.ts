@@ -1,8 +1,8 @@
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { createHash, createHmac, randomUUID } from 'node:crypto';
+import { AssociationEventType } from '../../crm-associations/crm-associations.events';
 import { CrmRecordEventType } from '../../crm-records/crm-records.events';
-import { DirectoryQueries } from '../../directory/directory.queries';
 import { CLOCK, type Clock, InstallClocks, MONOTONIC_CLOCK, type MonotonicClock } from '../../platform/clock';
 import { APP_CONFIG, type AppConfig } from '../../platform/config/config';
 import type { DomainEvent } from '../../platform/events/envelope';
@@ -10,9 +10,16 @@ import type { Recorded } from '../../platform/events/event-type-registry';
 import type { Reactor } from '../../platform/projections/projection';
 import { ProjectionRunner } from '../../platform/projections/projection-runner';
 import { afterAttempt, retryAfterMs } from '../domain/deliveries';
-import { type AttemptedItem, type DeliveryAttempted, WebhooksEventType } from '../domain/webhook-events';
+import {
+  type AttemptedItem,
+  type DeliveryAttempted,
+  type DispatchLeaseEvent,
+  WebhooksEventType,
+} from '../domain/webhook-events';
 import { OAuthEventType } from '../../oauth/oauth.events';
 import { DeliveryRecordBusCommand } from './app-webhooks.commands';
+import { DispatchLeases } from './dispatch-leases';
+import { WebhookSigningSecrets } from './signing-secrets';
 import { type OutboxItem, WebhooksQueries } from './webhooks.queries';
 
 /** HubSpot's batch ceiling: at most 100 events per request. */
@@ -74,6 +81,8 @@ function failureOf(error: unknown): string {
  * item is sent at least once: a crash before the append leaves it waiting, and the next start sends
  * it again with the same eventId. Items come due on their install's clock (a retry moved ahead by
  * the install-clock control is sent at once); the poll finds those that came due as time passed.
+ * With several instances on one store, only the holder of an app's dispatch lease sends its items
+ * (dispatch-leases.ts), so each attempt leaves one instance.
  */
 @Injectable()
 export class WebhookDispatcher implements Reactor, OnApplicationBootstrap, OnModuleDestroy {
@@ -84,9 +93,13 @@ export class WebhookDispatcher implements Reactor, OnApplicationBootstrap, OnMod
     CrmRecordEventType.RecordArchived,
     CrmRecordEventType.RecordMerged,
     CrmRecordEventType.RecordPurged,
+    AssociationEventType.AssociationTypesAdded,
+    AssociationEventType.AssociationTypesRemoved,
     WebhooksEventType.SettingsConfigured,
     WebhooksEventType.SubscriptionActivationChanged,
     WebhooksEventType.RedeliveryRequested,
+    WebhooksEventType.DispatchLeaseTaken,
+    WebhooksEventType.DispatchLeaseReleased,
     OAuthEventType.AppInstalled,
     OAuthEventType.AppInstallScopesChanged,
     'oauth.InstallClockAdvanced',
@@ -103,10 +116,11 @@ export class WebhookDispatcher implements Reactor, OnApplicationBootstrap, OnMod
 
   constructor(
     private readonly queries: WebhooksQueries,
-    private readonly directory: DirectoryQueries,
     private readonly clocks: InstallClocks,
     private readonly runner: ProjectionRunner,
     private readonly commandBus: CommandBus,
+    private readonly leases: DispatchLeases,
+    private readonly secrets: WebhookSigningSecrets,
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(MONOTONIC_CLOCK) private readonly monotonic: MonotonicClock,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -114,6 +128,8 @@ export class WebhookDispatcher implements Reactor, OnApplicationBootstrap, OnMod
 
   handle(event: Recorded<DomainEvent>): Promise<void> {
     if (event.position > this.seen) this.seen = event.position;
+    if (event.type === WebhooksEventType.DispatchLeaseTaken || event.type === WebhooksEventType.DispatchLeaseReleased)
+      this.leases.observed(event as Recorded<DispatchLeaseEvent>);
     this.wake();
     return Promise.resolve();
   }
@@ -128,6 +144,8 @@ export class WebhookDispatcher implements Reactor, OnApplicationBootstrap, OnMod
     this.wake();
     await this.loop;
     await Promise.allSettled([...this.requests]);
+    // Let the other instances take this one's apps at once rather than after the lease runs out.
+    if (this.leases.enabled) await this.leases.releaseIdle(new Set(), true).catch(() => {});
   }
 
   private wake(): void {
@@ -136,11 +154,12 @@ export class WebhookDispatcher implements Reactor, OnApplicationBootstrap, OnMod
   }
 
   private async run(): Promise<void> {
+    await this.resealAfterKeyRotation();
     while (!this.stopping) {
       this.woken = false;
       try {
         if (this.seen > 0) await this.runner.readModelsReached(this.seen);
-        this.dispatchDue();
+        await this.dispatchDue();
       } catch (error) {
         this.logger.error(`dispatch failed: ${(error as Error).message}`);
       }
@@ -157,30 +176,60 @@ export class WebhookDispatcher implements Reactor, OnApplicationBootstrap, OnMod
     }
   }
 
-  /** Starts a request for each full or due batch the apps' concurrency allows. */
-  private dispatchDue(): void {
-    for (const app of this.queries.appsWithWork()) {
-      let capacity = app.maxConcurrentRequests - (this.inFlight.get(app.appId) ?? 0);
-      if (capacity <= 0) continue;
-      const nowByHub = new Map<number, number>();
-      const nowFor = (hubId: number) => {
-        let now = nowByHub.get(hubId);
-        if (now === undefined) nowByHub.set(hubId, (now = this.clocks.nowFor(app.appId, hubId)));
-        return now;
-      };
-      const waiting = this.queries.waitingItems(app.appId, capacity * MAX_EVENTS_PER_REQUEST + this.sending.size);
-      let batch: OutboxItem[] = [];
-      for (const item of waiting) {
-        if (this.sending.has(item.eventId) || item.nextAttemptAt > nowFor(item.hubId)) continue;
-        batch.push(item);
-        if (batch.length === MAX_EVENTS_PER_REQUEST) {
-          this.start(app, batch);
-          batch = [];
-          if (--capacity === 0) break;
-        }
-      }
-      if (batch.length > 0 && capacity > 0) this.start(app, batch);
+  /** Once the read models hold the history: client secrets sealed with an older signing key, sealed anew. */
+  private async resealAfterKeyRotation(): Promise<void> {
+    try {
+      await this.runner.waitForHead();
+      await this.secrets.resealStale();
+    } catch (error) {
+      this.logger.error(`re-sealing client secrets failed: ${(error as Error).message}`);
     }
+  }
+
+  /** Starts a request for each full or due batch the apps' concurrency (and this instance's leases) allow. */
+  private async dispatchDue(): Promise<void> {
+    const busy = new Set<number>();
+    for (const app of this.queries.appsWithWork()) {
+      let batches = this.dueBatches(app);
+      const inFlight = (this.inFlight.get(app.appId) ?? 0) > 0;
+      if (batches.length > 0 || inFlight) busy.add(app.appId);
+      if (this.leases.enabled) {
+        if (!(await this.leases.maySend(app.appId, busy.has(app.appId)))) continue;
+        // A take waited for the read models to hold the previous owner's attempts: look again.
+        batches = this.dueBatches(app);
+      }
+      for (const batch of batches) this.start(app, batch);
+    }
+    if (this.leases.enabled) {
+      for (const appId of this.inFlight.keys()) if ((this.inFlight.get(appId) ?? 0) > 0) busy.add(appId);
+      await this.leases.releaseIdle(busy);
+    }
+  }
+
+  /** The app's due items in batches of at most 100, as many batches as its free concurrency. */
+  private dueBatches(app: { appId: number; maxConcurrentRequests: number }): OutboxItem[][] {
+    let capacity = app.maxConcurrentRequests - (this.inFlight.get(app.appId) ?? 0);
+    if (capacity <= 0) return [];
+    const nowByHub = new Map<number, number>();
+    const nowFor = (hubId: number) => {
+      let now = nowByHub.get(hubId);
+      if (now === undefined) nowByHub.set(hubId, (now = this.clocks.nowFor(app.appId, hubId)));
+      return now;
+    };
+    const waiting = this.queries.waitingItems(app.appId, capacity * MAX_EVENTS_PER_REQUEST + this.sending.size);
+    const batches: OutboxItem[][] = [];
+    let batch: OutboxItem[] = [];
+    for (const item of waiting) {
+      if (this.sending.has(item.eventId) || item.nextAttemptAt > nowFor(item.hubId)) continue;
+      batch.push(item);
+      if (batch.length === MAX_EVENTS_PER_REQUEST) {
+        batches.push(batch);
+        batch = [];
+        if (--capacity === 0) break;
+      }
+    }
+    if (batch.length > 0 && capacity > 0) batches.push(batch);
+    return batches;
   }
 
   private start(app: { appId: number; targetUrl: string }, items: OutboxItem[]): void {
@@ -203,7 +252,7 @@ export class WebhookDispatcher implements Reactor, OnApplicationBootstrap, OnMod
   private async send(appId: number, url: string, items: OutboxItem[]): Promise<void> {
     const body = requestBody(items);
     const sentAt = this.clock.now();
-    const secret = this.directory.webhookSigningSecret(appId);
+    const secret = this.secrets.secretFor(appId);
     const headers: Record<string, string> = {
       'Content-Type': 'application/json',
       'User-Agent': HUBSPOT_WEBHOOK_USER_AGENT,

@@ -134,6 +134,21 @@ export class WebhooksQueries {
     ).map((r) => ({ appId: r.app_id, targetUrl: r.target_url, maxConcurrentRequests: r.max_concurrent }));
   }
 
+  /** Apps with webhook settings. */
+  configuredAppIds(): number[] {
+    return (this.stmt('SELECT app_id FROM wh_settings ORDER BY app_id').all() as { app_id: number }[]).map(
+      (r) => r.app_id,
+    );
+  }
+
+  /** The app's client secret as re-sealed by webhooks, with the hash of the seal it replaces. */
+  resealedSecret(appId: number): { sealed: string; replaces: string } | null {
+    return (
+      (this.stmt('SELECT sealed, replaces FROM wh_resealed_secrets WHERE app_id = ?').get(appId) as
+        { sealed: string; replaces: string } | undefined) ?? null
+    );
+  }
+
   /** The app's waiting items in feed order (due or not: the install's clock decides). */
   waitingItems(appId: number, limit: number): OutboxItem[] {
     return (

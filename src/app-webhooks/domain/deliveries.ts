@@ -15,14 +15,38 @@ export interface RecordChange {
   objectTypeId: string;
   objectId: number;
   occurredAt: number;
-  kind: 'creation' | 'propertyChange' | 'deletion' | 'merge' | 'privacyDeletion';
+  kind: 'creation' | 'propertyChange' | 'deletion' | 'merge' | 'privacyDeletion' | 'associationChange';
   /** creation: the values set; propertyChange: the values changed. */
   properties: Record<string, string>;
   /** merge: the record the object was merged into. */
   mergedInto: number | null;
+  /** associationChange: one association type added or removed, seen from this record (`objectId`). */
+  association?: AssociationSide;
   appId: number | null;
   userId: number | null;
 }
+
+/** One side of an association change: from this record to `toObjectId`, by one association type. */
+export interface AssociationSide {
+  toObjectTypeId: string;
+  toObjectId: number;
+  typeId: number;
+  category: string;
+  removed: boolean;
+  /** HubSpot's Primary label (a contact's, deal's or ticket's primary company, and its inverse). */
+  primary: boolean;
+}
+
+/** HubSpot's names of the objects in `associationType` (`CONTACT_TO_COMPANY`); other types by their id. */
+const ASSOCIATION_NAMES: Readonly<Record<string, string>> = {
+  '0-1': 'CONTACT',
+  '0-2': 'COMPANY',
+  '0-3': 'DEAL',
+  '0-5': 'TICKET',
+  '0-7': 'PRODUCT',
+  '0-8': 'LINE_ITEM',
+};
+const associationName = (objectTypeId: string) => ASSOCIATION_NAMES[objectTypeId] ?? objectTypeId;
 
 export interface SubscriptionRef {
   id: number;
@@ -32,7 +56,7 @@ export interface SubscriptionRef {
 }
 
 /** One element of the JSON array HubSpot posts, without `attemptNumber` (set per attempt). */
-export type PayloadItem = Record<string, string | number | number[]>;
+export type PayloadItem = Record<string, string | number | number[] | boolean>;
 
 /**
  * HubSpot's eventId is a number: here the first 52 bits of SHA-256 over the source event's id and
@@ -90,6 +114,27 @@ export function payloadItemsFor(
         primaryObjectId: change.mergedInto,
         mergedObjectIds: [change.objectId],
         newObjectId: change.mergedInto,
+      });
+    }
+    case 'associationChange': {
+      const a = change.association;
+      if (change.kind !== 'associationChange' || !a) return [];
+      const { objectId: _objectId, objectTypeId: _objectTypeId, ...rest } = base();
+      return one({
+        ...rest,
+        associationType: `${associationName(change.objectTypeId)}_TO_${associationName(a.toObjectTypeId)}`,
+        fromObjectId: change.objectId,
+        toObjectId: a.toObjectId,
+        associationRemoved: a.removed,
+        isPrimaryAssociation: a.primary,
+        ...(object === 'object'
+          ? {
+              fromObjectTypeId: change.objectTypeId,
+              toObjectTypeId: a.toObjectTypeId,
+              associationTypeId: a.typeId,
+              associationCategory: a.category,
+            }
+          : {}),
       });
     }
     default:

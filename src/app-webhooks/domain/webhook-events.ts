@@ -13,11 +13,17 @@ export const WebhooksEventType = {
   SubscriptionDeleted: 'webhooks.SubscriptionDeleted',
   DeliveryAttempted: 'webhooks.DeliveryAttempted',
   RedeliveryRequested: 'webhooks.RedeliveryRequested',
+  DispatchLeaseTaken: 'webhooks.DispatchLeaseTaken',
+  DispatchLeaseReleased: 'webhooks.DispatchLeaseReleased',
+  SigningSecretResealed: 'webhooks.SigningSecretResealed',
 } as const;
 
 export const appWebhooksStream = (appId: number) => `webhooks.app-${appId}`;
 export const deliveryAttemptStream = (appId: number, requestId: string) => `webhooks.request-${appId}-${requestId}`;
 export const redeliveryStream = (appId: number, requestId: string) => `webhooks.redelivery-${appId}-${requestId}`;
+/** Which instance sends an app's deliveries (several instances on one store; docs/webhooks.md). */
+export const dispatchLeaseStream = (appId: number) => `webhooks.dispatch-lease-${appId}`;
+export const signingSecretStream = (appId: number) => `webhooks.signing-secret-${appId}`;
 
 /** The app's one target URL and its concurrency (HubSpot's `throttling.maxConcurrentRequests`). */
 export interface SettingsConfigured {
@@ -103,9 +109,37 @@ export interface RedeliveryRequested {
   data: { appId: number; eventId: string; requestedAt: number };
 }
 
+/**
+ * An instance took (or renewed) the right to send an app's deliveries for `leaseMs`, appended at the
+ * lease stream's expected revision (the fence: of two instances taking at once, one append fails).
+ */
+export interface DispatchLeaseTaken {
+  type: typeof WebhooksEventType.DispatchLeaseTaken;
+  data: { appId: number; owner: string; leaseMs: number; takenAt: number };
+}
+
+/** The owner let the app go (no work left, or shutting down): another instance may take it at once. */
+export interface DispatchLeaseReleased {
+  type: typeof WebhooksEventType.DispatchLeaseReleased;
+  data: { appId: number; owner: string; releasedAt: number };
+}
+
+/**
+ * The app's client secret sealed again under the current signing key (after TOKEN_SIGNING_KEYS was
+ * rotated), so deliveries stay signed once the old key is dropped. `replaces` is the SHA-256 of the
+ * directory's seal it stands for: a later client-secret rotation makes it stale.
+ */
+export interface SigningSecretResealed {
+  type: typeof WebhooksEventType.SigningSecretResealed;
+  data: { appId: number; sealed: string; replaces: string; resealedAt: number };
+}
+
+export type DispatchLeaseEvent = DispatchLeaseTaken | DispatchLeaseReleased;
+
 export type AppWebhooksEvent =
   SettingsConfigured | SettingsCleared | SubscriptionCreated | SubscriptionActivationChanged | SubscriptionDeleted;
-export type WebhooksEvent = AppWebhooksEvent | DeliveryAttempted | RedeliveryRequested;
+export type WebhooksEvent =
+  AppWebhooksEvent | DeliveryAttempted | RedeliveryRequested | DispatchLeaseEvent | SigningSecretResealed;
 
 export const webhooksEvents: EventDefinitions = {
   [WebhooksEventType.SettingsConfigured]: null,
@@ -115,4 +149,7 @@ export const webhooksEvents: EventDefinitions = {
   [WebhooksEventType.SubscriptionDeleted]: null,
   [WebhooksEventType.DeliveryAttempted]: null,
   [WebhooksEventType.RedeliveryRequested]: null,
+  [WebhooksEventType.DispatchLeaseTaken]: null,
+  [WebhooksEventType.DispatchLeaseReleased]: null,
+  [WebhooksEventType.SigningSecretResealed]: null,
 } satisfies Record<(typeof WebhooksEventType)[keyof typeof WebhooksEventType], EventDecoder | null>;

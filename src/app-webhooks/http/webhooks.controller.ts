@@ -13,7 +13,8 @@ import { WireResponse } from '../../platform/http/wire-response';
 import { AppWebhooksBusCommand } from '../application/app-webhooks.commands';
 import { type SettingsView, type SubscriptionView, WebhooksQueries } from '../application/webhooks.queries';
 import { subscriptionNotFound } from '../domain/app-webhooks.decider';
-import { parseBatchUpdate, parseCreateSubscription, parsePatch, parseSettings } from './webhooks-input';
+import { settingsOf, subscriptionOf } from './webhooks-input';
+import { SettingsDto, SubscriptionBatchUpdateDto, SubscriptionCreateDto, SubscriptionPatchDto } from './webhooks.dto';
 import {
   SETTINGS_SCHEMA,
   SUBSCRIPTION_BATCH_2026_09_SCHEMA,
@@ -85,12 +86,12 @@ export class WebhooksController {
   @WireResponse(200, SETTINGS_SCHEMA, { description: 'SettingsResponse' })
   async configure(
     @Param('appId', new IntParamPipe()) appId: number,
-    @Body() body: unknown,
+    @Body() body: SettingsDto,
     @Caller() caller: WebhooksCaller,
     @Ctx() ctx: CommandContext,
   ) {
     checkAppOwnership(this.directory, caller, appId);
-    const settings = parseSettings(body);
+    const settings = settingsOf(body);
     const view = await this.commandBus.execute(
       new AppWebhooksBusCommand({ type: 'ConfigureSettings', appId, ...settings }, ctx),
     );
@@ -126,13 +127,13 @@ export class WebhooksController {
   @WireResponse(201, SUBSCRIPTION_SCHEMA, { description: 'SubscriptionResponse' })
   async create(
     @Param('appId', new IntParamPipe()) appId: number,
-    @Body() body: unknown,
+    @Body() body: SubscriptionCreateDto,
     @Caller() caller: WebhooksCaller,
     @RouteVersion() version: ApiVersion,
     @Ctx() ctx: CommandContext,
   ) {
     checkAppOwnership(this.directory, caller, appId);
-    const input = parseCreateSubscription(body, version === '2026-09');
+    const input = subscriptionOf(body, version === '2026-09');
     const view = await this.commandBus.execute(
       new AppWebhooksBusCommand({ type: 'CreateSubscription', appId, ...input }, ctx),
     );
@@ -150,7 +151,7 @@ export class WebhooksController {
   })
   async batchUpdate(
     @Param('appId', new IntParamPipe()) appId: number,
-    @Body() body: unknown,
+    @Body() body: SubscriptionBatchUpdateDto,
     @Caller() caller: WebhooksCaller,
     @RouteVersion() version: ApiVersion,
     @Ctx() ctx: CommandContext,
@@ -158,7 +159,7 @@ export class WebhooksController {
   ) {
     checkAppOwnership(this.directory, caller, appId);
     const startedAt = new Date().toISOString();
-    const inputs = parseBatchUpdate(body);
+    const inputs = body.inputs.map(({ id, active }) => ({ id, active }));
     const { results, rejected } = await this.commandBus.execute(
       new AppWebhooksBusCommand({ type: 'BatchUpdateSubscriptions', appId, inputs }, ctx),
     );
@@ -210,12 +211,12 @@ export class WebhooksController {
   async update(
     @Param('appId', new IntParamPipe()) appId: number,
     @Param('subscriptionId', new IntParamPipe()) subscriptionId: number,
-    @Body() body: unknown,
+    @Body() body: SubscriptionPatchDto,
     @Caller() caller: WebhooksCaller,
     @Ctx() ctx: CommandContext,
   ) {
     checkAppOwnership(this.directory, caller, appId);
-    const { active } = parsePatch(body);
+    const { active } = body;
     const view = await this.commandBus.execute(
       new AppWebhooksBusCommand({ type: 'UpdateSubscription', appId, subscriptionId, active }, ctx),
     );

@@ -1,5 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import type Database from 'better-sqlite3';
+import {
+  type AssociationEvent,
+  AssociationEventType,
+  HUBSPOT_DEFINED_TYPES,
+} from '../../crm-associations/crm-associations.events';
 import { CrmRecordEventType, type RecordEvent } from '../../crm-records/crm-records.events';
 import type { Recorded } from '../../platform/events/event-type-registry';
 import type { Projection } from '../../platform/projections/projection';
@@ -9,7 +14,7 @@ import { readScopesOf, subscribedObjectTypeId } from '../domain/subscription-typ
 import { WebhooksEventType, type WebhooksEvent } from '../domain/webhook-events';
 import { OAuthEventType, type InstallEvent } from '../../oauth/oauth.events';
 
-type OutboxEvent = WebhooksEvent | RecordEvent | InstallEvent;
+type OutboxEvent = WebhooksEvent | RecordEvent | InstallEvent | AssociationEvent;
 
 export const WEBHOOK_OUTBOX_PROJECTION = 'webhooks-outbox';
 
@@ -33,6 +38,9 @@ export class WebhookOutboxProjection implements Projection<OutboxEvent> {
     WebhooksEventType.SubscriptionDeleted,
     WebhooksEventType.DeliveryAttempted,
     WebhooksEventType.RedeliveryRequested,
+    WebhooksEventType.DispatchLeaseTaken,
+    WebhooksEventType.DispatchLeaseReleased,
+    WebhooksEventType.SigningSecretResealed,
     OAuthEventType.AppInstalled,
     OAuthEventType.AppInstallScopesChanged,
     OAuthEventType.AppUninstalled,
@@ -41,6 +49,8 @@ export class WebhookOutboxProjection implements Projection<OutboxEvent> {
     CrmRecordEventType.RecordArchived,
     CrmRecordEventType.RecordMerged,
     CrmRecordEventType.RecordPurged,
+    AssociationEventType.AssociationTypesAdded,
+    AssociationEventType.AssociationTypesRemoved,
   ];
 
   setup(db: Database.Database): void {
@@ -68,6 +78,8 @@ export class WebhookOutboxProjection implements Projection<OutboxEvent> {
         request_id TEXT PRIMARY KEY, app_id INTEGER NOT NULL, position INTEGER NOT NULL, url TEXT NOT NULL,
         sent_at INTEGER NOT NULL, request_headers TEXT NOT NULL,
         request_body TEXT NOT NULL, status_code INTEGER, error TEXT, response_body TEXT, duration_ms INTEGER NOT NULL);
+      CREATE TABLE IF NOT EXISTS wh_resealed_secrets (
+        app_id INTEGER PRIMARY KEY, sealed TEXT NOT NULL, replaces TEXT NOT NULL);
       CREATE TABLE IF NOT EXISTS wh_attempt_items (
         event_id TEXT NOT NULL, request_id TEXT NOT NULL, attempt_number INTEGER NOT NULL, outcome TEXT NOT NULL,
         next_attempt_at INTEGER, PRIMARY KEY (event_id, request_id));
@@ -76,7 +88,8 @@ export class WebhookOutboxProjection implements Projection<OutboxEvent> {
 
   reset(db: Database.Database): void {
     db.exec(`DELETE FROM wh_settings; DELETE FROM wh_subscriptions; DELETE FROM wh_installs; DELETE FROM wh_outbox;
-      DELETE FROM sqlite_sequence WHERE name = 'wh_outbox'; DELETE FROM wh_attempts; DELETE FROM wh_attempt_items;`);
+      DELETE FROM sqlite_sequence WHERE name = 'wh_outbox'; DELETE FROM wh_attempts; DELETE FROM wh_attempt_items;
+      DELETE FROM wh_resealed_secrets;`);
   }
 
   apply(event: Recorded<OutboxEvent>, db: Database.Database): void {
@@ -187,6 +200,20 @@ export class WebhookOutboxProjection implements Projection<OutboxEvent> {
         );
         return;
       }
+      case WebhooksEventType.SigningSecretResealed:
+        run(
+          'INSERT OR REPLACE INTO wh_resealed_secrets VALUES (?, ?, ?)',
+          event.data.appId,
+          event.data.sealed,
+          event.data.replaces,
+        );
+        return;
+      case WebhooksEventType.DispatchLeaseTaken:
+      case WebhooksEventType.DispatchLeaseReleased:
+        // Nothing to apply: followed so the read models' position passes them at once (a dispatcher
+        // that took a lease waits for it; on EventStoreDB, types no projection follows are passed
+        // only at the feed's next checkpoint).
+        return;
       case OAuthEventType.AppInstalled:
       case OAuthEventType.AppInstallScopesChanged:
         run(
@@ -198,6 +225,10 @@ export class WebhookOutboxProjection implements Projection<OutboxEvent> {
         return;
       case OAuthEventType.AppUninstalled:
         run('DELETE FROM wh_installs WHERE hub_id = ? AND app_id = ?', event.data.hubId, event.data.appId);
+        return;
+      case AssociationEventType.AssociationTypesAdded:
+      case AssociationEventType.AssociationTypesRemoved:
+        for (const change of associationChangesOf(event)) this.enqueue(change, event.position, db);
         return;
       default: {
         const change = recordChangeOf(event);
@@ -248,7 +279,7 @@ export class WebhookOutboxProjection implements Projection<OutboxEvent> {
           change.hubId,
           c.subscription_id,
           c.event_type,
-          item.objectId,
+          change.objectId,
           position,
           JSON.stringify(item),
           change.occurredAt,
@@ -308,6 +339,48 @@ function recordChangeOf(event: Recorded<OutboxEvent>): RecordChange | null {
     default:
       return null;
   }
+}
+
+/** HubSpot's Primary association types (`HUBSPOT_DEFINED` category), by type id. */
+const PRIMARY_TYPE_IDS = new Set(HUBSPOT_DEFINED_TYPES.filter((t) => t.label === 'Primary').map((t) => t.typeId));
+
+/**
+ * An association change as HubSpot reports it: one item per side (from each record to the other,
+ * same-type pairs included) and per type added or removed. Each (side, type) is its own change, so
+ * the eventId it names stays distinct and stable.
+ */
+function associationChangesOf(event: Recorded<AssociationEvent>): RecordChange[] {
+  const d = event.data;
+  const removed = event.type === AssociationEventType.AssociationTypesRemoved;
+  const sides = [
+    { from: d.a, to: d.b, typeOf: (t: (typeof d.types)[number]) => t.typeId },
+    { from: d.b, to: d.a, typeOf: (t: (typeof d.types)[number]) => t.inverseTypeId },
+  ];
+  return sides.flatMap(({ from, to, typeOf }) =>
+    d.types.map((t) => {
+      const typeId = typeOf(t);
+      return {
+        sourceEventId: `${event.metadata.eventId}/${from.objectTypeId}-${from.id}/${t.category}-${typeId}`,
+        hubId: d.hubId,
+        objectTypeId: from.objectTypeId,
+        objectId: from.id,
+        occurredAt: d.at,
+        kind: 'associationChange' as const,
+        properties: {},
+        mergedInto: null,
+        association: {
+          toObjectTypeId: to.objectTypeId,
+          toObjectId: to.id,
+          typeId,
+          category: t.category,
+          removed,
+          primary: t.category === 'HUBSPOT_DEFINED' && PRIMARY_TYPE_IDS.has(typeId),
+        },
+        appId: d.appId,
+        userId: d.userId,
+      };
+    }),
+  );
 }
 
 const ids = (d: { hubId: number; objectTypeId: string; id: number }) => ({

@@ -82,9 +82,10 @@ export interface AppConfig {
   /**
    * App webhook deliveries (docs/webhooks.md): HubSpot's 10 s answer timeout by default; how often
    * the dispatcher looks for retries that came due (on the installs' clocks) when nothing woke it;
-   * `enabled: false` stops sending (the outbox still fills).
+   * `enabled: false` stops sending (the outbox still fills); how long an instance's right to send an
+   * app's deliveries lasts unrenewed (several instances on EventStoreDB).
    */
-  webhooks: { enabled: boolean; timeoutMs: number; pollMs: number };
+  webhooks: { enabled: boolean; timeoutMs: number; pollMs: number; leaseMs: number };
   /**
    * Fastify's trustProxy: which X-Forwarded-For hops to believe for the client's address (the
    * sign-in and client-authentication throttles key on it). false: the socket's peer.
@@ -263,6 +264,7 @@ export function loadConfig(env: Env): AppConfig {
       enabled: bool('WEBHOOKS_ENABLED', true),
       timeoutMs: int('WEBHOOK_TIMEOUT_MS', 10_000, 100, 60_000),
       pollMs: int('WEBHOOK_POLL_MS', 250, 10, 60_000),
+      leaseMs: int('WEBHOOK_LEASE_MS', 5_000, 1_000, 300_000),
     },
     trustProxy,
     metricsToken: env.METRICS_TOKEN ? env.METRICS_TOKEN : null,

@@ -15,7 +15,8 @@ const INFO = 'hubspot-service:sealed-secret';
  */
 export class SecretSealer {
   private readonly keys = new Map<string, Buffer>();
-  private readonly sealingKid: string;
+  /** The key new seals are made with (the first of TOKEN_SIGNING_KEYS). */
+  readonly sealingKid: string;
 
   constructor(signingKeys: readonly SigningKey[]) {
     if (signingKeys.length === 0) throw new Error('SecretSealer needs at least one key');
@@ -41,6 +42,12 @@ export class SecretSealer {
     return [FORMAT, this.sealingKid, iv, body, cipher.getAuthTag()]
       .map((p) => (typeof p === 'string' ? p : p.toString('base64url')))
       .join('.');
+  }
+
+  /** The id of the key a seal was made with (null when it is not a seal). */
+  static keyIdOf(sealed: string): string | null {
+    const [format, kid] = sealed.split('.');
+    return format === FORMAT && kid ? kid : null;
   }
 
   /** The plain secret, or null when the seal is malformed, tampered with, or of a key no longer held. */

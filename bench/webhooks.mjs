@@ -1,0 +1,138 @@
+// `node scripts/with-build.mjs bench/webhooks.mjs`: the webhook figures of issue 42, apart from
+// `npm run bench` (whose report they do not change), as bench/records.mjs is for records.
+// 1. 1,000 contacts created (batches of 100 at 4 connections) reach a loopback receiver with
+//    maxConcurrentRequests 10: seconds from the first create to the last item, and each item's lag
+//    from its create's answer (p50/p99). Target: within 5 s.
+// 2. GET by id under 500 record events a second (a batch create of 100 every 200 ms), with the app's
+//    webhooks configured (every event delivered) and then cleared (none): the p99s side by side.
+//    Target: unchanged.
+// BENCH_WEBHOOK_CREATES: how many contacts in 1 (default 1,000).
+import { createServer } from 'node:http';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { clearInterval, setInterval } from 'node:timers';
+import { measure } from './lib/load.mjs';
+import { Service } from './lib/service.mjs';
+
+const CREATES = Number(process.env.BENCH_WEBHOOK_CREATES ?? 1000);
+const CONNECTIONS = 4;
+const quantile = (sorted, q) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
+
+/** A receiver on 127.0.0.1 that answers 204 and notes when each objectId arrived. */
+async function receiver() {
+  const arrived = new Map();
+  let items = 0;
+  const server = createServer((req, res) => {
+    let body = '';
+    req.on('data', (c) => (body += c));
+    req.on('end', () => {
+      const now = performance.now();
+      for (const item of JSON.parse(body)) {
+        items++;
+        if (!arrived.has(item.objectId)) arrived.set(item.objectId, now);
+      }
+      res.writeHead(204).end();
+    });
+  });
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${server.address().port}/hooks`,
+    arrived,
+    items: () => items,
+    close: () => new Promise((resolve) => server.close(resolve)),
+  };
+}
+
+/** Resolves once `check()` holds, polled every 5 ms, at most `ms`. */
+async function until(check, ms, what) {
+  const started = performance.now();
+  while (!check()) {
+    if (performance.now() - started > ms) throw new Error(`${what}: not within ${ms} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
+
+const dataDir = mkdtempSync(join(tmpdir(), 'hs-bench-webhooks-'));
+const service = new Service({ dataDir, env: { RATE_LIMIT_ENABLED: 'false' } });
+const hooks = await receiver();
+try {
+  await service.start();
+  await service.ready();
+  const setup = await service.createDeveloperSetup({
+    scopes: ['oauth', 'crm.objects.contacts.read', 'crm.objects.contacts.write'],
+  });
+  const { access_token: token } = await service.exchange(setup, await service.authorizationCode(setup));
+  const auth = { authorization: `Bearer ${token}` };
+  const { developerApiKey } = await service.admin('POST', `/admin/v1/accounts/${setup.hubId}/developer-api-keys`);
+  const dev = async (method, path, body) => {
+    const r = await service.call(method, `/webhooks/v3/${setup.app.appId}${path}?hapikey=${developerApiKey}`, { body });
+    if (r.status >= 300) throw new Error(`${method} ${path} answered ${r.status}: ${r.text}`);
+  };
+  const settings = { targetUrl: hooks.url, throttling: { maxConcurrentRequests: 10 } };
+  await dev('PUT', '/settings', settings);
+  await dev('POST', '/subscriptions', { eventType: 'contact.creation', active: true });
+
+  let serial = 0;
+  const createBatch = async (n) => {
+    const inputs = Array.from({ length: n }, () => ({ properties: { email: `c${serial++}@bench.example.com` } }));
+    const r = await service.call('POST', '/crm/v3/objects/contacts/batch/create', { body: { inputs }, headers: auth });
+    if (r.status !== 201) throw new Error(`batch create answered ${r.status}: ${r.text.slice(0, 300)}`);
+    const answeredAt = performance.now();
+    return r.json.results.map((c) => [Number(c.id), answeredAt]);
+  };
+
+  // 1. CREATES contacts to the receiver.
+  const answered = new Map();
+  let next = 0;
+  const began = performance.now();
+  await Promise.all(
+    Array.from({ length: CONNECTIONS }, async () => {
+      while (next < CREATES) {
+        const n = Math.min(100, CREATES - next);
+        next += n;
+        for (const [id, at] of await createBatch(n)) answered.set(id, at);
+      }
+    }),
+  );
+  await until(() => [...answered.keys()].every((id) => hooks.arrived.has(id)), 60_000, 'every creation delivered');
+  const last = Math.max(...[...answered.keys()].map((id) => hooks.arrived.get(id)));
+  const lags = [...answered].map(([id, at]) => hooks.arrived.get(id) - at).sort((a, b) => a - b);
+  console.log(
+    `deliveries: ${CREATES} creations at the receiver ${((last - began) / 1000).toFixed(2)} s after the first create ` +
+      `(target 5 s); lag from the create's answer p50 ${quantile(lags, 0.5).toFixed(0)} ms, p99 ${quantile(lags, 0.99).toFixed(0)} ms; ` +
+      `${hooks.items()} items received`,
+  );
+
+  // 2. GET by id under 500 record events a second, webhooks on and off.
+  const getUrl = `${service.url}/crm/v3/objects/contacts/${[...answered.keys()][0]}`;
+  const underEvents = async (label) => {
+    let created = 0;
+    const timer = setInterval(() => {
+      createBatch(100).then(
+        (ids) => (created += ids.length),
+        (error) => console.error(error.message),
+      );
+    }, 200);
+    const started = performance.now();
+    try {
+      return { ...(await measure(label, { pid: service.pid, url: getUrl, headers: auth, quiet: true })), created };
+    } finally {
+      clearInterval(timer);
+      const seconds = (performance.now() - started) / 1000;
+      console.log(`${label}: ~${(created / seconds).toFixed(0)} record events/s generated`);
+    }
+  };
+  const on = await underEvents('GET by id, webhooks delivering');
+  await dev('DELETE', '/settings');
+  const off = await underEvents('GET by id, webhooks cleared');
+  console.log(
+    `hot path under ~500 record events/s: GET by id p99 ${on.p99} ms with webhooks delivering, ${off.p99} ms without ` +
+      `(p50 ${on.p50} / ${off.p50} ms; ${on.reqPerSec.toFixed(0)} / ${off.reqPerSec.toFixed(0)} req/s)`,
+  );
+} finally {
+  await service.stop();
+  await hooks.close();
+  rmSync(dataDir, { recursive: true, force: true });
+}

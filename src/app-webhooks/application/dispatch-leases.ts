@@ -1,0 +1,135 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
+import { randomUUID } from 'node:crypto';
+import { MONOTONIC_CLOCK, type MonotonicClock } from '../../platform/clock';
+import { APP_CONFIG, type AppConfig } from '../../platform/config/config';
+import { EVENT_STORE, type EventStore } from '../../platform/event-store/event-store.port';
+import type { Recorded } from '../../platform/events/event-type-registry';
+import { ProjectionRunner } from '../../platform/projections/projection-runner';
+import { type LeaseHeld, type LeaseSeen, leaseStep, observe } from '../domain/dispatch-lease';
+import type { DispatchLeaseEvent } from '../domain/webhook-events';
+import { DispatchLeaseBusCommand } from './app-webhooks.commands';
+
+const ACTOR = 'system:webhooks-dispatcher';
+
+/**
+ * This instance's side of the dispatch leases (domain/dispatch-lease.ts): which apps it may send for,
+ * what it saw of the others' leases (from the feed, and from refused appends), and the appends that
+ * take, renew and release. Only on EventStoreDB, the store several instances share: on the embedded
+ * store there is one instance, so it sends for every app and writes no lease.
+ */
+@Injectable()
+export class DispatchLeases {
+  /** Names this process in the lease events (the pid helps an operator find it). */
+  readonly owner = `${process.pid}-${randomUUID().slice(0, 8)}`;
+  readonly enabled: boolean;
+  private readonly held = new Map<number, LeaseHeld>();
+  private readonly seen = new Map<number, LeaseSeen>();
+  private readonly logger = new Logger('Webhooks');
+
+  constructor(
+    private readonly commandBus: CommandBus,
+    private readonly runner: ProjectionRunner,
+    @Inject(EVENT_STORE) store: EventStore,
+    @Inject(MONOTONIC_CLOCK) private readonly monotonic: MonotonicClock,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {
+    this.enabled = store.kind === 'eventstoredb';
+  }
+
+  /** A lease event from the feed: what the others hold; one naming another owner fences this one out. */
+  observed(event: Recorded<DispatchLeaseEvent>): void {
+    const { appId, owner } = event.data;
+    this.seen.set(appId, observe(this.seen.get(appId), event, event.revision, this.monotonic.elapsedMs())!);
+    const held = this.held.get(appId);
+    if (held && owner !== this.owner && event.revision > held.revision) this.held.delete(appId);
+  }
+
+  /**
+   * Whether this instance may send `appId`'s due items now (`busy`: it has items due or requests in
+   * flight), after renewing or taking the lease as needed. After a take, this instance's read models
+   * hold everything before it (the previous owner recorded its attempts before it released).
+   */
+  async maySend(appId: number, busy: boolean): Promise<boolean> {
+    if (!this.enabled) return true;
+    const step = leaseStep({
+      held: this.held.get(appId) ?? null,
+      seen: this.seen.get(appId),
+      busy,
+      now: this.monotonic.elapsedMs(),
+      timing: this.timing(),
+    });
+    switch (step.kind) {
+      case 'send':
+        return true;
+      case 'wait':
+        return false;
+      case 'release':
+        await this.release(appId, step.expected);
+        return false;
+      case 'renew':
+      case 'take': {
+        const took = await this.take(appId, step.expected);
+        if (took && step.kind === 'take') await this.runner.readModelsReached(took);
+        return took > 0;
+      }
+    }
+  }
+
+  /** Releases the leases of apps not in `busy` once idle for half a lease (or all, when shutting down). */
+  async releaseIdle(busy: ReadonlySet<number>, all = false): Promise<void> {
+    for (const [appId, held] of [...this.held]) {
+      if (busy.has(appId)) continue;
+      if (all) await this.release(appId, held.revision);
+      else await this.maySend(appId, false);
+    }
+  }
+
+  /** The position of the take, or 0 when another instance's append came first. */
+  private async take(appId: number, expected: number | 'no_stream'): Promise<number> {
+    const startedAt = this.monotonic.elapsedMs();
+    const answer = await this.commandBus.execute(
+      new DispatchLeaseBusCommand(
+        { type: 'TakeDispatchLease', appId, owner: this.owner, leaseMs: this.config.webhooks.leaseMs, expected },
+        { correlationId: randomUUID(), causationId: null, actor: ACTOR },
+      ),
+    );
+    if (answer.appended) {
+      if (!this.held.has(appId)) this.logger.log(`sending app ${appId}'s webhooks from this instance`);
+      this.held.set(appId, { revision: answer.revision, renewStartedAt: startedAt });
+      return answer.position;
+    }
+    this.lost(appId, answer.actual);
+    return 0;
+  }
+
+  private async release(appId: number, expected: number): Promise<void> {
+    this.held.delete(appId);
+    const answer = await this.commandBus.execute(
+      new DispatchLeaseBusCommand(
+        { type: 'ReleaseDispatchLease', appId, owner: this.owner, expected },
+        { correlationId: randomUUID(), causationId: null, actor: ACTOR },
+      ),
+    );
+    if (!answer.appended) this.lost(appId, answer.actual);
+  }
+
+  /** Refused: someone appended first. Until the feed says who, the stream's revision counts as just seen. */
+  private lost(appId: number, actual: number | 'no_stream'): void {
+    this.held.delete(appId);
+    if (actual === 'no_stream') return;
+    const seen = this.seen.get(appId);
+    if (seen && seen.revision >= actual) return;
+    this.seen.set(appId, {
+      revision: actual,
+      owner: null,
+      released: false,
+      leaseMs: this.config.webhooks.leaseMs,
+      seenAt: this.monotonic.elapsedMs(),
+    });
+  }
+
+  private timing() {
+    return { leaseMs: this.config.webhooks.leaseMs, timeoutMs: this.config.webhooks.timeoutMs };
+  }
+}
