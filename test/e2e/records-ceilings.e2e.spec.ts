@@ -88,7 +88,6 @@ describe('record ceilings per tier with admin overrides', () => {
       errors: [
         {
           category: 'VALIDATION_ERROR',
-          subCategory: 'LIMITS.RECORDS_LIMIT_EXCEEDED',
           context: { inputIndex: ['2'], limit: ['3'], usage: ['3'] },
           errors: [{ code: 'LIMIT_EXCEEDED', subCategory: 'LIMITS.RECORDS_LIMIT_EXCEEDED' }],
         },

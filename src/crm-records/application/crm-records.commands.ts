@@ -81,7 +81,6 @@ export interface StandardErrorView {
   status: string;
   category: string;
   message: string;
-  subCategory?: string;
   context: Record<string, string[]>;
   errors: Array<{ message: string; in?: string; code?: string; subCategory?: string }>;
   links: Record<string, string>;

@@ -695,7 +695,7 @@ export function standardError(
   return {
     status: 'error',
     category: error.category,
-    ...(error.extras.subCategory ? { subCategory: error.extras.subCategory } : {}),
+    // HubSpot's StandardError types `subCategory` as an object; the text goes on the error detail.
     message: error.message,
     context: { ...error.extras.context, ...context, inputIndex: [String(index)] },
     errors: details.length > 0 ? details : [{ message: error.message, code: error.category }],

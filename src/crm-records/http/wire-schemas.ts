@@ -69,17 +69,14 @@ const ERROR_DETAIL = object(
 );
 
 /** StandardError: one refused input of a batch. */
-const STANDARD_ERROR = object(
-  {
-    status: str(),
-    category: str(),
-    message: str(),
-    context: mapOf(arrayOf(str())),
-    errors: arrayOf(ERROR_DETAIL),
-    links: mapOf(str()),
-  },
-  { subCategory: str() },
-);
+const STANDARD_ERROR = object({
+  status: str(),
+  category: str(),
+  message: str(),
+  context: mapOf(arrayOf(str())),
+  errors: arrayOf(ERROR_DETAIL),
+  links: mapOf(str()),
+});
 
 const batchOf = (item: WireSchema): WireSchema =>
   object(
