@@ -25,6 +25,7 @@ import { WebhookOutboxProjection } from './projections/webhook-outbox.projection
     imports: [DirectoryModule, AccessTokenVerificationModule],
     controllers: [WebhooksController, WebhookDeliveriesController],
     providers: [WebhooksQueries],
+    exports: [WebhooksQueries],
   }),
 )
 export class AppWebhooksModule {}
