@@ -26,7 +26,7 @@ export function whole(source: unknown, name: string, min = 0, max = Number.MAX_S
 
 /** A path segment that must be a whole number (an id). */
 export function idParam(raw: string, name: string): number {
-  const n = /^\d{1,15}$/.test(raw) ? Number(raw) : NaN;
+  const n = /^\d{1,16}$/.test(raw) ? Number(raw) : NaN;
   if (!Number.isSafeInteger(n) || n < 1) throw consoleErrors.notFound(`${name} ${raw.slice(0, 40)}`);
   return n;
 }

@@ -9,7 +9,7 @@ nav.top form{margin-left:auto}
 h2{font-size:1.15rem;margin:1.5rem 0 .5rem}
 .table{overflow-x:auto;max-width:100%}
 table{border-collapse:collapse;width:100%;font-size:.9rem}
-th,td{text-align:left;vertical-align:top;padding:.35rem .5rem;border-bottom:1px solid var(--line);overflow-wrap:anywhere}
+th,td{text-align:left;vertical-align:top;padding:.35rem .5rem;border-bottom:1px solid var(--line);overflow-wrap:break-word}
 th{color:var(--muted);font-weight:600}
 pre{margin:0;white-space:pre-wrap;overflow-wrap:anywhere;font-size:.8rem;max-height:16rem;overflow:auto}
 form.inline{display:inline-flex;flex-wrap:wrap;gap:.4rem;align-items:center;margin:.15rem 0}
@@ -20,6 +20,7 @@ form.inline button,form.filters button{padding:.35rem .8rem}
 dl{display:grid;grid-template-columns:max-content 1fr;gap:.25rem 1rem;margin:.5rem 0}
 dt{color:var(--muted)}dd{margin:0;overflow-wrap:anywhere}
 .pager{display:flex;gap:1rem;margin:1rem 0}
+@media (max-width:700px){main{padding:.75rem;margin:.5rem auto}.table table{min-width:46rem}nav.top{padding:0 .75rem}}
 `;
 
 const LINKS: Array<[string, string]> = [
@@ -96,8 +97,18 @@ export function table(headers: string[], rows: Html[], empty = 'None.'): Html {
   </div>`;
 }
 
-/** Long runs of hex or base64url (hashes, tokens, signatures) are never shown, wherever they sit. */
-const SECRET_LIKE = /[A-Fa-f0-9]{32,}|[A-Za-z0-9_-]{40,}/g;
+/** Long runs of hex, base64url or padded base64 (hashes, tokens, signatures) are never shown, wherever they sit. */
+const SECRET_LIKE = /[A-Fa-f0-9]{32,}|[A-Za-z0-9_-]{40,}|[A-Za-z0-9+/]{40,}={1,2}/g;
 export function withoutSecretLike(text: string): string {
   return text.replace(SECRET_LIKE, '[withheld]');
+}
+
+/** Fields whose values are credentials or derived from one (a webhook's signature headers, a token's hash). */
+const SECRET_KEY = /signature|secret|password|hash|^token$|accesstoken|refreshtoken/i;
+
+/** A value as indented JSON for a page: secret fields and secret-like runs withheld. */
+export function shownJson(value: unknown): string {
+  return withoutSecretLike(
+    JSON.stringify(value, (key, v: unknown) => (SECRET_KEY.test(key) && typeof v === 'string' ? '[withheld]' : v), 1),
+  );
 }
