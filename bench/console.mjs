@@ -57,10 +57,16 @@ try {
   cookie = signIn.headers.getSetCookie()[0].split(';')[0];
 
   const feedHead = await lastPosition();
+  // An account with no events among the newest: its filter reads the whole scan budget for one page.
+  const quiet = await service.admin('POST', '/admin/v1/accounts', { domain: 'quiet.example.com', tier: 'free' });
   const pages = [
     ['events, newest 50', '/console/events'],
     ['events, 50 before the middle of the feed (keyset)', `/console/events?before=${Math.floor(feedHead / 2)}`],
     ['events of the account (scan filter)', `/console/events?hubId=${setup.hubId}`],
+    [
+      'events of an account with none among the newest 5,000 (the scan budget read)',
+      `/console/events?hubId=${quiet.hubId}&before=${feedHead}`,
+    ],
     ['events of one type (type index)', '/console/events?type=crm.RecordCreated'],
     ['records, first 100', `/console/records?hubId=${setup.hubId}&type=0-1`],
     ['records, 100 after id 90,000 (keyset)', `/console/records?hubId=${setup.hubId}&type=0-1&after=90000`],

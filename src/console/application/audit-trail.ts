@@ -24,7 +24,7 @@ export const AUDIT_PAGE_SIZE = 50;
 /** Events read per backwards step when a filter the store cannot index (account, app, correlation) is set. */
 const SCAN_BATCH = 1000;
 /** At most this many events are read for one page: a page's cost is bounded whatever the history holds. */
-export const SCAN_BUDGET = 20_000;
+export const SCAN_BUDGET = 5_000;
 
 const numberIn = (data: Record<string, unknown>, keys: readonly string[], wanted: number) =>
   keys.some((k) => data[k] === wanted || data[k] === String(wanted));
