@@ -11,7 +11,7 @@ h2{font-size:1.15rem;margin:1.5rem 0 .5rem}
 table{border-collapse:collapse;width:100%;font-size:.9rem}
 th,td{text-align:left;vertical-align:top;padding:.35rem .5rem;border-bottom:1px solid var(--line);overflow-wrap:break-word}
 th{color:var(--muted);font-weight:600}
-pre{margin:0;white-space:pre-wrap;overflow-wrap:anywhere;font-size:.8rem;max-height:16rem;overflow:auto}
+pre{margin:0;white-space:pre-wrap;overflow-wrap:anywhere;font-size:.8rem;max-height:16rem;overflow:auto;min-width:18rem}
 form.inline{display:inline-flex;flex-wrap:wrap;gap:.4rem;align-items:center;margin:.15rem 0}
 form.filters{display:flex;flex-wrap:wrap;gap:.5rem 1rem;align-items:flex-end;margin:.5rem 0 1rem}
 form.filters label{margin:0;font-size:.85rem}
