@@ -156,9 +156,11 @@ export class ConsoleDirectoryController {
         limit: 20,
       });
       const list = (items: string[]) =>
-        html`<ul class="scopes">
-          ${items.map((s) => html`<li><code>${s}</code></li>`)}
-        </ul>`;
+        items.length === 0
+          ? html`<span class="muted">none</span>`
+          : html`<ul class="scopes">
+              ${items.map((s) => html`<li><code>${s}</code></li>`)}
+            </ul>`;
       const body = html`<dl>
           <dt>Name</dt>
           <dd>${app.name}</dd>
