@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { AppWebhooksModule } from '../app-webhooks';
 import { CardsModule } from '../cards';
+import { CrmAssociationsModule } from '../crm-associations';
 import { CrmRecordsModule } from '../crm-records';
 import { CrmSchemaModule } from '../crm-schema';
 import { CrmSearchModule } from '../crm-search';
@@ -29,6 +30,7 @@ import { ConsoleSessions } from './http/console-session';
     AppWebhooksModule,
     CardsModule,
     CrmRecordsModule,
+    CrmAssociationsModule,
     CrmSchemaModule,
     CrmSearchModule,
     TestControlsModule,

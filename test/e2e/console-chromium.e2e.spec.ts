@@ -23,7 +23,13 @@ const WIDTHS = [1280, 390] as const;
 
 jest.setTimeout(120_000);
 
-const SCOPES = ['oauth', 'crm.objects.contacts.read', 'crm.objects.contacts.write'];
+const SCOPES = [
+  'oauth',
+  'crm.objects.contacts.read',
+  'crm.objects.contacts.write',
+  'crm.objects.companies.read',
+  'crm.objects.companies.write',
+];
 
 /**
  * The console in headless Chromium: sign in with the admin key, walk every page at 1280 and 390 px
@@ -76,6 +82,12 @@ describe('console in headless Chromium', () => {
     contactId = ((await created.json()) as { id: string }).id;
     contactCorrelationId = created.headers.get('x-hubspot-correlation-id')!;
     await crm.crm.contacts.basicApi.update(contactId, { properties: { lastname: 'Lovelace' } });
+    // A company associated with the contact (the unlabeled contact-to-company type, 279).
+    const company = await crm.crm.companies.basicApi.create({
+      properties: { name: 'Analytical Engines Ltd' },
+      associations: [],
+    });
+    await crm.crm.associations.v4.basicApi.createDefault('contact', contactId, 'company', company.id);
     await receiver.waitFor(() => receiver.requests.length >= 1, 'the first webhook delivery');
     await deliveredOnce();
 
@@ -219,6 +231,7 @@ describe('console in headless Chromium', () => {
     const record = (await page.locator('main').textContent())!;
     expect(record).toContain('Lovelace');
     expect(record).toContain(`INTEGRATION ${f.appId}`);
+    expect(await page.locator('main table').nth(1).textContent()).toMatch(/Companies\s*\d+\s*HUBSPOT_DEFINED 279/);
 
     // The audit trail: newest first, filtered by account, and a correlation id's events.
     await visit(`/console/events?hubId=${f.hubId}`, 'events-account');

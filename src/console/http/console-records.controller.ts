@@ -4,6 +4,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { DirectoryQueries } from '../../directory/directory.queries';
 import { PropertiesQueries, STANDARD_OBJECT_TYPES } from '../../crm-schema';
 import { CrmRecordsQueries, RecordHistory } from '../../crm-records/crm-records.queries';
+import { AssociationsQueries } from '../../crm-associations/crm-associations.queries';
 import { consoleErrors } from '../domain/console-errors';
 import { idParam, text, whole } from '../domain/form-input';
 import { consolePage } from '../views/layout';
@@ -24,6 +25,7 @@ export class ConsoleRecordsController {
     private readonly records: CrmRecordsQueries,
     private readonly history: RecordHistory,
     private readonly properties: PropertiesQueries,
+    private readonly associations: AssociationsQueries,
   ) {}
 
   @Get()
@@ -129,6 +131,10 @@ export class ConsoleRecordsController {
         this.records.get(hubId, type, id, true, { properties: names });
       if (!record) throw consoleErrors.notFound(`Record ${id} of type ${type} in account ${hubId}`);
       const history = await this.history.of(hubId, type, id, Object.keys(record.properties));
+      // The first 100 associated records of each standard type (the records API pages further).
+      const associated = TYPES.flatMap((to) =>
+        this.associations.page(hubId, type, id, to.id, 0, 100).results.map((a) => ({ to, a })),
+      );
       const body = html`<dl>
           <dt>Created</dt>
           <dd>${record.createdAt}</dd>
@@ -150,6 +156,21 @@ export class ConsoleRecordsController {
                 </td>
               </tr>`,
           ),
+        )}
+        <h2>Associations</h2>
+        ${table(
+          ['Type', 'Record', 'Association types'],
+          associated.map(
+            ({ to, a }) =>
+              html`<tr>
+                <td>${to.label}</td>
+                <td><a href="/console/records/${hubId}/${to.id}/${a.toObjectId}">${a.toObjectId}</a></td>
+                <td>
+                  ${a.associationTypes.map((t) => `${t.category} ${t.typeId}${t.label ? ` (${t.label})` : ''}`).join(', ')}
+                </td>
+              </tr>`,
+          ),
+          'No associations.',
         )}`;
       sendPage(reply, 200, consolePage(`Record ${id}`, body, { csrfToken }));
     });
