@@ -1,6 +1,7 @@
 import type { DynamicModule, Type } from '@nestjs/common';
 import { AppWebhooksModule } from './app-webhooks';
 import { CardsModule } from './cards';
+import { ConsoleModule } from './console';
 import { ContactsV1Module } from './contacts-v1';
 import { CrmAssociationsModule } from './crm-associations';
 import { CrmPipelinesModule } from './crm-pipelines';
@@ -26,5 +27,6 @@ export function featureModules(): FeatureModule[] {
     CrmAssociationsModule,
     AppWebhooksModule,
     TestControlsModule,
+    ConsoleModule,
   ];
 }

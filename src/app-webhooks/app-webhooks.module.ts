@@ -32,6 +32,7 @@ import { WebhookOutboxProjection } from './projections/webhook-outbox.projection
     imports: [DirectoryModule, AccessTokenVerificationModule],
     controllers: [WebhooksController, WebhookDeliveriesController],
     providers: [WebhooksQueries, DispatchLeases, WebhookSigningSecrets],
+    exports: [WebhooksQueries],
   }),
 )
 export class AppWebhooksModule {}

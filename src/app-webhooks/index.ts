@@ -1,2 +1,4 @@
 /** The app webhooks module's public surface. Everything else under src/app-webhooks is internal (lint enforces it). */
 export { AppWebhooksModule } from './app-webhooks.module';
+// The admin API's redelivery command (the console's redeliver form sends the same).
+export { DeliveryRecordBusCommand } from './application/app-webhooks.commands';

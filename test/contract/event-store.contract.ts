@@ -227,6 +227,31 @@ export function describeEventStoreContract(name: string, makeStore: () => Promis
         expect(await store.readAll({ after: start, limit: 100, streamId: unique('none') })).toEqual([]);
       });
 
+      it('reads backwards (where the store can): newest first, before exclusive, with streamId and type filters', async () => {
+        if (!store.readBackward) return; // optional on the port; EventStoreDB has none yet
+        const a = unique('back-a');
+        const b = unique('back-b');
+        const created = unique('t.Created');
+        const updated = unique('t.Updated');
+        const e1 = newEvent(created);
+        const e2 = newEvent(created);
+        const e3 = newEvent(updated);
+        const e4 = newEvent(updated);
+        await store.append(a, [e1], 'no_stream');
+        await store.append(b, [e2], 'no_stream');
+        await store.append(a, [e3], 0);
+        const last = await store.append(b, [e4], 0);
+        const before = last.position + 1;
+        expect(ids(await store.readBackward({ before, limit: 4 }))).toEqual(ids([e4, e3, e2, e1]));
+        const newest2 = await store.readBackward({ before, limit: 2 });
+        expect(ids(newest2)).toEqual(ids([e4, e3]));
+        expect(ids(await store.readBackward({ before: newest2[1]!.position, limit: 2 }))).toEqual(ids([e2, e1]));
+        expect(ids(await store.readBackward({ before, limit: 10, streamId: a }))).toEqual(ids([e3, e1]));
+        expect(ids(await store.readBackward({ before, limit: 10, type: created }))).toEqual(ids([e2, e1]));
+        expect(ids(await store.readBackward({ before, limit: 10, streamId: b, type: updated }))).toEqual(ids([e4]));
+        expect(await store.readBackward({ before, limit: 10, type: unique('t.Never') })).toEqual([]);
+      });
+
       it('reads several types in one call: exactly the matching events, in position order, paged by after/limit', async () => {
         const [x, y, z, other] = ['x', 'y', 'z', 'other'].map((t) => unique(`t.${t}`)) as [
           string,

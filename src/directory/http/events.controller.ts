@@ -3,8 +3,7 @@ import { ApiTags } from '@nestjs/swagger';
 import { ArchiveFiles } from '../../platform/archive/archive-files';
 import { segmentsBetween } from '../../platform/archive/archive-manifest';
 import { EVENT_STORE, EventStore } from '../../platform/event-store/event-store.port';
-import { withoutCredentialHashes } from '../../platform/events/credential-hashes';
-import { eventTypes } from '../../platform/events/event-type-registry';
+import { auditView } from '../../platform/events/credential-hashes';
 import { HubSpotError } from '../../platform/errors/hubspot-error';
 import { IntParamPipe } from '../../platform/http/int-param.pipe';
 import { Authenticated } from '../../platform/http/authentication';
@@ -44,14 +43,14 @@ export class EventsController {
       ...(type ? { type } : {}),
     });
     // Hot types are stored compactly: the audit trail shows every event in its domain shape.
-    const results = stored.map((e) => (eventTypes.has(e.type) ? eventTypes.decode(e) : e));
+    const results = stored.map(auditView);
     const last = results.at(-1);
     const full = results.length === size && last !== undefined;
     // The positions this page spans: archived events among them are not in `results`.
     const to = full ? last.position : await this.store.headPosition();
     const archived = segmentsBetween(this.archive.manifest(), (after ?? 0) + 1, to);
     return {
-      results: results.map(withoutCredentialHashes),
+      results,
       ...(full ? { paging: { next: { after: String(last.position) } } } : {}),
       ...(archived.length > 0
         ? {

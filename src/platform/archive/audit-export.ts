@@ -2,8 +2,7 @@ import Database from 'better-sqlite3';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { RecordedEvent } from '../events/envelope';
-import { withoutCredentialHashes } from '../events/credential-hashes';
-import { eventTypes } from '../events/event-type-registry';
+import { auditView } from '../events/credential-hashes';
 import { toRecorded, type EventRow } from '../event-store/sqlite-row-format';
 import { ArchiveFiles } from './archive-files';
 import { segmentsBetween } from './archive-manifest';
@@ -109,9 +108,8 @@ export function* exportEvents(dataDir: string, range: ExportRange): Generator<st
       if (min === lastPosition) continue;
       lastPosition = min;
       if (event.metadata.occurredAt < range.fromTime || event.metadata.occurredAt >= range.toTime) continue;
-      const decoded = eventTypes.has(event.type) ? eventTypes.decode(event) : event;
       // What the events API withholds, the export withholds too.
-      yield JSON.stringify({ ...withoutCredentialHashes(decoded), source });
+      yield JSON.stringify({ ...auditView(event), source });
     }
   } finally {
     db?.close();

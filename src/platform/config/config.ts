@@ -73,6 +73,8 @@ export interface AppConfig {
   tierLimits: Record<Tier, TierLimits>;
   /** Secret for the sign-in session cookie (32+ bytes); null: generated and kept in DATA_DIR. */
   sessionSecret: Buffer | null;
+  /** CONSOLE_ENABLED: the admin console at /console (docs/console.md); false answers its every route 404. */
+  consoleEnabled: boolean;
   /**
    * Audit retention: events of streams whose effect has ended move to DATA_DIR/archive once older
    * than `retentionDays` (0 keeps everything live). Runs every `intervalMs` (0: never on its own),
@@ -255,6 +257,7 @@ export function loadConfig(env: Env): AppConfig {
     },
     tierLimits,
     sessionSecret,
+    consoleEnabled: bool('CONSOLE_ENABLED', true),
     archive: {
       retentionDays: int('AUDIT_RETENTION_DAYS', 90, 0, 36_500),
       intervalMs: int('ARCHIVE_INTERVAL_MS', 60_000, 0, 86_400_000),

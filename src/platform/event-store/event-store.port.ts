@@ -25,6 +25,15 @@ export interface ReadAllOptions {
   types?: readonly string[];
 }
 
+/** A page of the feed read newest first (the console's audit trail): `before` is exclusive. */
+export interface ReadBackwardOptions {
+  /** Events strictly before this position; Number.MAX_SAFE_INTEGER for the newest. */
+  before: number;
+  limit: number;
+  streamId?: string;
+  type?: string;
+}
+
 /** The set of types a read keeps (undefined: every type). */
 export const typeFilter = (o: Pick<ReadAllOptions, 'type' | 'types'>): ReadonlySet<string> | undefined =>
   o.type === undefined && o.types === undefined
@@ -89,6 +98,11 @@ export interface EventStore {
   readStream(streamId: string, fromRevision?: number): Promise<RecordedEvent[]>;
   /** A page of the global feed, in order. */
   readAll(options: ReadAllOptions): Promise<RecordedEvent[]>;
+  /**
+   * A page of the global feed, newest first, through the same indexes as `readAll`. Absent on a
+   * store that cannot read backwards cheaply (readers then page forwards).
+   */
+  readBackward?(options: ReadBackwardOptions): Promise<RecordedEvent[]>;
   /** Catch-up from `after` (exclusive), then live, in batches, in order. */
   subscribeToAll(after: number): Subscription;
   /** Position of the newest event (0 when empty). */

@@ -17,6 +17,7 @@ import type {
   EventStore,
   ExpectedRevision,
   ReadAllOptions,
+  ReadBackwardOptions,
   StoreRetention,
   Subscription,
 } from './event-store.port';
@@ -320,6 +321,10 @@ export class SqliteEventStore implements EventStore {
 
   readAll(options: ReadAllOptions): Promise<RecordedEvent[]> {
     return Promise.resolve(this.feed.readAll(options));
+  }
+
+  readBackward(options: ReadBackwardOptions): Promise<RecordedEvent[]> {
+    return Promise.resolve(this.feed.readBackward(options));
   }
 
   subscribeToAll(after: number): Subscription {

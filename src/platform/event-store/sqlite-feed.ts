@@ -1,7 +1,7 @@
 import type Database from 'better-sqlite3';
 import type { EventEmitter } from 'node:events';
 import type { RecordedEvent } from '../events/envelope';
-import { typeFilter, type ReadAllOptions, type Subscription } from './event-store.port';
+import { typeFilter, type ReadAllOptions, type ReadBackwardOptions, type Subscription } from './event-store.port';
 import type { LiveTail } from './live-tail';
 import { streamKey, toRecorded } from './sqlite-row-format';
 import type { SqliteTypeNames, StoredRow } from './sqlite-type-names';
@@ -20,6 +20,10 @@ export class SqliteFeed {
     readAllByStream: Database.Statement;
     readAllByType: Database.Statement;
     readAllByStreamAndType: Database.Statement;
+    readBackward: Database.Statement;
+    readBackwardByStream: Database.Statement;
+    readBackwardByType: Database.Statement;
+    readBackwardByStreamAndType: Database.Statement;
   };
 
   constructor(
@@ -41,6 +45,16 @@ export class SqliteFeed {
       ),
       readAllByStreamAndType: db.prepare(
         `SELECT ${cols} FROM event_log WHERE stream_key = ? AND stream_id = ? AND type_id = ? AND position > ? ORDER BY position LIMIT ?`,
+      ),
+      readBackward: db.prepare(`SELECT ${cols} FROM event_log WHERE position < ? ORDER BY position DESC LIMIT ?`),
+      readBackwardByStream: db.prepare(
+        `SELECT ${cols} FROM event_log WHERE stream_key = ? AND stream_id = ? AND position < ? ORDER BY position DESC LIMIT ?`,
+      ),
+      readBackwardByType: db.prepare(
+        `SELECT ${cols} FROM event_log WHERE type_id = ? AND position < ? ORDER BY position DESC LIMIT ?`,
+      ),
+      readBackwardByStreamAndType: db.prepare(
+        `SELECT ${cols} FROM event_log WHERE stream_key = ? AND stream_id = ? AND type_id = ? AND position < ? ORDER BY position DESC LIMIT ?`,
       ),
     };
   }
@@ -68,6 +82,20 @@ export class SqliteFeed {
     else if (typeId !== undefined) rows = this.stmts.readAllByType.all(typeId, o.after, o.limit) as StoredRow[];
     else rows = this.stmts.readAll.all(o.after, o.limit) as StoredRow[];
     return this.typeNames.rows(rows).map(toRecorded);
+  }
+
+  /** Newest first, `before` exclusive: the same index ranges as `readAll`, walked downwards. */
+  readBackward(o: ReadBackwardOptions): RecordedEvent[] {
+    const typeId = o.type === undefined ? undefined : this.typeNames.idOf(o.type);
+    if (typeId === null) return [];
+    let rows: unknown[];
+    if (o.streamId && typeId !== undefined)
+      rows = this.stmts.readBackwardByStreamAndType.all(streamKey(o.streamId), o.streamId, typeId, o.before, o.limit);
+    else if (o.streamId)
+      rows = this.stmts.readBackwardByStream.all(streamKey(o.streamId), o.streamId, o.before, o.limit);
+    else if (typeId !== undefined) rows = this.stmts.readBackwardByType.all(typeId, o.before, o.limit);
+    else rows = this.stmts.readBackward.all(o.before, o.limit);
+    return this.typeNames.rows(rows as StoredRow[]).map(toRecorded);
   }
 
   /**

@@ -1,3 +1,6 @@
+import type { RecordedEvent } from './envelope';
+import { eventTypes } from './event-type-registry';
+
 /**
  * Hashes of credentials a caller presents (passwords, client secrets, developer API keys): kept in
  * the store for sign-in and client authentication, never handed out, even to the admin (a scrypt
@@ -19,4 +22,12 @@ export function withoutCredentialHashes<E extends { data: unknown }>(event: E): 
   const entries = Object.entries(event.data as Record<string, unknown>);
   if (!entries.some(([key]) => CREDENTIAL_HASHES.has(key))) return event;
   return { ...event, data: Object.fromEntries(entries.filter(([key]) => !CREDENTIAL_HASHES.has(key))) };
+}
+
+/**
+ * An event as the audit trail shows it (the events API, audit:export, the console): decoded to its
+ * current domain shape (hot types are stored compactly), credential hashes left out.
+ */
+export function auditView(event: RecordedEvent): RecordedEvent {
+  return withoutCredentialHashes(eventTypes.has(event.type) ? eventTypes.decode(event) : event);
 }

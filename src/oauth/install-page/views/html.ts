@@ -35,7 +35,8 @@ export function html(
   return new Html(out);
 }
 
-const STYLE = `
+/** The install page's stylesheet (the console shows the same look). */
+export const INSTALL_PAGE_STYLE = `
 :root{color-scheme:light;--ink:#213343;--muted:#516f90;--line:#cbd6e2;--accent:#c93b16;--accent-ink:#fff;--focus:#0b6bcb;--bad:#b3261e}
 *{box-sizing:border-box}
 body{margin:0;font:16px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:var(--ink);background:#f5f8fa}
@@ -73,7 +74,7 @@ export function page(title: string, body: Html): string {
         <meta name="referrer" content="no-referrer" />
         <title>${title}</title>
         <style>
-          ${new Html(STYLE)}
+          ${new Html(INSTALL_PAGE_STYLE)}
         </style>
       </head>
       <body>

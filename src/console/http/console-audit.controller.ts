@@ -1,0 +1,66 @@
+import { Controller, Get, Req, Res } from '@nestjs/common';
+import { ApiExcludeController } from '@nestjs/swagger';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { AuditTrail, type AuditFilter } from '../application/audit-trail';
+import { LiveTail } from '../application/live-tail';
+import { text, whole } from '../domain/form-input';
+import { eventRow } from '../views/event-row';
+import { eventsPage } from '../views/pages';
+import { ConsoleResponses, sendPage } from './console-responses';
+
+function filterOf(query: unknown): AuditFilter {
+  const hubId = whole(query, 'hubId', 1);
+  const appId = whole(query, 'appId', 1);
+  const stream = text(query, 'stream');
+  const type = text(query, 'type');
+  const correlationId = text(query, 'correlationId');
+  return {
+    ...(hubId !== undefined ? { hubId } : {}),
+    ...(appId !== undefined ? { appId } : {}),
+    ...(stream !== undefined ? { stream } : {}),
+    ...(type !== undefined ? { type } : {}),
+    ...(correlationId !== undefined ? { correlationId } : {}),
+  };
+}
+
+/** The audit trail newest first, filtered and paged, and its live tail (server-sent events). */
+@ApiExcludeController()
+@Controller('console/events')
+export class ConsoleAuditController {
+  constructor(
+    private readonly responses: ConsoleResponses,
+    private readonly trail: AuditTrail,
+    private readonly tail: LiveTail,
+  ) {}
+
+  @Get()
+  async events(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
+    await this.responses.signedIn(request, reply, async (csrfToken) => {
+      const filter = filterOf(request.query);
+      const before = whole(request.query, 'before', 1);
+      const page = await this.trail.page(filter, before);
+      sendPage(reply, 200, eventsPage(csrfToken, filter, page.events, page.older, page.scanCut));
+    });
+  }
+
+  /** Each new matching event as one server-sent event: its table row, escaped on this side, as a JSON string. */
+  @Get('live')
+  async live(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
+    await this.responses.signedIn(request, reply, async () => {
+      const filter = filterOf(request.query);
+      reply.hijack();
+      const raw = reply.raw;
+      raw.writeHead(200, {
+        'content-type': 'text/event-stream; charset=utf-8',
+        'cache-control': 'no-store',
+        'x-accel-buffering': 'no',
+      });
+      raw.write(': following\n\n');
+      const stop = await this.tail.follow(filter, {
+        send: (event) => raw.write(`data: ${JSON.stringify(eventRow(event).value)}\n\n`),
+        end: () => raw.end(),
+      });
+      request.raw.on('close', stop);
+    });
+  }
+}

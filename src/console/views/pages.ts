@@ -1,0 +1,103 @@
+import { Html, html } from '../../oauth';
+import type { RecordedEvent } from '../../platform/events/envelope';
+import type { AuditFilter } from '../application/audit-trail';
+import { EVENT_HEADERS, eventRow } from './event-row';
+import { actionForm, consolePage, iso, table, withoutSecretLike } from './layout';
+
+export function signInPage(csrfToken: string, refused?: string): string {
+  return consolePage(
+    'Sign in to the console',
+    html`${refused ? html`<p class="alert" role="alert">${refused}</p>` : html``}
+      <form method="post" action="/console/sign-in">
+        <input type="hidden" name="_csrf" value="${csrfToken}" />
+        <label for="adminKey">Admin key</label>
+        <input id="adminKey" name="adminKey" type="password" autocomplete="current-password" required autofocus />
+        <p class="muted">ADMIN_API_KEY, or the demo key the start banner printed.</p>
+        <div class="actions"><button type="submit" class="primary">Sign in</button></div>
+      </form>`,
+  );
+}
+
+export function errorPage(title: string, message: string, csrfToken?: string): string {
+  return consolePage(title, html`<p class="alert" role="alert">${message}</p>`, csrfToken ? { csrfToken } : undefined);
+}
+
+export function pager(olderHref: string | null, newestHref: string | null): Html {
+  return html`<nav class="pager" aria-label="Pages">
+    ${newestHref ? html`<a href="${newestHref}">Newest</a>` : html``}
+    ${olderHref ? html`<a href="${olderHref}">Older</a>` : html``}
+  </nav>`;
+}
+
+/** The audit trail page: the filters form, the live tail switch, the page of events newest first. */
+export function eventsPage(
+  csrfToken: string,
+  filter: AuditFilter,
+  events: RecordedEvent[],
+  older: number | null,
+  scanCut: boolean,
+): string {
+  const params = new URLSearchParams();
+  for (const [k, v] of Object.entries(filter)) if (v !== undefined) params.set(k, String(v));
+  const olderHref = older === null ? null : `/console/events?${params.toString()}&before=${older}`;
+  const field = (name: keyof AuditFilter, label: string) =>
+    html`<div>
+      <label for="f-${name}">${label}</label
+      ><input id="f-${name}" type="text" name="${name}" value="${filter[name] ?? ''}" />
+    </div>`;
+  return consolePage(
+    'Audit trail',
+    html`<form class="filters" method="get" action="/console/events">
+        ${field('hubId', 'Account (hubId)')} ${field('appId', 'App (appId)')} ${field('stream', 'Stream')}
+        ${field('type', 'Type')} ${field('correlationId', 'Correlation id')}
+        <button type="submit">Filter</button>
+      </form>
+      <p>
+        <button type="button" id="tail-toggle" aria-pressed="false">Follow live</button>
+        <span id="tail-state" class="muted" role="status"></span>
+      </p>
+      ${
+        scanCut
+          ? html`<p class="notice">
+              This page read its budget of events without filling up: older matches may follow.
+            </p>`
+          : html``
+      }
+      ${table(EVENT_HEADERS, events.map(eventRow), 'No events match.')}
+      ${pager(olderHref, older === null && events.length === 0 ? null : `/console/events?${params.toString()}`)}
+      <script>
+        (() => {
+          const button = document.getElementById('tail-toggle');
+          const state = document.getElementById('tail-state');
+          let source = null;
+          button.addEventListener('click', () => {
+            if (source) {
+              source.close();
+              source = null;
+              button.setAttribute('aria-pressed', 'false');
+              button.textContent = 'Follow live';
+              state.textContent = '';
+              return;
+            }
+            source = new EventSource('/console/events/live' + location.search);
+            button.setAttribute('aria-pressed', 'true');
+            button.textContent = 'Stop following';
+            source.addEventListener('open', () => {
+              state.textContent = 'Following: new events appear at the top.';
+            });
+            source.addEventListener('message', (m) => {
+              let body = document.querySelector('main table tbody');
+              if (!body) {
+                location.reload();
+                return;
+              }
+              body.insertAdjacentHTML('afterbegin', JSON.parse(m.data));
+            });
+          });
+        })();
+      </script>`,
+    { csrfToken },
+  );
+}
+
+export { actionForm, html, iso, table, withoutSecretLike };
