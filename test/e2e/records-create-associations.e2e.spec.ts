@@ -42,6 +42,18 @@ const to = (id: string, associationTypeId: number) => ({
 });
 
 describe('associations in creates', () => {
+  it('a company created with an association to a contact (280, company→contact): both ends see it', async () => {
+    const contact = await client.crm.contacts.basicApi.create({ properties: { email: 'other-way@example.com' } });
+    const company = await client.crm.companies.basicApi.create({
+      properties: { name: 'Other Way' },
+      associations: [to(contact.id, 280)],
+    });
+    const fromContact = await client.crm.contacts.basicApi.getById(contact.id, undefined, undefined, ['companies']);
+    expect(fromContact.associations?.companies?.results.map((r) => r.id)).toEqual([company.id]);
+    const fromCompany = await client.crm.companies.basicApi.getById(company.id, undefined, undefined, ['contacts']);
+    expect(fromCompany.associations?.contacts?.results.map((r) => r.id)).toEqual([contact.id]);
+  });
+
   it('basicApi.create and batchApi.create associate the new records; reads show it', async () => {
     const company = await client.crm.companies.basicApi.create({ properties: { name: 'Acme' }, associations: [] });
     const contact = await client.crm.contacts.basicApi.create({
