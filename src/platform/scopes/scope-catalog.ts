@@ -39,6 +39,18 @@ const OBJECTS = [
   'users',
 ] as const;
 
+const JOURNAL_SCOPES = [
+  'developer.webhooks_journal.read',
+  'developer.webhooks_journal.subscriptions.read',
+  'developer.webhooks_journal.subscriptions.write',
+  'developer.webhooks_journal.snapshots.read',
+  'developer.webhooks_journal.snapshots.write',
+  'webhooks-journal-data-access',
+  'webhooks-journal-subscription-read',
+  'webhooks-journal-subscription-management',
+  'webhooks-journal-snapshot-management',
+] as const;
+
 export const SCOPE_ENTRIES: readonly ScopeEntry[] = [
   e('oauth'),
   e('developers-read'),
@@ -101,7 +113,12 @@ export const SCOPE_ENTRIES: readonly ScopeEntry[] = [
   e('settings.users.read'),
   e('settings.users.write'),
   e('account-info.security.read', 'enterprise'),
+  // App-token scopes (client_credentials): the webhooks journal, as HubSpot's guide names them and as its spec does.
+  ...JOURNAL_SCOPES.map((s) => e(s)),
 ];
+
+/** The scopes an app token may carry (the client_credentials grant's `scope`). */
+export const APP_TOKEN_SCOPES: ReadonlySet<string> = new Set(JOURNAL_SCOPES);
 
 export const SCOPES: readonly string[] = SCOPE_ENTRIES.map((s) => s.name);
 const INDEX = new Map(SCOPES.map((s, i) => [s, i]));
