@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InstallClocks } from '../../platform/clock';
 import { JOURNAL_RETENTION_MS } from '../domain/journal-entries';
-import { noEntryAfter, noJournalEntries, offsetNotFound } from '../domain/journal-errors';
+import { noJournalEntries, offsetNotFound } from '../domain/journal-errors';
 import { JournalFileUrls } from './journal-file-urls';
 import { type EntryRow, JournalQueries } from './journal.queries';
 
@@ -53,10 +53,9 @@ export class JournalReader {
     return read[0]!;
   }
 
-  nextOne(scope: JournalScope, offset: string): JournalFetch {
-    const read = this.next(scope, offset, 1);
-    if (read.length === 0) throw noEntryAfter(offset);
-    return read[0]!;
+  /** The entry after `offset`, or null when none follows yet (the offset itself must be kept). */
+  nextOne(scope: JournalScope, offset: string): JournalFetch | null {
+    return this.next(scope, offset, 1)[0] ?? null;
   }
 
   /** The entry at `offset` in this journal, still kept; else HubSpot's 404. */

@@ -21,18 +21,21 @@ export function entryOffset(sourceEventId: string, appId: number, part: number):
 
 export const OFFSET_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
-/** One journal entry: what its file holds (docs/webhooks-journal.md, "The entry file"). */
-export interface JournalEntryBody {
-  offset: string;
-  appId: number;
+/**
+ * One change in an entry file's `journalEvents` (docs/webhooks-journal.md, "The entry file": the
+ * field names follow what HubSpot's journal clients read; HubSpot does not document the file).
+ */
+export interface JournalChange {
   portalId: number;
-  occurredAt: number;
+  appId: number;
+  /** ISO 8601, the install's time of the change. */
+  occurredAt: string;
   action: JournalAction;
   subscriptionIds: number[];
   objectTypeId?: string;
   objectId?: number;
   /** CREATE: the values set; UPDATE: the values changed; SNAPSHOT: the values now. */
-  properties?: Record<string, string>;
+  propertyChanges?: Record<string, string>;
   mergedIntoObjectId?: number;
   associatedObjectTypeId?: string;
   associatedObjectId?: number;
@@ -40,6 +43,13 @@ export interface JournalEntryBody {
   snapshotStatusId?: string;
   changeSource?: string;
   sourceId?: string;
+}
+
+/** An entry's file: its offset, when the journal took it (service time, ISO 8601), and its change. */
+export interface JournalEntryFile {
+  offset: string;
+  publishedAt: string;
+  journalEvents: JournalChange[];
 }
 
 /** A record change, as the journal sees the records module's events. */

@@ -87,16 +87,22 @@ abstract class JournalReadsController {
   @JournalRead()
   @ApiQuery({ name: 'installPortalId', required: false, type: Number })
   @ApiOperation({
-    summary: 'The entry after an offset (404 when the offset is unknown or expired, or nothing follows yet)',
+    summary: 'The entry after an offset (204 when nothing follows yet; 404 when the offset is unknown or expired)',
   })
   @WireResponse(200, JOURNAL_FETCH_SCHEMA, { description: 'JournalFetchResponse' })
+  @WireResponse(204, undefined, { description: 'No entry follows the offset yet' })
   next(
     @AppToken() app: AppTokenCaller,
     @Param('offset') offset: string,
+    @Res({ passthrough: true }) reply: FastifyReply,
     @Query('installPortalId', portalPipe()) installPortalId?: number,
   ) {
     const scope = this.scope(app, installPortalId);
-    return fetchResponse(this.reader.nextOne(scope, checkedOffset(offset)));
+    const next = this.reader.nextOne(scope, checkedOffset(offset));
+    if (next !== null) return fetchResponse(next);
+    // Polling clients (a HubSpot journal CLI among them) read 204 as "already at the latest offset".
+    void reply.status(204);
+    return undefined;
   }
 
   @Get('batch/earliest/:count')

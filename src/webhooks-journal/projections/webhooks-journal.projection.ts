@@ -10,7 +10,8 @@ import { cachedStatement } from '../../platform/projections/statement-cache';
 import {
   conditionsHold,
   entryOffset,
-  type JournalEntryBody,
+  type JournalChange,
+  type JournalEntryFile,
   objectSubscriptionTakes,
   type RecordChangeFacts,
 } from '../domain/journal-entries';
@@ -197,19 +198,25 @@ export class WebhooksJournalProjection implements Projection<JournalFeedEvent> {
     );
   }
 
+  /** One entry of the app's journal for this event: its file (one change), ordered by the event's position. */
   private insertEntry(
     event: Recorded<JournalFeedEvent>,
-    body: Omit<JournalEntryBody, 'offset'>,
+    change: Omit<JournalChange, 'occurredAt'> & { occurredAt: number },
     db: Database.Database,
   ) {
-    const offset = entryOffset(event.metadata.eventId, body.appId, 0);
+    const offset = entryOffset(event.metadata.eventId, change.appId, 0);
+    const file: JournalEntryFile = {
+      offset,
+      publishedAt: new Date(event.metadata.occurredAt).toISOString(),
+      journalEvents: [{ ...change, occurredAt: new Date(change.occurredAt).toISOString() }],
+    };
     cachedStatement(db, 'INSERT OR IGNORE INTO jr_entries VALUES (?, ?, ?, ?, ?, ?)').run(
       offset,
-      body.appId,
-      body.portalId,
+      change.appId,
+      change.portalId,
       event.position,
-      body.occurredAt,
-      JSON.stringify({ offset, ...body }),
+      change.occurredAt,
+      JSON.stringify(file),
     );
   }
 
@@ -237,7 +244,7 @@ export class WebhooksJournalProjection implements Projection<JournalFeedEvent> {
           subscriptionIds: ids,
           objectTypeId: f.objectTypeId,
           objectId: f.objectId,
-          ...(f.action === 'CREATE' || f.action === 'UPDATE' ? { properties } : {}),
+          ...(f.action === 'CREATE' || f.action === 'UPDATE' ? { propertyChanges: properties } : {}),
           ...(change.mergedInto === null ? {} : { mergedIntoObjectId: change.mergedInto }),
           ...changeSourceOf(change.source),
         },
@@ -438,7 +445,7 @@ export class WebhooksJournalProjection implements Projection<JournalFeedEvent> {
         subscriptionIds: [],
         objectTypeId: d.objectTypeId,
         objectId: d.objectId,
-        properties,
+        propertyChanges: properties,
         snapshotStatusId: d.snapshotStatusId,
       },
       db,
