@@ -3,10 +3,7 @@ import type { AccessTokenClaims } from '../domain/access-token';
 import { HubSpotError } from '../../platform/errors/hubspot-error';
 import { Authenticators } from '../../platform/http/authentication';
 import { accessTokenExpiredError, AccessTokenVerifier } from '../application/access-token-verifier';
-import type { RequestWithToken } from './bearer-authentication';
-
-const NOT_FOUND_MESSAGE =
-  'Authentication credentials not found. This API supports OAuth 2.0 authentication and you can find more details at https://developers.hubspot.com/docs/methods/auth/oauth-overview';
+import { credentialsNotFound, presentedBearerToken, type RequestWithToken } from './bearer-authentication';
 
 /** The app a request was authenticated as by its app token (`@Authenticated({ by: 'app' })`). */
 export interface AppTokenCaller {
@@ -41,10 +38,7 @@ export class AppTokenAuthentication implements OnModuleInit {
   }
 
   private verify(request: Pick<RequestWithToken, 'headers'>): AccessTokenClaims {
-    const header = request.headers.authorization;
-    const match = typeof header === 'string' ? /^Bearer ([^\s]+)$/i.exec(header.trim()) : null;
-    if (!match) throw HubSpotError.invalidAuthentication(NOT_FOUND_MESSAGE);
-    const check = this.verifier.check(match[1]!);
+    const check = this.verifier.check(presentedBearerToken(request));
     switch (check.status) {
       case 'active':
         if (!check.claims.appToken) {
@@ -56,7 +50,7 @@ export class AppTokenAuthentication implements OnModuleInit {
       case 'expired':
         throw accessTokenExpiredError(check.expiredAt, check.now, 'api-call');
       default:
-        throw HubSpotError.invalidAuthentication(NOT_FOUND_MESSAGE);
+        throw credentialsNotFound();
     }
   }
 }
