@@ -1,6 +1,12 @@
 import type { Decider } from '../../platform/commands/decider';
 import { filterNotFound, invalidSubscription, listsNotSupported, subscriptionNotFound } from './journal-errors';
-import { type FilterCondition, type JournalEvent, JournalEventType, type JournalSubscription } from './journal-events';
+import {
+  type FilterCondition,
+  type JournalEvent,
+  JournalEventType,
+  type JournalSubscription,
+  type SnapshotRequested,
+} from './journal-events';
 
 /**
  * One app's journal settings (`journal.app-{appId}`): its subscriptions, their filters and the
@@ -24,14 +30,7 @@ export type JournalAppCommand =
       type: 'RequestSnapshots';
       appId: number;
       /** Each with its fresh status id and its install's time, added by the handler. */
-      requests: {
-        snapshotStatusId: string;
-        portalId: number;
-        objectTypeId: string;
-        objectId: number;
-        properties: string[];
-        requestedAt: number;
-      }[];
+      requests: Omit<SnapshotRequested['data'], 'appId'>[];
     };
 
 const ACTIONS_BY_TYPE: Record<JournalSubscription['subscriptionType'], readonly string[]> = {
