@@ -10,6 +10,7 @@ import { CrmSearchModule } from './crm-search';
 import { TestControlsModule } from './test-controls';
 import { CrmSchemaModule } from './crm-schema';
 import { InstallPageModule, OAuthModule } from './oauth';
+import { WebhooksJournalModule } from './webhooks-journal';
 
 export type FeatureModule = DynamicModule | Type<unknown>;
 
@@ -26,6 +27,7 @@ export function featureModules(): FeatureModule[] {
     CrmPipelinesModule,
     CrmAssociationsModule,
     AppWebhooksModule,
+    WebhooksJournalModule,
     TestControlsModule,
     ConsoleModule,
   ];

@@ -4,11 +4,12 @@ import { InstallClocks } from '../platform/clock';
 import { signingKeysOf } from '../platform/security/signing-keys';
 import { AccessTokenRevocations, AccessTokenVerifier } from './application/access-token-verifier';
 import { SigningKeyring } from './domain/access-token';
+import { AppTokenAuthentication } from './http/app-authentication';
 import { BearerAuthentication } from './http/bearer-authentication';
 
 /**
  * What the one access-token check (AccessTokenVerifier) reads — the signing keys, the in-memory
- * revocations, the installs' own clocks (InstallClocks) — and the `bearer` credential of
+ * revocations, the installs' own clocks (InstallClocks) — and the `bearer` credential (and the `app` one: app tokens) of
  * `@Authenticated` that asks it, for every module that has bearer-protected endpoints (cards,
  * crm-schema, ...): one instance, visible everywhere the OAuth module is loaded.
  */
@@ -25,6 +26,7 @@ import { BearerAuthentication } from './http/bearer-authentication';
     InstallClocks,
     AccessTokenVerifier,
     BearerAuthentication,
+    AppTokenAuthentication,
   ],
   exports: [SigningKeyring, AccessTokenRevocations, InstallClocks, AccessTokenVerifier],
 })

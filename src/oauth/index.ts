@@ -8,6 +8,7 @@ export { InstallPageModule } from './install-page/install-page.module';
 export { RateLimitModule, installRateLimits } from './rate-limit/rate-limit.module';
 export type { AccessTokenClaims } from './domain/access-token';
 export { Token, type BearerCaller } from './http/bearer-authentication';
+export { AppToken, type AppTokenCaller } from './http/app-authentication';
 export { requestAppResolver, type RequestApp } from './http/request-app';
 export { InstallFixtures, type DeclaredInstall } from './application/install-fixtures';
 // For the console (src/console): the admin API's install commands, and the install page's HTML helpers and look.

@@ -47,6 +47,23 @@ const COMPARED_WITH: Record<string, { specFile: string; path: string }> = {
   'POST /oauth/2026-09/token 200': { specFile: '2026-03/oauth.json', path: '/oauth/2026-03/token' },
 };
 
+/**
+ * The journal's single reads (earliest, latest, next) state no 200 body in webhooksJournal.json (only
+ * `default`); HubSpot's guide shows them answering a JournalFetchResponse, the batch reads' item.
+ */
+const COMPARED_WITH_COMPONENT: Record<string, string> = {};
+for (const journal of ['journal', 'journal-local']) {
+  for (const read of ['earliest', 'latest', 'offset/{offset}/next']) {
+    COMPARED_WITH_COMPONENT[`GET /webhooks-journal/${journal}/2026-03/${read} 200`] = 'JournalFetchResponse';
+  }
+}
+const officialSchemaOf = (d: OfficialDocument, op: WireOperation, path: string) => {
+  const component = COMPARED_WITH_COMPONENT[key(op)];
+  return component
+    ? { $ref: `#/components/schemas/${component}` }
+    : officialResponseSchema(d, op.method, path, op.status);
+};
+
 // The default association PUT: HubSpot names its first two parameters {fromObjectType}/{fromObjectId};
 // ours carry the names the records routes use at the same place of the path (one router node).
 for (const [prefix, file] of [
@@ -85,7 +102,7 @@ if (!DIR) {
   describe('HubSpot official-spec conformance: our schemas against HubSpot’s', () => {
     it.each(ALL_WIRE_OPERATIONS.map((o) => [key(o), o] as const))('%s', (_, op) => {
       const { specFile, path } = COMPARED_WITH[key(op)] ?? op;
-      const official = officialResponseSchema(doc(specFile), op.method, path, op.status);
+      const official = officialSchemaOf(doc(specFile), op, path);
       expect(official ?? `no ${op.status} JSON answer of ${op.method} ${path} in ${specFile}`).not.toEqual(
         expect.any(String),
       );
@@ -754,6 +771,101 @@ if (!DIR) {
           status: prefix.includes('2026-09') ? 200 : 207,
         });
       }
+
+      // The webhooks journal: an app token with its scopes, an install, a subscription, a contact.
+      const jf = await oauthFixture(t, {
+        requiredScopes: ['oauth', 'crm.objects.contacts.read', 'crm.objects.contacts.write'],
+      });
+      const install = await installAndExchange(t, jf);
+      const appToken = (
+        await record('POST', '/oauth/2026-03/token', '/oauth/2026-03/token', {
+          form: {
+            client_id: jf.clientId,
+            client_secret: jf.clientSecret,
+            grant_type: 'client_credentials',
+            scope:
+              'webhooks-journal-data-access webhooks-journal-subscription-management webhooks-journal-snapshot-management',
+          },
+        })
+      ).access_token as string;
+      const subs = '/webhooks-journal/subscriptions/2026-03';
+      const jsub = await record('POST', subs, subs, {
+        token: appToken,
+        json: {
+          subscriptionType: 'OBJECT',
+          portalId: jf.hubId,
+          objectTypeId: '0-1',
+          actions: ['CREATE', 'UPDATE'],
+          objectIds: [],
+          properties: [],
+        },
+      });
+      await record('GET', subs, subs, { token: appToken });
+      await record('GET', `${subs}/{subscriptionId}`, `${subs}/${jsub.id}`, { token: appToken });
+      const jfilter = await record('POST', `${subs}/filters`, `${subs}/filters`, {
+        token: appToken,
+        json: {
+          subscriptionId: jsub.id,
+          filter: { conditions: [{ filterType: 'CRM_OBJECT_PROPERTY', property: 'email', operator: 'IS_NOT_EMPTY' }] },
+        },
+      });
+      await record('GET', `${subs}/filters/{filterId}`, `${subs}/filters/${jfilter.filterId}`, { token: appToken });
+      await record('GET', `${subs}/filters/subscription/{subscriptionId}`, `${subs}/filters/subscription/${jsub.id}`, {
+        token: appToken,
+      });
+      // Two contacts (their answers are the records module's, recorded above): journal entries to read.
+      const jcontacts: number[] = [];
+      for (const email of ['journal-a@example.com', 'journal-b@example.com']) {
+        const created = await t.inject({
+          method: 'POST',
+          url: '/crm/v3/objects/contacts',
+          headers: { authorization: `Bearer ${install.access_token}` },
+          payload: { properties: { email } },
+        });
+        expect(created.statusCode).toBe(201);
+        jcontacts.push(Number(created.json().id));
+      }
+      const snap = '/webhooks-journal/snapshots/2026-03/crm';
+      const snapped = await record('POST', snap, snap, {
+        token: appToken,
+        json: {
+          snapshotRequests: [
+            { portalId: jf.hubId, objectTypeId: '0-1', objectId: jcontacts[0], properties: ['email'] },
+          ],
+        },
+      });
+      for (const journal of ['journal', 'journal-local']) {
+        const base = `/webhooks-journal/${journal}/2026-03`;
+        const q = `?installPortalId=${jf.hubId}`;
+        const first = await record('GET', `${base}/earliest`, `${base}/earliest${q}`, { token: appToken });
+        await record('GET', `${base}/latest`, `${base}/latest${q}`, { token: appToken });
+        await record('GET', `${base}/offset/{offset}/next`, `${base}/offset/${first.currentOffset}/next${q}`, {
+          token: appToken,
+        });
+        await record('GET', `${base}/batch/earliest/{count}`, `${base}/batch/earliest/10${q}`, { token: appToken });
+        await record('GET', `${base}/batch/latest/{count}`, `${base}/batch/latest/2${q}`, { token: appToken });
+        await record('GET', `${base}/batch/{offset}/next/{count}`, `${base}/batch/${first.currentOffset}/next/5${q}`, {
+          token: appToken,
+        });
+        await record('POST', `${base}/batch/read`, `${base}/batch/read${q}`, {
+          token: appToken,
+          json: { inputs: [first.currentOffset] },
+          status: 200,
+        });
+        await record('POST', `${base}/batch/read`, `${base}/batch/read${q}`, {
+          token: appToken,
+          json: { inputs: [first.currentOffset, '00000000-0000-8000-8000-000000000000'] },
+          status: 207,
+        });
+        await record(
+          'GET',
+          `${base}/status/{statusId}`,
+          `${base}/status/${snapped.snapshotResponses[0].snapshotStatusId}`,
+          {
+            token: appToken,
+          },
+        );
+      }
     }, 120_000);
     afterAll(() => t?.close());
 
@@ -762,7 +874,7 @@ if (!DIR) {
       expect(answers.length).toBeGreaterThan(0);
       const { specFile, path } = COMPARED_WITH[k] ?? op;
       const d = doc(specFile);
-      const official = officialResponseSchema(d, op.method, path, op.status)!;
+      const official = officialSchemaOf(d, op, path)!;
       for (const body of answers) {
         expect(wireProblems(op.schema, body)).toEqual([]);
         expect(officialProblems(d, official, body)).toEqual([]);

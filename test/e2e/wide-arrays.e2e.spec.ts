@@ -25,11 +25,29 @@ describe('wide JSON arrays (issue 26, item 1)', () => {
   let appId: number;
   let bearer: string;
   let hapikey: string;
+  let appToken: string;
 
   beforeAll(async () => {
     t = await startTestApp();
     hubId = (await createAccount(t)).hubId;
-    appId = (await createApp(t, { developerHubId: hubId })).appId;
+    const app = await createApp(t, { developerHubId: hubId });
+    appId = app.appId;
+    // The webhooks journal takes an app token (client_credentials) with its scopes.
+    const form = new URLSearchParams({
+      grant_type: 'client_credentials',
+      client_id: app.clientId,
+      client_secret: app.clientSecret,
+      scope:
+        'webhooks-journal-data-access webhooks-journal-subscription-management webhooks-journal-snapshot-management',
+    });
+    appToken = (
+      await t.inject({
+        method: 'POST',
+        url: '/oauth/2026-03/token',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        payload: form.toString(),
+      })
+    ).json().access_token;
     bearer = mintLimitsToken(t, { hubId, appId, scopes: LIMITS_TEST_SCOPES });
     hapikey = (await t.admin('POST', `/admin/v1/accounts/${hubId}/developer-api-keys`)).json().developerApiKey;
     doc = (await t.inject({ method: 'GET', url: '/docs/json' })).json();
@@ -47,6 +65,7 @@ describe('wide JSON arrays (issue 26, item 1)', () => {
     let query = '';
     if (url.startsWith('/admin/')) headers.authorization = `Bearer ${t.adminKey}`;
     else if (url.includes('/cards-dev/')) query = `?hapikey=${hapikey}`;
+    else if (url.startsWith('/webhooks-journal/')) headers.authorization = `Bearer ${appToken}`;
     else headers.authorization = `Bearer ${bearer}`;
     return t.inject({ method: method.toUpperCase() as 'POST', url: url + query, headers, payload: payload as object });
   }

@@ -79,6 +79,8 @@ const UNDOCUMENTED: Route[] = [
   { method: 'POST', path: '/oauth/authorize/sign-out', documented: false },
   { method: 'POST', path: '/oauth/authorize/account', documented: false },
   { method: 'POST', path: '/oauth/authorize/decision', documented: false },
+  // The webhooks journal's entry files: signed URLs the journal hands out, in no HubSpot spec.
+  { method: 'GET', path: '/webhooks-journal/files/2026-03/{offset}', documented: false },
   // Not a route at all: the 404 path.
   { method: 'GET', path: '/{unknown}/{unknown}', documented: false },
 ];
@@ -319,6 +321,18 @@ describe('reliability: bad-input sweep over every route', () => {
         carry = text.slice(-1000);
       });
     }
+  }
+
+  /**
+   * A fresh install's token after the generated sweep, which may have uninstalled the app, revoked its
+   * tokens or rotated its client secret (`POST /admin/v1/apps/{appId}/client-secret`): the secret is
+   * rotated here once more, so the one in hand is the app's (the log watch follows ctx.clientSecret).
+   */
+  async function freshInstallToken(fx: HttpFixtures) {
+    const rotated = await fx.admin('POST', `/admin/v1/apps/${ctx.appId}/client-secret`);
+    expect(rotated.status).toBe(200);
+    ctx.clientSecret = (rotated.body as { clientSecret: string }).clientSecret;
+    return fx.exchange(ctx, await fx.installCode(ctx.appId, ctx.hubId, ctx.userId));
   }
 
   /** The service's own metric: the longest event-loop delay since the previous scrape (prom-client resets it). */
@@ -1012,7 +1026,7 @@ describe('reliability: bad-input sweep over every route', () => {
   it("issue 26's shapes: every array field 30,000 wide and trickled bodies: no 5xx, short answers, loop responsive", async () => {
     // The generated sweep may have revoked the app's token or uninstalled it: a fresh install's token.
     const fx = new HttpFixtures(service!.url, TEST_ADMIN_KEY);
-    const fresh = await fx.exchange(ctx, await fx.installCode(ctx.appId, ctx.hubId, ctx.userId));
+    const fresh = await freshInstallToken(fx);
     expect(fresh.status).toBe(200);
     const right: Record<string, string> = {
       hubId: String(ctx.hubId),
@@ -1110,7 +1124,7 @@ describe('reliability: bad-input sweep over every route', () => {
     // The sweep sent the app's own token to every route, the app's uninstall and the token revocation
     // among them, which stop it (as they should): the CRM API is opened here by a token of a new install.
     const fx = new HttpFixtures(service!.url, TEST_ADMIN_KEY);
-    const fresh = await fx.exchange(ctx, await fx.installCode(ctx.appId, ctx.hubId, ctx.userId));
+    const fresh = await freshInstallToken(fx);
     expect(fresh.status).toBe(200);
     const kinds: Array<[string, string]> = [
       ['refresh token', `Bearer ${ctx.refreshToken}`],

@@ -10,6 +10,7 @@ import { LIMITS_WIRE_COMPONENTS, LIMITS_WIRE_OPERATIONS } from '../../src/crm-sc
 import { OAUTH_WIRE_OPERATIONS } from '../../src/oauth/http/wire-schemas';
 import { ERROR_WIRE_SCHEMA } from '../../src/platform/errors/error-wire-schema';
 import type { WireOperation, WireSchema } from '../../src/platform/http/wire-schema';
+import { JOURNAL_WIRE_OPERATIONS } from '../../src/webhooks-journal/http/wire-schemas';
 
 /**
  * Validates answers against the project's own wire schemas (src/<module>/http/wire-schemas.ts), the
@@ -26,6 +27,7 @@ export const ALL_WIRE_OPERATIONS: readonly WireOperation[] = [
   ...CRM_PIPELINES_WIRE_OPERATIONS,
   ...CRM_ASSOCIATIONS_WIRE_OPERATIONS,
   ...WEBHOOKS_WIRE_OPERATIONS,
+  ...JOURNAL_WIRE_OPERATIONS,
 ];
 
 const ajv = new Ajv({ allErrors: true, strict: true });

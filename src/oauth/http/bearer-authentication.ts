@@ -12,6 +12,17 @@ export interface RequestWithToken extends RequestWithActor {
   token?: AccessTokenClaims;
 }
 
+/** The `Authorization: Bearer` token of a request, or HubSpot's 401 for a missing or malformed header. */
+export function presentedBearerToken(request: Pick<RequestWithToken, 'headers'>): string {
+  const header = request.headers.authorization;
+  const match = typeof header === 'string' ? /^Bearer ([^\s]+)$/i.exec(header.trim()) : null;
+  if (!match) throw credentialsNotFound();
+  return match[1]!;
+}
+
+/** HubSpot's 401 when no usable credential was presented. */
+export const credentialsNotFound = () => HubSpotError.invalidAuthentication(NOT_FOUND_MESSAGE);
+
 /** A caller by access token: its claims, for the modules whose credentials build on it (cards' developer routes). */
 export interface BearerCaller extends Caller {
   claims: AccessTokenClaims;
@@ -51,10 +62,7 @@ export class BearerAuthentication implements OnModuleInit {
 
   /** The token's claims: signed, unexpired, not an app token, not revoked; else the 401. */
   private verify(request: Pick<RequestWithToken, 'headers'>): AccessTokenClaims {
-    const header = request.headers.authorization;
-    const match = typeof header === 'string' ? /^Bearer ([^\s]+)$/i.exec(header.trim()) : null;
-    if (!match) throw HubSpotError.invalidAuthentication(NOT_FOUND_MESSAGE);
-    const check = this.verifier.check(match[1]!);
+    const check = this.verifier.check(presentedBearerToken(request));
     switch (check.status) {
       case 'active':
       case 'revoked':

@@ -1,3 +1,4 @@
+import { APP_TOKEN_SCOPES } from '../../platform/scopes/scope-catalog';
 import { applyDecorators, Controller, Header, HttpCode, OnModuleInit, Post, Req } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import { CommandBus } from '@nestjs/cqrs';
@@ -263,16 +264,19 @@ function grantRequest(grantType: GrantType, form: OAuthForm, endpoint: TokenEndp
         grantType,
         refreshToken: form.require('refresh_token', 'BAD_REFRESH_TOKEN', endpoint.missing.refresh_token),
       };
-    case 'client_credentials':
-      // An app token names no account, so it carries no CRM scope to ask for.
-      if (form.get('scope') !== undefined) {
+    case 'client_credentials': {
+      // An app token names no account, so it carries no CRM scope: only the app's own (the webhooks journal's).
+      const scopes = (form.get('scope') ?? '').split(' ').filter((s) => s !== '');
+      const refused = scopes.filter((s) => !APP_TOKEN_SCOPES.has(s));
+      if (refused.length > 0) {
         throw oauthError(
           'BAD_REQUEST',
           'invalid_scope',
-          'scope is not supported with client_credentials: app tokens carry no scopes',
+          `scope ${refused.join(' ')} is not supported with client_credentials: app tokens carry only the webhooks journal scopes`,
         );
       }
-      return { grantType };
+      return { grantType, scopes: [...new Set(scopes)] };
+    }
   }
 }
 

@@ -16,9 +16,10 @@ import type { RequestWithActor } from './request-context';
 
 /**
  * The credentials a route accepts: the admin key, an OAuth access token, (the cards developer
- * routes) an access token or a developer API key, or (`/metrics`) the metrics token.
+ * routes) an access token or a developer API key, (`/metrics`) the metrics token, or (the app's own
+ * endpoints, the webhooks journal) an app token of the client_credentials grant.
  */
-export type RouteAuthentication = 'admin' | 'bearer' | 'developer' | 'metrics';
+export type RouteAuthentication = 'admin' | 'bearer' | 'developer' | 'metrics' | 'app';
 
 /** Who a request was authenticated as. */
 export interface Caller {

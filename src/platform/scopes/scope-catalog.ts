@@ -78,6 +78,31 @@ const crm = (name: string, description: string, minTier: Tier = 'free') => e(nam
 const sens = (name: string, o: string, level: 'sensitive' | 'highly sensitive', access: 'read' | 'write') =>
   e(name, 'CRM sensitive data', sensitive(o, level, access), 'enterprise');
 
+const JOURNAL_SCOPES = [
+  'developer.webhooks_journal.read',
+  'developer.webhooks_journal.subscriptions.read',
+  'developer.webhooks_journal.subscriptions.write',
+  'developer.webhooks_journal.snapshots.read',
+  'developer.webhooks_journal.snapshots.write',
+  'webhooks-journal-data-access',
+  'webhooks-journal-subscription-read',
+  'webhooks-journal-subscription-management',
+  'webhooks-journal-snapshot-management',
+] as const;
+
+/** What each journal scope allows (both names of one permission say the same). */
+const JOURNAL_SCOPE_DESCRIPTIONS: Record<(typeof JOURNAL_SCOPES)[number], string> = {
+  'developer.webhooks_journal.read': "Read the app's webhooks journal",
+  'webhooks-journal-data-access': "Read the app's webhooks journal",
+  'developer.webhooks_journal.subscriptions.read': "See the app's journal subscriptions",
+  'webhooks-journal-subscription-read': "See the app's journal subscriptions",
+  'developer.webhooks_journal.subscriptions.write': "Create, change and delete the app's journal subscriptions",
+  'webhooks-journal-subscription-management': "Create, change and delete the app's journal subscriptions",
+  'developer.webhooks_journal.snapshots.read': 'See journal snapshots of CRM records',
+  'developer.webhooks_journal.snapshots.write': 'Ask for journal snapshots of CRM records',
+  'webhooks-journal-snapshot-management': 'Ask for and see journal snapshots of CRM records',
+};
+
 export const SCOPE_ENTRIES: readonly ScopeEntry[] = [
   e('oauth', 'Basic', 'Connect through OAuth and keep its access (every app asks for it)'),
   e('developers-read', 'Developer tools', "See the developer account's apps and their settings"),
@@ -148,7 +173,12 @@ export const SCOPE_ENTRIES: readonly ScopeEntry[] = [
   e('settings.users.read', 'Settings', "See the account's users, teams and their permissions"),
   e('settings.users.write', 'Settings', "Add, change and remove the account's users and teams"),
   e('account-info.security.read', 'Settings', "See the account's security activity and log-in history", 'enterprise'),
+  // App-token scopes (client_credentials): the webhooks journal, as HubSpot's guide names them and as its spec does.
+  ...JOURNAL_SCOPES.map((s) => e(s, 'Developer tools', JOURNAL_SCOPE_DESCRIPTIONS[s])),
 ];
+
+/** The scopes an app token may carry (the client_credentials grant's `scope`). */
+export const APP_TOKEN_SCOPES: ReadonlySet<string> = new Set(JOURNAL_SCOPES);
 
 export const SCOPES: readonly string[] = SCOPE_ENTRIES.map((s) => s.name);
 const INDEX = new Map(SCOPES.map((s, i) => [s, i]));

@@ -50,7 +50,7 @@ export interface ClientCredentialsTokenResponse {
 export type TokenGrantRequest =
   | { grantType: 'refresh_token'; refreshToken: string }
   | { grantType: 'authorization_code'; code: string; redirectUri: string; codeVerifier: string | undefined }
-  | { grantType: 'client_credentials' };
+  | { grantType: 'client_credentials'; scopes: string[] };
 
 /** A token for an authenticated client, by one of the token endpoint's grants. */
 export class IssueToken extends Command<TokenResponse | ClientCredentialsTokenResponse> {
@@ -99,7 +99,7 @@ export class IssueTokenHandler implements ICommandHandler<IssueToken> {
       case 'authorization_code':
         return this.authorizationCodeGrant(client, grant, context);
       case 'client_credentials':
-        return this.clientCredentialsGrant(client, context);
+        return this.clientCredentialsGrant(client, grant.scopes, context);
     }
   }
 
@@ -191,6 +191,7 @@ export class IssueTokenHandler implements ICommandHandler<IssueToken> {
 
   private async clientCredentialsGrant(
     client: AuthenticatedClient,
+    scopes: string[],
     context: CommandContext,
   ): Promise<ClientCredentialsTokenResponse> {
     await this.limiters.acquireTokenRequest(client.appId, 0);
@@ -209,7 +210,7 @@ export class IssueTokenHandler implements ICommandHandler<IssueToken> {
         hublet: this.hubletOfApp(client.appId),
         issuedAt,
         expiresAt,
-        scopes: [],
+        scopes,
         appToken: true,
       },
       this.keys,
@@ -219,7 +220,7 @@ export class IssueTokenHandler implements ICommandHandler<IssueToken> {
       { type: 'IssueAppAccessToken', appId: client.appId, clientId: client.clientId, tokenId, issuedAt, expiresAt },
       context,
     );
-    return { token_type: 'bearer', access_token: token, expires_in: ttl, token_use: 'client_credentials', scopes: [] };
+    return { token_type: 'bearer', access_token: token, expires_in: ttl, token_use: 'client_credentials', scopes };
   }
 
   /** Second precision, as the token stores its times (expires_in is then exactly the TTL). */
