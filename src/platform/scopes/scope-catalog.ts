@@ -93,14 +93,12 @@ const JOURNAL_SCOPES = [
 /** What each journal scope allows; the spec's names say which docs name they match. */
 const JOURNAL_SCOPE_DESCRIPTIONS: Record<(typeof JOURNAL_SCOPES)[number], string> = {
   'developer.webhooks_journal.read': "Read the app's webhooks journal",
-  'webhooks-journal-data-access':
-    "Read the app's webhooks journal (the spec's name of developer.webhooks_journal.read)",
+  'webhooks-journal-data-access': "Read the app's webhooks journal (its name in HubSpot's spec)",
   'developer.webhooks_journal.subscriptions.read': "See the app's journal subscriptions",
-  'webhooks-journal-subscription-read':
-    "See the app's journal subscriptions (the spec's name of developer.webhooks_journal.subscriptions.read)",
+  'webhooks-journal-subscription-read': "See the app's journal subscriptions (its name in HubSpot's spec)",
   'developer.webhooks_journal.subscriptions.write': "Create, change and delete the app's journal subscriptions",
   'webhooks-journal-subscription-management':
-    "Create, change and delete the app's journal subscriptions (the spec's name of developer.webhooks_journal.subscriptions.write)",
+    "Create, change and delete the app's journal subscriptions (its name in HubSpot's spec)",
   'developer.webhooks_journal.snapshots.read': 'See journal snapshots of CRM records',
   'developer.webhooks_journal.snapshots.write': 'Ask for journal snapshots of CRM records',
   'webhooks-journal-snapshot-management': 'Ask for and see journal snapshots of CRM records',
