@@ -53,10 +53,8 @@ async function main(): Promise<void> {
     const store = app.get<EventStore>(EVENT_STORE);
     if (config.seed === 'demo') {
       const seeder = app.get(DemoSeeder);
-      const empty = (await store.headPosition()) === 0;
       const { hubIds } = await seeder.apply();
       await app.get(DemoRecordsSeeder).apply(hubIds);
-      if (empty) logger.info('demo seed written to an empty store');
       banner = seeder.banner();
     }
     if (fixtures !== null) await applyFixtures(app, fixtures, config.fixturesFile!);

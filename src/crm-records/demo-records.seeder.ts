@@ -76,7 +76,10 @@ export class DemoRecordsSeeder {
       seeded.push(hubId);
     }
     // One line, not one per account: the banner must stay on a person's first screen.
-    if (seeded.length > 0) this.logger.log(`${what} created in accounts ${seeded.join(', ')}`);
+    if (seeded.length > 0) {
+      this.logger.log(`${what} created in ${seeded.length} account(s)`);
+      this.logger.debug(`${what} created in accounts ${seeded.join(', ')}`);
+    }
     return seeded;
   }
 }

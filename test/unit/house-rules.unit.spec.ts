@@ -35,6 +35,13 @@ describe('house rules', () => {
     expect(filesWith(/requireAnyScope\(/)).toEqual([]);
   });
 
+  it('DTO class names are unique across modules (/docs names its schemas by class: two would merge)', () => {
+    const names = sourceFiles()
+      .filter((f) => f.endsWith('.dto.ts'))
+      .flatMap((f) => [...readFileSync(f, 'utf8').matchAll(/export class (\w+)/g)].map((m) => m[1]!));
+    expect(names.filter((n, i) => names.indexOf(n) !== i)).toEqual([]);
+  });
+
   it('one command discriminator: commands name themselves by `type`, as events do', () => {
     expect(filesWith(/\bkind(: | = )'[A-Z]/)).toEqual([]);
   });

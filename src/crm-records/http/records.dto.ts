@@ -123,7 +123,7 @@ export class AssociationTargetDto {
   @RecordIdValue('The id of the record to associate with') id!: string;
 }
 
-export class AssociationSpecDto {
+export class RecordAssociationSpecDto {
   @ApiProperty({ enum: ASSOCIATION_CATEGORIES })
   @IsDefined()
   @IsIn(ASSOCIATION_CATEGORIES)
@@ -140,13 +140,13 @@ export class RecordAssociationDto {
   @Type(() => AssociationTargetDto)
   to!: AssociationTargetDto;
 
-  @ApiProperty({ type: [AssociationSpecDto] })
+  @ApiProperty({ type: [RecordAssociationSpecDto] })
   @IsDefined()
   @IsArray()
   @ArrayMaxSize(10)
   @ValidateNested({ each: true })
-  @Type(() => AssociationSpecDto)
-  types!: AssociationSpecDto[];
+  @Type(() => RecordAssociationSpecDto)
+  types!: RecordAssociationSpecDto[];
 }
 
 /** POST /{objectType} (and each input of batch/create): SimplePublicObjectInputForCreate. */

@@ -67,10 +67,10 @@ const VALUE_OPERATORS: readonly SearchOperator[] = [
   'CONTAINS_TOKEN',
   'NOT_CONTAINS_TOKEN',
 ];
-const needs = (ops: readonly SearchOperator[], field: 'value' | 'highValue' | 'values') => (f: FilterDto) =>
+const needs = (ops: readonly SearchOperator[], field: 'value' | 'highValue' | 'values') => (f: SearchFilterDto) =>
   ops.includes(f.operator) || f[field] !== undefined;
 
-export class FilterDto {
+export class SearchFilterDto {
   @ApiProperty({ example: 'email' })
   @Trimmed()
   @IsDefined()
@@ -107,13 +107,13 @@ export class FilterDto {
 }
 
 export class FilterGroupDto {
-  @ApiProperty({ type: [FilterDto] })
+  @ApiProperty({ type: [SearchFilterDto] })
   @IsDefined()
   @IsArray()
   @ArrayMaxSize(BOUND_FILTERS)
   @ValidateNested({ each: true })
-  @Type(() => FilterDto)
-  filters!: FilterDto[];
+  @Type(() => SearchFilterDto)
+  filters!: SearchFilterDto[];
 }
 
 export class SortDto {

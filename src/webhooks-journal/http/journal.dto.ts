@@ -118,7 +118,7 @@ export class ConditionDto {
   values?: string[];
 }
 
-export class FilterDto {
+export class JournalFilterDto {
   @ApiProperty({ type: [ConditionDto] })
   @IsArray()
   @ArrayMinSize(1)
@@ -136,11 +136,11 @@ export class FilterCreateDto {
   @Max(MAX_INT64)
   subscriptionId!: number;
 
-  @ApiProperty({ type: FilterDto })
+  @ApiProperty({ type: JournalFilterDto })
   @IsDefined()
   @ValidateNested()
-  @Type(() => FilterDto)
-  filter!: FilterDto;
+  @Type(() => JournalFilterDto)
+  filter!: JournalFilterDto;
 }
 
 export class CrmObjectSnapshotDto {
