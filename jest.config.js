@@ -12,6 +12,9 @@ module.exports = {
   // 30 s a test or hook (jest's default is 5 s): many e2e files start a whole service in beforeAll, and
   // on a loaded 2-core machine that alone can pass 5 s. Tests still wait on events, never on time.
   testTimeout: 30_000, // a global option: jest ignores it inside `projects`
+  // The suite is ~230 files; a process that runs them all grows past V8's 4 GB heap (each file's
+  // ES-module graph stays behind). Workers are recycled once they hold more than this after a file.
+  workerIdleMemoryLimit: '1GB',
   projects: [
     { ...base, displayName: 'unit', testMatch: ['<rootDir>/test/**/*.unit.spec.ts'] },
     { ...base, displayName: 'int', testMatch: ['<rootDir>/test/**/*.int.spec.ts'] },

@@ -7,12 +7,17 @@ import { ensureNode24, runToEnd } from './with-node24.mjs';
 await ensureNode24();
 const args = process.argv.slice(2);
 const projects = args.includes('--selectProjects') ? [] : ['--selectProjects', 'unit', 'int', 'e2e'];
+// Two workers, not jest's in-band run on a 2-core machine: only workers are recycled by
+// workerIdleMemoryLimit (jest.config.js), and one process running every file runs out of heap.
+const inBand = args.some((a) => a === '-i' || a === '--runInBand' || a.startsWith('--maxWorkers'));
+const workers = inBand || args.includes('--selectProjects') ? [] : ['--maxWorkers=2'];
 await runToEnd(
   process.execPath,
   [
     '--experimental-vm-modules',
     '--no-warnings=ExperimentalWarning',
     'node_modules/jest/bin/jest.js',
+    ...workers,
     ...args,
     ...projects, // last: --selectProjects takes every word after it (`npm test -- test/e2e/x` stays a path)
   ],
