@@ -81,6 +81,26 @@ const UNDOCUMENTED: Route[] = [
   { method: 'POST', path: '/oauth/authorize/decision', documented: false },
   // The webhooks journal's entry files: signed URLs the journal hands out, in no HubSpot spec.
   { method: 'GET', path: '/webhooks-journal/files/2026-03/{offset}', documented: false },
+  // The console's pages and forms (HTML for people, not a HubSpot API): swept without a session.
+  { method: 'GET', path: '/console', documented: false },
+  { method: 'GET', path: '/console/sign-in', documented: false },
+  { method: 'POST', path: '/console/sign-in', documented: false },
+  { method: 'POST', path: '/console/sign-out', documented: false },
+  { method: 'GET', path: '/console/accounts', documented: false },
+  { method: 'GET', path: '/console/accounts/{hubId}', documented: false },
+  { method: 'GET', path: '/console/apps', documented: false },
+  { method: 'GET', path: '/console/apps/{appId}', documented: false },
+  { method: 'POST', path: '/console/apps/{appId}/deliveries/{id}/redeliver', documented: false },
+  { method: 'POST', path: '/console/installs/{appId}/{hubId}/{action}', documented: false },
+  { method: 'GET', path: '/console/events', documented: false },
+  { method: 'GET', path: '/console/events/live', documented: false },
+  { method: 'GET', path: '/console/records', documented: false },
+  { method: 'GET', path: '/console/records/{hubId}/{type}/{id}', documented: false },
+  { method: 'GET', path: '/console/controls', documented: false },
+  { method: 'POST', path: '/console/controls/faults', documented: false },
+  { method: 'POST', path: '/console/controls/faults/clear-all', documented: false },
+  { method: 'POST', path: '/console/controls/faults/{appId}/clear', documented: false },
+  { method: 'POST', path: '/console/controls/search-lag/{hubId}', documented: false },
   // Not a route at all: the 404 path.
   { method: 'GET', path: '/{unknown}/{unknown}', documented: false },
 ];
@@ -172,8 +192,11 @@ function problemsOf(g: Generated, r: RawResponse, secrets: string[]): string[] {
     return p;
   }
   // An error answer.
-  if (/^text\/html/.test(type) && g.route.path.startsWith('/oauth/') && !g.route.path.startsWith('/oauth/v1/')) {
-    // The install page answers people with an HTML error page (never a redirect, never JSON).
+  const forPeople =
+    (g.route.path.startsWith('/oauth/') && !g.route.path.startsWith('/oauth/v1/')) ||
+    g.route.path.startsWith('/console');
+  if (/^text\/html/.test(type) && forPeople) {
+    // The install page and the console answer people with an HTML error page (never a redirect, never JSON).
     if (!correlationId || !UUID.test(correlationId)) p.push('HTML error page without a correlation id header');
   } else if (!/^application\/json/.test(type)) {
     p.push(`error with content-type ${JSON.stringify(type)}: ${JSON.stringify(text.slice(0, 200))}`);
