@@ -34,7 +34,7 @@ export class AdminRecordsController {
     @Param('hubId', new IntParamPipe()) hubId: number,
     @Param('objectType') objectType: string,
     @Param('objectId') objectId: string,
-    @Body() body: RestoreRecordDto | undefined,
+    @Body() body: RestoreRecordDto,
     @Ctx() ctx: CommandContext,
   ): Promise<RecordView> {
     parseSegment(objectType, 'objectType');
