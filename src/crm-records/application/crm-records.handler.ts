@@ -260,19 +260,13 @@ export class CrmRecordsHandler implements ICommandHandler<CrmRecordsCommand> {
   ): Promise<void> {
     await this.runner.readModelsReached(position);
     for (const { toType, toId, types } of planned) {
-      const outcome = await this.commandBus.execute(
-        new CrmAssociationsCommand(
-          {
-            type: 'BatchCreateAssociations',
-            hubId,
-            fromType: type.objectTypeId,
-            toType,
-            appId: source.appId,
-            userId: source.userId,
-            inputs: [{ fromId: id, toId, types }],
-          },
-          context,
-        ),
+      const outcome = await this.createAssociations(
+        hubId,
+        type,
+        toType,
+        [{ fromId: id, toId, types }],
+        source,
+        context,
       );
       if (outcome.refused.length > 0) throw outcome.refused[0]!.error;
     }
@@ -512,6 +506,31 @@ export class CrmRecordsHandler implements ICommandHandler<CrmRecordsCommand> {
     return view!;
   }
 
+  /** Associations from records of `type` to records of `toType`, through the associations module's command. */
+  private createAssociations(
+    hubId: number,
+    type: RecordType,
+    toType: string,
+    inputs: Array<{ fromId: number; toId: number; types: Array<{ category: string; typeId: number }> }>,
+    source: WriteSource,
+    context: CommandContext,
+  ) {
+    return this.commandBus.execute(
+      new CrmAssociationsCommand(
+        {
+          type: 'BatchCreateAssociations',
+          hubId,
+          fromType: type.objectTypeId,
+          toType,
+          appId: source.appId,
+          userId: source.userId,
+          inputs,
+        },
+        context,
+      ),
+    );
+  }
+
   /**
    * HubSpot moves the merged record's associations to the primary (deduplicated): each through the
    * associations module's command, from the primary, so each is its pair's own event (audit trail,
@@ -553,20 +572,8 @@ export class CrmRecordsHandler implements ICommandHandler<CrmRecordsCommand> {
     const byType = new Map<string, Array<{ toId: number; types: Array<{ category: string; typeId: number }> }>>();
     for (const { toType, ...target } of byTarget.values()) byType.set(toType, [...(byType.get(toType) ?? []), target]);
     for (const [toType, targets] of byType) {
-      await this.commandBus.execute(
-        new CrmAssociationsCommand(
-          {
-            type: 'BatchCreateAssociations',
-            hubId,
-            fromType: type.objectTypeId,
-            toType,
-            appId: source.appId,
-            userId: source.userId,
-            inputs: targets.map((t) => ({ fromId: primaryId, toId: t.toId, types: t.types })),
-          },
-          context,
-        ),
-      );
+      const inputs = targets.map((t) => ({ fromId: primaryId, toId: t.toId, types: t.types }));
+      await this.createAssociations(hubId, type, toType, inputs, source, context);
     }
   }
 
