@@ -91,6 +91,8 @@ describe('restore of archived records', () => {
     // Its history is a read of its stream: the values it was restored with are the ones written before.
     const history = await client.crm.contacts.basicApi.getById(created.id, undefined, ['firstname']);
     expect(history.propertiesWithHistory!.firstname!.map((h) => h.value)).toEqual(['Returned', 'Back']);
+    const modified = await client.crm.contacts.basicApi.getById(created.id, undefined, ['lastmodifieddate']);
+    expect(modified.propertiesWithHistory!.lastmodifieddate![0]!.value).toBe(body.updatedAt);
     // A live record restored again is answered as it is.
     expect((await restore('contact', created.id)).json()).toMatchObject({ id: created.id, archived: false });
     // It is searchable again.
