@@ -1,4 +1,6 @@
 import { Client } from '@hubspot/api-client';
+import { recordStream } from '../../src/crm-records/crm-records.events';
+import { EVENT_STORE, type EventStore } from '../../src/platform/event-store/event-store.port';
 import { mintRecordsToken } from '../support/records-tokens';
 import { createAccount, startTestApp, type TestApp } from '../support/test-app';
 import { oauthFixture, installAndExchange } from '../support/oauth-fixtures';
@@ -181,6 +183,20 @@ describe('restore of archived records', () => {
     const over = await t.admin('POST', restorePath('deals', one.id, limited), {});
     expect(over.statusCode).toBe(400);
     expect(over.json()).toMatchObject({ subCategory: 'LIMITS.RECORDS_LIMIT_EXCEEDED' });
+  });
+
+  it('GDPR delete of a restored record leaves only the purge: the restore’s values go with the rest', async () => {
+    const contact = await client.crm.contacts.basicApi.create({
+      properties: { email: 'gdpr-restored@example.com', firstname: 'Secret' },
+    });
+    await client.crm.contacts.basicApi.archive(contact.id);
+    expect((await restore('contacts', contact.id)).statusCode).toBe(200);
+    await client.crm.contacts.basicApi.purge({ objectId: contact.id });
+    const store = t.app.get<EventStore>(EVENT_STORE);
+    const left = await store.readStream(recordStream(hubId, '0-1', Number(contact.id)));
+    expect(left.map((e) => e.type)).toEqual(['crm.RecordPurged']);
+    expect(JSON.stringify(left)).not.toContain('Secret');
+    expect((await restore('contacts', contact.id)).statusCode).toBe(404);
   });
 
   it('answers bad input with HubSpot’s error, never a 5xx', async () => {
