@@ -10,6 +10,7 @@ import { AccessTokenVerificationModule, OAuthModule } from '../oauth';
 import { TestControlsModule } from '../test-controls';
 import { AuditTrail } from './application/audit-trail';
 import { LiveTail } from './application/live-tail';
+import { ConsoleSignInThrottle } from './application/sign-in-throttle';
 import { ConsoleAuditController } from './http/console-audit.controller';
 import { ConsoleAuthController } from './http/console-auth.controller';
 import { ConsoleControlsController } from './http/console-controls.controller';
@@ -42,6 +43,6 @@ import { ConsoleSessions } from './http/console-session';
     ConsoleRecordsController,
     ConsoleControlsController,
   ],
-  providers: [ConsoleSessions, ConsoleResponses, AuditTrail, LiveTail],
+  providers: [ConsoleSessions, ConsoleResponses, AuditTrail, LiveTail, ConsoleSignInThrottle],
 })
 export class ConsoleModule {}
