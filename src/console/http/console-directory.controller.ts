@@ -314,13 +314,12 @@ ${withoutSecretLike(
           <td>${iso(i.installedAt)}</td>
           <td>${offsetSeconds} s</td>
           <td class="tokens">
-            ${tokens.accessTokens} access
+            ${tokens.accessTokens} access, ${tokens.refreshTokens} refresh
             ${
               tokens.latestAccessTokenExpiresAt === null
                 ? html``
-                : html`<span class="muted">(latest expires ${iso(tokens.latestAccessTokenExpiresAt)})</span>`
-            },
-            ${tokens.refreshTokens} refresh
+                : html`<div class="muted">latest expires ${iso(tokens.latestAccessTokenExpiresAt)}</div>`
+            }
           </td>
           <td>
             ${actionForm(`${base}/expire-access-tokens`, 'Expire access tokens now', csrfToken)}
