@@ -14,6 +14,12 @@ export interface Projection<E extends DomainEvent = DomainEvent> {
   readonly version: number;
   /** The event types it applies; the runner never hands it others. */
   readonly handles: readonly E['type'][];
+  /**
+   * True for an index into the live history (positions of events, read back from the store): the
+   * archiver may move the events it handles, its readers leave out positions that no longer hold
+   * one, and a rebuild indexes what is live. Otherwise a stream holding a handled type stays live.
+   */
+  readonly indexesLiveHistory?: boolean;
   /** Creates the tables it owns (idempotent). */
   setup(db: Database.Database): void;
   /** Empties every table it owns. */
