@@ -11,13 +11,13 @@ import { subjectsOf } from '../application/audit-subjects';
  * and app an event names (`h<hubId>`, `a<appId>`; subjectsOf decides, as the page's filter does), so
  * a filtered page reads only the positions that match, then those events from the store (readAt).
  * Every registered event type is handled; as an index into the live history it keeps nothing from
- * the archiver (indexesLiveHistory): an archived event's row points at nothing and is left out.
+ * the archiver (allowsArchiving): an archived event's row points at nothing and is left out.
  */
 @Injectable()
 export class AuditIndexProjection implements Projection {
   readonly name = 'console-audit-index';
   readonly version = 1;
-  readonly indexesLiveHistory = true;
+  readonly allowsArchiving = true;
 
   /** Every type the modules registered (they all are by the time the runner starts). */
   get handles(): readonly DomainEvent['type'][] {

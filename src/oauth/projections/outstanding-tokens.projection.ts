@@ -1,9 +1,9 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import type Database from 'better-sqlite3';
-import { CLOCK, type Clock } from '../../platform/clock';
 import type { Recorded } from '../../platform/events/event-type-registry';
 import type { Projection } from '../../platform/projections/projection';
 import { cachedStatement } from '../../platform/projections/statement-cache';
+import { OpsEventType, type HistoryArchived } from '../../ops/ops.events';
 import { grantIdOf } from '../domain/access-token';
 import { InstallClockEventType, type InstallClockReset } from '../domain/install-clock';
 import {
@@ -21,10 +21,8 @@ type ProjectedEvent =
   | AppUninstalled
   | InstallAccessTokensExpired
   | RefreshTokenDeleted
-  | InstallClockReset;
-
-/** Rows of tokens that expired on their own are deleted at most this often (clock time) while events arrive. */
-const PRUNE_EVERY_MS = 60_000;
+  | InstallClockReset
+  | HistoryArchived;
 
 /**
  * The access tokens of each install that may still work, by id (never a token value): what the
@@ -32,13 +30,15 @@ const PRUNE_EVERY_MS = 60_000;
  * expired or the install is uninstalled, its grant is revoked (a replayed code), or it expires on its
  * own. Times are on the install's clock: a reset of that clock moves its rows' expiries earlier by
  * the offset it dropped, as the verifier does (InstallClocks.droppedSinceMs). An install's clock is
- * never behind real time, so a row whose expiry real time has passed is dead for good: such rows are
- * not inserted (a rebuild stays small) and are pruned as the revocations projection prunes.
+ * never behind real time, so a row whose expiry real time has passed is dead for good: each event
+ * applied deletes the rows expired by its own time (deterministic: a rebuild gives the same rows).
  */
 @Injectable()
 export class OutstandingTokensProjection implements Projection<ProjectedEvent> {
   readonly name = 'oauth-outstanding-tokens';
   readonly version = 1;
+  /** An access token lives 30 minutes on its install's clock: archived (days old) ones are long dead. */
+  readonly allowsArchiving = true;
   readonly handles: readonly ProjectedEvent['type'][] = [
     OAuthEventType.AccessTokenIssued,
     OAuthEventType.AccessTokenRevoked,
@@ -46,12 +46,11 @@ export class OutstandingTokensProjection implements Projection<ProjectedEvent> {
     OAuthEventType.InstallAccessTokensExpired,
     OAuthEventType.RefreshTokenDeleted,
     InstallClockEventType.InstallClockReset,
+    // Only its time: the tokens of the events it archived are long expired by then, and pruned.
+    OpsEventType.HistoryArchived,
   ];
   private stmts: ReturnType<typeof prepare> | null = null;
   private db: Database.Database | null = null;
-  private nextPrune = 0;
-
-  constructor(@Inject(CLOCK) private readonly clock: Clock) {}
 
   setup(db: Database.Database): void {
     db.exec(`
@@ -83,7 +82,6 @@ export class OutstandingTokensProjection implements Projection<ProjectedEvent> {
     const s = this.stmts;
     switch (e.type) {
       case OAuthEventType.AccessTokenIssued:
-        if (e.data.expiresAt <= this.clock.now()) break;
         s.issued.run(
           e.data.tokenId,
           e.data.appId,
@@ -109,10 +107,9 @@ export class OutstandingTokensProjection implements Projection<ProjectedEvent> {
         s.clockReset.run(e.data.offsetSeconds * 1000, e.data.appId, e.data.hubId);
         break;
     }
-    if (this.clock.now() >= this.nextPrune) {
-      this.nextPrune = this.clock.now() + PRUNE_EVERY_MS;
-      s.prune.run(this.clock.now());
-    }
+    // Deterministic (the event's own time, not the clock): a rebuild leaves exactly these rows, also
+    // after an archive run (its record prunes what the archived events had added).
+    s.prune.run(e.metadata.occurredAt);
   }
 }
 

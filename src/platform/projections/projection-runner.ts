@@ -321,7 +321,7 @@ export class ProjectionRunner {
   handledTypes(): Set<string> {
     const types = new Set<string>();
     for (const p of [...this.projections.values(), ...this.reactors.values()]) {
-      if ('indexesLiveHistory' in p && p.indexesLiveHistory) continue;
+      if ('allowsArchiving' in p && p.allowsArchiving) continue;
       for (const t of p.handles) types.add(t);
     }
     return types;
