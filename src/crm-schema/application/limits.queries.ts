@@ -19,7 +19,7 @@ import { cachedStatement } from '../../platform/projections/statement-cache';
 import { SchemaBody, SchemaRow } from './limits-rows';
 import { type AccountLimitFigures, LimitsReadCache } from './limits-read-cache';
 
-interface TypeLabels {
+export interface TypeLabels {
   objectTypeId: string;
   singularLabel: string;
   pluralLabel: string;
@@ -108,6 +108,11 @@ export class LimitsQueries {
       this.db,
       'SELECT * FROM limits_schemas WHERE hub_id = ? AND archived = 0 ORDER BY CAST(id AS INTEGER)',
     ).all(hubId) as SchemaRow[];
+  }
+
+  /** The account's object types with their labels: every standard type, then its active custom schemas by id. */
+  objectTypes(hubId: number): TypeLabels[] {
+    return activeTypeLabels(this.activeSchemas(hubId));
   }
 
   /** Resolves a path segment for reads: standard types, active custom schemas (id, fully qualified name, name). */
