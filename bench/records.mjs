@@ -2,7 +2,10 @@
 // `npm run bench` (whose report they do not change): 100,000 contacts loaded through batch create at
 // 4 connections (each batch's latency; p99 after the first 20), GET by id against the NestJS
 // one-route reference in the same sitting, the crm-records read model rebuilt from zero, peak RSS.
-// BENCH_RECORDS: how many contacts (default 100,000).
+// Event-loop CPU per batch and per GET (less moved by a loaded host than latencies), and the limits
+// GET in the same process as the shared pipeline's cost. BENCH_RECORDS: how many contacts (default
+// 100,000); BENCH_PROFILE_DIR: CPU profiles of the load and of the GET (bench/summarize-profile.mjs);
+// BENCH_SERVICE_MAIN: another build (its rebuild CLI too), for an A/B in one sitting.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
