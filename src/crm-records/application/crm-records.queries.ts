@@ -223,6 +223,12 @@ export class RecordHistory {
           add(traits.modifiedProperty, iso(d.changedAt), d.changedAt, from);
           break;
         }
+        // A restore writes no value, but sets the modified date (the read model's, too).
+        case CrmRecordEventType.RecordRestored: {
+          const d = event.data;
+          add(traits.modifiedProperty, iso(d.restoredAt), d.restoredAt, source(d));
+          break;
+        }
         default:
           break;
       }

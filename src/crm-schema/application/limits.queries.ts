@@ -112,14 +112,14 @@ export class LimitsQueries {
 
   /** Resolves a path segment for reads: standard types, active custom schemas (id, fully qualified name, name). */
   resolve(hubId: number, raw: string): ResolvedObjectType {
-    const refs: CustomTypeRef[] = this.activeSchemas(hubId).map((s) => ({
-      objectTypeId: s.object_type_id,
-      name: s.name,
-      archived: false,
-    }));
-    const resolved = resolveObjectType(raw, hubId, refs);
+    const resolved = resolveObjectType(raw, hubId, this.customTypeRefs(hubId));
     if (!resolved) throw unknownObjectType(raw);
     return resolved;
+  }
+
+  /** Lazy: a standard type resolves without iterating, so the hot paths on contacts never read the schemas. */
+  private *customTypeRefs(hubId: number): Generator<CustomTypeRef> {
+    for (const s of this.activeSchemas(hubId)) yield { objectTypeId: s.object_type_id, name: s.name, archived: false };
   }
 
   /**
