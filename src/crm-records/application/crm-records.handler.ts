@@ -36,7 +36,7 @@ import {
 } from '../domain/record-errors';
 import { type RecordEvent, recordStream, uniqueValueStream, type WriteSource } from '../domain/record-events';
 import { recordTypeTraits, uniqueValueKey } from '../domain/record-types';
-import { uniqueValueClaimDecider } from '../domain/unique-value-claim.decider';
+import { type ClaimUniqueValue, uniqueValueClaimDecider } from '../domain/unique-value-claim.decider';
 import { CrmRecordsProjection } from '../projections/crm-records.projection';
 import {
   type BatchArchiveRecords,
@@ -192,7 +192,7 @@ export class CrmRecordsHandler implements ICommandHandler<CrmRecordsCommand> {
     let stored = false;
     try {
       const id = await this.ids.next(hubId, context);
-      await this.claimUniqueValues(hubId, type, rules, values, id, context);
+      await this.claimUniqueValues(hubId, type, rules, values, id, context, true);
       const { position } = await this.records.handleNew(
         recordStream(hubId, type.objectTypeId, id),
         {
@@ -224,6 +224,8 @@ export class CrmRecordsHandler implements ICommandHandler<CrmRecordsCommand> {
     type: RecordType,
     associations: readonly CreateAssociation[],
   ): PlannedAssociation[] {
+    // Most creates have none: the catalogue is not built for them.
+    if (associations.length === 0) return [];
     // HubSpot's types and the account's labels (USER_DEFINED).
     const catalogue = this.associations.catalogueOf(hubId);
     return associations.map(({ toId: raw, types }) => {
@@ -624,27 +626,26 @@ export class CrmRecordsHandler implements ICommandHandler<CrmRecordsCommand> {
     values: Record<string, string>,
     id: number,
     context: CommandContext,
+    creating = false,
   ): Promise<void> {
     for (const [property, value] of Object.entries(values)) {
       if (!rules.get(property)?.unique || value === '') continue;
       const key = uniqueValueKey(property, value);
       const stream = this.claimStream(hubId, type, property, key);
-      const claim = (takeOver?: number) =>
-        this.claims.handle(
-          stream,
-          {
-            type: 'ClaimUniqueValue',
-            hubId,
-            objectTypeId: type.objectTypeId,
-            property,
-            id,
-            now: this.clock.now(),
-            ...(takeOver !== undefined ? { takeOver } : {}),
-          },
-          context,
-        );
+      const command = (takeOver?: number): ClaimUniqueValue => ({
+        type: 'ClaimUniqueValue',
+        hubId,
+        objectTypeId: type.objectTypeId,
+        property,
+        id,
+        now: this.clock.now(),
+        ...(takeOver !== undefined ? { takeOver } : {}),
+      });
+      const claim = (takeOver?: number) => this.claims.handle(stream, command(takeOver), context);
       try {
-        await claim();
+        // A create's values are usually claimed for the first time: no read of the claim stream
+        // unless it exists (then the same load-decide-append as an update's claim).
+        await (creating ? this.claims.handleProbablyNew(stream, command(), context) : claim());
       } catch (error) {
         if (!(error instanceof HubSpotError) || error.httpStatus !== 409) throw error;
         const { state } = await this.streams.load(stream, uniqueValueClaimDecider);
