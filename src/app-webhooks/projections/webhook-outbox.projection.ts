@@ -29,7 +29,8 @@ export const WEBHOOK_OUTBOX_PROJECTION = 'webhooks-outbox';
 @Injectable()
 export class WebhookOutboxProjection implements Projection<OutboxEvent> {
   readonly name = WEBHOOK_OUTBOX_PROJECTION;
-  readonly version = 1;
+  // 2: attempts name their items in body order (the body is rebuilt, not stored); pruning.
+  readonly version = 2;
   readonly handles: readonly OutboxEvent['type'][] = [
     WebhooksEventType.SettingsConfigured,
     WebhooksEventType.SettingsCleared,
@@ -41,6 +42,7 @@ export class WebhookOutboxProjection implements Projection<OutboxEvent> {
     WebhooksEventType.DispatchLeaseTaken,
     WebhooksEventType.DispatchLeaseReleased,
     WebhooksEventType.SigningSecretResealed,
+    WebhooksEventType.DeliveriesPruned,
     OAuthEventType.AppInstalled,
     OAuthEventType.AppInstallScopesChanged,
     OAuthEventType.AppUninstalled,
@@ -54,6 +56,10 @@ export class WebhookOutboxProjection implements Projection<OutboxEvent> {
   ];
 
   setup(db: Database.Database): void {
+    // Version 1 kept every body (NOT NULL) and no item order: its tables go (version 2 rebuilds them).
+    const attempts = db.prepare('PRAGMA table_info(wh_attempts)').all() as { name: string; notnull: number }[];
+    if (attempts.some((c) => c.name === 'request_body' && c.notnull === 1))
+      db.exec('DROP TABLE wh_attempts; DROP TABLE IF EXISTS wh_attempt_items;');
     db.exec(`
       CREATE TABLE IF NOT EXISTS wh_settings (
         app_id INTEGER PRIMARY KEY, target_url TEXT NOT NULL, max_concurrent INTEGER NOT NULL,
@@ -77,12 +83,13 @@ export class WebhookOutboxProjection implements Projection<OutboxEvent> {
       CREATE TABLE IF NOT EXISTS wh_attempts (
         request_id TEXT PRIMARY KEY, app_id INTEGER NOT NULL, position INTEGER NOT NULL, url TEXT NOT NULL,
         sent_at INTEGER NOT NULL, request_headers TEXT NOT NULL,
-        request_body TEXT NOT NULL, status_code INTEGER, error TEXT, response_body TEXT, duration_ms INTEGER NOT NULL);
+        request_body TEXT, status_code INTEGER, error TEXT, response_body TEXT, duration_ms INTEGER NOT NULL);
       CREATE TABLE IF NOT EXISTS wh_resealed_secrets (
         app_id INTEGER PRIMARY KEY, sealed TEXT NOT NULL, replaces TEXT NOT NULL);
       CREATE TABLE IF NOT EXISTS wh_attempt_items (
         event_id TEXT NOT NULL, request_id TEXT NOT NULL, attempt_number INTEGER NOT NULL, outcome TEXT NOT NULL,
-        next_attempt_at INTEGER, PRIMARY KEY (event_id, request_id));
+        next_attempt_at INTEGER, ordinal INTEGER NOT NULL, PRIMARY KEY (event_id, request_id));
+      CREATE INDEX IF NOT EXISTS wh_attempt_items_request ON wh_attempt_items (request_id, ordinal);
     `);
   }
 
@@ -155,20 +162,22 @@ export class WebhookOutboxProjection implements Projection<OutboxEvent> {
           d.url,
           d.sentAt,
           JSON.stringify(d.requestHeaders),
-          d.requestBody,
+          // Older attempts carry their body; newer ones are rebuilt from their items (the log does it).
+          d.requestBody ?? null,
           d.statusCode,
           d.error,
           d.responseBody,
           d.durationMs,
         );
-        for (const item of d.items) {
+        for (const [ordinal, item] of d.items.entries()) {
           run(
-            'INSERT OR IGNORE INTO wh_attempt_items VALUES (?, ?, ?, ?, ?)',
+            'INSERT OR IGNORE INTO wh_attempt_items VALUES (?, ?, ?, ?, ?, ?)',
             item.eventId,
             d.requestId,
             item.attemptNumber,
             item.outcome,
             item.nextAttemptAt,
+            ordinal,
           );
           run(
             `UPDATE wh_outbox SET status = ?, attempt_number = max(attempt_number, ?),
@@ -200,6 +209,9 @@ export class WebhookOutboxProjection implements Projection<OutboxEvent> {
         );
         return;
       }
+      case WebhooksEventType.DeliveriesPruned:
+        pruneDelivered(event.data.appId, event.data.deliveredBefore, db);
+        return;
       case WebhooksEventType.SigningSecretResealed:
         run(
           'INSERT OR REPLACE INTO wh_resealed_secrets VALUES (?, ?, ?)',
@@ -287,6 +299,36 @@ export class WebhookOutboxProjection implements Projection<OutboxEvent> {
       }
     }
   }
+}
+
+/**
+ * The app's items delivered before `before` leave the read model, and so do the requests that held
+ * only such items. A request that also held an item still kept (retrying, redelivered later) stays
+ * whole, with all its items, so the log can always rebuild the body it sent.
+ */
+function pruneDelivered(appId: number, before: number, db: Database.Database): void {
+  const requests = cachedStatement(
+    db,
+    `SELECT DISTINCT ai.request_id FROM wh_outbox o JOIN wh_attempt_items ai ON ai.event_id = o.event_id
+     WHERE o.status = 'delivered' AND o.app_id = ? AND o.updated_at < ?`,
+  )
+    .pluck()
+    .all(appId, before) as string[];
+  const keeps = cachedStatement(
+    db,
+    `SELECT 1 FROM wh_attempt_items ai JOIN wh_outbox o ON o.event_id = ai.event_id
+     WHERE ai.request_id = ? AND NOT (o.status = 'delivered' AND o.updated_at < ?) LIMIT 1`,
+  );
+  for (const requestId of requests) {
+    if (keeps.get(requestId, before) !== undefined) continue;
+    cachedStatement(db, 'DELETE FROM wh_attempt_items WHERE request_id = ?').run(requestId);
+    cachedStatement(db, 'DELETE FROM wh_attempts WHERE request_id = ?').run(requestId);
+  }
+  cachedStatement(
+    db,
+    `DELETE FROM wh_outbox WHERE status = 'delivered' AND app_id = ? AND updated_at < ?
+       AND NOT EXISTS (SELECT 1 FROM wh_attempt_items ai WHERE ai.event_id = wh_outbox.event_id)`,
+  ).run(appId, before);
 }
 
 function recordChangeOf(event: Recorded<OutboxEvent>): RecordChange | null {
