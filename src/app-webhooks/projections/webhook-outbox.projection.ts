@@ -302,33 +302,40 @@ export class WebhookOutboxProjection implements Projection<OutboxEvent> {
 }
 
 /**
- * The app's items delivered before `before` leave the read model, and so do the requests that held
- * only such items. A request that also held an item still kept (retrying, redelivered later) stays
- * whole, with all its items, so the log can always rebuild the body it sent.
+ * The app's items delivered before `before` leave the read model with the requests that held them,
+ * but only where every item of those requests goes too: an item that shared a request with one kept
+ * (failed, abandoned, retrying, delivered later), directly or through other requests, stays with all
+ * its requests, so the log still shows each item's every attempt and can rebuild each body it sent.
  */
 function pruneDelivered(appId: number, before: number, db: Database.Database): void {
-  const requests = cachedStatement(
-    db,
-    `SELECT DISTINCT ai.request_id FROM wh_outbox o JOIN wh_attempt_items ai ON ai.event_id = o.event_id
-     WHERE o.status = 'delivered' AND o.app_id = ? AND o.updated_at < ?`,
-  )
-    .pluck()
-    .all(appId, before) as string[];
-  const keeps = cachedStatement(
-    db,
-    `SELECT 1 FROM wh_attempt_items ai JOIN wh_outbox o ON o.event_id = ai.event_id
-     WHERE ai.request_id = ? AND NOT (o.status = 'delivered' AND o.updated_at < ?) LIMIT 1`,
+  const run = (sql: string, ...params: unknown[]) => cachedStatement(db, sql).run(...params);
+  db.exec('CREATE TEMP TABLE IF NOT EXISTS wh_prune (event_id TEXT PRIMARY KEY)');
+  run('DELETE FROM temp.wh_prune');
+  run(
+    `INSERT INTO temp.wh_prune SELECT event_id FROM wh_outbox WHERE status = 'delivered' AND app_id = ? AND updated_at < ?`,
+    appId,
+    before,
   );
-  for (const requestId of requests) {
-    if (keeps.get(requestId, before) !== undefined) continue;
-    cachedStatement(db, 'DELETE FROM wh_attempt_items WHERE request_id = ?').run(requestId);
-    cachedStatement(db, 'DELETE FROM wh_attempts WHERE request_id = ?').run(requestId);
-  }
-  cachedStatement(
+  // Requests that held a candidate and an item staying: their candidates stay too (until none is left).
+  const mixed = cachedStatement(
     db,
-    `DELETE FROM wh_outbox WHERE status = 'delivered' AND app_id = ? AND updated_at < ?
-       AND NOT EXISTS (SELECT 1 FROM wh_attempt_items ai WHERE ai.event_id = wh_outbox.event_id)`,
-  ).run(appId, before);
+    `SELECT r.request_id FROM (SELECT DISTINCT request_id FROM wh_attempt_items
+       WHERE event_id IN (SELECT event_id FROM temp.wh_prune)) r
+     WHERE EXISTS (SELECT 1 FROM wh_attempt_items o WHERE o.request_id = r.request_id
+       AND o.event_id NOT IN (SELECT event_id FROM temp.wh_prune))`,
+  ).pluck();
+  for (let requests = mixed.all() as string[]; requests.length > 0; requests = mixed.all() as string[]) {
+    for (const requestId of requests)
+      run(
+        'DELETE FROM temp.wh_prune WHERE event_id IN (SELECT event_id FROM wh_attempt_items WHERE request_id = ?)',
+        requestId,
+      );
+  }
+  run(`DELETE FROM wh_attempts WHERE request_id IN
+         (SELECT request_id FROM wh_attempt_items WHERE event_id IN (SELECT event_id FROM temp.wh_prune))`);
+  run('DELETE FROM wh_attempt_items WHERE event_id IN (SELECT event_id FROM temp.wh_prune)');
+  run('DELETE FROM wh_outbox WHERE event_id IN (SELECT event_id FROM temp.wh_prune)');
+  run('DELETE FROM temp.wh_prune');
 }
 
 function recordChangeOf(event: Recorded<OutboxEvent>): RecordChange | null {
