@@ -125,7 +125,10 @@ try {
     }, 200);
     const started = performance.now();
     try {
-      return { ...(await measure(label, { pid: service.pid, url: getUrl, headers: auth, quiet: true })), created };
+      return {
+        ...(await measure(label, { pid: service.pid, url: getUrl, headers: auth, quiet: true, profile: true })),
+        created,
+      };
     } finally {
       clearInterval(timer);
       const seconds = (performance.now() - started) / 1000;
@@ -178,7 +181,8 @@ try {
   );
   console.log(
     `hot path under ~500 record events/s: GET by id p99 ${on.p99} ms with webhooks delivering, ${off.p99} ms without ` +
-      `(p50 ${on.p50} / ${off.p50} ms; ${on.reqPerSec.toFixed(0)} / ${off.reqPerSec.toFixed(0)} req/s)`,
+      `(p50 ${on.p50} / ${off.p50} ms; ${on.reqPerSec.toFixed(0)} / ${off.reqPerSec.toFixed(0)} req/s; ` +
+      `server's event loop ${(on.serverMainCpu * 100).toFixed(0)} / ${(off.serverMainCpu * 100).toFixed(0)} % of a core)`,
   );
 } finally {
   await service.stop();
