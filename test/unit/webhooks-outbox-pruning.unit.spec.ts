@@ -123,4 +123,46 @@ describe('webhooks-outbox pruning', () => {
       })),
     ]);
   });
+
+  it('shows the body an attempt recorded before bodies were rebuilt carries', () => {
+    const old: DeliveryAttempted['data'] = {
+      appId: 2,
+      requestId: 'r0',
+      url: 'http://127.0.0.1/hooks',
+      sentAt: T0,
+      requestHeaders: {},
+      requestBody: '[{"as":"sent"}]',
+      statusCode: 200,
+      error: null,
+      responseBody: null,
+      durationMs: 1,
+      items: [{ eventId: 'e', attemptNumber: 1, attemptedAt: T0, outcome: 'delivered', nextAttemptAt: null }],
+    };
+    apply({ type: WebhooksEventType.DeliveryAttempted, data: old });
+    const [e] = new WebhooksQueries(db).deliveries(2, { limit: 1 }).results;
+    expect(e!.attemptLog.map((a) => a.request.body)).toEqual([
+      '[{"eventId":101,"subscriptionType":"contact.creation","attemptNumber":0,"objectId":1}]',
+      '[{"as":"sent"}]',
+    ]);
+  });
+});
+
+describe('webhooks-outbox set-up', () => {
+  it('replaces a version-1 read model’s attempt tables (bodies NOT NULL, no item order); the version bump rebuilds them', () => {
+    const v1 = new Database(':memory:');
+    v1.exec(`CREATE TABLE wh_attempts (request_id TEXT PRIMARY KEY, app_id INTEGER NOT NULL, position INTEGER NOT NULL,
+        url TEXT NOT NULL, sent_at INTEGER NOT NULL, request_headers TEXT NOT NULL, request_body TEXT NOT NULL,
+        status_code INTEGER, error TEXT, response_body TEXT, duration_ms INTEGER NOT NULL);
+      CREATE TABLE wh_attempt_items (event_id TEXT NOT NULL, request_id TEXT NOT NULL, attempt_number INTEGER NOT NULL,
+        outcome TEXT NOT NULL, next_attempt_at INTEGER, PRIMARY KEY (event_id, request_id));`);
+    projection.setup(v1);
+    const columns = (table: string) =>
+      v1.prepare(`PRAGMA table_info(${table})`).all() as { name: string; notnull: number }[];
+    expect(columns('wh_attempts').find((c) => c.name === 'request_body')!.notnull).toBe(0);
+    expect(columns('wh_attempt_items').map((c) => c.name)).toContain('ordinal');
+    projection.setup(v1); // a start at version 2 leaves them as they are
+    expect(columns('wh_attempt_items').map((c) => c.name)).toContain('ordinal');
+    expect(projection.version).toBeGreaterThan(1);
+    v1.close();
+  });
 });
