@@ -267,8 +267,9 @@ export class WebhookDispatcher implements Reactor, OnApplicationBootstrap, OnMod
   }
 
   private start(app: { appId: number; targetUrl: string }, batch: WaitingItem[]): void {
-    this.inFlight.set(app.appId, (this.inFlight.get(app.appId) ?? 0) + 1);
     const items = this.queries.withPayloads(batch);
+    if (items.length === 0) return;
+    this.inFlight.set(app.appId, (this.inFlight.get(app.appId) ?? 0) + 1);
     for (const i of items) this.sending.add(i.eventId);
     const request = this.send(app.appId, app.targetUrl, items)
       .catch((error: unknown) => {

@@ -184,13 +184,13 @@ export class WebhooksQueries {
     }));
   }
 
-  /** The items chosen for a request, with their payloads. */
+  /** The items chosen for a request, with their payloads (any gone meanwhile, by a rebuild, left out). */
   withPayloads(items: readonly WaitingItem[]): OutboxItem[] {
     const payload = this.stmt('SELECT payload FROM wh_outbox WHERE event_id = ?').pluck();
-    return items.map((i) => ({
-      ...i,
-      payload: JSON.parse(payload.get(i.eventId) as string) as Record<string, unknown>,
-    }));
+    return items.flatMap((i) => {
+      const json = payload.get(i.eventId) as string | undefined;
+      return json === undefined ? [] : [{ ...i, payload: JSON.parse(json) as Record<string, unknown> }];
+    });
   }
 
   deliveries(appId: number, filter: DeliveryFilter): { results: DeliveryView[]; next: number | null } {
