@@ -6,7 +6,11 @@
 // 2. GET by id under 500 record events a second (a batch create of 100 every 200 ms), with the app's
 //    webhooks configured (every event delivered) and then cleared (none): the p99s side by side.
 //    Target: unchanged.
-// BENCH_WEBHOOK_CREATES: how many contacts in 1 (default 1,000).
+// 3. The event loop's CPU per record event at 500 events a second with no GET load, webhooks
+//    delivering and cleared (the difference is what a delivered item costs the API's thread), and per
+//    request the receiver got: less moved by a loaded host than wall-clock p99s.
+// BENCH_WEBHOOK_CREATES: how many contacts in 1 (default 1,000). BENCH_PROFILE_DIR: a CPU profile of
+// each phase-3 window (bench/summarize-profile.mjs reads it).
 import { createServer } from 'node:http';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -14,6 +18,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { clearInterval, setInterval } from 'node:timers';
 import { measure } from './lib/load.mjs';
+import { cpuOf } from './lib/processes.mjs';
 import { Service } from './lib/service.mjs';
 
 const CREATES = Number(process.env.BENCH_WEBHOOK_CREATES ?? 1000);
@@ -24,11 +29,13 @@ const quantile = (sorted, q) => sorted[Math.min(sorted.length - 1, Math.floor(q 
 async function receiver() {
   const arrived = new Map();
   let items = 0;
+  let requests = 0;
   const server = createServer((req, res) => {
     let body = '';
     req.on('data', (c) => (body += c));
     req.on('end', () => {
       const now = performance.now();
+      requests++;
       for (const item of JSON.parse(body)) {
         items++;
         if (!arrived.has(item.objectId)) arrived.set(item.objectId, now);
@@ -41,6 +48,7 @@ async function receiver() {
     url: `http://127.0.0.1:${server.address().port}/hooks`,
     arrived,
     items: () => items,
+    requests: () => requests,
     close: () => new Promise((resolve) => server.close(resolve)),
   };
 }
@@ -117,19 +125,64 @@ try {
     }, 200);
     const started = performance.now();
     try {
-      return { ...(await measure(label, { pid: service.pid, url: getUrl, headers: auth, quiet: true })), created };
+      return {
+        ...(await measure(label, { pid: service.pid, url: getUrl, headers: auth, quiet: true, profile: true })),
+        created,
+      };
     } finally {
       clearInterval(timer);
       const seconds = (performance.now() - started) / 1000;
       console.log(`${label}: ~${(created / seconds).toFixed(0)} record events/s generated`);
     }
   };
+  // 3. The event loop's CPU per record event (no GET load): generated for `seconds`, then (webhooks
+  //    delivering) until the receiver holds every item, plus a short settle for the projections.
+  const loopPerEvent = async (label, delivering, seconds = 8) => {
+    const profiling = Boolean(process.env.BENCH_PROFILE_DIR);
+    const itemsBefore = hooks.items();
+    const requestsBefore = hooks.requests();
+    if (profiling) process.kill(service.pid, 'SIGWINCH');
+    const cpu = cpuOf(service.pid);
+    let created = 0;
+    const pending = new Set();
+    const timer = setInterval(() => {
+      const p = createBatch(100).then(
+        (ids) => (created += ids.length),
+        (error) => console.error(error.message),
+      );
+      pending.add(p);
+      p.finally(() => pending.delete(p));
+    }, 200);
+    await new Promise((resolve) => setTimeout(resolve, seconds * 1000));
+    clearInterval(timer);
+    await Promise.all([...pending]);
+    if (delivering) await until(() => hooks.items() - itemsBefore >= created, 60_000, `${label}: every item delivered`);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const used = cpuOf(service.pid);
+    if (profiling) process.kill(service.pid, 'SIGWINCH');
+    const loopUs = (used.mainThread - cpu.mainThread) * 1e6;
+    const requests = hooks.requests() - requestsBefore;
+    console.log(
+      `${label}: ${created} record events, event-loop CPU ${(loopUs / 1e6).toFixed(2)} s = ${(loopUs / created).toFixed(0)} µs per record event ` +
+        `(process ${(((used.process - cpu.process) * 1e6) / created).toFixed(0)} µs); ${requests} requests, ${hooks.items() - itemsBefore} items received`,
+    );
+    return { loopUsPerEvent: loopUs / created, requests };
+  };
+
+  const cpuOn = await loopPerEvent('loop CPU, webhooks delivering', true);
   const on = await underEvents('GET by id, webhooks delivering');
   await dev('DELETE', '/settings');
+  const cpuOff = await loopPerEvent('loop CPU, webhooks cleared', false);
   const off = await underEvents('GET by id, webhooks cleared');
   console.log(
+    `event-loop CPU per record event: ${cpuOn.loopUsPerEvent.toFixed(0)} µs delivering, ${cpuOff.loopUsPerEvent.toFixed(0)} µs cleared ` +
+      `(delivery's share ${(cpuOn.loopUsPerEvent - cpuOff.loopUsPerEvent).toFixed(0)} µs per item; ` +
+      `${cpuOn.requests} requests)`,
+  );
+  console.log(
     `hot path under ~500 record events/s: GET by id p99 ${on.p99} ms with webhooks delivering, ${off.p99} ms without ` +
-      `(p50 ${on.p50} / ${off.p50} ms; ${on.reqPerSec.toFixed(0)} / ${off.reqPerSec.toFixed(0)} req/s)`,
+      `(p50 ${on.p50} / ${off.p50} ms; ${on.reqPerSec.toFixed(0)} / ${off.reqPerSec.toFixed(0)} req/s; ` +
+      `server's event loop ${(on.serverMainCpu * 100).toFixed(0)} / ${(off.serverMainCpu * 100).toFixed(0)} % of a core)`,
   );
 } finally {
   await service.stop();

@@ -6,6 +6,7 @@ import {
   AppWebhooksHandler,
   DeliveryRecordHandler,
   DispatchLeaseHandler,
+  PruneDeliveriesHandler,
   ResealSigningSecretHandler,
 } from './application/app-webhooks.commands';
 import { DispatchLeases } from './application/dispatch-leases';
@@ -28,7 +29,13 @@ import { WebhookOutboxProjection } from './projections/webhook-outbox.projection
     events: webhooksEvents,
     projections: [WebhookOutboxProjection],
     reactors: [WebhookDispatcher],
-    commandHandlers: [AppWebhooksHandler, DeliveryRecordHandler, DispatchLeaseHandler, ResealSigningSecretHandler],
+    commandHandlers: [
+      AppWebhooksHandler,
+      DeliveryRecordHandler,
+      DispatchLeaseHandler,
+      ResealSigningSecretHandler,
+      PruneDeliveriesHandler,
+    ],
     imports: [DirectoryModule, AccessTokenVerificationModule],
     controllers: [WebhooksController, WebhookDeliveriesController],
     providers: [WebhooksQueries, DispatchLeases, WebhookSigningSecrets],

@@ -18,6 +18,7 @@ import {
 import { leaseReleased, leaseTaken } from '../domain/dispatch-lease';
 import {
   appWebhooksStream,
+  deliveriesPrunedStream,
   deliveryAttemptStream,
   dispatchLeaseStream,
   redeliveryStream,
@@ -211,6 +212,35 @@ export class ResealSigningSecretHandler implements ICommandHandler<ResealSigning
           data: { appId, sealed, replaces, resealedAt: this.clock.now() },
         },
       ],
+      'any',
+      context,
+    );
+  }
+}
+
+/** Delivered items past the retention leave the delivery log (the history keeps them). */
+export class PruneDeliveriesBusCommand extends Command<{ position: number }> {
+  constructor(
+    readonly command: { type: 'PruneDeliveries'; appId: number; deliveredBefore: number },
+    readonly context: CommandContext,
+  ) {
+    super();
+  }
+}
+
+/** Appended whatever the stream holds: pruning again at the same edge removes nothing more. */
+@CommandHandler(PruneDeliveriesBusCommand)
+export class PruneDeliveriesHandler implements ICommandHandler<PruneDeliveriesBusCommand> {
+  constructor(
+    private readonly streams: EventStreams,
+    @Inject(CLOCK) private readonly clock: Clock,
+  ) {}
+
+  execute({ command, context }: PruneDeliveriesBusCommand): Promise<{ position: number }> {
+    const { appId, deliveredBefore } = command;
+    return this.streams.append(
+      deliveriesPrunedStream(appId),
+      [{ type: WebhooksEventType.DeliveriesPruned, data: { appId, deliveredBefore, prunedAt: this.clock.now() } }],
       'any',
       context,
     );

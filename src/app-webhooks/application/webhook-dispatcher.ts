@@ -10,6 +10,7 @@ import type { Recorded } from '../../platform/events/event-type-registry';
 import type { Reactor } from '../../platform/projections/projection';
 import { ProjectionRunner } from '../../platform/projections/projection-runner';
 import { afterAttempt, retryAfterMs } from '../domain/deliveries';
+import { requestBody } from '../domain/request-body';
 import {
   type AttemptedItem,
   type DeliveryAttempted,
@@ -17,10 +18,10 @@ import {
   WebhooksEventType,
 } from '../domain/webhook-events';
 import { OAuthEventType } from '../../oauth/oauth.events';
-import { DeliveryRecordBusCommand } from './app-webhooks.commands';
+import { DeliveryRecordBusCommand, PruneDeliveriesBusCommand } from './app-webhooks.commands';
 import { DispatchLeases } from './dispatch-leases';
 import { WebhookSigningSecrets } from './signing-secrets';
-import { type OutboxItem, WebhooksQueries } from './webhooks.queries';
+import { type OutboxItem, type WaitingItem, WebhooksQueries } from './webhooks.queries';
 
 /** HubSpot's batch ceiling: at most 100 events per request. */
 export const MAX_EVENTS_PER_REQUEST = 100;
@@ -30,6 +31,13 @@ export const HUBSPOT_WEBHOOK_USER_AGENT =
 const ACTOR = 'system:webhooks-dispatcher';
 /** Stored of an answer's body, for the delivery log. */
 const RESPONSE_BODY_KEPT = 1024;
+/**
+ * Record events come by the hundred (a batch create is 100 events): they wake the dispatcher at most
+ * once per this many ms, not once each (each pass reads the app's waiting items).
+ */
+export const RECORD_WAKE_BATCH_MS = 50;
+/** How often (service time) delivered items past the retention are looked for. */
+export const PRUNE_EVERY_MS = 3_600_000;
 
 /** The signature headers HubSpot sends, made with the app's client secret as `Signature.isValid` checks them. */
 export function signatureHeaders(
@@ -48,20 +56,6 @@ export function signatureHeaders(
       .digest('base64'),
     'X-HubSpot-Request-Timestamp': timestamp,
   };
-}
-
-/** The JSON array HubSpot posts: each item's fields in HubSpot's order, attemptNumber after subscriptionType. */
-export function requestBody(items: readonly OutboxItem[]): string {
-  return JSON.stringify(
-    items.map((i) => {
-      const out: Record<string, unknown> = {};
-      for (const [key, value] of Object.entries(i.payload)) {
-        out[key] = value;
-        if (key === 'subscriptionType') out.attemptNumber = i.attemptNumber;
-      }
-      return out;
-    }),
-  );
 }
 
 function failureOf(error: unknown): string {
@@ -113,6 +107,10 @@ export class WebhookDispatcher implements Reactor, OnApplicationBootstrap, OnMod
   private stopping = false;
   private wakeUp: (() => void) | null = null;
   private woken = false;
+  private batchTimer: NodeJS.Timeout | null = null;
+  /** Service time of the last look for items to prune, and the retention edge it pruned up to. */
+  private prunedAt = Number.NEGATIVE_INFINITY;
+  private prunedBefore = 0;
   private loop: Promise<void> | null = null;
 
   constructor(
@@ -131,7 +129,9 @@ export class WebhookDispatcher implements Reactor, OnApplicationBootstrap, OnMod
     if (event.position > this.seen) this.seen = event.position;
     if (event.type === WebhooksEventType.DispatchLeaseTaken || event.type === WebhooksEventType.DispatchLeaseReleased)
       this.leases.observed(event as Recorded<DispatchLeaseEvent>);
-    this.wake();
+    // The CRM's changes (records, associations: `crm.*`) come by the hundred; the rest wakes at once.
+    if (event.type.startsWith('crm.')) this.wakeSoon();
+    else this.wake();
     return Promise.resolve();
   }
 
@@ -142,6 +142,7 @@ export class WebhookDispatcher implements Reactor, OnApplicationBootstrap, OnMod
 
   async onModuleDestroy(): Promise<void> {
     this.stopping = true;
+    if (this.batchTimer) clearTimeout(this.batchTimer);
     this.wake();
     await this.loop;
     await Promise.allSettled([...this.requests]);
@@ -154,6 +155,16 @@ export class WebhookDispatcher implements Reactor, OnApplicationBootstrap, OnMod
     this.wakeUp?.();
   }
 
+  /** A wake-up within RECORD_WAKE_BATCH_MS, shared by every record event until then. */
+  private wakeSoon(): void {
+    if (this.batchTimer) return;
+    this.batchTimer = setTimeout(() => {
+      this.batchTimer = null;
+      this.wake();
+    }, RECORD_WAKE_BATCH_MS);
+    this.batchTimer.unref();
+  }
+
   private async run(): Promise<void> {
     await this.resealAfterKeyRotation();
     while (!this.stopping) {
@@ -161,6 +172,7 @@ export class WebhookDispatcher implements Reactor, OnApplicationBootstrap, OnMod
       try {
         if (this.seen > 0) await this.runner.readModelsReached(this.seen);
         await this.dispatchDue();
+        await this.pruneDelivered();
       } catch (error) {
         this.logger.error(`dispatch failed: ${(error as Error).message}`);
       }
@@ -187,6 +199,28 @@ export class WebhookDispatcher implements Reactor, OnApplicationBootstrap, OnMod
     }
   }
 
+  /**
+   * Once an hour (service time): each app whose items were delivered before the retention's edge
+   * since the last look gets a `webhooks.DeliveriesPruned` up to it (the log forgets them; the
+   * history keeps them). Several instances may each append one: pruning twice removes nothing more.
+   */
+  private async pruneDelivered(): Promise<void> {
+    const now = this.clock.now();
+    if (now - this.prunedAt < PRUNE_EVERY_MS) return;
+    this.prunedAt = now;
+    const before = now - this.config.webhooks.retentionDays * 86_400_000;
+    for (const appId of this.queries.appsDeliveredBetween(this.prunedBefore, before)) {
+      const { position } = await this.commandBus.execute(
+        new PruneDeliveriesBusCommand(
+          { type: 'PruneDeliveries', appId, deliveredBefore: before },
+          { correlationId: randomUUID(), causationId: null, actor: ACTOR },
+        ),
+      );
+      await this.runner.readModelsReached(position);
+    }
+    this.prunedBefore = Math.max(this.prunedBefore, before);
+  }
+
   /** Starts a request for each full or due batch the apps' concurrency (and this instance's leases) allow. */
   private async dispatchDue(): Promise<void> {
     const busy = new Set<number>();
@@ -208,7 +242,7 @@ export class WebhookDispatcher implements Reactor, OnApplicationBootstrap, OnMod
   }
 
   /** The app's due items in batches of at most 100, as many batches as its free concurrency. */
-  private dueBatches(app: { appId: number; maxConcurrentRequests: number }): OutboxItem[][] {
+  private dueBatches(app: { appId: number; maxConcurrentRequests: number }): WaitingItem[][] {
     let capacity = app.maxConcurrentRequests - (this.inFlight.get(app.appId) ?? 0);
     if (capacity <= 0) return [];
     const nowByHub = new Map<number, number>();
@@ -218,8 +252,8 @@ export class WebhookDispatcher implements Reactor, OnApplicationBootstrap, OnMod
       return now;
     };
     const waiting = this.queries.waitingItems(app.appId, capacity * MAX_EVENTS_PER_REQUEST + this.sending.size);
-    const batches: OutboxItem[][] = [];
-    let batch: OutboxItem[] = [];
+    const batches: WaitingItem[][] = [];
+    let batch: WaitingItem[] = [];
     for (const item of waiting) {
       if (this.sending.has(item.eventId) || item.nextAttemptAt > nowFor(item.hubId)) continue;
       batch.push(item);
@@ -233,7 +267,9 @@ export class WebhookDispatcher implements Reactor, OnApplicationBootstrap, OnMod
     return batches;
   }
 
-  private start(app: { appId: number; targetUrl: string }, items: OutboxItem[]): void {
+  private start(app: { appId: number; targetUrl: string }, batch: WaitingItem[]): void {
+    const items = this.queries.withPayloads(batch);
+    if (items.length === 0) return;
     this.inFlight.set(app.appId, (this.inFlight.get(app.appId) ?? 0) + 1);
     for (const i of items) this.sending.add(i.eventId);
     const request = this.send(app.appId, app.targetUrl, items)
@@ -303,7 +339,6 @@ export class WebhookDispatcher implements Reactor, OnApplicationBootstrap, OnMod
       url,
       sentAt,
       requestHeaders: headers,
-      requestBody: body,
       statusCode,
       error,
       responseBody,

@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import type Database from 'better-sqlite3';
 import { READ_MODEL_DB } from '../../platform/projections/read-model-database';
 import { cachedStatement } from '../../platform/projections/statement-cache';
+import { requestBody } from '../domain/request-body';
 import type { ItemOutcome } from '../domain/webhook-events';
 
 export interface SettingsView {
@@ -21,16 +22,20 @@ export interface SubscriptionView {
   updatedAt: number;
 }
 
-/** An outbox item: what the dispatcher sends. */
-export interface OutboxItem {
+/** A waiting outbox item as the dispatcher picks it (due or not), without its payload. */
+export interface WaitingItem {
   seq: number;
   eventId: string;
   appId: number;
   hubId: number;
-  payload: Record<string, unknown>;
   attemptNumber: number;
   firstAttemptAt: number | null;
   nextAttemptAt: number;
+}
+
+/** An outbox item: what the dispatcher sends. */
+export interface OutboxItem extends WaitingItem {
+  payload: Record<string, unknown>;
 }
 
 export type DeliveryStatus = 'pending' | ItemOutcome;
@@ -134,6 +139,15 @@ export class WebhooksQueries {
     ).map((r) => ({ appId: r.app_id, targetUrl: r.target_url, maxConcurrentRequests: r.max_concurrent }));
   }
 
+  /** Apps with items delivered at or after `from` and before `before` (service time). */
+  appsDeliveredBetween(from: number, before: number): number[] {
+    return this.stmt(
+      `SELECT DISTINCT app_id FROM wh_outbox WHERE status = 'delivered' AND updated_at >= ? AND updated_at < ?`,
+    )
+      .pluck()
+      .all(from, before) as number[];
+  }
+
   /** Apps with webhook settings. */
   configuredAppIds(): number[] {
     return (this.stmt('SELECT app_id FROM wh_settings ORDER BY app_id').all() as { app_id: number }[]).map(
@@ -149,22 +163,34 @@ export class WebhooksQueries {
     );
   }
 
-  /** The app's waiting items in feed order (due or not: the install's clock decides). */
-  waitingItems(appId: number, limit: number): OutboxItem[] {
+  /**
+   * The app's waiting items in feed order (due or not: the install's clock decides), without their
+   * payloads: the dispatcher looks at many more than it sends (the profile's hot spot was parsing them).
+   */
+  waitingItems(appId: number, limit: number): WaitingItem[] {
     return (
       this.stmt(
-        `SELECT * FROM wh_outbox WHERE status IN ('pending', 'retrying') AND app_id = ? ORDER BY seq LIMIT ?`,
+        `SELECT seq, event_id, hub_id, attempt_number, first_attempt_at, next_attempt_at FROM wh_outbox
+         WHERE status IN ('pending', 'retrying') AND app_id = ? ORDER BY seq LIMIT ?`,
       ).all(appId, limit) as OutboxRow[]
     ).map((r) => ({
       seq: r.seq,
       eventId: r.event_id,
-      appId: r.app_id,
+      appId,
       hubId: r.hub_id,
-      payload: JSON.parse(r.payload) as Record<string, unknown>,
       attemptNumber: r.attempt_number,
       firstAttemptAt: r.first_attempt_at,
       nextAttemptAt: r.next_attempt_at,
     }));
+  }
+
+  /** The items chosen for a request, with their payloads (any gone meanwhile, by a rebuild, left out). */
+  withPayloads(items: readonly WaitingItem[]): OutboxItem[] {
+    const payload = this.stmt('SELECT payload FROM wh_outbox WHERE event_id = ?').pluck();
+    return items.flatMap((i) => {
+      const json = payload.get(i.eventId) as string | undefined;
+      return json === undefined ? [] : [{ ...i, payload: JSON.parse(json) as Record<string, unknown> }];
+    });
   }
 
   deliveries(appId: number, filter: DeliveryFilter): { results: DeliveryView[]; next: number | null } {
@@ -194,6 +220,20 @@ export class WebhooksQueries {
     return row ? this.toDelivery(row) : null;
   }
 
+  /** The exact body a request sent, from its items' payloads and attempt numbers in the body's order. */
+  private rebuiltBody(requestId: string): string {
+    const items = this.stmt(
+      `SELECT o.payload, i.attempt_number FROM wh_attempt_items i JOIN wh_outbox o ON o.event_id = i.event_id
+       WHERE i.request_id = ? ORDER BY i.ordinal`,
+    ).all(requestId) as { payload: string; attempt_number: number }[];
+    return requestBody(
+      items.map((i) => ({
+        payload: JSON.parse(i.payload) as Record<string, unknown>,
+        attemptNumber: i.attempt_number,
+      })),
+    );
+  }
+
   private toDelivery(r: OutboxRow): DeliveryView {
     const attempts = this.stmt(
       `SELECT i.attempt_number, i.outcome, i.next_attempt_at, a.* FROM wh_attempt_items i
@@ -206,7 +246,7 @@ export class WebhooksQueries {
       url: string;
       sent_at: number;
       request_headers: string;
-      request_body: string;
+      request_body: string | null;
       status_code: number | null;
       error: string | null;
       response_body: string | null;
@@ -234,7 +274,10 @@ export class WebhooksQueries {
         nextAttemptAt: a.next_attempt_at,
         url: a.url,
         sentAt: a.sent_at,
-        request: { headers: JSON.parse(a.request_headers) as Record<string, string>, body: a.request_body },
+        request: {
+          headers: JSON.parse(a.request_headers) as Record<string, string>,
+          body: a.request_body ?? this.rebuiltBody(a.request_id),
+        },
         response: { statusCode: a.status_code, error: a.error, body: a.response_body, durationMs: a.duration_ms },
       })),
     };

@@ -16,6 +16,7 @@ export const WebhooksEventType = {
   DispatchLeaseTaken: 'webhooks.DispatchLeaseTaken',
   DispatchLeaseReleased: 'webhooks.DispatchLeaseReleased',
   SigningSecretResealed: 'webhooks.SigningSecretResealed',
+  DeliveriesPruned: 'webhooks.DeliveriesPruned',
 } as const;
 
 export const appWebhooksStream = (appId: number) => `webhooks.app-${appId}`;
@@ -24,6 +25,7 @@ export const redeliveryStream = (appId: number, requestId: string) => `webhooks.
 /** Which instance sends an app's deliveries (several instances on one store; docs/webhooks.md). */
 export const dispatchLeaseStream = (appId: number) => `webhooks.dispatch-lease-${appId}`;
 export const signingSecretStream = (appId: number) => `webhooks.signing-secret-${appId}`;
+export const deliveriesPrunedStream = (appId: number) => `webhooks.pruned-${appId}`;
 
 /** The app's one target URL and its concurrency (HubSpot's `throttling.maxConcurrentRequests`). */
 export interface SettingsConfigured {
@@ -79,8 +81,10 @@ export interface AttemptedItem {
 
 /**
  * One HTTP request to the app's target URL and its answer: what Stripe's and GitHub's delivery
- * logs show. The body is the exact bytes sent (their signatures are over it); the signatures
- * themselves are not kept (they are derived from the client secret).
+ * logs show. The body is not held: `items`, in the body's order, name what was sent, and the
+ * delivery log rebuilds the exact bytes from their payloads and attempt numbers
+ * (domain/request-body.ts); the headers keep the signature inputs (URL, timestamp) and signatures.
+ * A body of 100 items made each attempt event ~25 KB, applied on the API's event loop.
  */
 export interface DeliveryAttempted {
   type: typeof WebhooksEventType.DeliveryAttempted;
@@ -91,7 +95,8 @@ export interface DeliveryAttempted {
     /** Service time (epoch ms) the request was sent. */
     sentAt: number;
     requestHeaders: Record<string, string>;
-    requestBody: string;
+    /** Only in attempts recorded before the body was rebuilt from `items`: the bytes sent. */
+    requestBody?: string;
     /** The answer's status, or null when there was none (timeout, refused, reset). */
     statusCode: number | null;
     /** `timeout`, `connection refused`, ... when there was no answer. */
@@ -99,6 +104,7 @@ export interface DeliveryAttempted {
     /** At most 1 KiB of the answer's body. */
     responseBody: string | null;
     durationMs: number;
+    /** The request's items in the body's order. */
     items: AttemptedItem[];
   };
 }
@@ -134,12 +140,27 @@ export interface SigningSecretResealed {
   data: { appId: number; sealed: string; replaces: string; resealedAt: number };
 }
 
+/**
+ * The app's items delivered before `deliveredBefore` (service time, epoch ms; the retention's edge
+ * when it was appended) leave the outbox read model and the delivery log, with every request that
+ * held only such items. The history keeps all of them (audit; a rebuild prunes at the same point).
+ */
+export interface DeliveriesPruned {
+  type: typeof WebhooksEventType.DeliveriesPruned;
+  data: { appId: number; deliveredBefore: number; prunedAt: number };
+}
+
 export type DispatchLeaseEvent = DispatchLeaseTaken | DispatchLeaseReleased;
 
 export type AppWebhooksEvent =
   SettingsConfigured | SettingsCleared | SubscriptionCreated | SubscriptionActivationChanged | SubscriptionDeleted;
 export type WebhooksEvent =
-  AppWebhooksEvent | DeliveryAttempted | RedeliveryRequested | DispatchLeaseEvent | SigningSecretResealed;
+  | AppWebhooksEvent
+  | DeliveryAttempted
+  | RedeliveryRequested
+  | DispatchLeaseEvent
+  | SigningSecretResealed
+  | DeliveriesPruned;
 
 export const webhooksEvents: EventDefinitions = {
   [WebhooksEventType.SettingsConfigured]: null,
@@ -152,4 +173,5 @@ export const webhooksEvents: EventDefinitions = {
   [WebhooksEventType.DispatchLeaseTaken]: null,
   [WebhooksEventType.DispatchLeaseReleased]: null,
   [WebhooksEventType.SigningSecretResealed]: null,
+  [WebhooksEventType.DeliveriesPruned]: null,
 } satisfies Record<(typeof WebhooksEventType)[keyof typeof WebhooksEventType], EventDecoder | null>;

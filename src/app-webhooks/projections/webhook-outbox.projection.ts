@@ -29,7 +29,8 @@ export const WEBHOOK_OUTBOX_PROJECTION = 'webhooks-outbox';
 @Injectable()
 export class WebhookOutboxProjection implements Projection<OutboxEvent> {
   readonly name = WEBHOOK_OUTBOX_PROJECTION;
-  readonly version = 1;
+  // 2: attempts name their items in body order (the body is rebuilt, not stored); pruning.
+  readonly version = 2;
   readonly handles: readonly OutboxEvent['type'][] = [
     WebhooksEventType.SettingsConfigured,
     WebhooksEventType.SettingsCleared,
@@ -41,6 +42,7 @@ export class WebhookOutboxProjection implements Projection<OutboxEvent> {
     WebhooksEventType.DispatchLeaseTaken,
     WebhooksEventType.DispatchLeaseReleased,
     WebhooksEventType.SigningSecretResealed,
+    WebhooksEventType.DeliveriesPruned,
     OAuthEventType.AppInstalled,
     OAuthEventType.AppInstallScopesChanged,
     OAuthEventType.AppUninstalled,
@@ -55,6 +57,10 @@ export class WebhookOutboxProjection implements Projection<OutboxEvent> {
   ];
 
   setup(db: Database.Database): void {
+    // Version 1 kept every body (NOT NULL) and no item order: its tables go (version 2 rebuilds them).
+    const attempts = db.prepare('PRAGMA table_info(wh_attempts)').all() as { name: string; notnull: number }[];
+    if (attempts.some((c) => c.name === 'request_body' && c.notnull === 1))
+      db.exec('DROP TABLE wh_attempts; DROP TABLE IF EXISTS wh_attempt_items;');
     db.exec(`
       CREATE TABLE IF NOT EXISTS wh_settings (
         app_id INTEGER PRIMARY KEY, target_url TEXT NOT NULL, max_concurrent INTEGER NOT NULL,
@@ -78,12 +84,13 @@ export class WebhookOutboxProjection implements Projection<OutboxEvent> {
       CREATE TABLE IF NOT EXISTS wh_attempts (
         request_id TEXT PRIMARY KEY, app_id INTEGER NOT NULL, position INTEGER NOT NULL, url TEXT NOT NULL,
         sent_at INTEGER NOT NULL, request_headers TEXT NOT NULL,
-        request_body TEXT NOT NULL, status_code INTEGER, error TEXT, response_body TEXT, duration_ms INTEGER NOT NULL);
+        request_body TEXT, status_code INTEGER, error TEXT, response_body TEXT, duration_ms INTEGER NOT NULL);
       CREATE TABLE IF NOT EXISTS wh_resealed_secrets (
         app_id INTEGER PRIMARY KEY, sealed TEXT NOT NULL, replaces TEXT NOT NULL);
       CREATE TABLE IF NOT EXISTS wh_attempt_items (
         event_id TEXT NOT NULL, request_id TEXT NOT NULL, attempt_number INTEGER NOT NULL, outcome TEXT NOT NULL,
-        next_attempt_at INTEGER, PRIMARY KEY (event_id, request_id));
+        next_attempt_at INTEGER, ordinal INTEGER NOT NULL, PRIMARY KEY (event_id, request_id));
+      CREATE INDEX IF NOT EXISTS wh_attempt_items_request ON wh_attempt_items (request_id, ordinal);
     `);
   }
 
@@ -156,20 +163,22 @@ export class WebhookOutboxProjection implements Projection<OutboxEvent> {
           d.url,
           d.sentAt,
           JSON.stringify(d.requestHeaders),
-          d.requestBody,
+          // Older attempts carry their body; newer ones are rebuilt from their items (the log does it).
+          d.requestBody ?? null,
           d.statusCode,
           d.error,
           d.responseBody,
           d.durationMs,
         );
-        for (const item of d.items) {
+        for (const [ordinal, item] of d.items.entries()) {
           run(
-            'INSERT OR IGNORE INTO wh_attempt_items VALUES (?, ?, ?, ?, ?)',
+            'INSERT OR IGNORE INTO wh_attempt_items VALUES (?, ?, ?, ?, ?, ?)',
             item.eventId,
             d.requestId,
             item.attemptNumber,
             item.outcome,
             item.nextAttemptAt,
+            ordinal,
           );
           run(
             `UPDATE wh_outbox SET status = ?, attempt_number = max(attempt_number, ?),
@@ -201,6 +210,9 @@ export class WebhookOutboxProjection implements Projection<OutboxEvent> {
         );
         return;
       }
+      case WebhooksEventType.DeliveriesPruned:
+        pruneDelivered(event.data.appId, event.data.deliveredBefore, db);
+        return;
       case WebhooksEventType.SigningSecretResealed:
         run(
           'INSERT OR REPLACE INTO wh_resealed_secrets VALUES (?, ?, ?)',
@@ -288,6 +300,43 @@ export class WebhookOutboxProjection implements Projection<OutboxEvent> {
       }
     }
   }
+}
+
+/**
+ * The app's items delivered before `before` leave the read model with the requests that held them,
+ * but only where every item of those requests goes too: an item that shared a request with one kept
+ * (failed, abandoned, retrying, delivered later), directly or through other requests, stays with all
+ * its requests, so the log still shows each item's every attempt and can rebuild each body it sent.
+ */
+function pruneDelivered(appId: number, before: number, db: Database.Database): void {
+  const run = (sql: string, ...params: unknown[]) => cachedStatement(db, sql).run(...params);
+  db.exec('CREATE TEMP TABLE IF NOT EXISTS wh_prune (event_id TEXT PRIMARY KEY)');
+  run('DELETE FROM temp.wh_prune');
+  run(
+    `INSERT INTO temp.wh_prune SELECT event_id FROM wh_outbox WHERE status = 'delivered' AND app_id = ? AND updated_at < ?`,
+    appId,
+    before,
+  );
+  // Requests that held a candidate and an item staying: their candidates stay too (until none is left).
+  const mixed = cachedStatement(
+    db,
+    `SELECT r.request_id FROM (SELECT DISTINCT request_id FROM wh_attempt_items
+       WHERE event_id IN (SELECT event_id FROM temp.wh_prune)) r
+     WHERE EXISTS (SELECT 1 FROM wh_attempt_items o WHERE o.request_id = r.request_id
+       AND o.event_id NOT IN (SELECT event_id FROM temp.wh_prune))`,
+  ).pluck();
+  for (let requests = mixed.all() as string[]; requests.length > 0; requests = mixed.all() as string[]) {
+    for (const requestId of requests)
+      run(
+        'DELETE FROM temp.wh_prune WHERE event_id IN (SELECT event_id FROM wh_attempt_items WHERE request_id = ?)',
+        requestId,
+      );
+  }
+  run(`DELETE FROM wh_attempts WHERE request_id IN
+         (SELECT request_id FROM wh_attempt_items WHERE event_id IN (SELECT event_id FROM temp.wh_prune))`);
+  run('DELETE FROM wh_attempt_items WHERE event_id IN (SELECT event_id FROM temp.wh_prune)');
+  run('DELETE FROM wh_outbox WHERE event_id IN (SELECT event_id FROM temp.wh_prune)');
+  run('DELETE FROM temp.wh_prune');
 }
 
 function recordChangeOf(event: Recorded<OutboxEvent>): RecordChange | null {

@@ -85,9 +85,10 @@ export interface AppConfig {
    * App webhook deliveries (docs/webhooks.md): HubSpot's 10 s answer timeout by default; how often
    * the dispatcher looks for retries that came due (on the installs' clocks) when nothing woke it;
    * `enabled: false` stops sending (the outbox still fills); how long an instance's right to send an
-   * app's deliveries lasts unrenewed (several instances on EventStoreDB).
+   * app's deliveries lasts unrenewed (several instances on EventStoreDB); how long delivered items
+   * stay in the delivery log.
    */
-  webhooks: { enabled: boolean; timeoutMs: number; pollMs: number; leaseMs: number };
+  webhooks: { enabled: boolean; timeoutMs: number; pollMs: number; leaseMs: number; retentionDays: number };
   /**
    * Fastify's trustProxy: which X-Forwarded-For hops to believe for the client's address (the
    * sign-in and client-authentication throttles key on it). false: the socket's peer.
@@ -268,6 +269,7 @@ export function loadConfig(env: Env): AppConfig {
       timeoutMs: int('WEBHOOK_TIMEOUT_MS', 10_000, 100, 60_000),
       pollMs: int('WEBHOOK_POLL_MS', 250, 10, 60_000),
       leaseMs: int('WEBHOOK_LEASE_MS', 5_000, 1_000, 300_000),
+      retentionDays: int('WEBHOOK_RETENTION_DAYS', 30, 1, 3650),
     },
     trustProxy,
     metricsToken: env.METRICS_TOKEN ? env.METRICS_TOKEN : null,
