@@ -182,6 +182,23 @@ const requestArb: fc.Arbitrary<SearchRequest & { lag: number | null }> = fc.reco
   lag: fc.option(fc.integer({ min: 0, max: 100 }), { nil: null }),
 });
 
+/** A group whose first filter's property is also the sort: the walk along that property's own range. */
+const sortedOnFilterArb: fc.Arbitrary<SearchRequest & { lag: number | null }> = fc
+  .record({
+    filters: fc.array(filterArb, { minLength: 1, maxLength: 2 }),
+    direction: fc.constantFrom('ASCENDING' as const, 'DESCENDING' as const),
+    limit: fc.integer({ min: 1, max: 15 }),
+    after: fc.integer({ min: 0, max: 20 }),
+    lag: fc.option(fc.integer({ min: 0, max: 100 }), { nil: null }),
+  })
+  .map(({ filters, direction, ...rest }) => ({
+    filterGroups: [filters],
+    queryTerms: [],
+    sorts: [{ propertyName: filters[0]!.propertyName, direction }],
+    properties: null,
+    ...rest,
+  }));
+
 interface ModelRecord {
   hub: number;
   id: number;
@@ -333,7 +350,10 @@ describe('search compiler against a brute-force evaluator', () => {
     fc.assert(
       fc.property(
         fc.array(opArb, { minLength: 0, maxLength: 45 }),
-        fc.array(requestArb, { minLength: 1, maxLength: 8 }),
+        fc.array(fc.oneof({ weight: 3, arbitrary: requestArb }, { weight: 1, arbitrary: sortedOnFilterArb }), {
+          minLength: 1,
+          maxLength: 8,
+        }),
         (ops, requests) => {
           const db = new Database(':memory:');
           try {
@@ -366,6 +386,56 @@ describe('search compiler against a brute-force evaluator', () => {
       ),
       { seed: 37, numRuns: 300 },
     );
+  });
+
+  it('walks a sort property’s own range, and leaves values that are not numbers to the sort (last)', () => {
+    const db = new Database(':memory:');
+    try {
+      const scores = ['5', 'abc', '1', '7', '', '3'];
+      const records = build(
+        db,
+        scores.map((score) => ({
+          kind: 'create' as const,
+          hub: HUB,
+          values: (score ? { score } : {}) as Record<string, string>,
+          at: 0,
+        })),
+      );
+      const requests: SearchRequest[] = [
+        { propertyName: 'score', operator: 'HAS_PROPERTY' as const },
+        { propertyName: 'score', operator: 'GT' as const, value: '2' },
+      ].flatMap((f) =>
+        [0, 2, 3].map((after) => ({
+          filterGroups: [[f]],
+          queryTerms: [],
+          sorts: [{ propertyName: 'score', direction: 'DESCENDING' as const }],
+          properties: null,
+          limit: 2,
+          after,
+        })),
+      );
+      for (const request of requests) {
+        const job = compileSearch(request, {
+          hubId: HUB,
+          objectTypeId: TYPE,
+          kindOf,
+          searchable: SEARCHABLE,
+          visibleAsOf: null,
+          shown: [],
+        });
+        const want = evaluate(records, request, null);
+        for (const plan of ['auto', 'walk', 'sort'] as const) {
+          const got = runSearchJob(db, job, plan);
+          expect({ plan, request, total: got.total, ids: got.rows.map((r) => r.id) }).toEqual({
+            plan,
+            request,
+            ...want,
+          });
+        }
+      }
+    } finally {
+      db.close();
+    }
   });
 
   it('counts id ranges by the id buckets exactly, at and across the buckets’ edges', () => {

@@ -37,6 +37,8 @@ export interface SearchJob {
  */
 export interface PageWalk extends SqlStatement {
   complete: boolean;
+  /** Every row the walk reads matches (its index range is the search's one filter): always the cheaper plan. */
+  exact?: boolean;
 }
 
 /** Where a search looks and how it reads values: the account and type, each property's kind, the lag. */
@@ -72,6 +74,8 @@ interface IdSet {
   table: 'search_values' | 'search_tokens';
   where: Condition;
   unique: boolean;
+  /** A set of one property's values: the property and the test on its `lower` or `num` (none: any value). */
+  values?: { property: string; predicate?: Condition };
 }
 
 const ID = 'hs_object_id';
@@ -254,14 +258,35 @@ function walkOf(request: SearchRequest, scope: SearchScope, compiled: Condition[
   }
   const numeric = scope.kindOf(sort.propertyName) === 'number';
   const column = numeric ? 'num' : 'lower';
+  // One group with a positive comparison on the sort property: every match has the value (the walk
+  // covers them all), and the comparison's range of the index is where the walk starts and ends. (Not
+  // HAS_PROPERTY: a number property's value that is not a number has none in `num`, yet has the property.)
+  const own =
+    compiled.length === 1
+      ? compiled[0]!.find(
+          (c) =>
+            c.set && !c.set.negated && c.set.of.values?.property === sort.propertyName && c.set.of.values.predicate,
+        )
+      : undefined;
+  const range = own?.set?.of.values?.predicate;
   return {
     sql:
       `${columns} FROM search_values s INDEXED BY search_values_${column} CROSS JOIN search_docs d` +
       ` WHERE s.hub_id = ? AND s.object_type_id = ? AND s.property = ?${numeric ? ' AND s.num IS NOT NULL' : ''}` +
+      (range ? ` AND s.${range.sql}` : '') +
       ` AND d.hub_id = s.hub_id AND d.object_type_id = s.object_type_id AND d.id = s.id${filter}` +
       ` ORDER BY s.${column} ${direction}, s.id ASC LIMIT ? OFFSET ?`,
-    params: [scope.hubId, scope.objectTypeId, sort.propertyName, ...matches.params, ...window],
-    complete: false,
+    params: [
+      scope.hubId,
+      scope.objectTypeId,
+      sort.propertyName,
+      ...(range?.params ?? []),
+      ...matches.params,
+      ...window,
+    ],
+    complete: own !== undefined,
+    // Its only filter: each row of the range is a match, the walk reads just `after + limit` rows.
+    ...(own && compiled[0]!.length === 1 ? { exact: true } : {}),
   };
 }
 
@@ -288,6 +313,7 @@ function valuesOf(property: string, predicate?: Condition): IdSet {
       params: [property, ...(predicate?.params ?? [])],
     },
     unique: true,
+    values: { property, ...(predicate ? { predicate } : {}) },
   };
 }
 

@@ -17,8 +17,9 @@ export type PagePlan = 'auto' | 'walk' | 'sort';
  *
  * The page's plan, from the total: walking an ordered index visits about `(after + limit) × docs /
  * total` rows (matches spread evenly), sorting the matches visits `total` (and sorts them); the walk
- * is taken when it visits fewer. No page is read past the total. A walk of the records with the sort
- * value (not `complete`) that comes back short leaves the page to the sorting plan.
+ * is taken when it visits fewer, and always when it reads only matches (`exact`). No page is read past
+ * the total. A walk of the records with the sort value (not `complete`) that comes back short leaves
+ * the page to the sorting plan.
  */
 export function runSearchJob(db: Database.Database, job: SearchJob, plan: PagePlan = 'auto'): SearchRows {
   const cache = ((db as unknown as { __searchStatements?: Map<string, Database.Statement> }).__searchStatements ??=
@@ -39,8 +40,11 @@ export function runSearchJob(db: Database.Database, job: SearchJob, plan: PagePl
     let rows: SearchRows['rows'] | undefined;
     const walk = j.walk;
     if (walk && plan !== 'sort') {
-      const docs = plan === 'walk' ? 0 : Number((prepared(j.docs.sql).get(...j.docs.params) as { docs: number }).docs);
-      if (plan === 'walk' || (after + limit) * docs <= total * total) {
+      const docs =
+        plan === 'walk' || walk.exact
+          ? 0
+          : Number((prepared(j.docs.sql).get(...j.docs.params) as { docs: number }).docs);
+      if (plan === 'walk' || walk.exact || (after + limit) * docs <= total * total) {
         const walked = prepared(walk.sql).all(...walk.params) as SearchRows['rows'];
         if (walk.complete || walked.length === Math.min(limit, total - after)) rows = walked;
       }
