@@ -3,8 +3,8 @@
 // 100,000) are loaded through batch create — each a crm.RecordCreated and more, so the feed holds well
 // over 10,000 events — then each page is fetched signed in, 30 times, timed from request to the last
 // byte (the server's render and the loopback transfer): the newest events, events deep in the
-// history (keyset `before`), events filtered by account (the bounded scan), the first and a deep
-// page of the account's records.
+// history (keyset `before`), events filtered by account (the console's account index), the first and
+// a deep page of the account's records, and records found by search.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -62,14 +62,23 @@ try {
   const pages = [
     ['events, newest 50', '/console/events'],
     ['events, 50 before the middle of the feed (keyset)', `/console/events?before=${Math.floor(feedHead / 2)}`],
-    ['events of the account (scan filter)', `/console/events?hubId=${setup.hubId}`],
+    ['events of the account (account index)', `/console/events?hubId=${setup.hubId}`],
     [
-      'events of an account with none among the newest 5,000 (the scan budget read)',
+      'events of an account with none among the newest (account index: nothing to read)',
       `/console/events?hubId=${quiet.hubId}&before=${feedHead}`,
+    ],
+    [
+      'events of the account and a correlation id none has (index, 1,000 positions read)',
+      `/console/events?hubId=${setup.hubId}&correlationId=nobody`,
     ],
     ['events of one type (type index)', '/console/events?type=crm.RecordCreated'],
     ['records, first 100', `/console/records?hubId=${setup.hubId}&type=0-1`],
     ['records, 100 after id 90,000 (keyset)', `/console/records?hubId=${setup.hubId}&type=0-1&after=90000`],
+    ['records, search text (one match)', `/console/records?hubId=${setup.hubId}&type=0-1&q=c77%40bench.example.com`],
+    [
+      'records, property filter (lastname EQ, one match)',
+      `/console/records?hubId=${setup.hubId}&type=0-1&property=lastname&operator=EQ&value=No%2077`,
+    ],
   ];
   console.log(`feed head: position ${feedHead}`);
   console.log('| page | p50 ms | max ms | bytes |');

@@ -22,6 +22,7 @@ import {
   createCodes,
   introspection,
   limitsGet,
+  propertiesBatchRead,
   refreshGrant,
 } from './lib/tokens.mjs';
 
@@ -111,7 +112,7 @@ async function sameBytesAsMetadata(url) {
 }
 
 /**
- * BENCH_HTTP=refresh,refresh2026,metadata,introspect,canned,limits,codeExchange picks service
+ * BENCH_HTTP=refresh,refresh2026,metadata,introspect,canned,limits,bearerPost,codeExchange picks service
  * scenarios (all by default); BENCH_REFS=fastify,nest,oidc picks reference servers.
  */
 const pick = (variable) => {
@@ -149,6 +150,8 @@ async function serviceEndpoints(logLevel) {
     if (!logLevel && httpScenario('canned'))
       Object.assign(out, await sameBytesAsMetadata(`${service.url}/oauth/v1/access-tokens/${tokens.access_token}`));
     if (httpScenario('limits')) out[key('limits')] = await limitsGet(service, tokens.access_token, suffix);
+    if (httpScenario('bearerPost'))
+      out[key('bearerPost')] = await propertiesBatchRead(service, tokens.access_token, suffix);
     if (httpScenario('codeExchange')) {
       const codeCount = Number(process.env.BENCH_CODES ?? 30_000);
       const began = performance.now();

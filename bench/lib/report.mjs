@@ -24,7 +24,7 @@ export function machine() {
 }
 
 /** Service scenarios measured twice: at the default log level and, under `<key>Warn`, at LOG_LEVEL=warn. */
-const SERVICE_KEYS = ['refresh', 'refresh2026', 'codeExchange', 'metadata', 'introspect', 'limits'];
+const SERVICE_KEYS = ['refresh', 'refresh2026', 'codeExchange', 'metadata', 'introspect', 'limits', 'bearerPost'];
 const warnOf = (key) => (SERVICE_KEYS.includes(key) ? `${key}Warn` : key);
 const MIB = 1048576;
 
@@ -77,6 +77,8 @@ export function evaluate(r) {
   ratio('introspection POST / v1 metadata GET', 'introspect', 'metadata');
   ratio('limits GET / bare Fastify GET', 'limits', 'fastifyGet');
   const limits = ratio('limits GET / NestJS one-route GET', 'limits', 'nestGet');
+  ratio('properties batch read POST (bearer) / NestJS one-route form POST', 'bearerPost', 'nestPost');
+  ratio('properties batch read POST (bearer) / limits GET (bearer)', 'bearerPost', 'limits');
   ratio('NestJS one-route GET / bare Fastify GET', 'nestGet', 'fastifyGet');
   ratio('NestJS one-route form POST / bare Fastify form POST', 'nestPost', 'fastifyPost');
   ratio('oidc-provider refresh grant / bare Fastify form POST', 'oidcRefresh', 'fastifyPost');
@@ -89,7 +91,7 @@ export function evaluate(r) {
   target('refresh grant p99 ≤ 10 ms (POST /oauth/v1/token, 32 connections)', p99('refresh'), (v) => v <= 10, ms);
   target('authorization-code exchange ≥ 0.6× oidc-provider refresh grant', exchange, (v) => v >= 0.6, x);
   target('authorization-code exchange p99 ≤ 25 ms', p99('codeExchange'), (v) => v <= 25, ms);
-  for (const key of ['refresh2026', 'metadata', 'introspect', 'limits']) {
+  for (const key of ['refresh2026', 'metadata', 'introspect', 'limits', 'bearerPost']) {
     const name = (r[key] ?? r[warnOf(key)])?.name.replace('service: ', '').replace(/ \(LOG_LEVEL=\w+\)$/, '');
     if (name) target(`p99 ≤ 25 ms at 32 connections: ${name}`, p99(key), (v) => v <= 25, ms);
   }

@@ -104,6 +104,24 @@ export class AssociationsQueries {
     };
   }
 
+  /**
+   * Every association type a record holds to live records of any type (the records module moves
+   * them to the primary of a merge), in a stable order.
+   */
+  associationsOf(
+    hubId: number,
+    fromType: string,
+    fromId: number,
+  ): Array<{ toType: string; toId: number; category: string; typeId: number }> {
+    return cachedStatement(
+      this.db,
+      `SELECT a.to_type AS toType, a.to_id AS toId, a.category, a.type_id AS typeId FROM crm_associations a
+         JOIN crm_association_records r ON r.hub_id = a.hub_id AND r.object_type_id = a.to_type AND r.id = a.to_id
+        WHERE a.hub_id = ? AND a.from_type = ? AND a.from_id = ?
+        ORDER BY a.to_type, a.to_id, a.category, a.type_id`,
+    ).all(hubId, fromType, fromId) as Array<{ toType: string; toId: number; category: string; typeId: number }>;
+  }
+
   /** The types between two records, seen from `from` (the answer to a create). */
   typesBetween(hubId: number, fromType: string, fromId: number, toType: string, toId: number): AssociationTypeView[] {
     const rows = cachedStatement(

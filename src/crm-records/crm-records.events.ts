@@ -10,5 +10,6 @@ export {
   type RecordEvent,
   type RecordIdVoided,
   type RecordPropertiesChanged,
+  type RecordRestored,
   type WriteSource,
 } from './domain/record-events';

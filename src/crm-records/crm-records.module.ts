@@ -11,6 +11,7 @@ import { RecordIds } from './application/record-ids';
 import { RecordSchema } from './application/record-schema';
 import { DemoRecordsSeeder } from './demo-records.seeder';
 import { crmRecordsEvents } from './domain/record-events';
+import { AdminRecordsController } from './http/admin-records.controller';
 import { RecordLimitsController } from './http/record-limits.controller';
 import { RecordsController } from './http/records.controller';
 import { CrmRecordsProjection } from './projections/crm-records.projection';
@@ -27,7 +28,7 @@ import { CrmRecordsProjection } from './projections/crm-records.projection';
     projections: [CrmRecordsProjection],
     commandHandlers: [CrmRecordsHandler],
     imports: [CrmSchemaModule, AccessTokenVerificationModule, CrmPipelinesModule, CrmAssociationsModule],
-    controllers: [RecordsController, RecordLimitsController],
+    controllers: [RecordsController, RecordLimitsController, AdminRecordsController],
     providers: [CrmRecordsQueries, RecordHistory, RecordSchema, RecordIds, RecordCeilings, DemoRecordsSeeder],
     exports: [CrmRecordsQueries, RecordHistory, DemoRecordsSeeder],
   }),

@@ -21,7 +21,7 @@ export {
 } from './domain/object-types';
 export { propertyScopes, SCHEMA_READ_SCOPES, SCHEMA_WRITE_SCOPES, type ScopesVersion } from './domain/scopes';
 // For CRM records: a path's object type resolved, the account's property definitions, the limits GETs' scopes.
-export { LimitsQueries } from './application/limits.queries';
+export { LimitsQueries, type TypeLabels } from './application/limits.queries';
 export { PropertiesQueries } from './application/properties.queries';
 export type { PropertyView } from './application/property.views';
 export { crmLimitsReadScopes } from './domain/scopes';

@@ -26,7 +26,7 @@ import { SearchLagProjection } from './projections/search-lag.projection';
     imports: [CrmSchemaModule, DirectoryModule, AccessTokenVerificationModule],
     controllers: [SearchController, SearchLagController],
     providers: [CrmSearchQueries, SearchExecutor, SearchLags, SearchRateLimit],
-    exports: [SearchLags],
+    exports: [SearchLags, CrmSearchQueries],
   }),
 )
 export class CrmSearchModule {}

@@ -29,6 +29,8 @@ import { INSTALL_CLOCK_COMMANDS, InstallClockHandler } from './application/comma
 import { installClockEvents } from './domain/install-clock';
 import { InstallClockController } from './http/install-clock.controller';
 import { InstallClocksProjection } from './projections/install-clocks.projection';
+import { OutstandingTokensProjection } from './projections/outstanding-tokens.projection';
+import { OutstandingTokensQueries } from './application/outstanding-tokens.queries';
 
 /**
  * OAuth: installs, authorization codes, the token endpoint, token metadata, refresh-token
@@ -40,7 +42,12 @@ import { InstallClocksProjection } from './projections/install-clocks.projection
   EventSourcingModule.forFeature({
     events: { ...oauthEvents, ...installClockEvents },
     retention: oauthRetention,
-    projections: [OAuthProjection, AccessTokenRevocationsProjection, InstallClocksProjection],
+    projections: [
+      OAuthProjection,
+      AccessTokenRevocationsProjection,
+      InstallClocksProjection,
+      OutstandingTokensProjection,
+    ],
     // One handler per command; a flow across streams is one named process (ApproveInstall, IssueToken, RevokeToken).
     commandHandlers: [
       ApproveInstallHandler,
@@ -64,12 +71,13 @@ import { InstallClocksProjection } from './projections/install-clocks.projection
     providers: [
       AuthorizeRequestValidator,
       InstallQueries,
+      OutstandingTokensQueries,
       ClientAuthenticator,
       TokenMetadataService,
       AuthorizationCodeRedemption,
       InstallFixtures,
     ],
-    exports: [AuthorizeRequestValidator, InstallQueries, InstallFixtures],
+    exports: [AuthorizeRequestValidator, InstallQueries, OutstandingTokensQueries, InstallFixtures],
   }),
 )
 export class OAuthModule {}

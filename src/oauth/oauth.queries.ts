@@ -1,2 +1,3 @@
-/** The installs read model as other modules may read it (the lint allows this file): installs per app and account. */
+/** The OAuth read models as other modules may read them (the lint allows this file): installs, tokens outstanding. */
 export { InstallQueries, type InstallView } from './application/install.queries';
+export { OutstandingTokensQueries, type OutstandingTokensView } from './application/outstanding-tokens.queries';

@@ -228,7 +228,7 @@ export function describeEventStoreContract(name: string, makeStore: () => Promis
       });
 
       it('reads backwards (where the store can): newest first, before exclusive, with streamId and type filters', async () => {
-        if (!store.readBackward) return; // optional on the port; EventStoreDB has none yet
+        if (!store.readBackward) throw new Error('both stores read backwards');
         const a = unique('back-a');
         const b = unique('back-b');
         const created = unique('t.Created');
@@ -250,6 +250,25 @@ export function describeEventStoreContract(name: string, makeStore: () => Promis
         expect(ids(await store.readBackward({ before, limit: 10, type: created }))).toEqual(ids([e2, e1]));
         expect(ids(await store.readBackward({ before, limit: 10, streamId: b, type: updated }))).toEqual(ids([e4]));
         expect(await store.readBackward({ before, limit: 10, type: unique('t.Never') })).toEqual([]);
+      });
+
+      it('reads the events at given positions, in the order asked, leaving out positions that hold none', async () => {
+        if (!store.readAt) throw new Error('both stores read at positions');
+        const a = unique('at-a');
+        const e1 = newEvent(unique('t.At'));
+        const e2 = newEvent(unique('t.At'));
+        const e3 = newEvent(unique('t.At'));
+        await store.append(a, [e1, e2], 'no_stream');
+        await store.append(a, [e3], 1);
+        const [p1, p2, p3] = (await store.readStream(a)).map((e) => e.position) as [number, number, number];
+        expect(ids(await store.readAt([p3, p1]))).toEqual(ids([e3, e1]));
+        expect(ids(await store.readAt([p2]))).toEqual(ids([e2]));
+        expect(ids(await store.readAt([p3 + 1, p2]))).toEqual(ids([e2]));
+        expect(await store.readAt([])).toEqual([]);
+        // Through readBackward too: the newest event before a recorded position.
+        expect(ids(await store.readBackward!({ before: p3, limit: 1, streamId: a }))).toEqual(ids([e2]));
+        // e1 and e2 were appended together: nothing lies between them in the feed.
+        expect(ids(await store.readBackward!({ before: p2, limit: 1 }))).toEqual(ids([e1]));
       });
 
       it('reads several types in one call: exactly the matching events, in position order, paged by after/limit', async () => {

@@ -383,6 +383,47 @@ describe('deliveries', () => {
     expect(new Set(items.map((i) => i.eventId)).size).toBe(items.length);
   });
 
+  it('restore: an item for *.restore subscriptions when an archived record is restored (no changeFlag)', async () => {
+    const x = await webhookApp();
+    const restored = await subscribe(x, 'contact.restore');
+    const deletion = await x.dev.webhooks.subscriptionsApi.create(x.appId, {
+      eventType: 'contact.deletion' as never,
+      active: true,
+    });
+    const generic = await x.dev.webhooks.subscriptionsApi.create(x.appId, {
+      eventType: 'object.restore' as never,
+      objectTypeId: '0-3',
+      active: true,
+    } as never);
+    const contact = await createContact(x, { email: 'restored@example.com' });
+    const deal = await x.crm.crm.deals.basicApi.create({ properties: { dealname: 'Back deal' }, associations: [] });
+    await x.crm.crm.contacts.basicApi.archive(contact.id);
+    await x.crm.crm.deals.basicApi.archive(deal.id);
+    await receiver.waitForItems((i) => i.subscriptionType === 'contact.deletion', 1, 'the deletion');
+    const restore = (type: string, id: string) =>
+      t.admin('POST', `/admin/v1/accounts/${x.f.hubId}/crm/objects/${type}/${id}/restore`, { userId: x.f.userId });
+    expect((await restore('contacts', contact.id)).statusCode).toBe(200);
+    expect((await restore('deals', deal.id)).statusCode).toBe(200);
+    await receiver.waitForItems((i) => String(i.subscriptionType).endsWith('.restore'), 2, 'the restores');
+    const items = receiver.items();
+    const contactItem = items.find((i) => i.subscriptionId === Number(restored.id))!;
+    expect(contactItem).toMatchObject({
+      subscriptionType: 'contact.restore',
+      objectId: Number(contact.id),
+      portalId: x.f.hubId,
+      appId: x.appId,
+      changeSource: 'CRM_UI',
+      sourceId: `userId:${x.f.userId}`,
+    });
+    expect(contactItem).not.toHaveProperty('changeFlag');
+    expect(items.filter((i) => i.subscriptionId === Number(generic.id))).toEqual([
+      expect.objectContaining({ subscriptionType: 'object.restore', objectId: Number(deal.id), objectTypeId: '0-3' }),
+    ]);
+    // One deletion, one restore of the contact; nothing for the deal's deletion (no subscription names it).
+    expect(items.filter((i) => i.subscriptionId === Number(deletion.id))).toHaveLength(1);
+    expect(items.filter((i) => i.subscriptionId === Number(restored.id))).toHaveLength(1);
+  });
+
   it('associationChange: one item per side with HubSpot’s association fields, added then removed', async () => {
     const x = await webhookApp();
     const fromContact = await subscribe(x, 'contact.associationChange');

@@ -1,3 +1,6 @@
+import { createHash } from 'node:crypto';
+import { EVENT_STORE, type EventStore } from '../../src/platform/event-store/event-store.port';
+import { ProjectionRunner } from '../../src/platform/projections/projection-runner';
 import { ConsoleClient } from '../support/console-client';
 import { installAndExchange, oauthFixture, type OAuthFixture } from '../support/oauth-fixtures';
 import { startTestApp, type TestApp } from '../support/test-app';
@@ -62,6 +65,35 @@ describe('console over HTTP: sign-in, CSRF, the off switch, bad input on every r
     expect((await c.get(`/console/accounts/${f.hubId}`)).body).toContain(
       `/console/installs/${f.appId}/${f.hubId}/uninstall`,
     );
+  });
+
+  it('shows each install’s tokens outstanding by count and latest expiry, never a token or its hash', async () => {
+    const c = new ConsoleClient(t);
+    await c.signIn();
+    const g = await oauthFixture(t);
+    const first = await installAndExchange(t, g);
+    const issuedAt = t.clock.now();
+    await installAndExchange(t, g);
+    const cell = (body: string) => /<td class="tokens">([\s\S]*?)<\/td>/.exec(body)![1]!.replace(/\s+/g, ' ').trim();
+    const secrets = (body: string) => {
+      for (const s of [first.access_token, first.refresh_token]) {
+        expect(body).not.toContain(s);
+        expect(body).not.toContain(createHash('sha256').update(s).digest('hex'));
+        expect(body).not.toContain(createHash('sha256').update(s).digest('base64url'));
+      }
+    };
+    const account = await c.get(`/console/accounts/${g.hubId}`);
+    expect(cell(account.body)).toBe(
+      `2 access, 2 refresh <div class="muted">latest expires ${new Date(issuedAt + first.expires_in * 1000).toISOString()}</div>`,
+    );
+    secrets(account.body);
+    const app = await c.get(`/console/apps/${g.appId}`);
+    expect(cell(app.body)).toContain('2 access');
+    secrets(app.body);
+    // The page's own action: expire the access tokens now; the refresh tokens stay.
+    expect((await c.post(`/console/installs/${g.appId}/${g.hubId}/expire-access-tokens`)).statusCode).toBe(303);
+    await t.app.get(ProjectionRunner).waitFor(await t.app.get<EventStore>(EVENT_STORE).headPosition());
+    expect(cell((await c.get(`/console/accounts/${g.hubId}`)).body)).toBe('0 access, 2 refresh');
   });
 
   it('answers 4xx pages, never a 5xx, to bad input on every route', async () => {

@@ -298,6 +298,37 @@ describe('the webhooks journal', () => {
     expect((await walk(x, J)).map((e) => e.offset)).toEqual(entries.map((e) => e.offset));
   });
 
+  it('journals a restore (HubSpot’s RESTORE action) for subscriptions that name it', async () => {
+    const x = await setup();
+    const withRestore = await subscribe(x, {
+      subscriptionType: 'OBJECT',
+      portalId: x.hub1,
+      objectTypeId: '0-1',
+      actions: ['DELETE', 'RESTORE'],
+      objectIds: [],
+      properties: [],
+    });
+    const deletesOnly = await subscribe(x, {
+      subscriptionType: 'OBJECT',
+      portalId: x.hub1,
+      objectTypeId: '0-1',
+      actions: ['DELETE'],
+      objectIds: [],
+      properties: [],
+    });
+    const ada = await createRecord(x.token1, 'contacts', { email: 'restore-journal@example.com', firstname: 'Ada' });
+    expect((await call(x.token1, 'DELETE', `/crm/v3/objects/contacts/${ada}`)).statusCode).toBe(204);
+    const restored = await t.admin('POST', `/admin/v1/accounts/${x.hub1}/crm/objects/contacts/${ada}/restore`, {});
+    expect(restored.statusCode).toBe(200);
+    const entries = await walk(x, J);
+    expect(entries.map((e) => [e.action, e.objectId, e.subscriptionIds])).toEqual([
+      ['DELETE', ada, [withRestore, deletesOnly]],
+      ['RESTORE', ada, [withRestore]],
+    ]);
+    expect(entries[1]).toMatchObject({ portalId: x.hub1, objectTypeId: '0-1' });
+    expect(entries[1]!.propertyChanges).toBeUndefined();
+  });
+
   it('keeps only one property’s changes with a filter; journals snapshots of current records', async () => {
     const x = await setup(JOURNAL_SCOPES_DOCS);
     const sub = await subscribe(x, {

@@ -167,6 +167,54 @@ describe('EventStreams and DeciderCommandHandler on a real SQLite event store', 
     await expect(streams.load('test-unknown', counter)).rejects.toBeInstanceOf(UnknownEventTypeError);
   });
 
+  describe("handleProbablyNew (a unique value's first claim)", () => {
+    /** Counts decisions and remembers the state each was made on. */
+    function counting() {
+      const seen: number[] = [];
+      const decider: Decider<number, { by: number }, Ticked> = {
+        initialState: () => 0,
+        evolve: (n, e) => n + e.data.by,
+        decide: (command, state) => {
+          seen.push(state);
+          return state >= 10 ? [] : [{ type: 'test.Ticked', data: { by: command.by } }];
+        },
+      };
+      return { seen, decider };
+    }
+
+    it('a new stream: decides on the initial state and appends expecting no stream, without reading it', async () => {
+      const { seen, decider } = counting();
+      const reads = jest.spyOn(store, 'readStream');
+      const result = await streams.forDecider(decider).handleProbablyNew('test-new', { by: 4 }, ctx);
+      expect(reads).not.toHaveBeenCalled();
+      expect(seen).toEqual([0]);
+      expect(result).toMatchObject({ state: 4, events: [{ type: 'test.Ticked', data: { by: 4 } }] });
+      expect(await store.readStream('test-new')).toHaveLength(1);
+    });
+
+    it('an existing stream: the refused append is not stored, and the command is decided on the real state', async () => {
+      await store.append('test-existing', [competitorEvent(), competitorEvent()], 'no_stream');
+      const { seen, decider } = counting();
+      const result = await streams.forDecider(decider).handleProbablyNew('test-existing', { by: 3 }, ctx);
+      expect(seen).toEqual([0, 2]);
+      expect(result.state).toBe(5);
+      const stored = await store.readStream('test-existing');
+      expect(stored.map((e) => (e.data as { by: number }).by)).toEqual([1, 1, 3]);
+    });
+
+    it('an existing stream whose state decides nothing: nothing is appended', async () => {
+      await store.append('test-full', [{ ...competitorEvent(), data: { by: 10 } }], 'no_stream');
+      const { seen, decider } = counting();
+      expect(await streams.forDecider(decider).handleProbablyNew('test-full', { by: 1 }, ctx)).toEqual({
+        state: 10,
+        events: [],
+        position: 0,
+      });
+      expect(seen).toEqual([0, 10]);
+      expect(await store.readStream('test-full')).toHaveLength(1);
+    });
+  });
+
   it('appendInOrder: the second append takes effect after the first, and a failure is reported', async () => {
     const stored: DomainEvent = { type: 'test.Stored', data: {} };
     const results = await streams.appendInOrder(

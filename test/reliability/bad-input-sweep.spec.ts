@@ -2,8 +2,7 @@ import fc from 'fast-check';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { leakVerdict } from '../support/memory-trend';
-import { LEAK_WINDOWS, MEMORY_SERIES, SETTLE_SAMPLES } from '../support/sweep-memory-series';
+import { LEAK_WINDOWS, MEMORY_SERIES, memoryVerdicts, SETTLE_SAMPLES } from '../support/sweep-memory-series';
 import { HttpFixtures } from '../support/reliability-fixtures';
 import {
   ensureBuilt,
@@ -900,14 +899,7 @@ describe('reliability: bad-input sweep over every route', () => {
       .map(([s, n]) => `${s}×${n}`)
       .join(' ');
     const width = Math.max(...MEMORY_SERIES.map((m) => m.name.length));
-    const checked = MEMORY_SERIES.filter((m) => m.maxBytesPerRequest !== undefined).map((m) => ({
-      name: m.name,
-      maxBytesPerRequest: m.maxBytesPerRequest!,
-      ...leakVerdict(
-        samples.slice(SETTLE_SAMPLES).map((x) => ({ requests: x.requests, bytes: m.of(x.memory) })),
-        { maxBytesPerRequest: m.maxBytesPerRequest!, windows: LEAK_WINDOWS },
-      ),
-    }));
+    const checked = memoryVerdicts(samples);
     process.stdout.write(
       `bad-input sweep (seed ${SEED}): ${generated.length} requests in ${seconds.toFixed(1)} s; statuses ${histogram}\n` +
         `memory after GC (MB), after the ${WARM_UP} warm-up requests, then every ${SAMPLE_EVERY}:\n` +
@@ -919,7 +911,9 @@ describe('reliability: bad-input sweep over every route', () => {
           .map(
             (c) =>
               `  ${c.name.padEnd(width)}  ${c.windowSlopes.map((v) => v.toFixed(0)).join(' / ')}` +
-              ` → ${c.sustainedSlope.toFixed(0)} (leak above ${c.maxBytesPerRequest})${c.leaks ? '  LEAK' : ''}\n`,
+              ` → ${c.sustainedSlope.toFixed(0)} (leak above ${c.maxBytesPerRequest}` +
+              `${c.confirmingSlope === undefined ? '' : `, and only with rss above it too: rss ${c.confirmingSlope.toFixed(0)}`})` +
+              `${c.leaks ? '  LEAK' : ''}\n`,
           )
           .join(''),
     );

@@ -1,7 +1,6 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { leakVerdict } from '../support/memory-trend';
 import {
   ensureBuilt,
   GC_HOOK_NODE_OPTIONS,
@@ -12,7 +11,7 @@ import {
   stopService,
   type MemoryAfterGc,
 } from '../support/reliability-service';
-import { LEAK_WINDOWS, MEMORY_SERIES, SETTLE_SAMPLES } from '../support/sweep-memory-series';
+import { memoryVerdicts } from '../support/sweep-memory-series';
 import { TEST_ADMIN_KEY } from '../support/test-app';
 
 /**
@@ -57,20 +56,13 @@ async function sweepMemory(leak: { heapBytes: number; bufferBytes: number }) {
       await batch(SAMPLE_EVERY);
       samples.push({ requests: done, memory: await memoryAfterGc(service) });
     }
-    const verdicts = MEMORY_SERIES.filter((m) => m.maxBytesPerRequest !== undefined).map((m) => ({
-      name: m.name,
-      bound: m.maxBytesPerRequest!,
-      ...leakVerdict(
-        samples.slice(SETTLE_SAMPLES).map((x) => ({ requests: x.requests, bytes: m.of(x.memory) })),
-        { maxBytesPerRequest: m.maxBytesPerRequest!, windows: LEAK_WINDOWS },
-      ),
-    }));
+    const verdicts = memoryVerdicts(samples);
     process.stdout.write(
       `leak injected (${leak.heapBytes} B of strings, ${leak.bufferBytes} B Buffer per request); bytes per request by window:\n` +
         verdicts
           .map(
             (v) =>
-              `  ${v.name}: ${v.windowSlopes.map((x) => x.toFixed(0)).join(' / ')} (bound ${v.bound})${v.leaks ? '  LEAK' : ''}\n`,
+              `  ${v.name}: ${v.windowSlopes.map((x) => x.toFixed(0)).join(' / ')} (bound ${v.maxBytesPerRequest})${v.leaks ? '  LEAK' : ''}\n`,
           )
           .join(''),
     );

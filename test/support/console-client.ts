@@ -6,7 +6,11 @@ export class ConsoleClient {
   cookie = '';
   csrf = '';
 
-  constructor(private readonly t: TestApp) {}
+  /** `headers` go with every request (X-Forwarded-For behind a trusted proxy, say). */
+  constructor(
+    private readonly t: TestApp,
+    private readonly headers: Record<string, string> = {},
+  ) {}
 
   private keep(r: LightMyRequestResponse): LightMyRequestResponse {
     const set = r.headers['set-cookie'];
@@ -17,7 +21,13 @@ export class ConsoleClient {
   }
 
   async get(url: string): Promise<LightMyRequestResponse> {
-    return this.keep(await this.t.inject({ method: 'GET', url, headers: this.cookie ? { cookie: this.cookie } : {} }));
+    return this.keep(
+      await this.t.inject({
+        method: 'GET',
+        url,
+        headers: { ...this.headers, ...(this.cookie ? { cookie: this.cookie } : {}) },
+      }),
+    );
   }
 
   /** A form POST; `_csrf` is the last page's token unless the form names its own (or null: none). */
@@ -32,6 +42,7 @@ export class ConsoleClient {
         method: 'POST',
         url,
         headers: {
+          ...this.headers,
           'content-type': 'application/x-www-form-urlencoded',
           ...(this.cookie ? { cookie: this.cookie } : {}),
         },

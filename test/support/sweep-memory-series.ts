@@ -1,3 +1,4 @@
+import { leakVerdict, type TrendVerdict } from './memory-trend';
 import type { MemoryAfterGc } from './reliability-service';
 
 /**
@@ -27,15 +28,55 @@ export interface MemorySeries {
   name: string;
   of: (m: MemoryAfterGc) => number;
   maxBytesPerRequest?: number;
+  /**
+   * A series whose growth counts only when this other series grows past the same bound too. "Outside
+   * V8 heap" is RSS minus V8's resident heap: when V8 gives heap pages back that the process still
+   * holds in RSS (after-GC samples swing ±8 MB this way), the difference rises while RSS stays flat.
+   * Native memory that leaks raises RSS itself, so a rise of "outside" without RSS is that noise
+   * (CI, 2026-11-27: RSS flat at 374 MB over 6,000 requests, "outside" swinging 148–162 MB).
+   */
+  confirmedBy?: string;
 }
 
 export const MEMORY_SERIES: MemorySeries[] = [
   { name: 'heap used', of: (m) => m.heapUsed, maxBytesPerRequest: 512 },
   { name: 'external', of: (m) => m.external, maxBytesPerRequest: 2048 },
-  { name: 'outside V8 heap', of: (m) => m.rss - m.heapResident, maxBytesPerRequest: 1024 },
+  { name: 'outside V8 heap', of: (m) => m.rss - m.heapResident, maxBytesPerRequest: 1024, confirmedBy: 'rss' },
   { name: 'rss', of: (m) => m.rss },
   { name: 'array buffers', of: (m) => m.arrayBuffers },
   { name: 'V8 heap resident', of: (m) => m.heapResident },
   { name: 'V8 heap total', of: (m) => m.heapTotal },
   { name: 'V8 new space', of: (m) => m.newSpace },
 ];
+
+export interface SeriesVerdict extends TrendVerdict {
+  name: string;
+  maxBytesPerRequest: number;
+  /** The confirming series' sustained slope, when the series has one. */
+  confirmingSlope?: number;
+}
+
+/** The verdict on every checked series of a sweep's samples (the settling samples left out). */
+export function memoryVerdicts(samples: ReadonlyArray<{ requests: number; memory: MemoryAfterGc }>): SeriesVerdict[] {
+  const fitted = samples.slice(SETTLE_SAMPLES);
+  const verdictOf = (m: MemorySeries, bound: number) =>
+    leakVerdict(
+      fitted.map((x) => ({ requests: x.requests, bytes: m.of(x.memory) })),
+      { maxBytesPerRequest: bound, windows: LEAK_WINDOWS },
+    );
+  return MEMORY_SERIES.filter((m) => m.maxBytesPerRequest !== undefined).map((m) => {
+    const bound = m.maxBytesPerRequest!;
+    const own = verdictOf(m, bound);
+    if (m.confirmedBy === undefined) return { name: m.name, maxBytesPerRequest: bound, ...own };
+    const confirming = MEMORY_SERIES.find((c) => c.name === m.confirmedBy);
+    if (!confirming) throw new Error(`${m.name} is confirmed by an unknown series ${m.confirmedBy}`);
+    const other = verdictOf(confirming, bound);
+    return {
+      name: m.name,
+      maxBytesPerRequest: bound,
+      ...own,
+      confirmingSlope: other.sustainedSlope,
+      leaks: own.leaks && other.leaks,
+    };
+  });
+}

@@ -182,6 +182,32 @@ describe('deliveries: payload, eventId, retries', () => {
     });
   });
 
+  it('a restore: the common fields alone (HubSpot added no property for it), for *.restore subscriptions only', () => {
+    const restored = { ...change, kind: 'restore' as const, properties: {} };
+    const eventId = deliveryEventId('0190-aaaa', 1);
+    expect(payloadItemsFor(restored, sub(1, 'contact.restore'), 7)).toEqual([
+      {
+        eventId,
+        item: {
+          eventId: Number(eventId),
+          subscriptionId: 1,
+          portalId: 100,
+          appId: 7,
+          occurredAt: NOW,
+          subscriptionType: 'contact.restore',
+          objectId: 55,
+          changeSource: 'CRM_UI',
+          sourceId: 'userId:3',
+        },
+      },
+    ]);
+    expect(payloadItemsFor(restored, sub(2, 'object.restore', null, '0-1'), 7)[0]!.item).toMatchObject({
+      objectTypeId: '0-1',
+    });
+    expect(payloadItemsFor(restored, sub(3, 'contact.creation'), 7)).toEqual([]);
+    expect(payloadItemsFor(change, sub(4, 'contact.restore'), 7)).toEqual([]);
+  });
+
   it('a merge names both sides', () => {
     const merged = { ...change, kind: 'merge' as const, mergedInto: 44, properties: {} };
     expect(payloadItemsFor(merged, sub(1, 'contact.merge'), 7)[0]!.item).toMatchObject({

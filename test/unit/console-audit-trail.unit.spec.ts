@@ -1,9 +1,17 @@
-import { AuditTrail, SCAN_BUDGET } from '../../src/console/application/audit-trail';
+import Database from 'better-sqlite3';
+import { AuditIndex } from '../../src/console/application/audit-index';
+import { AuditTrail, INDEXED_SCAN_BUDGET, SCAN_BUDGET } from '../../src/console/application/audit-trail';
+import { AuditIndexProjection } from '../../src/console/projections/audit-index.projection';
+import type { ProjectionRunner } from '../../src/platform/projections/projection-runner';
+import type { Recorded } from '../../src/platform/events/event-type-registry';
 import type { EventStore, ReadBackwardOptions } from '../../src/platform/event-store/event-store.port';
 import type { RecordedEvent } from '../../src/platform/events/envelope';
 
 /** A feed of `count` events; every `every`-th concerns account 7 (data.hubId), the rest account 1. */
-function feed(count: number, every: number): { store: EventStore; reads: ReadBackwardOptions[] } {
+function feed(
+  count: number,
+  every: number,
+): { store: EventStore; reads: ReadBackwardOptions[]; lookups: number[][]; events: RecordedEvent[] } {
   const events: RecordedEvent[] = Array.from({ length: count }, (_, i) => ({
     position: i + 1,
     streamId: `s-${i % 3}`,
@@ -13,7 +21,14 @@ function feed(count: number, every: number): { store: EventStore; reads: ReadBac
     metadata: { eventId: `e${i}`, correlationId: `c${i % 5}`, causationId: null, actor: 'admin', occurredAt: i },
   }));
   const reads: ReadBackwardOptions[] = [];
+  const lookups: number[][] = [];
   const store = {
+    kind: 'sqlite',
+    headPosition: () => Promise.resolve(events.length),
+    readAt: (positions: number[]) => {
+      lookups.push(positions);
+      return Promise.resolve(positions.map((p) => events[p - 1]).filter((e) => e !== undefined));
+    },
     readBackward: (o: ReadBackwardOptions) => {
       reads.push(o);
       return Promise.resolve(
@@ -27,13 +42,32 @@ function feed(count: number, every: number): { store: EventStore; reads: ReadBac
       );
     },
   } as unknown as EventStore;
-  return { store, reads };
+  return { store, reads, lookups, events };
+}
+
+const runner = { readModelsReached: () => Promise.resolve(true) } as unknown as ProjectionRunner;
+
+/** The trail over a store without readAt (every filter scans) and an empty index. */
+function scanningTrail(store: EventStore): AuditTrail {
+  const { readAt: _readAt, ...withoutReadAt } = store as EventStore & { readAt?: unknown };
+  const db = new Database(':memory:');
+  new AuditIndexProjection().setup(db);
+  return new AuditTrail(withoutReadAt as EventStore, new AuditIndex(db), runner);
+}
+
+/** The trail with its account/app index built by the projection over the whole feed. */
+function indexedTrail(store: EventStore, events: RecordedEvent[]): AuditTrail {
+  const db = new Database(':memory:');
+  const projection = new AuditIndexProjection();
+  projection.setup(db);
+  for (const e of events) projection.apply(e as Recorded<never>, db);
+  return new AuditTrail(store, new AuditIndex(db), runner);
 }
 
 describe('the console audit trail', () => {
   it('pages newest first by position, `older` continuing where the page ended, credential hashes left out', async () => {
     const { store } = feed(120, 1);
-    const trail = new AuditTrail(store);
+    const trail = scanningTrail(store);
     const first = await trail.page({});
     expect(first.events.map((e) => e.position)).toEqual(Array.from({ length: 50 }, (_, i) => 120 - i));
     expect(first.older).toBe(71);
@@ -45,7 +79,7 @@ describe('the console audit trail', () => {
 
   it('filters by type and stream through the store, and by account and correlation id on the events read', async () => {
     const { store } = feed(200, 10);
-    const trail = new AuditTrail(store);
+    const trail = scanningTrail(store);
     expect(
       (await trail.page({ type: 'test.Odd', stream: 's-1' })).events.every(
         (e) => e.type === 'test.Odd' && e.streamId === 's-1',
@@ -61,7 +95,7 @@ describe('the console audit trail', () => {
 
   it('reads at most its scan budget for one page, and says where to continue', async () => {
     const { store, reads } = feed(SCAN_BUDGET * 2, SCAN_BUDGET * 10);
-    const page = await new AuditTrail(store).page({ appId: 99 });
+    const page = await scanningTrail(store).page({ appId: 99 });
     expect(page.events).toEqual([]);
     expect(page.scanCut).toBe(true);
     expect(page.older).toBe(SCAN_BUDGET + 1);
@@ -69,6 +103,38 @@ describe('the console audit trail', () => {
   });
 
   it('refuses on a store that cannot read backwards', async () => {
-    await expect(new AuditTrail({} as EventStore).page({})).rejects.toMatchObject({ status: 501 });
+    await expect(scanningTrail({} as EventStore).page({})).rejects.toMatchObject({ status: 501 });
+  });
+
+  it('reads only the matching positions through the account/app index', async () => {
+    const { store, reads, lookups, events } = feed(20_000, 300);
+    const trail = indexedTrail(store, events);
+    const first = await trail.page({ hubId: 7 });
+    expect(first.events.map((e) => e.position)).toEqual(Array.from({ length: 50 }, (_, i) => 19_800 - 300 * i));
+    expect(first.events[0]!.data).not.toHaveProperty('passwordHash');
+    expect(first.scanCut).toBe(false);
+    expect(reads).toEqual([]);
+    // One lookup of 51 positions (the page and the one that says an older page exists), none else.
+    expect(lookups.flat()).toHaveLength(51);
+    expect(first.older).toBe(first.events.at(-1)!.position);
+    expect((await trail.page({ hubId: 7 }, first.older!)).events).toHaveLength(16);
+    // Combined with a type and a correlation id: matched on the indexed events only.
+    lookups.length = 0;
+    const combined = await trail.page({ hubId: 1, type: 'test.Odd', correlationId: 'c3' }, Number.MAX_SAFE_INTEGER, 5);
+    expect(combined.events).toHaveLength(5);
+    expect(combined.events.every((e) => e.type === 'test.Odd' && e.metadata.correlationId === 'c3')).toBe(true);
+    expect(lookups.flat().length).toBeLessThanOrEqual(INDEXED_SCAN_BUDGET);
+  });
+
+  it('bounds an indexed page that finds too few, and skips positions the store no longer holds', async () => {
+    const { store, lookups, events } = feed(5_000, 1);
+    const trail = indexedTrail(store, events);
+    const none = await trail.page({ hubId: 7, correlationId: 'nobody' });
+    expect(none.scanCut).toBe(true);
+    expect(lookups.flat()).toHaveLength(INDEXED_SCAN_BUDGET);
+    // Archived events (gone from the store) are left out; the page fills from the older ones.
+    const archived = { ...store, readAt: (ps: number[]) => store.readAt!(ps.filter((p) => p % 2 === 0)) } as EventStore;
+    const page = await indexedTrail(archived, events).page({ hubId: 7 });
+    expect(page.events.map((e) => e.position)).toEqual(Array.from({ length: 50 }, (_, i) => 5_000 - 2 * i));
   });
 });

@@ -19,6 +19,13 @@ describe('heap options, one set everywhere', () => {
     expect(scripts['start:prod']).toBe(`node scripts/with-node24.mjs ${options.join(' ')} dist/main.js`);
   });
 
+  it('npm run projections:rebuild passes them to the CLI (a rebuild replays the whole history)', () => {
+    const scripts = (JSON.parse(read('package.json')) as { scripts: Record<string, string> }).scripts;
+    expect(scripts['projections:rebuild']).toBe(
+      `node scripts/with-build.mjs ${options.join(' ')} dist/cli/rebuild-projections.js`,
+    );
+  });
+
   it("the container's NODE_OPTIONS holds them", () => {
     expect(read('docker/Dockerfile')).toContain(`NODE_OPTIONS="${options.join(' ')}"`);
   });

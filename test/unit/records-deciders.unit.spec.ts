@@ -1,6 +1,11 @@
 import { HubSpotError } from '../../src/platform/errors/hubspot-error';
 import { checkPropertyValues, type PropertyRule } from '../../src/crm-records/domain/property-values';
-import { recordDecider, RecordIdTaken, type RecordCommand } from '../../src/crm-records/domain/record.decider';
+import {
+  recordDecider,
+  RecordIdTaken,
+  RESTORE_WINDOW_MS,
+  type RecordCommand,
+} from '../../src/crm-records/domain/record.decider';
 import {
   CrmRecordEventType,
   type RecordArchived,
@@ -9,6 +14,7 @@ import {
   type RecordMerged,
   type RecordPurged,
   type RecordPropertiesChanged,
+  type RecordRestored,
   type UniqueValueClaimed,
 } from '../../src/crm-records/domain/record-events';
 import { recordIdsDecider } from '../../src/crm-records/domain/record-ids.decider';
@@ -299,6 +305,99 @@ describe('record decider: merge and GDPR delete', () => {
       .given([created({ email: 'a@b.c' })])
       .when(purge)
       .thenState((s) => expect(s.properties).toEqual({}));
+  });
+});
+
+describe('record decider: restore', () => {
+  const spec = DeciderSpecification.for(recordDecider);
+  const ARCHIVED_AT = NOW + 2000;
+  const restore = (now: number, by = { appId: null, userId: 7 }): RecordCommand => ({
+    type: 'RestoreRecord',
+    hubId: HUB,
+    objectType: 'contacts',
+    recordId: '5',
+    source: by,
+    facts: { objectTypeId: '0-1', id: 5, now },
+  });
+  const restored = (properties: Record<string, string>, restoredAt: number): RecordRestored => ({
+    type: CrmRecordEventType.RecordRestored,
+    data: {
+      hubId: HUB,
+      objectTypeId: '0-1',
+      id: 5,
+      properties,
+      createdAt: NOW,
+      archivedAt: ARCHIVED_AT,
+      restoredAt,
+      appId: null,
+      userId: 7,
+    },
+  });
+
+  it('an archived record is live again with the values it had, its creation time and its archive time', () => {
+    spec
+      .given([created({ email: 'a@b.c' }), changed({ firstname: 'Ada' }), archived])
+      .when(restore(ARCHIVED_AT + 60_000))
+      .then([restored({ email: 'a@b.c', firstname: 'Ada' }, ARCHIVED_AT + 60_000)]);
+    spec
+      .given([created({ email: 'a@b.c' }), archived, restored({ email: 'a@b.c' }, ARCHIVED_AT + 1)])
+      .when(update({ firstname: 'x' }, ARCHIVED_AT + 2))
+      .then([changed({ firstname: 'x' }, ARCHIVED_AT + 2)]);
+  });
+
+  it('within 90 days of the archive (the last instant included), refused after with HubSpot’s 400', () => {
+    spec
+      .given([created({}), archived])
+      .when(restore(ARCHIVED_AT + RESTORE_WINDOW_MS))
+      .then([restored({}, ARCHIVED_AT + RESTORE_WINDOW_MS)]);
+    const late = spec
+      .given([created({}), archived])
+      .when(restore(ARCHIVED_AT + RESTORE_WINDOW_MS + 1))
+      .thenThrows(HubSpotError);
+    expect(late).toMatchObject({
+      httpStatus: 400,
+      category: 'VALIDATION_ERROR',
+      message: 'The record was archived more than 90 days ago and can no longer be restored.',
+      extras: { subCategory: 'RESTORE_WINDOW_PASSED' },
+    });
+  });
+
+  it('the window counts from the latest archive: archived again after a restore, it has 90 days again', () => {
+    const rearchived: RecordArchived = {
+      type: CrmRecordEventType.RecordArchived,
+      data: { ...archived.data, archivedAt: ARCHIVED_AT + RESTORE_WINDOW_MS },
+    };
+    spec
+      .given([created({}), archived, restored({}, ARCHIVED_AT + 10), rearchived])
+      .when(restore(ARCHIVED_AT + RESTORE_WINDOW_MS + 5))
+      .thenState((s) => expect(s).toMatchObject({ archived: false, archivedAt: null }));
+  });
+
+  it('a live record decides nothing; an unknown, merged or purged one is 404', () => {
+    spec
+      .given([created({})])
+      .when(restore(NOW + 5))
+      .thenNothing();
+    spec
+      .given([])
+      .when(restore(NOW))
+      .thenThrows((e: HubSpotError) => e.httpStatus === 404);
+    const merged: RecordMerged = {
+      type: CrmRecordEventType.RecordMerged,
+      data: { hubId: HUB, objectTypeId: '0-1', id: 5, into: 9, mergedAt: NOW + 1, ...source },
+    };
+    spec
+      .given([created({}), merged])
+      .when(restore(NOW + 2))
+      .thenThrows((e: HubSpotError) => e.httpStatus === 404);
+    const purged: RecordPurged = {
+      type: CrmRecordEventType.RecordPurged,
+      data: { hubId: HUB, objectTypeId: '0-1', id: 5, purgedAt: NOW + 1 },
+    };
+    spec
+      .given([purged])
+      .when(restore(NOW + 2))
+      .thenThrows((e: HubSpotError) => e.httpStatus === 404);
   });
 });
 

@@ -91,6 +91,7 @@ export class WebhookDispatcher implements Reactor, OnApplicationBootstrap, OnMod
     CrmRecordEventType.RecordCreated,
     CrmRecordEventType.RecordPropertiesChanged,
     CrmRecordEventType.RecordArchived,
+    CrmRecordEventType.RecordRestored,
     CrmRecordEventType.RecordMerged,
     CrmRecordEventType.RecordPurged,
     AssociationEventType.AssociationTypesAdded,

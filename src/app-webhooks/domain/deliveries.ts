@@ -15,7 +15,7 @@ export interface RecordChange {
   objectTypeId: string;
   objectId: number;
   occurredAt: number;
-  kind: 'creation' | 'propertyChange' | 'deletion' | 'merge' | 'privacyDeletion' | 'associationChange';
+  kind: 'creation' | 'propertyChange' | 'deletion' | 'restore' | 'merge' | 'privacyDeletion' | 'associationChange';
   /** creation: the values set; propertyChange: the values changed. */
   properties: Record<string, string>;
   /** merge: the record the object was merged into. */
@@ -97,6 +97,10 @@ export function payloadItemsFor(
       return change.kind === 'creation' ? one({ ...base(), changeFlag: 'CREATED' }) : [];
     case 'deletion':
       return change.kind === 'deletion' ? one({ ...base(), changeFlag: 'DELETED' }) : [];
+    // HubSpot added no payload property for restore (its changelog, "New subscription types for
+    // webhooks"): the item is the common fields alone, no changeFlag.
+    case 'restore':
+      return change.kind === 'restore' ? one(base()) : [];
     case 'privacyDeletion':
       return change.kind === 'privacyDeletion' ? one({ ...base(), changeFlag: 'DELETED' }) : [];
     case 'propertyChange': {

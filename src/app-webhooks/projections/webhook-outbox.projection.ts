@@ -47,6 +47,7 @@ export class WebhookOutboxProjection implements Projection<OutboxEvent> {
     CrmRecordEventType.RecordCreated,
     CrmRecordEventType.RecordPropertiesChanged,
     CrmRecordEventType.RecordArchived,
+    CrmRecordEventType.RecordRestored,
     CrmRecordEventType.RecordMerged,
     CrmRecordEventType.RecordPurged,
     AssociationEventType.AssociationTypesAdded,
@@ -319,6 +320,10 @@ function recordChangeOf(event: Recorded<OutboxEvent>): RecordChange | null {
     case CrmRecordEventType.RecordArchived: {
       const d = event.data;
       return { ...common, ...ids(d), occurredAt: d.archivedAt, kind: 'deletion', appId: d.appId, userId: d.userId };
+    }
+    case CrmRecordEventType.RecordRestored: {
+      const d = event.data;
+      return { ...common, ...ids(d), occurredAt: d.restoredAt, kind: 'restore', appId: d.appId, userId: d.userId };
     }
     case CrmRecordEventType.RecordMerged: {
       const d = event.data;

@@ -1,8 +1,12 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { EVENT_STORE, type EventStore } from '../../platform/event-store/event-store.port';
+import { InvalidPositionError } from '../../platform/event-store/store-errors';
 import type { RecordedEvent } from '../../platform/events/envelope';
 import { auditView } from '../../platform/events/credential-hashes';
+import { ProjectionRunner } from '../../platform/projections/projection-runner';
 import { consoleErrors } from '../domain/console-errors';
+import { AuditIndex } from './audit-index';
+import { subjectsOf } from './audit-subjects';
 
 export interface AuditFilter {
   hubId?: number;
@@ -21,47 +25,99 @@ export interface AuditPage {
 }
 
 export const AUDIT_PAGE_SIZE = 50;
-/** Events read per backwards step when a filter the store cannot index (account, app, correlation) is set. */
+/** Events read per backwards step when a filter must be matched on the events read. */
 const SCAN_BATCH = 1000;
 /** At most this many events are read for one page: a page's cost is bounded whatever the history holds. */
 export const SCAN_BUDGET = 5_000;
+/** Through the account/app index each event is one lookup (a round trip on EventStoreDB): a smaller budget. */
+export const INDEXED_SCAN_BUDGET = 1_000;
+const INDEXED_BATCH = 200;
 
-const numberIn = (data: Record<string, unknown>, keys: readonly string[], wanted: number) =>
-  keys.some((k) => data[k] === wanted || data[k] === String(wanted));
-
-/** Whether an event concerns the account, app and correlation asked for (by its data's ids). */
+/** Whether an event concerns the account, app and correlation asked for (by its data's ids; audit-subjects). */
 export function matches(event: RecordedEvent, f: AuditFilter): boolean {
-  const data = typeof event.data === 'object' && event.data !== null ? (event.data as Record<string, unknown>) : {};
   if (f.correlationId !== undefined && event.metadata.correlationId !== f.correlationId) return false;
-  if (
-    f.hubId !== undefined &&
-    !numberIn(data, ['hubId', 'portalId', 'developerHubId'], f.hubId) &&
-    !(Array.isArray(data.hubIds) && data.hubIds.includes(f.hubId))
-  ) {
-    return false;
-  }
-  if (f.appId !== undefined && !numberIn(data, ['appId'], f.appId)) return false;
+  if (f.hubId === undefined && f.appId === undefined) return true;
+  const subjects = subjectsOf(event.data);
+  if (f.hubId !== undefined && !subjects.includes(`h${f.hubId}`)) return false;
+  if (f.appId !== undefined && !subjects.includes(`a${f.appId}`)) return false;
   return true;
 }
 
+const ofStreamAndType = (e: RecordedEvent, f: AuditFilter) =>
+  (f.stream === undefined || e.streamId === f.stream) && (f.type === undefined || e.type === f.type);
+
 /**
  * The audit trail newest first, a page at a time by global position (keyset: `before`, never an
- * offset). Stream and type go to the store's indexes; account, app and correlation id are matched on
- * the events read, at most SCAN_BUDGET of them per page. Events as the events API and audit:export
- * show them (auditView).
+ * offset). Account and app go to the console's own index (AuditIndexProjection) and only the
+ * matching positions are read from the store; otherwise stream and type go to the store (SQLite's
+ * indexes; on EventStoreDB the stream is read itself and the type matched on the events read), and
+ * correlation id is matched on the events read; whatever is matched on events read is bounded by a
+ * scan budget per page. Events as the events API and audit:export show them (auditView).
  */
 @Injectable()
 export class AuditTrail {
-  constructor(@Inject(EVENT_STORE) private readonly store: EventStore) {}
+  constructor(
+    @Inject(EVENT_STORE) private readonly store: EventStore,
+    private readonly index: AuditIndex,
+    private readonly runner: ProjectionRunner,
+  ) {}
 
   async page(filter: AuditFilter, before = Number.MAX_SAFE_INTEGER, size = AUDIT_PAGE_SIZE): Promise<AuditPage> {
+    try {
+      if ((filter.hubId !== undefined || filter.appId !== undefined) && this.store.readAt) {
+        return await this.indexedPage(filter, before, size);
+      }
+      return await this.scannedPage(filter, before, size);
+    } catch (error) {
+      // A `before` this store never issued (EventStoreDB positions are not every number).
+      if (error instanceof InvalidPositionError)
+        throw consoleErrors.badInput('before is not a position of this store.');
+      throw error;
+    }
+  }
+
+  /** The index's positions, newest first, read from the store a batch at a time; stream, type and correlation matched. */
+  private async indexedPage(filter: AuditFilter, before: number, size: number): Promise<AuditPage> {
+    // The newest events are indexed by the time the page reads (a bounded wait; a page never fails on it).
+    await this.runner.readModelsReached(await this.store.headPosition());
+    const exact = filter.stream === undefined && filter.type === undefined && filter.correlationId === undefined;
+    const found: RecordedEvent[] = [];
+    let cursor = before;
+    let scanned = 0;
+    while (scanned < INDEXED_SCAN_BUDGET) {
+      const positions = this.index.positions(
+        filter,
+        cursor,
+        Math.min(exact ? size + 1 : INDEXED_BATCH, INDEXED_SCAN_BUDGET - scanned),
+      );
+      if (positions.length === 0) return { events: found, older: null, scanCut: false };
+      scanned += positions.length;
+      for (const event of await this.store.readAt!(positions)) {
+        if (!ofStreamAndType(event, filter)) continue;
+        const view = auditView(event);
+        if (!matches(view, filter)) continue;
+        if (found.length === size) return { events: found, older: found.at(-1)!.position, scanCut: false };
+        found.push(view);
+      }
+      cursor = positions.at(-1)!;
+    }
+    return { events: found, older: cursor, scanCut: true };
+  }
+
+  private async scannedPage(filter: AuditFilter, before: number, size: number): Promise<AuditPage> {
     const readBackward = this.store.readBackward?.bind(this.store);
     if (!readBackward) throw consoleErrors.backwardsReadUnsupported();
+    // SQLite indexes the type; EventStoreDB would walk $all for a rare one: matched here, within the budget.
+    const storeType = this.store.kind === 'sqlite' ? filter.type : undefined;
     const indexed = {
       ...(filter.stream ? { streamId: filter.stream } : {}),
-      ...(filter.type ? { type: filter.type } : {}),
+      ...(storeType ? { type: storeType } : {}),
     };
-    const scanning = filter.hubId !== undefined || filter.appId !== undefined || filter.correlationId !== undefined;
+    const scanning =
+      filter.hubId !== undefined ||
+      filter.appId !== undefined ||
+      filter.correlationId !== undefined ||
+      (filter.type !== undefined && storeType === undefined);
     if (!scanning) {
       const rows = await readBackward({ before, limit: size + 1, ...indexed });
       const events = rows.slice(0, size);
@@ -83,6 +139,7 @@ export class AuditTrail {
       if (batch.length === 0) return { events: found, older: null, scanCut: false };
       scanned += batch.length;
       for (const event of batch) {
+        if (!ofStreamAndType(event, filter)) continue;
         const view = auditView(event);
         if (!matches(view, filter)) continue;
         if (found.length === size) return { events: found, older: found.at(-1)!.position, scanCut: false };

@@ -23,6 +23,12 @@ function filterOf(query: unknown): AuditFilter {
   };
 }
 
+/** Last-Event-ID as a position; anything else (absent, repeated, not a whole number) is no resumption. */
+function lastEventIdOf(header: string | string[] | undefined): number | undefined {
+  if (typeof header !== 'string' || !/^\d{1,15}$/.test(header.trim())) return undefined;
+  return Number(header.trim());
+}
+
 /** The audit trail newest first, filtered and paged, and its live tail (server-sent events). */
 @ApiExcludeController()
 @Controller('console/events')
@@ -43,11 +49,16 @@ export class ConsoleAuditController {
     });
   }
 
-  /** Each new matching event as one server-sent event: its table row, escaped on this side, as a JSON string. */
+  /**
+   * Each new matching event as one server-sent event: `id:` its position, `data:` its table row
+   * (escaped on this side) as a JSON string. The browser's EventSource sends the last id back as
+   * Last-Event-ID when it reconnects: the tail then replays from there (LiveTail, bounded).
+   */
   @Get('live')
   async live(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
     await this.responses.signedIn(request, reply, async () => {
       const filter = filterOf(request.query);
+      const lastEventId = lastEventIdOf(request.headers['last-event-id']);
       reply.hijack();
       const raw = reply.raw;
       raw.writeHead(200, {
@@ -55,11 +66,18 @@ export class ConsoleAuditController {
         'cache-control': 'no-store',
         'x-accel-buffering': 'no',
       });
+      const stop = await this.tail.follow(
+        filter,
+        {
+          send: (event) => raw.write(`id: ${event.position}\ndata: ${JSON.stringify(eventRow(event).value)}\n\n`),
+          gap: () => raw.write('event: gap\ndata: reload\n\n'),
+          end: () => raw.end(),
+        },
+        lastEventId,
+      );
+      // The headers go out with this first write, once the tail's start is fixed: an event committed
+      // after the browser saw the stream open is never before that start.
       raw.write(': following\n\n');
-      const stop = await this.tail.follow(filter, {
-        send: (event) => raw.write(`data: ${JSON.stringify(eventRow(event).value)}\n\n`),
-        end: () => raw.end(),
-      });
       request.raw.on('close', stop);
     });
   }

@@ -10,7 +10,7 @@ import {
   ResetInstallClock,
   Uninstall,
 } from '../../oauth';
-import { InstallQueries, type InstallView } from '../../oauth/oauth.queries';
+import { InstallQueries, type InstallView, OutstandingTokensQueries } from '../../oauth/oauth.queries';
 import { DeliveryRecordBusCommand } from '../../app-webhooks';
 import { WebhooksQueries, type DeliveryStatus } from '../../app-webhooks/app-webhooks.queries';
 import { CLOCK, type Clock, InstallClocks } from '../../platform/clock';
@@ -34,6 +34,7 @@ export class ConsoleDirectoryController {
     private readonly responses: ConsoleResponses,
     private readonly directory: DirectoryQueries,
     private readonly installs: InstallQueries,
+    private readonly outstanding: OutstandingTokensQueries,
     private readonly webhooks: WebhooksQueries,
     private readonly clocks: InstallClocks,
     private readonly commandBus: CommandBus,
@@ -300,16 +301,26 @@ ${withoutSecretLike(
 
   private installTable(installs: InstallView[], csrfToken: string) {
     return table(
-      ['App', 'Account', 'Scopes', 'Installed', 'Clock offset', 'Actions'],
+      ['App', 'Account', 'Scopes', 'Installed', 'Clock offset', 'Tokens outstanding', 'Actions'],
       installs.map((i) => {
         const base = `/console/installs/${i.appId}/${i.hubId}`;
         const offsetSeconds = Math.round((this.clocks.nowFor(i.appId, i.hubId) - this.clock.now()) / 1000);
+        // Counts and the latest expiry only: never a token or its hash.
+        const tokens = this.outstanding.of(i.appId, i.hubId);
         return html`<tr>
           <td><a href="/console/apps/${i.appId}">${i.appId}</a></td>
           <td><a href="/console/accounts/${i.hubId}">${i.hubId}</a></td>
           <td>${i.scopes.join(' ')}</td>
           <td>${iso(i.installedAt)}</td>
           <td>${offsetSeconds} s</td>
+          <td class="tokens">
+            ${tokens.accessTokens} access, ${tokens.refreshTokens} refresh
+            ${
+              tokens.latestAccessTokenExpiresAt === null
+                ? html``
+                : html`<div class="muted">latest expires ${iso(tokens.latestAccessTokenExpiresAt)}</div>`
+            }
+          </td>
           <td>
             ${actionForm(`${base}/expire-access-tokens`, 'Expire access tokens now', csrfToken)}
             ${actionForm(

@@ -2,7 +2,16 @@ import { Controller, Get, Param, Req, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { DirectoryQueries } from '../../directory/directory.queries';
-import { PropertiesQueries, STANDARD_OBJECT_TYPES } from '../../crm-schema';
+import { LimitsQueries, PropertiesQueries, STANDARD_OBJECT_TYPES } from '../../crm-schema';
+import {
+  CrmSearchQueries,
+  SEARCH_OPERATORS,
+  searchRequestFrom,
+  type SearchAnswer,
+  type SearchOperator,
+  type SearchRequestInput,
+} from '../../crm-search/crm-search.queries';
+import { HubSpotError } from '../../platform/errors/hubspot-error';
 import { CrmRecordsQueries, RecordHistory } from '../../crm-records/crm-records.queries';
 import { AssociationsQueries } from '../../crm-associations/crm-associations.queries';
 import { consoleErrors } from '../domain/console-errors';
@@ -11,11 +20,57 @@ import { consolePage } from '../views/layout';
 import { html, iso, table, withoutSecretLike } from '../views/pages';
 import { ConsoleResponses, sendPage } from './console-responses';
 
+/** The types offered before an account is chosen: HubSpot's standard objects. */
+const STANDARD_TYPES = STANDARD_OBJECT_TYPES;
 const PAGE = 100;
-/** The record types the console browses: HubSpot's standard objects (contacts, companies, deals, tickets, ...). */
-const TYPES = STANDARD_OBJECT_TYPES.map((t) => ({ id: t.objectTypeId, label: t.pluralLabel }));
+/** Search answers at most 10,000 results (HubSpot's window), a page of 100 at a time here. */
+const SEARCH_PAGE = 100;
+/** The operators the form offers: HubSpot's, but BETWEEN (two values); IN and NOT_IN take comma-separated values. */
+const OPERATORS: readonly SearchOperator[] = SEARCH_OPERATORS.filter((o) => o !== 'BETWEEN');
+const VALUELESS: readonly SearchOperator[] = ['HAS_PROPERTY', 'NOT_HAS_PROPERTY'];
+const LISTS: readonly SearchOperator[] = ['IN', 'NOT_IN'];
 
-/** An account's records a page at a time (keyset by id), a record by a property's value, a record's property history. */
+interface Criteria {
+  q?: string;
+  property?: string;
+  operator: SearchOperator;
+  value?: string;
+}
+
+/** The search form's criteria as CRM search's request (its rules and caps apply: their refusals are 400 pages). */
+function searchInput(c: Criteria, after: number, properties?: string[]): SearchRequestInput {
+  const filter =
+    c.property === undefined
+      ? []
+      : [
+          {
+            filters: [
+              VALUELESS.includes(c.operator)
+                ? { propertyName: c.property, operator: c.operator }
+                : LISTS.includes(c.operator)
+                  ? {
+                      propertyName: c.property,
+                      operator: c.operator,
+                      values: (c.value ?? '').split(',').map((v) => v.trim()),
+                    }
+                  : { propertyName: c.property, operator: c.operator, value: c.value ?? '' },
+            ],
+          },
+        ];
+  return {
+    filterGroups: filter,
+    ...(c.q !== undefined ? { query: c.q } : {}),
+    sorts: [{ propertyName: 'hs_object_id', direction: 'ASCENDING' }],
+    ...(properties ? { properties } : {}),
+    limit: SEARCH_PAGE,
+    after,
+  };
+}
+
+/**
+ * An account's records of any of its object types (standard and custom) a page at a time (keyset by
+ * id), found by CRM search (free text and a property filter), and a record's property history.
+ */
 @ApiExcludeController()
 @Controller('console/records')
 export class ConsoleRecordsController {
@@ -26,41 +81,80 @@ export class ConsoleRecordsController {
     private readonly history: RecordHistory,
     private readonly properties: PropertiesQueries,
     private readonly associations: AssociationsQueries,
+    private readonly limits: LimitsQueries,
+    private readonly search: CrmSearchQueries,
   ) {}
+
+  /** The account's object types (standard, then its custom objects); the standard ones without an account. */
+  private typesOf(hubId: number | undefined): Array<{ id: string; label: string }> {
+    const types = hubId === undefined ? STANDARD_TYPES : this.limits.objectTypes(hubId);
+    return types.map((t) => ({ id: t.objectTypeId, label: t.pluralLabel }));
+  }
 
   @Get()
   async browse(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
-    await this.responses.signedIn(request, reply, (csrfToken) => {
+    await this.responses.signedIn(request, reply, async (csrfToken) => {
       const q = request.query;
       const hubId = whole(q, 'hubId', 1);
+      if (hubId !== undefined && !this.directory.getAccount(hubId)) throw consoleErrors.notFound(`Account ${hubId}`);
+      const types = this.typesOf(hubId);
       const type = text(q, 'type') ?? '0-1';
-      if (!TYPES.some((t) => t.id === type))
-        throw consoleErrors.badInput(`type must be one of ${TYPES.map((t) => t.id).join(', ')}.`);
+      if (!types.some((t) => t.id === type))
+        throw consoleErrors.badInput(`type must be one of ${types.map((t) => t.id).join(', ')}.`);
       const after = whole(q, 'after') ?? 0;
-      const property = text(q, 'property');
-      const value = text(q, 'value');
+      const operatorText = text(q, 'operator') ?? 'EQ';
+      if (!OPERATORS.includes(operatorText as SearchOperator)) {
+        throw consoleErrors.badInput(`operator must be one of ${OPERATORS.join(', ')}.`);
+      }
+      const criteria: Criteria = {
+        q: text(q, 'q'),
+        property: text(q, 'property'),
+        operator: operatorText as SearchOperator,
+        value: text(q, 'value'),
+      };
+      if (criteria.property === undefined && criteria.value !== undefined) {
+        throw consoleErrors.badInput('Name the property the value is for.');
+      }
+      const option = (value: string, label: string, selected: boolean) =>
+        selected
+          ? html`<option value="${value}" selected>${label}</option>`
+          : html`<option value="${value}">${label}</option>`;
       const form = html`<form class="filters" method="get" action="/console/records">
-        <div>
-          <label for="hubId">Account (hubId)</label
-          ><input id="hubId" type="text" name="hubId" value="${hubId ?? ''}" required />
-        </div>
-        <div>
-          <label for="type">Type</label
-          ><select id="type" name="type">
-            ${TYPES.map((t) =>
-              t.id === type
-                ? html`<option value="${t.id}" selected>${t.label}</option>`
-                : html`<option value="${t.id}">${t.label}</option>`,
-            )}
-          </select>
-        </div>
-        <div>
-          <label for="property">Find by property</label
-          ><input id="property" type="text" name="property" value="${property ?? ''}" placeholder="email" />
-        </div>
-        <div><label for="value">Value</label><input id="value" type="text" name="value" value="${value ?? ''}" /></div>
-        <button type="submit">Show</button>
-      </form>`;
+          <div>
+            <label for="hubId">Account (hubId)</label
+            ><input id="hubId" type="text" name="hubId" value="${hubId ?? ''}" required />
+          </div>
+          <div>
+            <label for="type">Type</label
+            ><select id="type" name="type">
+              ${types.map((t) => option(t.id, `${t.label} (${t.id})`, t.id === type))}
+            </select>
+          </div>
+          <div>
+            <label for="q">Search text</label
+            ><input id="q" type="text" name="q" value="${criteria.q ?? ''}" placeholder="ada" />
+          </div>
+          <div>
+            <label for="property">Property</label
+            ><input id="property" type="text" name="property" value="${criteria.property ?? ''}" placeholder="email" />
+          </div>
+          <div>
+            <label for="operator">Operator</label
+            ><select id="operator" name="operator">
+              ${OPERATORS.map((o) => option(o, o, o === criteria.operator))}
+            </select>
+          </div>
+          <div>
+            <label for="value">Value</label
+            ><input id="value" type="text" name="value" value="${criteria.value ?? ''}" />
+          </div>
+          <button type="submit">Show</button>
+        </form>
+        <p class="muted">
+          Search text looks in the type's searchable properties (CRM search's <code>query</code>); a property is
+          filtered with the operator (IN, NOT_IN: values separated by commas). Search sees the account's records as the
+          search API does (after its search lag). Without either, every record by id.
+        </p>`;
       if (hubId === undefined) {
         return sendPage(
           reply,
@@ -73,19 +167,28 @@ export class ConsoleRecordsController {
           ),
         );
       }
-      if (!this.directory.getAccount(hubId)) throw consoleErrors.notFound(`Account ${hubId}`);
-      let rows;
-      let next: number | null = null;
-      if (property !== undefined && value !== undefined) {
-        const id = this.records.idBy(hubId, type, property, value, false);
-        const found = id === null ? null : this.records.get(hubId, type, id, false);
-        rows = found ? [found] : [];
+      let rows: Array<{ id: string | number; properties: Record<string, string | null>; updatedAt: string }>;
+      let nextHref: string | null = null;
+      let total: string | null = null;
+      if (criteria.q !== undefined || criteria.property !== undefined) {
+        const answer = await this.searched(hubId, type, criteria, after);
+        rows = answer.results;
+        total = `${answer.total} found`;
+        if (answer.paging) {
+          const params = new URLSearchParams({ hubId: String(hubId), type, operator: criteria.operator });
+          for (const k of ['q', 'property', 'value'] as const)
+            if (criteria[k] !== undefined) params.set(k, criteria[k]);
+          params.set('after', answer.paging.next.after);
+          nextHref = `/console/records?${params.toString()}`;
+        }
       } else {
-        const page = this.records.page(hubId, type, { archived: false, after, limit: PAGE });
+        // A custom type has no default properties to show: its own (non-sensitive) ones, a handful.
+        const shown = type.startsWith('2-') ? { properties: this.shownProperties(hubId, type).slice(0, 20) } : {};
+        const page = this.records.page(hubId, type, { archived: false, after, limit: PAGE, ...shown });
         rows = page.results;
-        next = page.next;
+        if (page.next !== null) nextHref = `/console/records?hubId=${hubId}&type=${type}&after=${page.next}`;
       }
-      const body = html`${form}
+      const body = html`${form} ${total !== null ? html`<p role="status">${total}</p>` : html``}
       ${table(
         ['Id', 'Properties', 'Updated'],
         rows.map(
@@ -95,7 +198,9 @@ export class ConsoleRecordsController {
               <td>
                 ${withoutSecretLike(
                   Object.entries(r.properties)
-                    .filter(([k]) => !k.startsWith('hs_') && k !== 'createdate' && k !== 'lastmodifieddate')
+                    .filter(
+                      ([k, v]) => v !== null && !k.startsWith('hs_') && k !== 'createdate' && k !== 'lastmodifieddate',
+                    )
                     .map(([k, v]) => `${k}: ${v}`)
                     .join(' · '),
                 )}
@@ -105,9 +210,33 @@ export class ConsoleRecordsController {
         ),
         'No records.',
       )}
-      ${next !== null ? html`<p class="pager"><a href="/console/records?hubId=${hubId}&type=${type}&after=${next}">Next records</a></p>` : html``}`;
+      ${nextHref !== null ? html`<p class="pager"><a href="${nextHref}">Next records</a></p>` : html``}`;
       sendPage(reply, 200, consolePage('Records', body, { csrfToken }));
     });
+  }
+
+  private shownProperties(hubId: number, type: string): string[] {
+    return this.properties.list(hubId, type, { archived: false, dataSensitivity: 'non_sensitive' }).map((p) => p.name);
+  }
+
+  /** CRM search's own query: a request it refuses (unknown property, too many words, past the window) is a 400 page. */
+  private async searched(hubId: number, type: string, criteria: Criteria, after: number): Promise<SearchAnswer> {
+    try {
+      return await this.search.search(
+        hubId,
+        this.search.resolve(hubId, type),
+        searchRequestFrom(
+          searchInput(
+            criteria,
+            after,
+            type.startsWith('2-') ? this.shownProperties(hubId, type).slice(0, 20) : undefined,
+          ),
+        ),
+      );
+    } catch (error) {
+      if (error instanceof HubSpotError && error.httpStatus < 500) throw consoleErrors.badInput(error.message);
+      throw error;
+    }
   }
 
   @Get(':hubId/:type/:id')
@@ -121,18 +250,17 @@ export class ConsoleRecordsController {
     await this.responses.signedIn(request, reply, async (csrfToken) => {
       const hubId = idParam(rawHub, 'Account');
       const id = idParam(rawId, 'Record');
-      if (!TYPES.some((t) => t.id === type)) throw consoleErrors.notFound(`Record type ${type.slice(0, 40)}`);
       if (!this.directory.getAccount(hubId)) throw consoleErrors.notFound(`Account ${hubId}`);
-      const names = this.properties
-        .list(hubId, type, { archived: false, dataSensitivity: 'non_sensitive' })
-        .map((p) => p.name);
+      const types = this.typesOf(hubId);
+      if (!types.some((t) => t.id === type)) throw consoleErrors.notFound(`Record type ${type.slice(0, 40)}`);
+      const names = this.shownProperties(hubId, type);
       const record =
         this.records.get(hubId, type, id, false, { properties: names }) ??
         this.records.get(hubId, type, id, true, { properties: names });
       if (!record) throw consoleErrors.notFound(`Record ${id} of type ${type} in account ${hubId}`);
       const history = await this.history.of(hubId, type, id, Object.keys(record.properties));
-      // The first 100 associated records of each standard type (the records API pages further).
-      const associated = TYPES.flatMap((to) =>
+      // The first 100 associated records of each of the account's types (the records API pages further).
+      const associated = types.flatMap((to) =>
         this.associations.page(hubId, type, id, to.id, 0, 100).results.map((a) => ({ to, a })),
       );
       const body = html`<dl>

@@ -85,6 +85,14 @@ export function eventsPage(
             source.addEventListener('open', () => {
               state.textContent = 'Following: new events appear at the top.';
             });
+            // EventSource reconnects by itself and sends the last event's id: the server replays what was missed.
+            source.addEventListener('error', () => {
+              if (source) state.textContent = 'Connection lost: reconnecting…';
+            });
+            source.addEventListener('gap', () => {
+              state.textContent =
+                'More events came while disconnected than can be replayed: reload the page to see them all.';
+            });
             source.addEventListener('message', (m) => {
               let body = document.querySelector('main table tbody');
               if (!body) {

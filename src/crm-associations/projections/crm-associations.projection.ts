@@ -40,6 +40,7 @@ export class CrmAssociationsProjection implements Projection<Followed> {
     CrmRecordEventType.RecordCreated,
     CrmRecordEventType.RecordPropertiesChanged,
     CrmRecordEventType.RecordArchived,
+    CrmRecordEventType.RecordRestored,
     CrmRecordEventType.RecordMerged,
     CrmRecordEventType.RecordPurged,
   ];
@@ -161,7 +162,9 @@ export class CrmAssociationsProjection implements Projection<Followed> {
         ).run(d.hubId, d.fromObjectTypeId, d.toObjectTypeId, d.category, d.typeId);
         return;
       }
+      // A restored record is live again: its associations (kept on their pair streams) show again.
       case CrmRecordEventType.RecordCreated:
+      case CrmRecordEventType.RecordRestored:
         cachedStatement(
           db,
           'INSERT OR REPLACE INTO crm_association_records (hub_id, object_type_id, id, label) VALUES (?, ?, ?, ?)',

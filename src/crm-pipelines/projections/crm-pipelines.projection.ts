@@ -25,6 +25,7 @@ export class CrmPipelinesProjection implements Projection<PipelineEvent | Record
     CrmRecordEventType.RecordCreated,
     CrmRecordEventType.RecordPropertiesChanged,
     CrmRecordEventType.RecordArchived,
+    CrmRecordEventType.RecordRestored,
     CrmRecordEventType.RecordMerged,
     CrmRecordEventType.RecordPurged,
   ];
@@ -69,6 +70,7 @@ export class CrmPipelinesProjection implements Projection<PipelineEvent | Record
   apply(event: Recorded<PipelineEvent | RecordEvent>, db: Database.Database): void {
     switch (event.type) {
       case CrmRecordEventType.RecordCreated:
+      case CrmRecordEventType.RecordRestored:
         if (isPipelineType(event.data.objectTypeId)) {
           this.placeRecord(db, event.data.hubId, event.data.objectTypeId, event.data.id, event.data.properties, true);
         }

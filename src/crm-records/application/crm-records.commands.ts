@@ -64,11 +64,18 @@ export interface MergeRecords {
   source: WriteSource;
 }
 
+/**
+ * HubSpot's restore of an archived record (its UI; here the admin route): `installAppId` names the
+ * install whose clock decides the 90-day window (the service's time without it).
+ */
+export type RestoreRecordRequest = Request<'RestoreRecord'> & { installAppId?: number };
+
 /** Every write on CRM records: the record decider's commands, and the batches that run them per record. */
 export type CrmRecordsRequest =
   | CreateRecordRequest
   | Request<'UpdateRecord'>
   | Request<'ArchiveRecord'>
+  | RestoreRecordRequest
   | Request<'PurgeRecord'>
   | MergeRecords
   | BatchCreateRecords
@@ -104,6 +111,7 @@ export interface CrmRecordsAnswers {
   CreateRecord: RecordView;
   UpdateRecord: RecordView;
   ArchiveRecord: void;
+  RestoreRecord: RecordView;
   PurgeRecord: void;
   MergeRecords: RecordView;
   BatchCreateRecords: RecordBatchView;

@@ -3,7 +3,7 @@ import { CommandBus, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { CrmAssociationsCommand } from '../../crm-associations';
 import { AssociationsQueries } from '../../crm-associations/crm-associations.queries';
 import { PipelinesQueries } from '../../crm-pipelines/crm-pipelines.queries';
-import { CLOCK, type Clock } from '../../platform/clock';
+import { CLOCK, type Clock, InstallClocks } from '../../platform/clock';
 import { fold } from '../../platform/commands/decider';
 import { EventStreams } from '../../platform/commands/event-streams';
 import { DEFAULT_RETRY_POLICY, retryOnConflict } from '../../platform/commands/retry-policy';
@@ -21,19 +21,22 @@ import {
   isLive,
   MERGED_IDS,
   recordDecider,
+  type RecordState,
 } from '../domain/record.decider';
 import {
   associationTargetsNotFound,
   cannotMergeIntoItself,
+  contactAlreadyExists,
   invalidCreateAssociationType,
   mixedCreateAssociationTargets,
   notAUniqueProperty,
   propertyValuesNotValid,
   recordNotFound,
+  uniqueValueTaken,
 } from '../domain/record-errors';
 import { type RecordEvent, recordStream, uniqueValueStream, type WriteSource } from '../domain/record-events';
 import { recordTypeTraits, uniqueValueKey } from '../domain/record-types';
-import { uniqueValueClaimDecider } from '../domain/unique-value-claim.decider';
+import { type ClaimUniqueValue, uniqueValueClaimDecider } from '../domain/unique-value-claim.decider';
 import { CrmRecordsProjection } from '../projections/crm-records.projection';
 import {
   type BatchArchiveRecords,
@@ -42,6 +45,7 @@ import {
   type BatchUpsertRecords,
   type CreateAssociation,
   type MergeRecords,
+  type RestoreRecordRequest,
   CrmRecordsCommand,
   type CrmRecordsAnswers,
   type RecordBatchView,
@@ -105,6 +109,7 @@ export class CrmRecordsHandler implements ICommandHandler<CrmRecordsCommand> {
     private readonly ceilings: RecordCeilings,
     private readonly commandBus: CommandBus,
     private readonly associations: AssociationsQueries,
+    private readonly installClocks: InstallClocks,
   ) {
     this.records = streams.forDecider(recordDecider);
     this.claims = streams.forDecider(uniqueValueClaimDecider);
@@ -142,6 +147,8 @@ export class CrmRecordsHandler implements ICommandHandler<CrmRecordsCommand> {
         if (id !== null) await this.archive(request.hubId, type, id, request.source, context);
         return undefined;
       }
+      case 'RestoreRecord':
+        return this.withinCeiling(request.hubId, type, (room) => this.restore(request, type, room, context));
       case 'MergeRecords':
         return this.merge(request, type, context);
       case 'PurgeRecord': {
@@ -185,7 +192,7 @@ export class CrmRecordsHandler implements ICommandHandler<CrmRecordsCommand> {
     let stored = false;
     try {
       const id = await this.ids.next(hubId, context);
-      await this.claimUniqueValues(hubId, type, rules, values, id, context);
+      await this.claimUniqueValues(hubId, type, rules, values, id, context, true);
       const { position } = await this.records.handleNew(
         recordStream(hubId, type.objectTypeId, id),
         {
@@ -217,6 +224,8 @@ export class CrmRecordsHandler implements ICommandHandler<CrmRecordsCommand> {
     type: RecordType,
     associations: readonly CreateAssociation[],
   ): PlannedAssociation[] {
+    // Most creates have none: the catalogue is not built for them.
+    if (associations.length === 0) return [];
     // HubSpot's types and the account's labels (USER_DEFINED).
     const catalogue = this.associations.catalogueOf(hubId);
     return associations.map(({ toId: raw, types }) => {
@@ -253,19 +262,13 @@ export class CrmRecordsHandler implements ICommandHandler<CrmRecordsCommand> {
   ): Promise<void> {
     await this.runner.readModelsReached(position);
     for (const { toType, toId, types } of planned) {
-      const outcome = await this.commandBus.execute(
-        new CrmAssociationsCommand(
-          {
-            type: 'BatchCreateAssociations',
-            hubId,
-            fromType: type.objectTypeId,
-            toType,
-            appId: source.appId,
-            userId: source.userId,
-            inputs: [{ fromId: id, toId, types }],
-          },
-          context,
-        ),
+      const outcome = await this.createAssociations(
+        hubId,
+        type,
+        toType,
+        [{ fromId: id, toId, types }],
+        source,
+        context,
       );
       if (outcome.refused.length > 0) throw outcome.refused[0]!.error;
     }
@@ -343,6 +346,106 @@ export class CrmRecordsHandler implements ICommandHandler<CrmRecordsCommand> {
   }
 
   /**
+   * HubSpot's restore: the archived record is live again under its id, with its values. Its unique
+   * values are claimed back first, so another live record holding its e-mail now refuses the
+   * restore (HubSpot's 409 text); a claim taken by another record between that and the restore (the
+   * record was still archived, so the claim could move) is found afterwards and the record archived
+   * again. A restore counts against the record ceiling as a create does.
+   */
+  private async restore(
+    request: RestoreRecordRequest,
+    type: RecordType,
+    room: CeilingRoom,
+    context: CommandContext,
+  ): Promise<RecordView> {
+    const { hubId } = request;
+    const id = parseRecordId(request.recordId);
+    if (id === null) throw recordNotFound();
+    const stream = recordStream(hubId, type.objectTypeId, id);
+    const now =
+      request.installAppId !== undefined ? this.installClocks.nowFor(request.installAppId, hubId) : this.clock.now();
+    const command = {
+      type: 'RestoreRecord' as const,
+      hubId,
+      objectType: type.objectTypeId,
+      recordId: String(id),
+      source: request.source,
+      facts: { objectTypeId: type.objectTypeId, id, now },
+    };
+    const { state } = await this.streams.load(stream, recordDecider);
+    // Refused (unknown, merged, past the window) before any claim is made; a live record is answered as it is.
+    const decided = recordDecider.decide(command, state);
+    if (decided.length === 0) return this.answerOne(hubId, type, id, 0, state);
+    room.take();
+    let restored = false;
+    try {
+      const rules = this.schema.rules(hubId, type);
+      const unique = this.uniqueValuesOf(type, rules, state);
+      for (const values of unique) await this.claimUniqueValues(hubId, type, rules, values, id, context);
+      const { position } = await this.records.handle(stream, command, context);
+      restored = true;
+      await this.keepClaimsOrArchive(hubId, type, id, unique, request.source, context);
+      return await this.answerOne(hubId, type, id, position, state);
+    } catch (error) {
+      if (!restored) room.giveBack();
+      throw error;
+    }
+  }
+
+  /** A record's unique values, one claim each (a contact's additional e-mails too). */
+  private uniqueValuesOf(type: RecordType, rules: PropertyRules, state: RecordState): Record<string, string>[] {
+    const own = Object.entries(state.properties)
+      .filter(([name, value]) => rules.get(name)?.unique && value !== '')
+      .map(([name, value]) => ({ [name]: value }));
+    const email = (state.properties.email ?? '').trim().toLowerCase();
+    const additional = emailsOf(state.properties)
+      .filter((e) => e !== email)
+      .map((e) => ({ email: e }));
+    return [...own, ...(rules.get('email')?.unique ? additional : [])];
+  }
+
+  /**
+   * After a restore: every claim of the record's unique values must still name it. One that moved
+   * to another record meanwhile (it was archived until the restore) undoes the restore: the record
+   * is archived again and the restore answers that record's conflict.
+   */
+  private async keepClaimsOrArchive(
+    hubId: number,
+    type: RecordType,
+    id: number,
+    unique: readonly Record<string, string>[],
+    source: WriteSource,
+    context: CommandContext,
+  ): Promise<void> {
+    for (const values of unique) {
+      for (const [property, value] of Object.entries(values)) {
+        const key = uniqueValueKey(property, value);
+        const { state } = await this.streams.load(
+          this.claimStream(hubId, type, property, key),
+          uniqueValueClaimDecider,
+        );
+        if (state.holder === null || state.holder === id) continue;
+        await this.archive(hubId, type, id, source, context);
+        throw type.objectTypeId === '0-1' && property === 'email'
+          ? contactAlreadyExists(state.holder)
+          : uniqueValueTaken(property, state.holder);
+      }
+    }
+  }
+
+  /** One record as the read model shows it once it holds `position` (its type's defaults and the values it has). */
+  private async answerOne(
+    hubId: number,
+    type: RecordType,
+    id: number,
+    position: number,
+    state: RecordState,
+  ): Promise<RecordView> {
+    const [view] = await this.answer(hubId, type, [{ id, position, shown: shownAfterWrite(type, state.properties) }]);
+    return view!;
+  }
+
+  /**
    * Merges `objectIdToMerge` into `primaryObjectId`, in HubSpot's order of effect: the merged record
    * first stops taking writes (RecordMerged), its unique values the primary lacks are claimed for
    * the primary, then the primary takes its values where it has none. Answers the primary.
@@ -394,6 +497,7 @@ export class CrmRecordsHandler implements ICommandHandler<CrmRecordsCommand> {
       },
       context,
     );
+    await this.moveAssociations(hubId, type, mergedId, primaryId, request.source, context);
     const [view] = await this.answer(hubId, type, [
       {
         id: primaryId,
@@ -402,6 +506,77 @@ export class CrmRecordsHandler implements ICommandHandler<CrmRecordsCommand> {
       },
     ]);
     return view!;
+  }
+
+  /** Associations from records of `type` to records of `toType`, through the associations module's command. */
+  private createAssociations(
+    hubId: number,
+    type: RecordType,
+    toType: string,
+    inputs: Array<{ fromId: number; toId: number; types: Array<{ category: string; typeId: number }> }>,
+    source: WriteSource,
+    context: CommandContext,
+  ) {
+    return this.commandBus.execute(
+      new CrmAssociationsCommand(
+        {
+          type: 'BatchCreateAssociations',
+          hubId,
+          fromType: type.objectTypeId,
+          toType,
+          appId: source.appId,
+          userId: source.userId,
+          inputs,
+        },
+        context,
+      ),
+    );
+  }
+
+  /**
+   * HubSpot moves the merged record's associations to the primary (deduplicated): each through the
+   * associations module's command, from the primary, so each is its pair's own event (audit trail,
+   * `associationChange` webhooks) and a type the primary already has changes nothing. The primary's
+   * own Primary labels win (a merged record's Primary company does not take it from the primary),
+   * an association with the primary itself is dropped, and one the primary's limits refuse is left
+   * behind (HubSpot's documentation says nothing of limits here). The merged record's pairs stay on
+   * their streams, shown nowhere (it is no live record). The associations module's batch answers
+   * once its read model holds them.
+   */
+  private async moveAssociations(
+    hubId: number,
+    type: RecordType,
+    mergedId: number,
+    primaryId: number,
+    source: WriteSource,
+    context: CommandContext,
+  ): Promise<void> {
+    const catalogue = this.associations.catalogueOf(hubId);
+    const byTarget = new Map<
+      string,
+      { toType: string; toId: number; types: Array<{ category: string; typeId: number }> }
+    >();
+    for (const row of this.associations.associationsOf(hubId, type.objectTypeId, mergedId)) {
+      if (row.toType === type.objectTypeId && row.toId === primaryId) continue;
+      const known = catalogue.get(row.category, row.typeId);
+      if (!known) continue;
+      const primaryHolds =
+        known.maxToObjectIds === 1 &&
+        this.associations
+          .holdersOfType(hubId, type.objectTypeId, primaryId, row.toType, row.category, row.typeId)
+          .some((id) => id !== row.toId);
+      if (primaryHolds) continue;
+      const key = `${row.toType}/${row.toId}`;
+      const target = byTarget.get(key) ?? { toType: row.toType, toId: row.toId, types: [] };
+      target.types.push({ category: row.category, typeId: row.typeId });
+      byTarget.set(key, target);
+    }
+    const byType = new Map<string, Array<{ toId: number; types: Array<{ category: string; typeId: number }> }>>();
+    for (const { toType, ...target } of byTarget.values()) byType.set(toType, [...(byType.get(toType) ?? []), target]);
+    for (const [toType, targets] of byType) {
+      const inputs = targets.map((t) => ({ fromId: primaryId, toId: t.toId, types: t.types }));
+      await this.createAssociations(hubId, type, toType, inputs, source, context);
+    }
   }
 
   /**
@@ -451,27 +626,26 @@ export class CrmRecordsHandler implements ICommandHandler<CrmRecordsCommand> {
     values: Record<string, string>,
     id: number,
     context: CommandContext,
+    creating = false,
   ): Promise<void> {
     for (const [property, value] of Object.entries(values)) {
       if (!rules.get(property)?.unique || value === '') continue;
       const key = uniqueValueKey(property, value);
       const stream = this.claimStream(hubId, type, property, key);
-      const claim = (takeOver?: number) =>
-        this.claims.handle(
-          stream,
-          {
-            type: 'ClaimUniqueValue',
-            hubId,
-            objectTypeId: type.objectTypeId,
-            property,
-            id,
-            now: this.clock.now(),
-            ...(takeOver !== undefined ? { takeOver } : {}),
-          },
-          context,
-        );
+      const command = (takeOver?: number): ClaimUniqueValue => ({
+        type: 'ClaimUniqueValue',
+        hubId,
+        objectTypeId: type.objectTypeId,
+        property,
+        id,
+        now: this.clock.now(),
+        ...(takeOver !== undefined ? { takeOver } : {}),
+      });
+      const claim = (takeOver?: number) => this.claims.handle(stream, command(takeOver), context);
       try {
-        await claim();
+        // A create's values are usually claimed for the first time: no read of the claim stream
+        // unless it exists (then the same load-decide-append as an update's claim).
+        await (creating ? this.claims.handleProbablyNew(stream, command(), context) : claim());
       } catch (error) {
         if (!(error instanceof HubSpotError) || error.httpStatus !== 409) throw error;
         const { state } = await this.streams.load(stream, uniqueValueClaimDecider);

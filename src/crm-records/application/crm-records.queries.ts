@@ -5,7 +5,7 @@ import { eventTypes } from '../../platform/events/event-type-registry';
 import { READ_MODEL_DB } from '../../platform/projections/read-model-database';
 import { cachedStatement } from '../../platform/projections/statement-cache';
 import { CrmRecordEventType, type RecordEvent, recordStream } from '../domain/record-events';
-import { recordTypeTraits, systemValues } from '../domain/record-types';
+import { type RecordTypeTraits, recordTypeTraits } from '../domain/record-types';
 
 /** HubSpot's SimplePublicObject (and its WithAssociations / Upsert forms, which add fields). */
 export interface RecordView {
@@ -141,19 +141,37 @@ export class CrmRecordsQueries {
 /** `liveCount`'s name for every custom object type together (they share one ceiling). */
 export const CUSTOM_TYPES = '2-*';
 
+/** Each type's default properties in the order a view lists them (made once per type). */
+const sortedDefaults = new Map<RecordTypeTraits, readonly string[]>();
+
 function viewOf(objectTypeId: string, row: RecordRow, shown: Shown): RecordView {
-  const all: Record<string, string> = {
-    ...(JSON.parse(row.properties) as Record<string, string>),
-    ...systemValues(objectTypeId, row.id, row.created_at, row.updated_at),
-  };
-  const names = shown.properties ?? recordTypeTraits(objectTypeId).defaultProperties;
+  // Every GET by id comes here: the stored values are parsed once and only the shown names are
+  // looked up; the system values (id, create and modified dates) win over stored ones, as before.
+  const stored = JSON.parse(row.properties) as Record<string, string>;
+  const traits = recordTypeTraits(objectTypeId);
+  const createdAt = iso(row.created_at);
+  const updatedAt = row.updated_at === row.created_at ? createdAt : iso(row.updated_at);
+  let names = shown.properties ? [...shown.properties].sort() : sortedDefaults.get(traits);
+  if (!names) sortedDefaults.set(traits, (names = [...traits.defaultProperties].sort()));
   const properties: Record<string, string> = {};
-  for (const name of [...names].sort()) if (all[name] !== undefined) properties[name] = all[name];
+  for (const name of names) {
+    const value =
+      name === 'hs_object_id'
+        ? String(row.id)
+        : name === traits.createdProperty
+          ? createdAt
+          : name === traits.modifiedProperty
+            ? updatedAt
+            : Object.hasOwn(stored, name)
+              ? stored[name]
+              : undefined;
+    if (value !== undefined) properties[name] = value;
+  }
   const view: RecordView = {
     id: String(row.id),
     properties,
-    createdAt: iso(row.created_at),
-    updatedAt: iso(row.updated_at),
+    createdAt,
+    updatedAt,
     archived: row.archived === 1,
   };
   if (row.archived_at !== null) view.archivedAt = iso(row.archived_at);
@@ -203,6 +221,12 @@ export class RecordHistory {
           const from = source(d);
           for (const [name, value] of Object.entries(d.changes)) add(name, value, d.changedAt, from);
           add(traits.modifiedProperty, iso(d.changedAt), d.changedAt, from);
+          break;
+        }
+        // A restore writes no value, but sets the modified date (the read model's, too).
+        case CrmRecordEventType.RecordRestored: {
+          const d = event.data;
+          add(traits.modifiedProperty, iso(d.restoredAt), d.restoredAt, source(d));
           break;
         }
         default:

@@ -147,3 +147,17 @@ export function associationTargetsNotFound(objectTypeId: string, ids: readonly s
     context: { ids: [...ids] },
   });
 }
+
+/**
+ * HubSpot keeps an archived record restorable for 90 days (its knowledge base, "Restore deleted
+ * records"); later it is gone from the recycle bin. The days and the archive time go in `context`.
+ */
+export function restoreWindowPassed(archivedAt: number, windowDays: number): HubSpotError {
+  const message = `The record was archived more than ${windowDays} days ago and can no longer be restored.`;
+  const context = { archivedAt: [new Date(archivedAt).toISOString()], windowDays: [String(windowDays)] };
+  return new HubSpotError(400, 'VALIDATION_ERROR', message, {
+    subCategory: 'RESTORE_WINDOW_PASSED',
+    context,
+    errors: [{ message, in: 'objectId', code: 'RESTORE_WINDOW_PASSED', context }],
+  });
+}

@@ -11,6 +11,7 @@ export const CrmRecordEventType = {
   RecordCreated: 'crm.RecordCreated',
   RecordPropertiesChanged: 'crm.RecordPropertiesChanged',
   RecordArchived: 'crm.RecordArchived',
+  RecordRestored: 'crm.RecordRestored',
   RecordIdVoided: 'crm.RecordIdVoided',
   RecordMerged: 'crm.RecordMerged',
   RecordPurged: 'crm.RecordPurged',
@@ -66,6 +67,25 @@ export interface RecordArchived {
 }
 
 /**
+ * An archived record is live again (HubSpot's restore, within 90 days of its archive), under its id.
+ * It carries the values it is restored with and its creation time, so read models that dropped the
+ * record on its archive (search, snapshots) take it back from this event alone. GDPR delete removes
+ * it with the rest of the stream.
+ */
+export interface RecordRestored {
+  type: typeof CrmRecordEventType.RecordRestored;
+  data: {
+    hubId: number;
+    objectTypeId: string;
+    id: number;
+    properties: Record<string, string>;
+    createdAt: number;
+    archivedAt: number;
+    restoredAt: number;
+  } & WriteSource;
+}
+
+/**
  * The id's create never completed (its unique value was claimed, then the process stopped): the id
  * is spent, so that create can no longer complete, and the claim may move to another record.
  */
@@ -103,7 +123,13 @@ export interface RecordIdsReserved {
 }
 
 export type RecordEvent =
-  RecordCreated | RecordPropertiesChanged | RecordArchived | RecordIdVoided | RecordMerged | RecordPurged;
+  | RecordCreated
+  | RecordPropertiesChanged
+  | RecordArchived
+  | RecordRestored
+  | RecordIdVoided
+  | RecordMerged
+  | RecordPurged;
 export type CrmRecordsEvent = RecordEvent | UniqueValueClaimed | RecordIdsReserved;
 
 const asIs: EventDecoder | null = null;
@@ -112,6 +138,7 @@ export const crmRecordsEvents: EventDefinitions = {
   [CrmRecordEventType.RecordCreated]: asIs,
   [CrmRecordEventType.RecordPropertiesChanged]: asIs,
   [CrmRecordEventType.RecordArchived]: asIs,
+  [CrmRecordEventType.RecordRestored]: asIs,
   [CrmRecordEventType.RecordIdVoided]: asIs,
   [CrmRecordEventType.RecordMerged]: asIs,
   [CrmRecordEventType.RecordPurged]: asIs,

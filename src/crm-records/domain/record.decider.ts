@@ -1,6 +1,6 @@
 import type { Decider } from '../../platform/commands/decider';
 import { checkPropertyValues, type PropertyRules } from './property-values';
-import { propertyValuesNotValid, recordNotFound } from './record-errors';
+import { propertyValuesNotValid, recordNotFound, restoreWindowPassed } from './record-errors';
 import { CrmRecordEventType, type RecordEvent, type WriteSource } from './record-events';
 
 /** What the edge adds to a record command: the resolved object type, the record's id, the account's definitions, the time. */
@@ -45,6 +45,25 @@ export interface ArchiveRecord {
   source: WriteSource;
   facts: Omit<RecordFacts, 'rules'>;
 }
+
+/**
+ * HubSpot's restore of an archived record (its UI's recycle bin; here the admin route): live again
+ * under its id with the values it had. Within RESTORE_WINDOW_MS of the archive, on `facts.now` (the
+ * install's clock when the caller names one); a live record decides nothing. The handler claims its
+ * unique values back first (another live holder of its e-mail refuses the restore).
+ */
+export interface RestoreRecord {
+  type: 'RestoreRecord';
+  hubId: number;
+  objectType: string;
+  recordId: string;
+  source: WriteSource;
+  facts: Omit<RecordFacts, 'rules'>;
+}
+
+/** HubSpot's recycle bin keeps an archived record restorable for 90 days. */
+export const RESTORE_WINDOW_DAYS = 90;
+export const RESTORE_WINDOW_MS = RESTORE_WINDOW_DAYS * 24 * 60 * 60 * 1000;
 
 /**
  * Spends an id whose unique value was claimed but whose record was never stored (see
@@ -92,7 +111,14 @@ export interface PurgeRecord {
 }
 
 export type RecordCommand =
-  CreateRecord | UpdateRecord | ArchiveRecord | VoidRecordId | MergeRecordInto | AbsorbMergedRecord | PurgeRecord;
+  | CreateRecord
+  | UpdateRecord
+  | ArchiveRecord
+  | RestoreRecord
+  | VoidRecordId
+  | MergeRecordInto
+  | AbsorbMergedRecord
+  | PurgeRecord;
 
 export interface RecordState {
   exists: boolean;
@@ -103,6 +129,9 @@ export interface RecordState {
   /** GDPR-deleted (RecordPurged): nothing of it is left. */
   purged: boolean;
   archived: boolean;
+  /** When it was created and, while archived, when it was archived (the restore window counts from it). */
+  createdAt: number;
+  archivedAt: number | null;
   /** Current values (none empty). */
   properties: Record<string, string>;
 }
@@ -167,12 +196,20 @@ export const recordDecider: Decider<RecordState, RecordCommand, RecordEvent> = {
     merged: false,
     purged: false,
     archived: false,
+    createdAt: 0,
+    archivedAt: null,
     properties: {},
   }),
   evolve: (state, event) => {
     switch (event.type) {
       case CrmRecordEventType.RecordCreated:
-        return { ...state, exists: true, archived: false, properties: { ...event.data.properties } };
+        return {
+          ...state,
+          exists: true,
+          archived: false,
+          createdAt: event.data.createdAt,
+          properties: { ...event.data.properties },
+        };
       case CrmRecordEventType.RecordPropertiesChanged: {
         const properties = { ...state.properties };
         for (const [name, value] of Object.entries(event.data.changes)) {
@@ -182,7 +219,9 @@ export const recordDecider: Decider<RecordState, RecordCommand, RecordEvent> = {
         return { ...state, properties };
       }
       case CrmRecordEventType.RecordArchived:
-        return { ...state, archived: true };
+        return { ...state, archived: true, archivedAt: event.data.archivedAt };
+      case CrmRecordEventType.RecordRestored:
+        return { ...state, archived: false, archivedAt: null };
       case CrmRecordEventType.RecordIdVoided:
         return { ...state, voided: true };
       case CrmRecordEventType.RecordMerged:
@@ -222,6 +261,25 @@ export const recordDecider: Decider<RecordState, RecordCommand, RecordEvent> = {
       case 'ArchiveRecord':
         if (!isLive(state)) return [];
         return [{ type: CrmRecordEventType.RecordArchived, data: { ...at, archivedAt: facts.now, ...source } }];
+      case 'RestoreRecord': {
+        if (!state.exists || state.merged || state.purged) throw recordNotFound();
+        if (!state.archived || state.archivedAt === null) return [];
+        if (facts.now - state.archivedAt > RESTORE_WINDOW_MS)
+          throw restoreWindowPassed(state.archivedAt, RESTORE_WINDOW_DAYS);
+        return [
+          {
+            type: CrmRecordEventType.RecordRestored,
+            data: {
+              ...at,
+              properties: { ...state.properties },
+              createdAt: state.createdAt,
+              archivedAt: state.archivedAt,
+              restoredAt: facts.now,
+              ...source,
+            },
+          },
+        ];
+      }
       case 'VoidRecordId':
         if (state.exists || state.voided || state.purged) return [];
         return [{ type: CrmRecordEventType.RecordIdVoided, data: { ...at, voidedAt: facts.now } }];

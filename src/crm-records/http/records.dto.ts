@@ -248,3 +248,24 @@ export function namesOf(list: readonly string[] | undefined): string[] | undefin
 
 /** `idProperty` as the commands take it: `""` is none. */
 export const idPropertyOf = (raw: string | undefined): string | undefined => (raw ? raw : undefined);
+
+/**
+ * POST /admin/v1/accounts/{hubId}/crm/objects/{objectType}/{objectId}/restore (the stand-in for
+ * HubSpot's UI restore): both optional. `appId` names the install whose clock decides the 90 days;
+ * `userId` the user who restores (HubSpot's restore is a user's: webhooks say `CRM_UI`).
+ */
+export class RestoreRecordDto {
+  @ApiPropertyOptional({ description: 'The install (with hubId) whose clock decides the 90-day window' })
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  @Max(2_147_483_647)
+  appId?: number;
+
+  @ApiPropertyOptional({ description: 'The HubSpot user who restores the record' })
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  @Max(2_147_483_647)
+  userId?: number;
+}

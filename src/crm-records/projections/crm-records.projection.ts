@@ -20,6 +20,7 @@ export class CrmRecordsProjection implements Projection<RecordEvent> {
     CrmRecordEventType.RecordCreated,
     CrmRecordEventType.RecordPropertiesChanged,
     CrmRecordEventType.RecordArchived,
+    CrmRecordEventType.RecordRestored,
     CrmRecordEventType.RecordMerged,
     CrmRecordEventType.RecordPurged,
   ];
@@ -84,6 +85,16 @@ export class CrmRecordsProjection implements Projection<RecordEvent> {
           `UPDATE crm_records SET archived = 1, archived_at = ?, updated_at = ?
             WHERE hub_id = ? AND object_type_id = ? AND id = ?`,
         ).run(d.archivedAt, d.archivedAt, d.hubId, d.objectTypeId, d.id);
+        return;
+      }
+      // Live again under its id; HubSpot sets the modified date on a restore.
+      case CrmRecordEventType.RecordRestored: {
+        const d = event.data;
+        cachedStatement(
+          db,
+          `UPDATE crm_records SET archived = 0, archived_at = NULL, updated_at = ?
+            WHERE hub_id = ? AND object_type_id = ? AND id = ?`,
+        ).run(d.restoredAt, d.hubId, d.objectTypeId, d.id);
         return;
       }
       // Merged away or GDPR-deleted: no read finds it, archived or not, and no value of it stays here.

@@ -19,7 +19,7 @@ import { cachedStatement } from '../../platform/projections/statement-cache';
 import { SchemaBody, SchemaRow } from './limits-rows';
 import { type AccountLimitFigures, LimitsReadCache } from './limits-read-cache';
 
-interface TypeLabels {
+export interface TypeLabels {
   objectTypeId: string;
   singularLabel: string;
   pluralLabel: string;
@@ -110,16 +110,21 @@ export class LimitsQueries {
     ).all(hubId) as SchemaRow[];
   }
 
+  /** The account's object types with their labels: every standard type, then its active custom schemas by id. */
+  objectTypes(hubId: number): TypeLabels[] {
+    return activeTypeLabels(this.activeSchemas(hubId));
+  }
+
   /** Resolves a path segment for reads: standard types, active custom schemas (id, fully qualified name, name). */
   resolve(hubId: number, raw: string): ResolvedObjectType {
-    const refs: CustomTypeRef[] = this.activeSchemas(hubId).map((s) => ({
-      objectTypeId: s.object_type_id,
-      name: s.name,
-      archived: false,
-    }));
-    const resolved = resolveObjectType(raw, hubId, refs);
+    const resolved = resolveObjectType(raw, hubId, this.customTypeRefs(hubId));
     if (!resolved) throw unknownObjectType(raw);
     return resolved;
+  }
+
+  /** Lazy: a standard type resolves without iterating, so the hot paths on contacts never read the schemas. */
+  private *customTypeRefs(hubId: number): Generator<CustomTypeRef> {
+    for (const s of this.activeSchemas(hubId)) yield { objectTypeId: s.object_type_id, name: s.name, archived: false };
   }
 
   /**

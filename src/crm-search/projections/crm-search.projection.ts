@@ -29,6 +29,7 @@ export class CrmSearchProjection implements Projection<RecordEvent> {
     CrmRecordEventType.RecordCreated,
     CrmRecordEventType.RecordPropertiesChanged,
     CrmRecordEventType.RecordArchived,
+    CrmRecordEventType.RecordRestored,
     CrmRecordEventType.RecordMerged,
     CrmRecordEventType.RecordPurged,
   ];
@@ -93,20 +94,13 @@ export class CrmSearchProjection implements Projection<RecordEvent> {
 
   apply(event: Recorded<RecordEvent>, db: Database.Database): void {
     switch (event.type) {
-      case CrmRecordEventType.RecordCreated: {
-        const d = event.data;
-        this.remove(db, d.hubId, d.objectTypeId, d.id);
-        cachedStatement(
-          db,
-          'INSERT INTO search_docs (hub_id, object_type_id, id, created_at, updated_at) VALUES (?, ?, ?, ?, ?)',
-        ).run(d.hubId, d.objectTypeId, d.id, d.createdAt, d.createdAt);
-        this.count(db, d.hubId, d.objectTypeId, d.id, 1);
-        const values = { ...d.properties, ...systemValuesOf(d.objectTypeId, d.id, d.createdAt, d.createdAt) };
-        for (const [property, value] of Object.entries(values)) {
-          if (value !== '') this.insertValue(db, d.hubId, d.objectTypeId, d.id, property, value);
-        }
+      case CrmRecordEventType.RecordCreated:
+        this.index(db, event.data, event.data.createdAt);
         return;
-      }
+      // Dropped on its archive: indexed again from the values the restore carries.
+      case CrmRecordEventType.RecordRestored:
+        this.index(db, event.data, event.data.restoredAt);
+        return;
       case CrmRecordEventType.RecordPropertiesChanged: {
         const d = event.data;
         const doc = cachedStatement(
@@ -132,6 +126,23 @@ export class CrmSearchProjection implements Projection<RecordEvent> {
         return;
       case CrmRecordEventType.RecordIdVoided:
         return;
+    }
+  }
+
+  private index(
+    db: Database.Database,
+    d: { hubId: number; objectTypeId: string; id: number; properties: Record<string, string>; createdAt: number },
+    updatedAt: number,
+  ): void {
+    this.remove(db, d.hubId, d.objectTypeId, d.id);
+    cachedStatement(
+      db,
+      'INSERT INTO search_docs (hub_id, object_type_id, id, created_at, updated_at) VALUES (?, ?, ?, ?, ?)',
+    ).run(d.hubId, d.objectTypeId, d.id, d.createdAt, updatedAt);
+    this.count(db, d.hubId, d.objectTypeId, d.id, 1);
+    const values = { ...d.properties, ...systemValuesOf(d.objectTypeId, d.id, d.createdAt, updatedAt) };
+    for (const [property, value] of Object.entries(values)) {
+      if (value !== '') this.insertValue(db, d.hubId, d.objectTypeId, d.id, property, value);
     }
   }
 

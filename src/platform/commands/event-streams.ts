@@ -10,6 +10,7 @@ import {
   type EventStore,
   type ExpectedRevision,
 } from '../event-store/event-store.port';
+import { ConcurrencyError } from '../event-store/concurrency-error';
 import { fold, type Decider, type DecisionResult } from './decider';
 
 export type { DecisionResult } from './decider';
@@ -212,6 +213,21 @@ export class DeciderCommandHandler<S, C, E extends DomainEvent> {
         : await this.streams.append(streamId, events, expected, context);
       return { state: fold(this.decider.evolve, state, events), events, position };
     });
+  }
+
+  /**
+   * For a stream that is new in the usual case but may exist (a unique value's first claim): decide
+   * on the initial state and append expecting `no_stream`, with no store read; when the stream
+   * exists after all, the append is refused and the command is handled as `handle` does (load,
+   * decide on the real state, append, retry). The same decision as `handle`, without its read.
+   */
+  async handleProbablyNew(streamId: string, command: C, context: CommandContext): Promise<DecisionResult<S, E>> {
+    try {
+      return await this.handleNew(streamId, command, context);
+    } catch (error) {
+      if (!(error instanceof ConcurrencyError)) throw error;
+      return this.handle(streamId, command, context);
+    }
   }
 
   /**

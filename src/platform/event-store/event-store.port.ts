@@ -99,10 +99,16 @@ export interface EventStore {
   /** A page of the global feed, in order. */
   readAll(options: ReadAllOptions): Promise<RecordedEvent[]>;
   /**
-   * A page of the global feed, newest first, through the same indexes as `readAll`. Absent on a
-   * store that cannot read backwards cheaply (readers then page forwards).
+   * A page of the global feed, newest first: on SQLite through the same indexes as `readAll`; on
+   * EventStoreDB a stream read backwards, or $all read backwards and filtered by type as it goes
+   * (a rare type may cost a long walk: callers that must bound a page filter the type themselves).
    */
   readBackward?(options: ReadBackwardOptions): Promise<RecordedEvent[]>;
+  /**
+   * The events at these positions (ones an index recorded), in the order asked; a position holding
+   * none of our events (archived, or never one) is left out. Absent on a store that cannot.
+   */
+  readAt?(positions: readonly number[]): Promise<RecordedEvent[]>;
   /** Catch-up from `after` (exclusive), then live, in batches, in order. */
   subscribeToAll(after: number): Subscription;
   /** Position of the newest event (0 when empty). */

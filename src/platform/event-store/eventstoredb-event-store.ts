@@ -6,6 +6,7 @@ import {
   type EventStore,
   type ExpectedRevision,
   type ReadAllOptions,
+  type ReadBackwardOptions,
   type StoreRetention,
   type Subscription,
 } from './event-store.port';
@@ -307,6 +308,95 @@ export class EventStoreDbEventStore implements EventStore {
       else low = mid + 1;
     }
     return low;
+  }
+
+  /**
+   * Newest first, `before` exclusive: a stream read backwards (server-side, exact), or $all read
+   * backwards a page at a time and filtered by type as it goes. A `before` that is no record's
+   * position is read from the end and cut (made-up numbers are positions on SQLite only).
+   */
+  readBackward(o: ReadBackwardOptions): Promise<RecordedEvent[]> {
+    return this.track(async () => {
+      if (o.limit <= 0) return [];
+      if (o.streamId !== undefined) return this.readStreamBackward({ ...o, streamId: o.streamId });
+      try {
+        return await this.readAllBackward(o, o.before >= Number.MAX_SAFE_INTEGER ? END : toReadPosition(o.before));
+      } catch (error) {
+        if (!isInvalidPosition(error)) throw error;
+        return this.readAllBackward(o, END);
+      }
+    });
+  }
+
+  private async readAllBackward(
+    o: ReadBackwardOptions,
+    start: Parameters<EsdbClient['readAll']>[0]['fromPosition'],
+  ): Promise<RecordedEvent[]> {
+    const out: RecordedEvent[] = [];
+    let from = start;
+    for (;;) {
+      const page = await this.collect(
+        this.client.readAll({ direction: BACKWARDS, fromPosition: from, maxCount: PAGE }),
+        'backward read of $all',
+      );
+      for (const raw of page) {
+        const position = rawPosition(raw);
+        if (position === undefined || position >= o.before) continue;
+        const event = toRecordedEvent(raw);
+        if (event && (o.type === undefined || event.type === o.type)) {
+          out.push(event);
+          if (out.length >= o.limit) return out;
+        }
+      }
+      const last = page[page.length - 1];
+      const lastPosition = last ? rawPosition(last) : undefined;
+      if (page.length < PAGE || lastPosition === undefined) return out;
+      // Backward reads exclude the event at the starting position.
+      from = toReadPosition(lastPosition);
+    }
+  }
+
+  private async readStreamBackward(o: ReadBackwardOptions & { streamId: string }): Promise<RecordedEvent[]> {
+    const out: RecordedEvent[] = [];
+    let from: bigint | typeof END = END;
+    for (;;) {
+      const page = await this.readStreamRaw(o.streamId, { fromRevision: from, direction: BACKWARDS, maxCount: PAGE });
+      for (const raw of page) {
+        const event = toRecordedEvent(raw);
+        if (!event || event.position >= o.before || (o.type !== undefined && event.type !== o.type)) continue;
+        out.push(event);
+        if (out.length >= o.limit) return out;
+      }
+      const last = page[page.length - 1]?.event;
+      if (page.length < PAGE || !last || last.revision === 0n) return out;
+      from = last.revision - 1n;
+    }
+  }
+
+  /** One single-event read of $all per position, a few at a time. */
+  readAt(positions: readonly number[]): Promise<RecordedEvent[]> {
+    return this.track(async () => {
+      const found = new Map<number, RecordedEvent>();
+      const wanted = [...new Set(positions)];
+      for (let i = 0; i < wanted.length; i += 16) {
+        await Promise.all(
+          wanted.slice(i, i + 16).map(async (position) => {
+            try {
+              const [raw] = await this.collect(
+                this.client.readAll({ fromPosition: toReadPosition(position), maxCount: 1 }),
+                'read at a position',
+              );
+              const event = raw && rawPosition(raw) === position ? toRecordedEvent(raw) : null;
+              if (event) found.set(position, event);
+            } catch (error) {
+              // No record starts there (archived and scavenged, or never one): left out.
+              if (!isInvalidPosition(error)) throw error;
+            }
+          }),
+        );
+      }
+      return positions.map((p) => found.get(p)).filter((e): e is RecordedEvent => e !== undefined);
+    });
   }
 
   subscribeToAll(after: number): Subscription {

@@ -327,6 +327,10 @@ export class SqliteEventStore implements EventStore {
     return Promise.resolve(this.feed.readBackward(options));
   }
 
+  readAt(positions: readonly number[]): Promise<RecordedEvent[]> {
+    return Promise.resolve(this.feed.readAt(positions));
+  }
+
   subscribeToAll(after: number): Subscription {
     return this.feed.subscribe(after);
   }

@@ -24,6 +24,7 @@ export class SqliteFeed {
     readBackwardByStream: Database.Statement;
     readBackwardByType: Database.Statement;
     readBackwardByStreamAndType: Database.Statement;
+    readAt: Database.Statement;
   };
 
   constructor(
@@ -56,6 +57,7 @@ export class SqliteFeed {
       readBackwardByStreamAndType: db.prepare(
         `SELECT ${cols} FROM event_log WHERE stream_key = ? AND stream_id = ? AND type_id = ? AND position < ? ORDER BY position DESC LIMIT ?`,
       ),
+      readAt: db.prepare(`SELECT ${cols} FROM event_log WHERE position = ?`),
     };
   }
 
@@ -96,6 +98,12 @@ export class SqliteFeed {
     else if (typeId !== undefined) rows = this.stmts.readBackwardByType.all(typeId, o.before, o.limit);
     else rows = this.stmts.readBackward.all(o.before, o.limit);
     return this.typeNames.rows(rows as StoredRow[]).map(toRecorded);
+  }
+
+  /** The events at these positions (primary-key lookups), in the order asked; missing ones left out. */
+  readAt(positions: readonly number[]): RecordedEvent[] {
+    const rows = positions.map((p) => this.stmts.readAt.get(p) as StoredRow | undefined).filter((r) => r !== undefined);
+    return this.typeNames.rows(rows).map(toRecorded);
   }
 
   /**

@@ -320,7 +320,10 @@ export class ProjectionRunner {
   /** Every event type a projection or reactor applies (the archiver keeps streams holding one live). */
   handledTypes(): Set<string> {
     const types = new Set<string>();
-    for (const p of [...this.projections.values(), ...this.reactors.values()]) for (const t of p.handles) types.add(t);
+    for (const p of [...this.projections.values(), ...this.reactors.values()]) {
+      if ('allowsArchiving' in p && p.allowsArchiving) continue;
+      for (const t of p.handles) types.add(t);
+    }
     return types;
   }
 

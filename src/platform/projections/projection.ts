@@ -14,6 +14,13 @@ export interface Projection<E extends DomainEvent = DomainEvent> {
   readonly version: number;
   /** The event types it applies; the runner never hands it others. */
   readonly handles: readonly E['type'][];
+  /**
+   * True when nothing it keeps of an archived event matters any more: an index into the live history
+   * (its readers leave out positions that no longer hold an event), or facts that end well before the
+   * retention window (a token's expiry). The archiver may then move the events it handles, and a
+   * rebuild builds from what is live. Otherwise a stream holding a handled type stays live.
+   */
+  readonly allowsArchiving?: boolean;
   /** Creates the tables it owns (idempotent). */
   setup(db: Database.Database): void;
   /** Empties every table it owns. */

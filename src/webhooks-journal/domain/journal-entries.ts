@@ -57,7 +57,7 @@ export interface RecordChangeFacts {
   portalId: number;
   objectTypeId: string;
   objectId: number;
-  action: 'CREATE' | 'UPDATE' | 'DELETE' | 'MERGE' | 'GDPR_DELETE';
+  action: 'CREATE' | 'UPDATE' | 'DELETE' | 'MERGE' | 'RESTORE' | 'GDPR_DELETE';
   properties: Record<string, string>;
 }
 

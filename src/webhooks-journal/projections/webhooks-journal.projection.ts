@@ -55,6 +55,7 @@ export class WebhooksJournalProjection implements Projection<JournalFeedEvent> {
     CrmRecordEventType.RecordCreated,
     CrmRecordEventType.RecordPropertiesChanged,
     CrmRecordEventType.RecordArchived,
+    CrmRecordEventType.RecordRestored,
     CrmRecordEventType.RecordMerged,
     CrmRecordEventType.RecordPurged,
     AssociationEventType.AssociationTypesAdded,
@@ -315,6 +316,15 @@ export class WebhooksJournalProjection implements Projection<JournalFeedEvent> {
           mergedInto: null,
           source: event.data,
         };
+      // Its values come back for the snapshots (removed on its archive) from the restore itself.
+      case CrmRecordEventType.RecordRestored: {
+        const d = event.data;
+        cachedStatement(db, 'INSERT OR REPLACE INTO jr_records VALUES (?, ?, ?, ?)').run(
+          ...key(d),
+          JSON.stringify(d.properties),
+        );
+        return { facts: facts(d, 'RESTORE'), occurredAt: d.restoredAt, mergedInto: null, source: d };
+      }
       case CrmRecordEventType.RecordMerged:
         remove(event.data);
         return {

@@ -1,0 +1,47 @@
+import { Injectable } from '@nestjs/common';
+import type Database from 'better-sqlite3';
+import type { DomainEvent } from '../../platform/events/envelope';
+import { eventTypes, type Recorded } from '../../platform/events/event-type-registry';
+import type { Projection } from '../../platform/projections/projection';
+import { cachedStatement } from '../../platform/projections/statement-cache';
+import { subjectsOf } from '../application/audit-subjects';
+
+/**
+ * The audit trail's index of events by account and by app: one row (subject, position) per account
+ * and app an event names (`h<hubId>`, `a<appId>`; subjectsOf decides, as the page's filter does), so
+ * a filtered page reads only the positions that match, then those events from the store (readAt).
+ * Every registered event type is handled; as an index into the live history it keeps nothing from
+ * the archiver (allowsArchiving): an archived event's row points at nothing and is left out.
+ */
+@Injectable()
+export class AuditIndexProjection implements Projection {
+  readonly name = 'console-audit-index';
+  readonly version = 1;
+  readonly allowsArchiving = true;
+
+  /** Every type the modules registered (they all are by the time the runner starts). */
+  get handles(): readonly DomainEvent['type'][] {
+    return eventTypes.types();
+  }
+
+  setup(db: Database.Database): void {
+    db.exec(`
+      CREATE TABLE IF NOT EXISTS console_audit_index (
+        subject  TEXT    NOT NULL,
+        position INTEGER NOT NULL,
+        PRIMARY KEY (subject, position)
+      ) WITHOUT ROWID;
+    `);
+  }
+
+  reset(db: Database.Database): void {
+    db.exec('DELETE FROM console_audit_index;');
+  }
+
+  apply(e: Recorded<DomainEvent>, db: Database.Database): void {
+    const subjects = subjectsOf(e.data);
+    if (subjects.length === 0) return;
+    const insert = cachedStatement(db, 'INSERT OR IGNORE INTO console_audit_index (subject, position) VALUES (?, ?)');
+    for (const subject of subjects) insert.run(subject, e.position);
+  }
+}
