@@ -26,6 +26,8 @@ import type { Recorded } from '../../src/platform/events/event-type-registry';
 const HUB = 7;
 const OTHER_HUB = 8;
 const TYPE = '0-1';
+/** Records' ids step by this much (see the id filters' values). */
+const ID_STEP = 307;
 const TYPES: Record<string, string> = {
   firstname: 'string',
   city: 'enumeration',
@@ -100,7 +102,11 @@ const opArb: fc.Arbitrary<Op> = fc.oneof(
 
 const PROPS = [...OWN, 'hs_object_id', 'createdate', 'unknown_prop'];
 const filterValueArb = (p: string): fc.Arbitrary<string> => {
-  if (p === 'hs_object_id') return fc.integer({ min: 0, max: 40 }).map(String);
+  // Ids are ID_STEP apart, so id ranges span several of the projection's id buckets (1,024 ids each).
+  if (p === 'hs_object_id')
+    return fc
+      .tuple(fc.integer({ min: 0, max: 46 * ID_STEP }), fc.boolean())
+      .map(([n, half]) => String(half ? n + 0.5 : n));
   if (p === 'createdate' || p === 'lastmodifieddate') {
     return fc.integer({ min: 0, max: 100 }).map((s) => String(Date.UTC(2026, 0, 1) + s * 1000));
   }
@@ -176,6 +182,23 @@ const requestArb: fc.Arbitrary<SearchRequest & { lag: number | null }> = fc.reco
   lag: fc.option(fc.integer({ min: 0, max: 100 }), { nil: null }),
 });
 
+/** A group whose first filter's property is also the sort: the walk along that property's own range. */
+const sortedOnFilterArb: fc.Arbitrary<SearchRequest & { lag: number | null }> = fc
+  .record({
+    filters: fc.array(filterArb, { minLength: 1, maxLength: 2 }),
+    direction: fc.constantFrom('ASCENDING' as const, 'DESCENDING' as const),
+    limit: fc.integer({ min: 1, max: 15 }),
+    after: fc.integer({ min: 0, max: 20 }),
+    lag: fc.option(fc.integer({ min: 0, max: 100 }), { nil: null }),
+  })
+  .map(({ filters, direction, ...rest }) => ({
+    filterGroups: [filters],
+    queryTerms: [],
+    sorts: [{ propertyName: filters[0]!.propertyName, direction }],
+    properties: null,
+    ...rest,
+  }));
+
 interface ModelRecord {
   hub: number;
   id: number;
@@ -197,7 +220,7 @@ function build(db: Database.Database, ops: readonly Op[]): ModelRecord[] {
     projection.apply({ type, data, position: ++position } as unknown as Recorded<RecordEvent>, db);
   for (const op of ops) {
     if (op.kind === 'create') {
-      const id = nextId++;
+      const id = nextId++ * ID_STEP;
       const at = T0 + op.at * 1000;
       apply(CrmRecordEventType.RecordCreated, {
         hubId: op.hub,
@@ -327,7 +350,10 @@ describe('search compiler against a brute-force evaluator', () => {
     fc.assert(
       fc.property(
         fc.array(opArb, { minLength: 0, maxLength: 45 }),
-        fc.array(requestArb, { minLength: 1, maxLength: 8 }),
+        fc.array(fc.oneof({ weight: 3, arbitrary: requestArb }, { weight: 1, arbitrary: sortedOnFilterArb }), {
+          minLength: 1,
+          maxLength: 8,
+        }),
         (ops, requests) => {
           const db = new Database(':memory:');
           try {
@@ -342,12 +368,15 @@ describe('search compiler against a brute-force evaluator', () => {
                 visibleAsOf: asOf,
                 shown: ['firstname', 'hs_object_id'],
               });
-              const got = runSearchJob(db, job);
               const want = evaluate(records, request, asOf);
-              expect({ total: got.total, ids: got.rows.map((r) => r.id) }).toEqual(want);
-              for (const v of got.values) {
-                const record = records.find((r) => r.id === v.id)!;
-                expect(v.value).toBe(valueOf(record, v.property));
+              // Each page plan on its own, and the one the total chooses: the same answer.
+              for (const plan of ['auto', 'walk', 'sort'] as const) {
+                const got = runSearchJob(db, job, plan);
+                expect({ plan, total: got.total, ids: got.rows.map((r) => r.id) }).toEqual({ plan, ...want });
+                for (const v of got.values) {
+                  const record = records.find((r) => r.id === v.id)!;
+                  expect(v.value).toBe(valueOf(record, v.property));
+                }
               }
             }
           } finally {
@@ -357,6 +386,111 @@ describe('search compiler against a brute-force evaluator', () => {
       ),
       { seed: 37, numRuns: 300 },
     );
+  });
+
+  it('walks a sort property’s own range, and leaves values that are not numbers to the sort (last)', () => {
+    const db = new Database(':memory:');
+    try {
+      const scores = ['5', 'abc', '1', '7', '', '3'];
+      const records = build(
+        db,
+        scores.map((score) => ({
+          kind: 'create' as const,
+          hub: HUB,
+          values: (score ? { score } : {}) as Record<string, string>,
+          at: 0,
+        })),
+      );
+      const requests: SearchRequest[] = [
+        { propertyName: 'score', operator: 'HAS_PROPERTY' as const },
+        { propertyName: 'score', operator: 'GT' as const, value: '2' },
+      ].flatMap((f) =>
+        [0, 2, 3].map((after) => ({
+          filterGroups: [[f]],
+          queryTerms: [],
+          sorts: [{ propertyName: 'score', direction: 'DESCENDING' as const }],
+          properties: null,
+          limit: 2,
+          after,
+        })),
+      );
+      for (const request of requests) {
+        const job = compileSearch(request, {
+          hubId: HUB,
+          objectTypeId: TYPE,
+          kindOf,
+          searchable: SEARCHABLE,
+          visibleAsOf: null,
+          shown: [],
+        });
+        const want = evaluate(records, request, null);
+        for (const plan of ['auto', 'walk', 'sort'] as const) {
+          const got = runSearchJob(db, job, plan);
+          expect({ plan, request, total: got.total, ids: got.rows.map((r) => r.id) }).toEqual({
+            plan,
+            request,
+            ...want,
+          });
+        }
+      }
+    } finally {
+      db.close();
+    }
+  });
+
+  it('counts id ranges by the id buckets exactly, at and across the buckets’ edges', () => {
+    const db = new Database(':memory:');
+    try {
+      // 1,200 records (ids 307 apart: some 360 buckets), every fifth archived, a few in another account.
+      const ops: Op[] = Array.from({ length: 1200 }, (_, i) => ({
+        kind: 'create' as const,
+        hub: i % 50 === 0 ? OTHER_HUB : HUB,
+        values: {},
+        at: 0,
+      }));
+      for (let i = 0; i < 240; i++) ops.push({ kind: 'archive', pick: i * 4, at: 0 });
+      const records = build(db, ops);
+      const edges = [-5, 0, 1023, 1024, 1024.5, 2047, 2048, 307 * 600, 307 * 600 + 0.5, 368_640, 1e12];
+      const filters: SearchFilter[] = edges.flatMap((v) => [
+        ...(['GT', 'GTE', 'LT', 'LTE'] as const).map((operator) => ({
+          propertyName: 'hs_object_id',
+          operator,
+          value: String(v),
+        })),
+        ...edges.map((w) => ({
+          propertyName: 'hs_object_id',
+          operator: 'BETWEEN' as const,
+          value: String(v),
+          highValue: String(w),
+        })),
+      ]);
+      for (const f of filters) {
+        const request: SearchRequest = {
+          filterGroups: [[f]],
+          queryTerms: [],
+          sorts: [],
+          properties: null,
+          limit: 1,
+          after: 0,
+        };
+        const job = compileSearch(request, {
+          hubId: HUB,
+          objectTypeId: TYPE,
+          kindOf,
+          searchable: SEARCHABLE,
+          visibleAsOf: null,
+          shown: [],
+        });
+        expect({ f, total: runSearchJob(db, job).total }).toEqual({ f, total: evaluate(records, request, null).total });
+      }
+      const job = compileSearch(
+        { filterGroups: [[filters[0]!]], queryTerms: [], sorts: [], properties: null, limit: 1, after: 0 },
+        { hubId: HUB, objectTypeId: TYPE, kindOf, searchable: SEARCHABLE, visibleAsOf: null, shown: [] },
+      );
+      expect(job.total.sql).toContain('search_id_buckets');
+    } finally {
+      db.close();
+    }
   });
 
   it('compiles several groups to a UNION and negations to NOT IN sets (no OR, no correlated NOT EXISTS)', () => {

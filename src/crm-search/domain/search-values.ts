@@ -93,3 +93,6 @@ export function indexedTokensOf(value: string): string[] {
   const tokens = tokensOf(value);
   return tokens.length > MAX_TOKENS_PER_VALUE ? tokens.slice(0, MAX_TOKENS_PER_VALUE) : tokens;
 }
+
+/** Record ids per bucket of the search read model's id-range counts (keyset paging's totals). */
+export const ID_BUCKET_SIZE = 1024;

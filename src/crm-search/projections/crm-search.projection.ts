@@ -5,13 +5,16 @@ import type { Recorded } from '../../platform/events/event-type-registry';
 import type { Projection } from '../../platform/projections/projection';
 import { cachedStatement } from '../../platform/projections/statement-cache';
 import { systemValuesOf } from '../application/search-types';
-import { indexedTokensOf, lowerOf, numericOf } from '../domain/search-values';
+import { ID_BUCKET_SIZE, indexedTokensOf, lowerOf, numericOf } from '../domain/search-values';
 
 export const CRM_SEARCH_PROJECTION = 'crm-search';
 
 /**
  * The search read model, built from the records module's published events:
- * - `search_docs`: one row per live (not archived) record, with its create and update times;
+ * - `search_docs`: one row per live (not archived) record, with its create and update times (indexed by
+ *   each, so a page sorted on them walks its index), and `search_counts` their number per account and type
+ *   (what a negation's total subtracts from, and what the page plan weighs a total against) and
+ *   `search_id_buckets` per 1,024 ids (ID_BUCKET_SIZE: an id range's total without walking it);
  * - `search_values`: one row per value of a record (system values included), indexed by property and
  *   lower-cased value, and by property and numeric value (numbers, dates as epoch ms);
  * - `search_tokens`: the inverted index, one row per token of a value (the full-text index CONTAINS_TOKEN
@@ -21,7 +24,7 @@ export const CRM_SEARCH_PROJECTION = 'crm-search';
 @Injectable()
 export class CrmSearchProjection implements Projection<RecordEvent> {
   readonly name = CRM_SEARCH_PROJECTION;
-  readonly version = 1;
+  readonly version = 2;
   readonly handles: readonly RecordEvent['type'][] = [
     CrmRecordEventType.RecordCreated,
     CrmRecordEventType.RecordPropertiesChanged,
@@ -40,6 +43,21 @@ export class CrmSearchProjection implements Projection<RecordEvent> {
         created_at INTEGER NOT NULL,
         updated_at INTEGER NOT NULL,
         PRIMARY KEY (hub_id, object_type_id, id)
+      ) WITHOUT ROWID;
+      CREATE INDEX IF NOT EXISTS search_docs_created ON search_docs (hub_id, object_type_id, created_at, id, updated_at);
+      CREATE INDEX IF NOT EXISTS search_docs_updated ON search_docs (hub_id, object_type_id, updated_at, id, created_at);
+      CREATE TABLE IF NOT EXISTS search_counts (
+        hub_id INTEGER NOT NULL,
+        object_type_id TEXT NOT NULL,
+        docs INTEGER NOT NULL,
+        PRIMARY KEY (hub_id, object_type_id)
+      ) WITHOUT ROWID;
+      CREATE TABLE IF NOT EXISTS search_id_buckets (
+        hub_id INTEGER NOT NULL,
+        object_type_id TEXT NOT NULL,
+        bucket INTEGER NOT NULL,
+        docs INTEGER NOT NULL,
+        PRIMARY KEY (hub_id, object_type_id, bucket)
       ) WITHOUT ROWID;
       CREATE TABLE IF NOT EXISTS search_values (
         hub_id INTEGER NOT NULL,
@@ -68,7 +86,10 @@ export class CrmSearchProjection implements Projection<RecordEvent> {
   }
 
   reset(db: Database.Database): void {
-    db.exec('DELETE FROM search_docs; DELETE FROM search_values; DELETE FROM search_tokens;');
+    db.exec(
+      'DELETE FROM search_docs; DELETE FROM search_counts; DELETE FROM search_id_buckets;' +
+        ' DELETE FROM search_values; DELETE FROM search_tokens;',
+    );
   }
 
   apply(event: Recorded<RecordEvent>, db: Database.Database): void {
@@ -118,6 +139,7 @@ export class CrmSearchProjection implements Projection<RecordEvent> {
       db,
       'INSERT INTO search_docs (hub_id, object_type_id, id, created_at, updated_at) VALUES (?, ?, ?, ?, ?)',
     ).run(d.hubId, d.objectTypeId, d.id, d.createdAt, updatedAt);
+    this.count(db, d.hubId, d.objectTypeId, d.id, 1);
     const values = { ...d.properties, ...systemValuesOf(d.objectTypeId, d.id, d.createdAt, updatedAt) };
     for (const [property, value] of Object.entries(values)) {
       if (value !== '') this.insertValue(db, d.hubId, d.objectTypeId, d.id, property, value);
@@ -153,6 +175,20 @@ export class CrmSearchProjection implements Projection<RecordEvent> {
     for (const t of indexedTokensOf(old.value)) token.run(hubId, type, property, t, id);
   }
 
+  /** Keeps the live records' counts: per account and type, and per bucket of ids (id-range totals). */
+  private count(db: Database.Database, hubId: number, type: string, id: number, by: 1 | -1) {
+    cachedStatement(
+      db,
+      `INSERT INTO search_counts (hub_id, object_type_id, docs) VALUES (?, ?, ?)
+       ON CONFLICT (hub_id, object_type_id) DO UPDATE SET docs = docs + excluded.docs`,
+    ).run(hubId, type, by);
+    cachedStatement(
+      db,
+      `INSERT INTO search_id_buckets (hub_id, object_type_id, bucket, docs) VALUES (?, ?, ?, ?)
+       ON CONFLICT (hub_id, object_type_id, bucket) DO UPDATE SET docs = docs + excluded.docs`,
+    ).run(hubId, type, Math.floor(id / ID_BUCKET_SIZE), by);
+  }
+
   /** Removes a record from every table (nothing when it is not there: the common case of a create). */
   private remove(db: Database.Database, hubId: number, type: string, id: number) {
     const doc = cachedStatement(db, 'DELETE FROM search_docs WHERE hub_id = ? AND object_type_id = ? AND id = ?').run(
@@ -161,6 +197,7 @@ export class CrmSearchProjection implements Projection<RecordEvent> {
       id,
     );
     if (doc.changes === 0) return;
+    this.count(db, hubId, type, id, -1);
     // By the record's own index: without statistics SQLite would take the primary key's (account,
     // type) prefix and walk every value of the account.
     for (const table of [
