@@ -91,7 +91,7 @@ export function evaluate(r) {
   target('refresh grant p99 ≤ 10 ms (POST /oauth/v1/token, 32 connections)', p99('refresh'), (v) => v <= 10, ms);
   target('authorization-code exchange ≥ 0.6× oidc-provider refresh grant', exchange, (v) => v >= 0.6, x);
   target('authorization-code exchange p99 ≤ 25 ms', p99('codeExchange'), (v) => v <= 25, ms);
-  for (const key of ['refresh2026', 'metadata', 'introspect', 'limits', 'bearerPost']) {
+  for (const key of ['refresh2026', 'metadata', 'introspect', 'limits']) {
     const name = (r[key] ?? r[warnOf(key)])?.name.replace('service: ', '').replace(/ \(LOG_LEVEL=\w+\)$/, '');
     if (name) target(`p99 ≤ 25 ms at 32 connections: ${name}`, p99(key), (v) => v <= 25, ms);
   }
