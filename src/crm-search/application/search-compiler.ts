@@ -2,6 +2,9 @@ import { blankToken, notANumberOrDate } from '../domain/search-errors';
 import type { SearchFilter, SearchRequest, SearchSort } from '../domain/search-request';
 import { searchTypeTraits } from './search-types';
 import { lowerOf, numericOf, tokenPatternOf, type ValueKind } from '../domain/search-values';
+import { CURRENT_TABLES, type SearchTables, tablesAsOf } from './search-as-of';
+import { associationCondition } from './search-association-filter';
+import { optionsCondition } from './search-option-filters';
 
 export type SqlParam = string | number;
 
@@ -25,16 +28,21 @@ export interface SearchScope {
   kindOf(property: string): ValueKind;
   /** The properties `query` looks in. */
   searchable: readonly string[];
-  /** Records created after this time are not seen yet (the search lag control); null: every record. */
+  /** The index as of this time (the search lag control: search-as-of.ts); null: as it is now. */
   visibleAsOf: number | null;
+  /** For `associations.{type}` pseudo-properties: the object type id they name (else undefined). */
+  associationTarget?(property: string): string | undefined;
   /** The properties whose values the results show. */
   shown: readonly string[];
 }
 
-interface Condition {
+export interface Condition {
   sql: string;
   params: SqlParam[];
 }
+
+/** A search's scope with the tables it reads (the index now, or as of the lag). */
+export type ScopeWithTables = SearchScope & { tables: SearchTables };
 
 const ID = 'hs_object_id';
 const IDS = '/*IDS*/';
@@ -52,7 +60,9 @@ const IDS = '/*IDS*/';
  * - `hs_object_id` compares the documents' own key (keyset paging by `hs_object_id GT` is a range);
  * - the total is counted over the same set; the page sorts it, missing values last, then by id.
  */
-export function compileSearch(request: SearchRequest, scope: SearchScope): SearchJob {
+export function compileSearch(request: SearchRequest, searchScope: SearchScope): SearchJob {
+  const tables = searchScope.visibleAsOf === null ? CURRENT_TABLES : tablesAsOf(searchScope.visibleAsOf);
+  const scope: ScopeWithTables = { ...searchScope, tables };
   const groups = request.filterGroups.length > 0 ? request.filterGroups : [[]];
   const compiled = groups.map((filters) => groupConditions(filters, request.queryTerms, scope));
   const base: Condition = { sql: 'd.hub_id = ? AND d.object_type_id = ?', params: [scope.hubId, scope.objectTypeId] };
@@ -61,17 +71,22 @@ export function compileSearch(request: SearchRequest, scope: SearchScope): Searc
   let candidates: Condition;
   if (compiled.length === 1) {
     where = and([base, ...compiled[0]!]);
-    candidates = { sql: `SELECT d.id AS id FROM search_docs d WHERE ${where.sql}`, params: where.params };
+    candidates = { sql: `SELECT d.id AS id FROM ${tables.docs} d WHERE ${where.sql}`, params: where.params };
   } else {
     const selects = compiled.map((conds) => and([base, ...conds]));
     candidates = {
-      sql: selects.map((s) => `SELECT id FROM (SELECT d.id AS id FROM search_docs d WHERE ${s.sql})`).join(' UNION '),
+      sql: selects
+        .map((s) => `SELECT id FROM (SELECT d.id AS id FROM ${tables.docs} d WHERE ${s.sql})`)
+        .join(' UNION '),
       params: selects.flatMap((s) => s.params),
     };
     where = { sql: `${base.sql} AND d.id IN (${candidates.sql})`, params: [...base.params, ...candidates.params] };
   }
 
-  const total: SqlStatement = { sql: `SELECT COUNT(*) AS total FROM (${candidates.sql})`, params: candidates.params };
+  const total: SqlStatement = {
+    sql: `${tables.prefix}SELECT COUNT(*) AS total FROM (${candidates.sql})`,
+    params: [...tables.prefixParams, ...candidates.params],
+  };
 
   const joins: Condition[] = [];
   const order: string[] = [];
@@ -79,17 +94,17 @@ export function compileSearch(request: SearchRequest, scope: SearchScope): Searc
   order.push('d.id ASC');
   const page: SqlStatement = {
     sql:
-      `SELECT d.id AS id, d.created_at AS created_at, d.updated_at AS updated_at FROM search_docs d` +
+      `${tables.prefix}SELECT d.id AS id, d.created_at AS created_at, d.updated_at AS updated_at FROM ${tables.docs} d` +
       joins.map((j) => ` ${j.sql}`).join('') +
       ` WHERE ${where.sql} ORDER BY ${order.join(', ')} LIMIT ? OFFSET ?`,
-    params: [...joins.flatMap((j) => j.params), ...where.params, request.limit, request.after],
+    params: [...tables.prefixParams, ...joins.flatMap((j) => j.params), ...where.params, request.limit, request.after],
   };
 
   const values: SqlStatement = {
     sql:
-      `SELECT id, property, value FROM search_values WHERE hub_id = ? AND object_type_id = ?` +
+      `${tables.prefix}SELECT id, property, value FROM ${tables.values} WHERE hub_id = ? AND object_type_id = ?` +
       ` AND property IN (${scope.shown.map(() => '?').join(', ')}) AND id IN (${IDS})`,
-    params: [scope.hubId, scope.objectTypeId, ...scope.shown],
+    params: [...tables.prefixParams, scope.hubId, scope.objectTypeId, ...scope.shown],
   };
   return { total, page, values };
 }
@@ -100,30 +115,36 @@ function and(conditions: Condition[]): Condition {
   return { sql: conditions.map((c) => c.sql).join(' AND '), params: conditions.flatMap((c) => c.params) };
 }
 
-function groupConditions(filters: readonly SearchFilter[], terms: readonly string[], scope: SearchScope): Condition[] {
+function groupConditions(
+  filters: readonly SearchFilter[],
+  terms: readonly string[],
+  scope: ScopeWithTables,
+): Condition[] {
   const conditions: Condition[] = [];
-  if (scope.visibleAsOf !== null) conditions.push({ sql: 'd.created_at <= ?', params: [scope.visibleAsOf] });
   for (const filter of filters) conditions.push(filterCondition(filter, scope));
   for (const term of terms) conditions.push(queryTermCondition(term, scope));
   return conditions;
 }
 
 /** The values of `property` that satisfy `predicate`: an index range of `search_values`. */
-function valuesOf(scope: SearchScope, property: string, predicate?: Condition): Condition {
+export function valuesOf(scope: ScopeWithTables, property: string, predicate?: Condition): Condition {
   return {
     sql:
-      'SELECT id FROM search_values WHERE hub_id = ? AND object_type_id = ? AND property = ?' +
+      `SELECT id FROM ${scope.tables.values} WHERE hub_id = ? AND object_type_id = ? AND property = ?` +
       (predicate ? ` AND ${predicate.sql}` : ''),
     params: [scope.hubId, scope.objectTypeId, property, ...(predicate?.params ?? [])],
   };
 }
 
-const having = (set: Condition): Condition => ({ sql: `d.id IN (${set.sql})`, params: set.params });
-const without = (set: Condition): Condition => ({ sql: `d.id NOT IN (${set.sql})`, params: set.params });
+export const having = (set: Condition): Condition => ({ sql: `d.id IN (${set.sql})`, params: set.params });
+export const without = (set: Condition): Condition => ({ sql: `d.id NOT IN (${set.sql})`, params: set.params });
 
-function filterCondition(filter: SearchFilter, scope: SearchScope): Condition {
+function filterCondition(filter: SearchFilter, scope: ScopeWithTables): Condition {
   const { propertyName: p } = filter;
+  const target = scope.associationTarget?.(p);
+  if (target !== undefined) return associationCondition(filter, target, scope);
   const kind = p === ID ? 'number' : scope.kindOf(p);
+  if (kind === 'options') return optionsCondition(filter, scope);
   const column = kind === 'number' ? 'num' : 'lower';
   const operand = (value: string): SqlParam => operandOf(value, kind, p);
   // The record's own id: a range of the documents' key.
@@ -173,7 +194,7 @@ function filterCondition(filter: SearchFilter, scope: SearchScope): Condition {
       }
       const set: Condition = {
         sql:
-          'SELECT id FROM search_tokens WHERE hub_id = ? AND object_type_id = ? AND property = ? AND ' +
+          `SELECT id FROM ${scope.tables.tokens} WHERE hub_id = ? AND object_type_id = ? AND property = ? AND ` +
           ('exact' in pattern ? 'token = ?' : 'token GLOB ?'),
         params: [scope.hubId, scope.objectTypeId, p, 'exact' in pattern ? pattern.exact : pattern.glob],
       };
@@ -183,18 +204,18 @@ function filterCondition(filter: SearchFilter, scope: SearchScope): Condition {
 }
 
 /** One word of `query`: some default searchable property has a token it begins. */
-function queryTermCondition(term: string, scope: SearchScope): Condition {
+function queryTermCondition(term: string, scope: ScopeWithTables): Condition {
   if (scope.searchable.length === 0) return { sql: '0', params: [] };
   const glob = `${term.replace(/[*?[\]]/g, (c) => `[${c}]`)}*`;
   return having({
     sql:
-      `SELECT id FROM search_tokens WHERE hub_id = ? AND object_type_id = ?` +
+      `SELECT id FROM ${scope.tables.tokens} WHERE hub_id = ? AND object_type_id = ?` +
       ` AND property IN (${scope.searchable.map(() => '?').join(', ')}) AND token GLOB ?`,
     params: [scope.hubId, scope.objectTypeId, ...scope.searchable, glob],
   });
 }
 
-function sortTerms(sort: SearchSort, i: number, scope: SearchScope, joins: Condition[], order: string[]): void {
+function sortTerms(sort: SearchSort, i: number, scope: ScopeWithTables, joins: Condition[], order: string[]): void {
   const direction = sort.direction === 'DESCENDING' ? 'DESC' : 'ASC';
   if (sort.propertyName === ID) {
     order.push(`d.id ${direction}`);
@@ -210,7 +231,7 @@ function sortTerms(sort: SearchSort, i: number, scope: SearchScope, joins: Condi
   const column = `${alias}.${scope.kindOf(sort.propertyName) === 'number' ? 'num' : 'lower'}`;
   joins.push({
     sql:
-      `LEFT JOIN search_values ${alias} ON ${alias}.hub_id = d.hub_id AND ${alias}.object_type_id = d.object_type_id` +
+      `LEFT JOIN ${scope.tables.values} ${alias} ON ${alias}.hub_id = d.hub_id AND ${alias}.object_type_id = d.object_type_id` +
       ` AND ${alias}.property = ? AND ${alias}.id = d.id`,
     params: [sort.propertyName],
   });
@@ -218,8 +239,8 @@ function sortTerms(sort: SearchSort, i: number, scope: SearchScope, joins: Condi
   order.push(`(${column} IS NULL)`, `${column} ${direction}`);
 }
 
-function operandOf(value: string, kind: ValueKind, property: string): SqlParam {
-  if (kind === 'string') return lowerOf(value);
+export function operandOf(value: string, kind: ValueKind, property: string): SqlParam {
+  if (kind !== 'number') return lowerOf(value);
   const n = numericOf(value);
   if (n === null) {
     throw notANumberOrDate(value, property);

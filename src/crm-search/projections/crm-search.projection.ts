@@ -5,7 +5,15 @@ import type { Recorded } from '../../platform/events/event-type-registry';
 import type { Projection } from '../../platform/projections/projection';
 import { cachedStatement } from '../../platform/projections/statement-cache';
 import { systemValuesOf } from '../application/search-types';
-import { indexedTokensOf, lowerOf, numericOf } from '../domain/search-values';
+import { hasSeveralOptions, indexedTokensOf, lowerOf, numericOf, optionsOf } from '../domain/search-values';
+import {
+  forgetSearchHistory,
+  keepDocVersion,
+  keepValueVersion,
+  pruneSearchHistory,
+  resetSearchHistory,
+  SEARCH_HISTORY_TABLES,
+} from './search-history';
 
 export const CRM_SEARCH_PROJECTION = 'crm-search';
 
@@ -15,13 +23,17 @@ export const CRM_SEARCH_PROJECTION = 'crm-search';
  * - `search_values`: one row per value of a record (system values included), indexed by property and
  *   lower-cased value, and by property and numeric value (numbers, dates as epoch ms);
  * - `search_tokens`: the inverted index, one row per token of a value (the full-text index CONTAINS_TOKEN
- *   and `query` read).
- * Archived, merged and purged records leave every table: search finds live records only.
+ *   and `query` read);
+ * - `search_options`: the options of the values with several (`a;b;c`), one row each: what a
+ *   multi-checkbox property compares option by option (a value without `;` is its own option);
+ * - the `*_past` tables (search-history.ts): the versions an update or an archive replaced, for an
+ *   hour, which a search with a lag reads.
+ * Archived, merged and purged records leave the current tables: search finds live records only.
  */
 @Injectable()
 export class CrmSearchProjection implements Projection<RecordEvent> {
   readonly name = CRM_SEARCH_PROJECTION;
-  readonly version = 1;
+  readonly version = 2;
   readonly handles: readonly RecordEvent['type'][] = [
     CrmRecordEventType.RecordCreated,
     CrmRecordEventType.RecordPropertiesChanged,
@@ -63,18 +75,32 @@ export class CrmSearchProjection implements Projection<RecordEvent> {
         PRIMARY KEY (hub_id, object_type_id, property, token, id)
       ) WITHOUT ROWID;
       CREATE INDEX IF NOT EXISTS search_tokens_record ON search_tokens (hub_id, object_type_id, id);
+      CREATE TABLE IF NOT EXISTS search_options (
+        hub_id INTEGER NOT NULL,
+        object_type_id TEXT NOT NULL,
+        property TEXT NOT NULL,
+        option TEXT NOT NULL,
+        id INTEGER NOT NULL,
+        PRIMARY KEY (hub_id, object_type_id, property, option, id)
+      ) WITHOUT ROWID;
+      CREATE INDEX IF NOT EXISTS search_options_record ON search_options (hub_id, object_type_id, id);
+      ${SEARCH_HISTORY_TABLES}
     `);
   }
 
   reset(db: Database.Database): void {
-    db.exec('DELETE FROM search_docs; DELETE FROM search_values; DELETE FROM search_tokens;');
+    db.exec(
+      'DELETE FROM search_docs; DELETE FROM search_values; DELETE FROM search_tokens; DELETE FROM search_options;',
+    );
+    resetSearchHistory(db);
   }
 
   apply(event: Recorded<RecordEvent>, db: Database.Database): void {
     switch (event.type) {
       case CrmRecordEventType.RecordCreated: {
         const d = event.data;
-        this.remove(db, d.hubId, d.objectTypeId, d.id);
+        // Made again (a restore): what was there stops being indexed now.
+        this.retire(db, d.hubId, d.objectTypeId, d.id, d.createdAt);
         cachedStatement(
           db,
           'INSERT INTO search_docs (hub_id, object_type_id, id, created_at, updated_at) VALUES (?, ?, ?, ?, ?)',
@@ -89,24 +115,39 @@ export class CrmSearchProjection implements Projection<RecordEvent> {
         const d = event.data;
         const doc = cachedStatement(
           db,
-          'SELECT created_at FROM search_docs WHERE hub_id = ? AND object_type_id = ? AND id = ?',
-        ).get(d.hubId, d.objectTypeId, d.id) as { created_at: number } | undefined;
+          'SELECT created_at, updated_at FROM search_docs WHERE hub_id = ? AND object_type_id = ? AND id = ?',
+        ).get(d.hubId, d.objectTypeId, d.id) as { created_at: number; updated_at: number } | undefined;
         if (!doc) return;
+        pruneSearchHistory(db, d.changedAt);
+        keepDocVersion(db, d.hubId, d.objectTypeId, d.id, doc, d.changedAt);
         cachedStatement(
           db,
           'UPDATE search_docs SET updated_at = ? WHERE hub_id = ? AND object_type_id = ? AND id = ?',
         ).run(d.changedAt, d.hubId, d.objectTypeId, d.id);
         const changes = { ...d.changes, ...systemValuesOf(d.objectTypeId, d.id, doc.created_at, d.changedAt) };
         for (const [property, value] of Object.entries(changes)) {
-          this.deleteValue(db, d.hubId, d.objectTypeId, d.id, property);
+          const old = this.deleteValue(db, d.hubId, d.objectTypeId, d.id, property);
+          if ((old ?? '') === value) {
+            if (old !== null) this.insertValue(db, d.hubId, d.objectTypeId, d.id, property, value);
+            continue;
+          }
+          keepValueVersion(db, d.hubId, d.objectTypeId, d.id, property, old, doc.created_at, d.changedAt);
           if (value !== '') this.insertValue(db, d.hubId, d.objectTypeId, d.id, property, value);
         }
         return;
       }
       case CrmRecordEventType.RecordArchived:
+        pruneSearchHistory(db, event.data.archivedAt);
+        this.retire(db, event.data.hubId, event.data.objectTypeId, event.data.id, event.data.archivedAt);
+        return;
       case CrmRecordEventType.RecordMerged:
+        pruneSearchHistory(db, event.data.mergedAt);
+        this.retire(db, event.data.hubId, event.data.objectTypeId, event.data.id, event.data.mergedAt);
+        return;
       case CrmRecordEventType.RecordPurged:
+        // GDPR: gone at once, its past versions too (no lag keeps personal data).
         this.remove(db, event.data.hubId, event.data.objectTypeId, event.data.id);
+        forgetSearchHistory(db, event.data.hubId, event.data.objectTypeId, event.data.id);
         return;
       case CrmRecordEventType.RecordIdVoided:
         return;
@@ -123,14 +164,21 @@ export class CrmSearchProjection implements Projection<RecordEvent> {
       'INSERT OR IGNORE INTO search_tokens (hub_id, object_type_id, property, token, id) VALUES (?, ?, ?, ?, ?)',
     );
     for (const t of indexedTokensOf(value)) token.run(hubId, type, property, t, id);
+    if (!hasSeveralOptions(value)) return;
+    const option = cachedStatement(
+      db,
+      'INSERT OR IGNORE INTO search_options (hub_id, object_type_id, property, option, id) VALUES (?, ?, ?, ?, ?)',
+    );
+    for (const o of optionsOf(value)) option.run(hubId, type, property, o, id);
   }
 
-  private deleteValue(db: Database.Database, hubId: number, type: string, id: number, property: string) {
+  /** Removes a value from the index; answers it (null: there was none). */
+  private deleteValue(db: Database.Database, hubId: number, type: string, id: number, property: string): string | null {
     const old = cachedStatement(
       db,
       'SELECT value FROM search_values WHERE hub_id = ? AND object_type_id = ? AND property = ? AND id = ?',
     ).get(hubId, type, property, id) as { value: string } | undefined;
-    if (!old) return;
+    if (!old) return null;
     cachedStatement(
       db,
       'DELETE FROM search_values WHERE hub_id = ? AND object_type_id = ? AND property = ? AND id = ?',
@@ -140,6 +188,32 @@ export class CrmSearchProjection implements Projection<RecordEvent> {
       'DELETE FROM search_tokens WHERE hub_id = ? AND object_type_id = ? AND property = ? AND token = ? AND id = ?',
     );
     for (const t of indexedTokensOf(old.value)) token.run(hubId, type, property, t, id);
+    if (hasSeveralOptions(old.value)) {
+      cachedStatement(
+        db,
+        'DELETE FROM search_options WHERE hub_id = ? AND object_type_id = ? AND property = ? AND id = ?',
+      ).run(hubId, type, property, id);
+    }
+    return old.value;
+  }
+
+  /**
+   * The record stops being indexed at `at` (archived, merged, made again): its document and values
+   * are kept as past versions (for searches with a lag), then removed.
+   */
+  private retire(db: Database.Database, hubId: number, type: string, id: number, at: number) {
+    const doc = cachedStatement(
+      db,
+      'SELECT created_at, updated_at FROM search_docs WHERE hub_id = ? AND object_type_id = ? AND id = ?',
+    ).get(hubId, type, id) as { created_at: number; updated_at: number } | undefined;
+    if (!doc) return;
+    keepDocVersion(db, hubId, type, id, doc, at);
+    const values = cachedStatement(
+      db,
+      'SELECT property, value FROM search_values INDEXED BY search_values_record WHERE hub_id = ? AND object_type_id = ? AND id = ?',
+    ).all(hubId, type, id) as Array<{ property: string; value: string }>;
+    for (const v of values) keepValueVersion(db, hubId, type, id, v.property, v.value, doc.created_at, at);
+    this.remove(db, hubId, type, id);
   }
 
   /** Removes a record from every table (nothing when it is not there: the common case of a create). */
@@ -155,6 +229,7 @@ export class CrmSearchProjection implements Projection<RecordEvent> {
     for (const table of [
       'search_values INDEXED BY search_values_record',
       'search_tokens INDEXED BY search_tokens_record',
+      'search_options INDEXED BY search_options_record',
     ]) {
       cachedStatement(db, `DELETE FROM ${table} WHERE hub_id = ? AND object_type_id = ? AND id = ?`).run(
         hubId,
