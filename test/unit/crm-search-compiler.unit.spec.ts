@@ -378,76 +378,55 @@ function matchesAssociation(r: ModelRecord, f: SearchFilter): boolean {
   }
 }
 
-/** A multi-checkbox filter, option by option (the value's options, lower-cased). */
-function matchesOptions(r: ModelRecord, f: SearchFilter): boolean {
-  const raw = valueOf(r, f.propertyName);
-  const options = raw === undefined ? [] : optionsOf(raw);
-  const some = (test: (o: string) => boolean) => options.some(test);
-  switch (f.operator) {
-    case 'HAS_PROPERTY':
-      return raw !== undefined;
-    case 'NOT_HAS_PROPERTY':
-      return raw === undefined;
-    case 'EQ':
-      return some((o) => o === lowerOf(f.value));
-    case 'NEQ':
-      return !some((o) => o === lowerOf(f.value));
-    case 'LT':
-      return some((o) => o < lowerOf(f.value));
-    case 'LTE':
-      return some((o) => o <= lowerOf(f.value));
-    case 'GT':
-      return some((o) => o > lowerOf(f.value));
-    case 'GTE':
-      return some((o) => o >= lowerOf(f.value));
-    case 'BETWEEN':
-      return some((o) => o >= lowerOf(f.value) && o <= lowerOf(f.highValue));
-    case 'IN':
-      return some((o) => f.values.some((v) => o === lowerOf(v)));
-    case 'NOT_IN':
-      return !some((o) => f.values.some((v) => o === lowerOf(v)));
-    case 'CONTAINS_TOKEN':
-    case 'NOT_CONTAINS_TOKEN': {
-      const pattern = tokenPatternOf(f.value)!;
-      const has = some((o) => tokenMatches(o, pattern));
-      return f.operator === 'CONTAINS_TOKEN' ? has : !has;
-    }
-  }
-}
-
+/**
+ * A filter against what the record's value compares as: its one comparable (number or lower-cased
+ * text), or for a multi-checkbox each of its options; a positive operator holds when one of them
+ * does, a negation when none does (records without the value among them).
+ */
 function matches(r: ModelRecord, f: SearchFilter): boolean {
   if (f.propertyName === ASSOCIATED) return matchesAssociation(r, f);
-  if (kindOf(f.propertyName) === 'options') return matchesOptions(r, f);
-  const raw = valueOf(r, f.propertyName);
-  const x = comparable(f.propertyName, raw);
-  const eq = (v: string) => x !== null && x === operand(f.propertyName, v);
+  const p = f.propertyName;
+  const raw = valueOf(r, p);
+  const options = kindOf(p) === 'options';
+  const x = comparable(p, raw);
+  const candidates: Array<number | string> = options
+    ? raw === undefined
+      ? []
+      : optionsOf(raw)
+    : x === null
+      ? []
+      : [x];
+  const some = (test: (c: number | string) => boolean) => candidates.some(test);
+  const at = (v: string) => operand(p, v);
   switch (f.operator) {
     case 'HAS_PROPERTY':
       return raw !== undefined;
     case 'NOT_HAS_PROPERTY':
       return raw === undefined;
     case 'EQ':
-      return eq(f.value);
+      return some((c) => c === at(f.value));
     case 'NEQ':
-      return !eq(f.value);
+      return !some((c) => c === at(f.value));
     case 'LT':
-      return x !== null && x < operand(f.propertyName, f.value);
+      return some((c) => c < at(f.value));
     case 'LTE':
-      return x !== null && x <= operand(f.propertyName, f.value);
+      return some((c) => c <= at(f.value));
     case 'GT':
-      return x !== null && x > operand(f.propertyName, f.value);
+      return some((c) => c > at(f.value));
     case 'GTE':
-      return x !== null && x >= operand(f.propertyName, f.value);
+      return some((c) => c >= at(f.value));
     case 'BETWEEN':
-      return x !== null && x >= operand(f.propertyName, f.value) && x <= operand(f.propertyName, f.highValue);
+      return some((c) => c >= at(f.value) && c <= at(f.highValue));
     case 'IN':
-      return f.values.some(eq);
+      return some((c) => f.values.some((v) => c === at(v)));
     case 'NOT_IN':
-      return !f.values.some(eq);
+      return !some((c) => f.values.some((v) => c === at(v)));
     case 'CONTAINS_TOKEN':
     case 'NOT_CONTAINS_TOKEN': {
+      // A multi-checkbox's options are its tokens; another value's tokens are its words and their parts.
       const pattern = tokenPatternOf(f.value)!;
-      const has = raw !== undefined && indexedTokensOf(raw).some((t) => tokenMatches(t, pattern));
+      const tokens = options ? (candidates as string[]) : raw === undefined ? [] : indexedTokensOf(raw);
+      const has = tokens.some((t) => tokenMatches(t, pattern));
       return f.operator === 'CONTAINS_TOKEN' ? has : !has;
     }
   }
