@@ -626,3 +626,49 @@ describe('search request checks', () => {
     expect(request.filterGroups[0]).toEqual([{ propertyName: 'score', operator: 'IN', values: ['1.5', 'true', 'a'] }]);
   });
 });
+
+describe('the search history a lag reads', () => {
+  const count = (db: Database.Database, table: string) =>
+    (db.prepare(`SELECT COUNT(*) AS n FROM ${table}`).get() as { n: number }).n;
+  const record = { hubId: HUB, objectTypeId: TYPE, id: 1, appId: null, userId: null };
+
+  it('keeps replaced versions for an hour (by the events’ times), and a GDPR purge forgets them at once', () => {
+    const db = new Database(':memory:');
+    try {
+      const projection = new CrmSearchProjection();
+      projection.setup(db);
+      let position = 0;
+      const apply = (type: string, data: unknown) =>
+        projection.apply({ type, data, position: ++position } as unknown as Recorded<never>, db);
+      apply(CrmRecordEventType.RecordCreated, {
+        ...record,
+        properties: { firstname: 'Ada', tags: 'a;b' },
+        createdAt: T0,
+      });
+      apply(CrmRecordEventType.RecordPropertiesChanged, {
+        ...record,
+        changes: { firstname: 'Ava', tags: 'c' },
+        changedAt: T0 + 1000,
+      });
+      expect(count(db, 'search_docs_past')).toBe(1);
+      expect(count(db, 'search_options_past')).toBe(2); // a and b
+      const pastValues = count(db, 'search_values_past');
+      expect(pastValues).toBeGreaterThanOrEqual(3); // firstname, tags, lastmodifieddate
+      // An hour and a bit later, the next change prunes what no lag can reach.
+      apply(CrmRecordEventType.RecordPropertiesChanged, {
+        ...record,
+        changes: { firstname: 'Eva' },
+        changedAt: T0 + 3_600_000 + 1001,
+      });
+      expect(count(db, 'search_docs_past')).toBe(1);
+      expect(count(db, 'search_options_past')).toBe(0);
+      expect(count(db, 'search_values_past')).toBeLessThan(pastValues);
+      apply(CrmRecordEventType.RecordPurged, { hubId: HUB, objectTypeId: TYPE, id: 1, purgedAt: T0 + 3_600_002 });
+      for (const table of ['search_docs_past', 'search_values_past', 'search_tokens_past', 'search_options_past']) {
+        expect(count(db, table)).toBe(0);
+      }
+    } finally {
+      db.close();
+    }
+  });
+});
