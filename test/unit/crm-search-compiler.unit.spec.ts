@@ -248,6 +248,8 @@ function build(db: Database.Database, ops: readonly Op[]): ModelHistory[] {
     if (type.startsWith('crm.Association')) associations.apply(event, db);
     else projection.apply(event, db);
   };
+  // The account searches with a lag from the start: its replaced versions are kept.
+  apply('search.SearchLagSet', { hubId: HUB, lagMs: 3_600_000, setAt: T0 });
   for (const id of COMPANIES) {
     const company = { hubId: HUB, objectTypeId: COMPANY, id, appId: null, userId: null };
     apply(CrmRecordEventType.RecordCreated, { ...company, properties: { name: `c${id}` }, createdAt: T0 });
@@ -640,6 +642,7 @@ describe('the search history a lag reads', () => {
       let position = 0;
       const apply = (type: string, data: unknown) =>
         projection.apply({ type, data, position: ++position } as unknown as Recorded<never>, db);
+      apply('search.SearchLagSet', { hubId: HUB, lagMs: 60_000, setAt: T0 });
       apply(CrmRecordEventType.RecordCreated, {
         ...record,
         properties: { firstname: 'Ada', tags: 'a;b' },
@@ -667,6 +670,31 @@ describe('the search history a lag reads', () => {
       for (const table of ['search_docs_past', 'search_values_past', 'search_tokens_past', 'search_options_past']) {
         expect(count(db, table)).toBe(0);
       }
+    } finally {
+      db.close();
+    }
+  });
+
+  it('keeps nothing for an account without a lag, and drops what it kept when the lag is turned off', () => {
+    const db = new Database(':memory:');
+    try {
+      const projection = new CrmSearchProjection();
+      projection.setup(db);
+      let position = 0;
+      const apply = (type: string, data: unknown) =>
+        projection.apply({ type, data, position: ++position } as unknown as Recorded<never>, db);
+      apply(CrmRecordEventType.RecordCreated, { ...record, properties: { firstname: 'Ada' }, createdAt: T0 });
+      apply(CrmRecordEventType.RecordPropertiesChanged, {
+        ...record,
+        changes: { firstname: 'Ava' },
+        changedAt: T0 + 1,
+      });
+      expect(count(db, 'search_values_past')).toBe(0);
+      apply('search.SearchLagSet', { hubId: HUB, lagMs: 60_000, setAt: T0 + 2 });
+      apply(CrmRecordEventType.RecordArchived, { ...record, archivedAt: T0 + 3 });
+      expect(count(db, 'search_docs_past')).toBe(1);
+      apply('search.SearchLagSet', { hubId: HUB, lagMs: 0, setAt: T0 + 4 });
+      expect(count(db, 'search_docs_past') + count(db, 'search_values_past')).toBe(0);
     } finally {
       db.close();
     }

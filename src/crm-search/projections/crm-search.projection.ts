@@ -5,10 +5,14 @@ import type { Recorded } from '../../platform/events/event-type-registry';
 import type { Projection } from '../../platform/projections/projection';
 import { cachedStatement } from '../../platform/projections/statement-cache';
 import { systemValuesOf } from '../application/search-types';
+import { type SearchEvent, SearchEventType } from '../domain/search-lag';
 import { hasSeveralOptions, indexedTokensOf, lowerOf, numericOf, optionsOf } from '../domain/search-values';
 import {
+  forgetAccountHistory,
   forgetSearchHistory,
   keepDocVersion,
+  keepsHistory,
+  SEARCH_LAGGED_ACCOUNTS,
   keepValueVersion,
   pruneSearchHistory,
   resetSearchHistory,
@@ -31,10 +35,11 @@ export const CRM_SEARCH_PROJECTION = 'crm-search';
  * Archived, merged and purged records leave the current tables: search finds live records only.
  */
 @Injectable()
-export class CrmSearchProjection implements Projection<RecordEvent> {
+export class CrmSearchProjection implements Projection<RecordEvent | SearchEvent> {
   readonly name = CRM_SEARCH_PROJECTION;
   readonly version = 2;
-  readonly handles: readonly RecordEvent['type'][] = [
+  readonly handles: readonly (RecordEvent | SearchEvent)['type'][] = [
+    SearchEventType.SearchLagSet,
     CrmRecordEventType.RecordCreated,
     CrmRecordEventType.RecordPropertiesChanged,
     CrmRecordEventType.RecordArchived,
@@ -85,6 +90,7 @@ export class CrmSearchProjection implements Projection<RecordEvent> {
       ) WITHOUT ROWID;
       CREATE INDEX IF NOT EXISTS search_options_record ON search_options (hub_id, object_type_id, id);
       ${SEARCH_HISTORY_TABLES}
+      ${SEARCH_LAGGED_ACCOUNTS}
     `);
   }
 
@@ -95,8 +101,19 @@ export class CrmSearchProjection implements Projection<RecordEvent> {
     resetSearchHistory(db);
   }
 
-  apply(event: Recorded<RecordEvent>, db: Database.Database): void {
+  apply(event: Recorded<RecordEvent | SearchEvent>, db: Database.Database): void {
     switch (event.type) {
+      case SearchEventType.SearchLagSet: {
+        // Past versions are kept only while the account has a lag (no cost for the others).
+        const { hubId, lagMs } = event.data;
+        if (lagMs > 0) {
+          cachedStatement(db, 'INSERT OR REPLACE INTO search_lagged_accounts (hub_id) VALUES (?)').run(hubId);
+        } else {
+          cachedStatement(db, 'DELETE FROM search_lagged_accounts WHERE hub_id = ?').run(hubId);
+          forgetAccountHistory(db, hubId);
+        }
+        return;
+      }
       case CrmRecordEventType.RecordCreated: {
         const d = event.data;
         // Made again (a restore): what was there stops being indexed now.
@@ -118,8 +135,11 @@ export class CrmSearchProjection implements Projection<RecordEvent> {
           'SELECT created_at, updated_at FROM search_docs WHERE hub_id = ? AND object_type_id = ? AND id = ?',
         ).get(d.hubId, d.objectTypeId, d.id) as { created_at: number; updated_at: number } | undefined;
         if (!doc) return;
-        pruneSearchHistory(db, d.changedAt);
-        keepDocVersion(db, d.hubId, d.objectTypeId, d.id, doc, d.changedAt);
+        const keep = keepsHistory(db, d.hubId);
+        if (keep) {
+          pruneSearchHistory(db, d.changedAt);
+          keepDocVersion(db, d.hubId, d.objectTypeId, d.id, doc, d.changedAt);
+        }
         cachedStatement(
           db,
           'UPDATE search_docs SET updated_at = ? WHERE hub_id = ? AND object_type_id = ? AND id = ?',
@@ -131,17 +151,15 @@ export class CrmSearchProjection implements Projection<RecordEvent> {
             if (old !== null) this.insertValue(db, d.hubId, d.objectTypeId, d.id, property, value);
             continue;
           }
-          keepValueVersion(db, d.hubId, d.objectTypeId, d.id, property, old, doc.created_at, d.changedAt);
+          if (keep) keepValueVersion(db, d.hubId, d.objectTypeId, d.id, property, old, doc.created_at, d.changedAt);
           if (value !== '') this.insertValue(db, d.hubId, d.objectTypeId, d.id, property, value);
         }
         return;
       }
       case CrmRecordEventType.RecordArchived:
-        pruneSearchHistory(db, event.data.archivedAt);
         this.retire(db, event.data.hubId, event.data.objectTypeId, event.data.id, event.data.archivedAt);
         return;
       case CrmRecordEventType.RecordMerged:
-        pruneSearchHistory(db, event.data.mergedAt);
         this.retire(db, event.data.hubId, event.data.objectTypeId, event.data.id, event.data.mergedAt);
         return;
       case CrmRecordEventType.RecordPurged:
@@ -207,6 +225,11 @@ export class CrmSearchProjection implements Projection<RecordEvent> {
       'SELECT created_at, updated_at FROM search_docs WHERE hub_id = ? AND object_type_id = ? AND id = ?',
     ).get(hubId, type, id) as { created_at: number; updated_at: number } | undefined;
     if (!doc) return;
+    if (!keepsHistory(db, hubId)) {
+      this.remove(db, hubId, type, id);
+      return;
+    }
+    pruneSearchHistory(db, at);
     keepDocVersion(db, hubId, type, id, doc, at);
     const values = cachedStatement(
       db,

@@ -9,10 +9,20 @@ import { hasSeveralOptions, indexedTokensOf, lowerOf, numericOf, optionsOf } fro
  * it was the indexed one (`since` ≤ t < `until`). An update moves the values it replaces here (a
  * property that had no value leaves a row without one, so the new value stays unseen before the
  * update); an archive or a merge moves the whole record. A search with a lag reads the index as of
- * `now - lag` through these (search-as-of.ts); without a lag nothing reads them. Rows older than the
- * longest lag (an hour) are pruned as events arrive, by the events' own times, so a rebuild keeps
- * the same rows. A GDPR purge removes them with the record.
+ * `now - lag` through these (search-as-of.ts); without a lag nothing reads them. They are kept only
+ * for accounts that have a lag (`search_lagged_accounts`, from `search.SearchLagSet` in the same
+ * feed, so a rebuild keeps the same rows), from the moment it is set; turning it off drops them.
+ * Rows older than the longest lag (an hour) are pruned as events arrive, by the events' own times.
+ * A GDPR purge removes them with the record.
  */
+export const SEARCH_LAGGED_ACCOUNTS = `
+  CREATE TABLE IF NOT EXISTS search_lagged_accounts (hub_id INTEGER PRIMARY KEY);
+`;
+
+/** Whether the account has a search lag (its replaced versions are kept). */
+export function keepsHistory(db: Database.Database, hubId: number): boolean {
+  return cachedStatement(db, 'SELECT 1 FROM search_lagged_accounts WHERE hub_id = ?').get(hubId) !== undefined;
+}
 export const SEARCH_HISTORY_TABLES = `
   CREATE TABLE IF NOT EXISTS search_docs_past (
     hub_id INTEGER NOT NULL,
@@ -141,6 +151,11 @@ export function pruneSearchHistory(db: Database.Database, now: number): void {
   for (const table of PAST_TABLES) {
     cachedStatement(db, `DELETE FROM ${table} WHERE until < ?`).run(now - MAX_SEARCH_LAG_MS);
   }
+}
+
+/** The lag turned off: the account's past versions are no longer read. */
+export function forgetAccountHistory(db: Database.Database, hubId: number): void {
+  for (const table of PAST_TABLES) cachedStatement(db, `DELETE FROM ${table} WHERE hub_id = ?`).run(hubId);
 }
 
 /** A GDPR purge: the record's past versions go with it. */
