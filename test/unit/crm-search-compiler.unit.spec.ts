@@ -634,7 +634,7 @@ describe('the search history a lag reads', () => {
     (db.prepare(`SELECT COUNT(*) AS n FROM ${table}`).get() as { n: number }).n;
   const record = { hubId: HUB, objectTypeId: TYPE, id: 1, appId: null, userId: null };
 
-  it('keeps replaced versions for an hour (by the events’ times), and a GDPR purge forgets them at once', () => {
+  it('keeps replaced versions as long as the account’s lag (by the events’ times); a GDPR purge forgets them at once', () => {
     const db = new Database(':memory:');
     try {
       const projection = new CrmSearchProjection();
@@ -657,7 +657,7 @@ describe('the search history a lag reads', () => {
       expect(count(db, 'search_options_past')).toBe(2); // a and b
       const pastValues = count(db, 'search_values_past');
       expect(pastValues).toBeGreaterThanOrEqual(3); // firstname, tags, lastmodifieddate
-      // An hour and a bit later, the next change prunes what no lag can reach.
+      // Past the lag, the next change prunes what it can no longer reach.
       apply(CrmRecordEventType.RecordPropertiesChanged, {
         ...record,
         changes: { firstname: 'Eva' },

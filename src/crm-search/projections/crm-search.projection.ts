@@ -11,7 +11,7 @@ import {
   forgetAccountHistory,
   forgetSearchHistory,
   keepDocVersion,
-  keepsHistory,
+  historyLagOf,
   SEARCH_LAGGED_ACCOUNTS,
   keepValueVersion,
   pruneSearchHistory,
@@ -107,7 +107,11 @@ export class CrmSearchProjection implements Projection<RecordEvent | SearchEvent
         // Past versions are kept only while the account has a lag (no cost for the others).
         const { hubId, lagMs } = event.data;
         if (lagMs > 0) {
-          cachedStatement(db, 'INSERT OR REPLACE INTO search_lagged_accounts (hub_id) VALUES (?)').run(hubId);
+          cachedStatement(db, 'INSERT OR REPLACE INTO search_lagged_accounts (hub_id, lag_ms) VALUES (?, ?)').run(
+            hubId,
+            lagMs,
+          );
+          pruneSearchHistory(db, hubId, event.data.setAt, lagMs);
         } else {
           cachedStatement(db, 'DELETE FROM search_lagged_accounts WHERE hub_id = ?').run(hubId);
           forgetAccountHistory(db, hubId);
@@ -135,9 +139,10 @@ export class CrmSearchProjection implements Projection<RecordEvent | SearchEvent
           'SELECT created_at, updated_at FROM search_docs WHERE hub_id = ? AND object_type_id = ? AND id = ?',
         ).get(d.hubId, d.objectTypeId, d.id) as { created_at: number; updated_at: number } | undefined;
         if (!doc) return;
-        const keep = keepsHistory(db, d.hubId);
+        const lag = historyLagOf(db, d.hubId);
+        const keep = lag !== null;
         if (keep) {
-          pruneSearchHistory(db, d.changedAt);
+          pruneSearchHistory(db, d.hubId, d.changedAt, lag);
           keepDocVersion(db, d.hubId, d.objectTypeId, d.id, doc, d.changedAt);
         }
         cachedStatement(
@@ -225,11 +230,12 @@ export class CrmSearchProjection implements Projection<RecordEvent | SearchEvent
       'SELECT created_at, updated_at FROM search_docs WHERE hub_id = ? AND object_type_id = ? AND id = ?',
     ).get(hubId, type, id) as { created_at: number; updated_at: number } | undefined;
     if (!doc) return;
-    if (!keepsHistory(db, hubId)) {
+    const lag = historyLagOf(db, hubId);
+    if (lag === null) {
       this.remove(db, hubId, type, id);
       return;
     }
-    pruneSearchHistory(db, at);
+    pruneSearchHistory(db, hubId, at, lag);
     keepDocVersion(db, hubId, type, id, doc, at);
     const values = cachedStatement(
       db,

@@ -12,16 +12,19 @@ import { hasSeveralOptions, indexedTokensOf, lowerOf, numericOf, optionsOf } fro
  * `now - lag` through these (search-as-of.ts); without a lag nothing reads them. They are kept only
  * for accounts that have a lag (`search_lagged_accounts`, from `search.SearchLagSet` in the same
  * feed, so a rebuild keeps the same rows), from the moment it is set; turning it off drops them.
- * Rows older than the longest lag (an hour) are pruned as events arrive, by the events' own times.
+ * Rows older than the account's lag are pruned as its events arrive, by the events' own times (a lag
+ * made longer later finds only what the shorter one kept).
  * A GDPR purge removes them with the record.
  */
 export const SEARCH_LAGGED_ACCOUNTS = `
-  CREATE TABLE IF NOT EXISTS search_lagged_accounts (hub_id INTEGER PRIMARY KEY);
+  CREATE TABLE IF NOT EXISTS search_lagged_accounts (hub_id INTEGER PRIMARY KEY, lag_ms INTEGER NOT NULL);
 `;
 
-/** Whether the account has a search lag (its replaced versions are kept). */
-export function keepsHistory(db: Database.Database, hubId: number): boolean {
-  return cachedStatement(db, 'SELECT 1 FROM search_lagged_accounts WHERE hub_id = ?').get(hubId) !== undefined;
+/** The account's search lag when it has one (its replaced versions are kept that long); else null. */
+export function historyLagOf(db: Database.Database, hubId: number): number | null {
+  const row = cachedStatement(db, 'SELECT lag_ms FROM search_lagged_accounts WHERE hub_id = ?').get(hubId) as
+    { lag_ms: number } | undefined;
+  return row?.lag_ms ?? null;
 }
 export const SEARCH_HISTORY_TABLES = `
   CREATE TABLE IF NOT EXISTS search_docs_past (
@@ -146,10 +149,13 @@ export function keepValueVersion(
   for (const o of optionsOf(value)) option.run(hubId, type, property, o, id, since, until);
 }
 
-/** Versions no lag can reach any more (older than the longest lag, by the event's time). */
-export function pruneSearchHistory(db: Database.Database, now: number): void {
+/** The account's versions its lag can no longer reach (by the event's time). */
+export function pruneSearchHistory(db: Database.Database, hubId: number, now: number, lagMs: number): void {
   for (const table of PAST_TABLES) {
-    cachedStatement(db, `DELETE FROM ${table} WHERE until < ?`).run(now - MAX_SEARCH_LAG_MS);
+    cachedStatement(db, `DELETE FROM ${table} WHERE until < ? AND hub_id = ?`).run(
+      now - Math.min(lagMs, MAX_SEARCH_LAG_MS),
+      hubId,
+    );
   }
 }
 
