@@ -630,18 +630,23 @@ describe('search request checks', () => {
 });
 
 describe('the search history a lag reads', () => {
+  /** The search projection over a fresh database, fed events by type. */
+  const projected = () => {
+    const db = new Database(':memory:');
+    const projection = new CrmSearchProjection();
+    projection.setup(db);
+    let position = 0;
+    const apply = (type: string, data: unknown) =>
+      projection.apply({ type, data, position: ++position } as unknown as Recorded<never>, db);
+    return { db, apply };
+  };
   const count = (db: Database.Database, table: string) =>
     (db.prepare(`SELECT COUNT(*) AS n FROM ${table}`).get() as { n: number }).n;
   const record = { hubId: HUB, objectTypeId: TYPE, id: 1, appId: null, userId: null };
 
   it('keeps replaced versions as long as the account’s lag (by the events’ times); a GDPR purge forgets them at once', () => {
-    const db = new Database(':memory:');
+    const { db, apply } = projected();
     try {
-      const projection = new CrmSearchProjection();
-      projection.setup(db);
-      let position = 0;
-      const apply = (type: string, data: unknown) =>
-        projection.apply({ type, data, position: ++position } as unknown as Recorded<never>, db);
       apply('search.SearchLagSet', { hubId: HUB, lagMs: 60_000, setAt: T0 });
       apply(CrmRecordEventType.RecordCreated, {
         ...record,
@@ -676,13 +681,8 @@ describe('the search history a lag reads', () => {
   });
 
   it('keeps nothing for an account without a lag, and drops what it kept when the lag is turned off', () => {
-    const db = new Database(':memory:');
+    const { db, apply } = projected();
     try {
-      const projection = new CrmSearchProjection();
-      projection.setup(db);
-      let position = 0;
-      const apply = (type: string, data: unknown) =>
-        projection.apply({ type, data, position: ++position } as unknown as Recorded<never>, db);
       apply(CrmRecordEventType.RecordCreated, { ...record, properties: { firstname: 'Ada' }, createdAt: T0 });
       apply(CrmRecordEventType.RecordPropertiesChanged, {
         ...record,
