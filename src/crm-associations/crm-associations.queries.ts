@@ -48,7 +48,12 @@ export class AssociationsQueries {
       inverseId: number;
       inverseLabel: string;
     }>;
-    return AssociationCatalogue.withLabels(rows);
+    const schemaTypes = cachedStatement(
+      this.db,
+      `SELECT id, from_type AS "from", to_type AS "to", inverse_id AS inverseId
+         FROM crm_association_schema_types WHERE hub_id = ? ORDER BY id`,
+    ).all(hubId) as Array<{ id: number; from: string; to: string; inverseId: number }>;
+    return AssociationCatalogue.withLabels(rows, schemaTypes);
   }
 
   /** Whether each record is a live record of the account (ids that are not are returned). */
@@ -188,7 +193,7 @@ export class AssociationsQueries {
 
   /** The per-record limit of a pair: the configured limit of its unlabeled type, else HubSpot's. */
   pairLimit(hubId: number, from: string, to: string): number {
-    const unlabeled = HUBSPOT_DEFINED.defaultOf(from, to);
+    const unlabeled = this.catalogueOf(hubId).defaultOf(from, to);
     const configured = unlabeled && this.configuredLimit(hubId, from, to, unlabeled.category, unlabeled.typeId);
     return configured ?? RECORD_ASSOCIATION_LIMIT;
   }

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { CrmSchemaModule } from '../crm-schema';
 import { DirectoryModule } from '../directory';
 import { AccessTokenVerificationModule } from '../oauth';
 import { EventSourcingModule } from '../platform/event-sourcing/event-sourcing.module';
@@ -10,7 +11,7 @@ import { PipelinesController } from './http/pipelines.controller';
 import { CrmPipelinesProjection } from './projections/crm-pipelines.projection';
 
 /**
- * Pipelines of deals and tickets: one stream per account and object type, HubSpot's defaults
+ * Pipelines of deals, tickets and custom objects: one stream per account and object type, HubSpot's defaults
  * present without a write; read side: the `crm-pipelines` projection (pipelines, audits, and the
  * stage of each deal and ticket from the records' published events).
  */
@@ -19,7 +20,7 @@ import { CrmPipelinesProjection } from './projections/crm-pipelines.projection';
     events: pipelineEvents,
     projections: [CrmPipelinesProjection],
     commandHandlers: [CrmPipelinesHandler],
-    imports: [DirectoryModule, AccessTokenVerificationModule],
+    imports: [CrmSchemaModule, DirectoryModule, AccessTokenVerificationModule],
     controllers: [PipelinesController, PipelineLimitsController],
     providers: [PipelinesQueries],
     exports: [PipelinesQueries],

@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import type Database from 'better-sqlite3';
 import { READ_MODEL_DB } from '../platform/projections/read-model-database';
 import { cachedStatement } from '../platform/projections/statement-cache';
-import { isPipelineType, PIPELINE_TYPES } from './domain/default-pipelines';
+import { PIPELINE_TYPES, pipelineTraitsOf } from './domain/default-pipelines';
 import { byDisplayOrder, type Pipeline, type PipelinesState, seeded, type Stage } from './domain/pipelines.decider';
 
 /** HubSpot's PipelineStage. */
@@ -124,7 +124,7 @@ export class PipelinesQueries {
     return this.get(hubId, objectTypeId, pipelineId)?.stages ?? null;
   }
 
-  /** Active pipelines of each type that has them (the pipelines limits endpoint). */
+  /** Active pipelines of deals and tickets (the pipelines limits endpoint). */
   activeCounts(hubId: number): Array<{ objectTypeId: string; count: number }> {
     return Object.keys(PIPELINE_TYPES).map((objectTypeId) => ({
       objectTypeId,
@@ -179,14 +179,15 @@ export class PipelinesQueries {
     written: Readonly<Record<string, string>>,
     current: Readonly<Record<string, string>> = {},
   ): RecordStageProblem | null {
-    if (!isPipelineType(objectTypeId)) return null;
-    const { pipelineProperty, stageProperty, defaults } = PIPELINE_TYPES[objectTypeId];
+    const traits = pipelineTraitsOf(objectTypeId);
+    if (!traits) return null;
+    const { pipelineProperty, stageProperty, defaults } = traits;
     if (!(pipelineProperty in written) && !(stageProperty in written)) return null;
     const after = (name: string) => (name in written ? written[name] : current[name]) || undefined;
     const givenPipeline = after(pipelineProperty);
     const stage = after(stageProperty);
     const pipelines = this.state(hubId, objectTypeId).filter((p) => !p.archived);
-    const pipeline = pipelines.find((p) => p.id === (givenPipeline ?? defaults.id));
+    const pipeline = pipelines.find((p) => p.id === (givenPipeline ?? defaults?.id));
     if (!pipeline) {
       if (givenPipeline === undefined) return null;
       return {

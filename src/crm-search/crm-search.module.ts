@@ -11,6 +11,7 @@ import { searchEvents } from './domain/search-lag';
 import { SearchLagController } from './http/search-lag.controller';
 import { SearchController } from './http/search.controller';
 import { CrmSearchProjection } from './projections/crm-search.projection';
+import { SearchAssociationsProjection } from './projections/search-associations.projection';
 import { SearchLagProjection } from './projections/search-lag.projection';
 
 /**
@@ -21,7 +22,7 @@ import { SearchLagProjection } from './projections/search-lag.projection';
 @Module(
   EventSourcingModule.forFeature({
     events: searchEvents,
-    projections: [CrmSearchProjection, SearchLagProjection],
+    projections: [CrmSearchProjection, SearchLagProjection, SearchAssociationsProjection],
     commandHandlers: [SetSearchLagHandler],
     imports: [CrmSchemaModule, DirectoryModule, AccessTokenVerificationModule],
     controllers: [SearchController, SearchLagController],

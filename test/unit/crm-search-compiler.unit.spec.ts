@@ -11,17 +11,23 @@ import {
   lowerOf,
   numericOf,
   tokenMatches,
+  optionsOf,
   tokenPatternOf,
 } from '../../src/crm-search/domain/search-values';
 import { CrmSearchProjection } from '../../src/crm-search/projections/crm-search.projection';
-import { CrmRecordEventType, type RecordEvent } from '../../src/crm-records/crm-records.events';
+import { SearchAssociationsProjection } from '../../src/crm-search/projections/search-associations.projection';
+import { AssociationEventType } from '../../src/crm-associations/crm-associations.events';
+import { CrmRecordEventType } from '../../src/crm-records/crm-records.events';
 import type { Recorded } from '../../src/platform/events/event-type-registry';
 
 /**
  * The query compiler against a brute-force evaluator of the same request over the same random
  * records (fast-check, seeded): same ids, same order, same total. The records are fed to the real
  * projection as the records module's events (creates, changes that clear and replace values,
- * archives), in another account too, so the account and type scoping is exercised as well.
+ * archives), in another account too, so the account and type scoping is exercised as well; a
+ * multi-checkbox property compares option by option; associations with companies (some archived) are
+ * added and removed and filtered on as `associations.company`; and a search with a lag is answered
+ * from the records as they were then (the model keeps every version).
  */
 const HUB = 7;
 const OTHER_HUB = 8;
@@ -31,6 +37,7 @@ const ID_STEP = 307;
 const TYPES: Record<string, string> = {
   firstname: 'string',
   city: 'enumeration',
+  tags: 'enumeration',
   notes: 'string',
   score: 'number',
   birthday: 'date',
@@ -38,20 +45,30 @@ const TYPES: Record<string, string> = {
   createdate: 'datetime',
   lastmodifieddate: 'datetime',
 };
+const FIELD_TYPES: Record<string, string> = { city: 'select', tags: 'checkbox' };
 const SEARCHABLE = ['firstname', 'notes'];
-const kindOf = (p: string) => kindOfPropertyType(TYPES[p]);
+const kindOf = (p: string) => kindOfPropertyType(TYPES[p], FIELD_TYPES[p]);
+const ASSOCIATED = 'associations.company';
+const COMPANY = '0-2';
+/** Companies 1001–1004 exist, 1004 archived; 1005 never does. */
+const COMPANIES = [1001, 1002, 1003, 1004];
+const LIVE_COMPANIES = new Set([1001, 1002, 1003]);
+const associationTarget = (p: string) => (p === ASSOCIATED ? COMPANY : undefined);
 
 const STRINGS = ['Ada', 'ada', 'ADA lovelace', 'Bob', 'bob smith', 'bob@example.com', 'x-y z', 'Zed', 'a.b', 'Éa'];
 const NUMBERS = ['1', '2.5', '-3', '10', '0', '100', 'abc'];
 const DATES = ['2026-01-01', '2026-03-15', '2025-12-31', '2026-11-22'];
+const TAGS = ['a;b', 'b', 'A;c', 'c;a;b', 'd', ';', 'b;', 'x y;z', 'Ada'];
 const valueArb = (p: string) =>
-  p === 'score'
-    ? fc.constantFrom(...NUMBERS)
-    : p === 'birthday'
-      ? fc.constantFrom(...DATES)
-      : fc.constantFrom(...STRINGS);
+  p === 'tags'
+    ? fc.constantFrom(...TAGS)
+    : p === 'score'
+      ? fc.constantFrom(...NUMBERS)
+      : p === 'birthday'
+        ? fc.constantFrom(...DATES)
+        : fc.constantFrom(...STRINGS);
 
-const OWN = ['firstname', 'city', 'notes', 'score', 'birthday'];
+const OWN = ['firstname', 'city', 'tags', 'notes', 'score', 'birthday'];
 const valuesArb = fc
   .record(Object.fromEntries(OWN.map((p) => [p, valueArb(p)])) as Record<string, fc.Arbitrary<string>>, {
     requiredKeys: [],
@@ -61,7 +78,8 @@ const valuesArb = fc
 type Op =
   | { kind: 'create'; hub: number; values: Record<string, string>; at: number }
   | { kind: 'change'; pick: number; changes: Record<string, string>; at: number }
-  | { kind: 'archive'; pick: number; at: number };
+  | { kind: 'archive'; pick: number; at: number }
+  | { kind: 'associate'; pick: number; company: number; primary: boolean; remove: boolean };
 
 const opArb: fc.Arbitrary<Op> = fc.oneof(
   {
@@ -74,7 +92,7 @@ const opArb: fc.Arbitrary<Op> = fc.oneof(
     }),
   },
   {
-    weight: 2,
+    weight: 4,
     arbitrary: fc.record({
       kind: fc.constant('change' as const),
       pick: fc.nat(),
@@ -98,10 +116,22 @@ const opArb: fc.Arbitrary<Op> = fc.oneof(
       at: fc.integer({ min: 0, max: 100 }),
     }),
   },
+  {
+    weight: 3,
+    arbitrary: fc.record({
+      kind: fc.constant('associate' as const),
+      pick: fc.nat(),
+      company: fc.constantFrom(...COMPANIES),
+      primary: fc.boolean(),
+      remove: fc.boolean(),
+    }),
+  },
 );
 
-const PROPS = [...OWN, 'hs_object_id', 'createdate', 'unknown_prop'];
+const PROPS = [...OWN, 'hs_object_id', 'createdate', 'unknown_prop', ASSOCIATED];
 const filterValueArb = (p: string): fc.Arbitrary<string> => {
+  if (p === ASSOCIATED) return fc.constantFrom('1001', '1002', '1003', '1004', '1005');
+  if (p === 'tags') return fc.constantFrom('a', 'B', 'c', 'a;b', 'd', 'z', 'x y', 'ada');
   // Ids are ID_STEP apart, so id ranges span several of the projection's id buckets (1,024 ids each).
   if (p === 'hs_object_id')
     return fc
@@ -129,7 +159,12 @@ const tokenValueArb = fc.constantFrom(
   'a?b',
 );
 
-const filterArb: fc.Arbitrary<SearchFilter> = fc.constantFrom(...PROPS).chain((p): fc.Arbitrary<SearchFilter> =>
+const ASSOCIATION_OPERATORS = ['EQ', 'NEQ', 'IN', 'NOT_IN', 'HAS_PROPERTY', 'NOT_HAS_PROPERTY'];
+const filterArb: fc.Arbitrary<SearchFilter> = fc
+  .constantFrom(...PROPS)
+  .chain((p): fc.Arbitrary<SearchFilter> => filterOfArb(p))
+  .filter((f) => f.propertyName !== ASSOCIATED || ASSOCIATION_OPERATORS.includes(f.operator));
+const filterOfArb = (p: string): fc.Arbitrary<SearchFilter> =>
   fc.oneof(
     fc
       .constantFrom('HAS_PROPERTY' as const, 'NOT_HAS_PROPERTY' as const)
@@ -162,8 +197,7 @@ const filterArb: fc.Arbitrary<SearchFilter> = fc.constantFrom(...PROPS).chain((p
         value: tokenValueArb,
       })
       .map((f) => ({ propertyName: p, ...f })),
-  ),
-);
+  );
 
 const sortArb: fc.Arbitrary<SearchSort> = fc.record({
   propertyName: fc.constantFrom(...OWN, 'hs_object_id', 'createdate', 'lastmodifieddate'),
@@ -178,7 +212,7 @@ const requestArb: fc.Arbitrary<SearchRequest & { lag: number | null }> = fc.reco
   sorts: fc.array(sortArb, { maxLength: 2 }),
   properties: fc.constant(null),
   limit: fc.integer({ min: 1, max: 15 }),
-  after: fc.integer({ min: 0, max: 20 }),
+  after: fc.oneof(fc.constant(0), fc.integer({ min: 0, max: 20 })),
   lag: fc.option(fc.integer({ min: 0, max: 100 }), { nil: null }),
 });
 
@@ -205,19 +239,45 @@ interface ModelRecord {
   createdAt: number;
   updatedAt: number;
   values: Record<string, string>;
+  /** The associated companies, each with the types between them (none: not associated). */
+  companies: Map<number, Set<string>>;
+}
+
+/** A record's whole history: its state after each event (null: archived), at the event's time. */
+interface ModelHistory {
+  record: ModelRecord;
+  versions: Array<{ at: number; state: ModelRecord | null }>;
 }
 
 const T0 = Date.UTC(2026, 0, 1);
 
-/** Applies the operations to the projection (as the records module's events) and to the model. */
-function build(db: Database.Database, ops: readonly Op[]): ModelRecord[] {
+const snapshot = (r: ModelRecord): ModelRecord => ({ ...r, values: { ...r.values } });
+
+/**
+ * Applies the operations to the projections (as the records and associations modules' events) and to
+ * the model; answers every record's history.
+ */
+function build(db: Database.Database, ops: readonly Op[]): ModelHistory[] {
   const projection = new CrmSearchProjection();
   projection.setup(db);
+  const associations = new SearchAssociationsProjection();
+  associations.setup(db);
   const live: ModelRecord[] = [];
+  const histories = new Map<ModelRecord, ModelHistory>();
   let nextId = 1;
   let position = 0;
-  const apply = (type: string, data: unknown) =>
-    projection.apply({ type, data, position: ++position } as unknown as Recorded<RecordEvent>, db);
+  const apply = (type: string, data: unknown) => {
+    const event = { type, data, position: ++position } as unknown as Recorded<never>;
+    if (type.startsWith('crm.Association')) associations.apply(event, db);
+    else projection.apply(event, db);
+  };
+  // The account searches with a lag from the start: its replaced versions are kept.
+  apply('search.SearchLagSet', { hubId: HUB, lagMs: 3_600_000, setAt: T0 });
+  for (const id of COMPANIES) {
+    const company = { hubId: HUB, objectTypeId: COMPANY, id, appId: null, userId: null };
+    apply(CrmRecordEventType.RecordCreated, { ...company, properties: { name: `c${id}` }, createdAt: T0 });
+    if (!LIVE_COMPANIES.has(id)) apply(CrmRecordEventType.RecordArchived, { ...company, archivedAt: T0 });
+  }
   for (const op of ops) {
     if (op.kind === 'create') {
       const id = nextId++ * ID_STEP;
@@ -231,10 +291,39 @@ function build(db: Database.Database, ops: readonly Op[]): ModelRecord[] {
         appId: null,
         userId: null,
       });
-      live.push({ hub: op.hub, id, createdAt: at, updatedAt: at, values: { ...op.values } });
-    } else if (live.length > 0) {
+      const record: ModelRecord = {
+        hub: op.hub,
+        id,
+        createdAt: at,
+        updatedAt: at,
+        values: { ...op.values },
+        companies: new Map(),
+      };
+      live.push(record);
+      histories.set(record, { record, versions: [{ at, state: snapshot(record) }] });
+    } else if (live.length > 0 && op.kind === 'associate') {
+      const record = live[op.pick % live.length]!;
+      const types = [{ category: 'HUBSPOT_DEFINED', typeId: 279, inverseTypeId: 280 }];
+      if (op.primary) types.push({ category: 'HUBSPOT_DEFINED', typeId: 1, inverseTypeId: 2 });
+      apply(op.remove ? AssociationEventType.AssociationTypesRemoved : AssociationEventType.AssociationTypesAdded, {
+        hubId: record.hub,
+        a: { objectTypeId: TYPE, id: record.id },
+        b: { objectTypeId: COMPANY, id: op.company },
+        types,
+        at: record.updatedAt,
+        appId: null,
+        userId: null,
+      });
+      const held = record.companies.get(op.company) ?? new Set<string>();
+      for (const t of types) {
+        if (op.remove) held.delete(String(t.typeId));
+        else held.add(String(t.typeId));
+      }
+      record.companies.set(op.company, held);
+    } else if (live.length > 0 && op.kind !== 'associate') {
       const index = op.pick % live.length;
       const record = live[index]!;
+      const history = histories.get(record)!;
       const at = Math.max(record.updatedAt, T0 + op.at * 1000);
       if (op.kind === 'change') {
         apply(CrmRecordEventType.RecordPropertiesChanged, {
@@ -251,6 +340,7 @@ function build(db: Database.Database, ops: readonly Op[]): ModelRecord[] {
           else record.values[p] = v;
         }
         record.updatedAt = at;
+        history.versions.push({ at, state: snapshot(record) });
       } else {
         apply(CrmRecordEventType.RecordArchived, {
           hubId: record.hub,
@@ -261,10 +351,21 @@ function build(db: Database.Database, ops: readonly Op[]): ModelRecord[] {
           userId: null,
         });
         live.splice(index, 1);
+        history.versions.push({ at, state: null });
       }
     }
   }
-  return live;
+  return [...histories.values()];
+}
+
+/** The records as a search as of `asOf` sees them (null: now); associations are always as they are now. */
+function recordsAsOf(histories: readonly ModelHistory[], asOf: number | null): ModelRecord[] {
+  const seen: ModelRecord[] = [];
+  for (const { record, versions } of histories) {
+    const version = asOf === null ? versions.at(-1) : versions.filter((v) => v.at <= asOf).at(-1);
+    if (version?.state) seen.push({ ...version.state, companies: record.companies });
+  }
+  return seen;
 }
 
 const valueOf = (r: ModelRecord, p: string): string | undefined =>
@@ -277,37 +378,80 @@ const comparable = (p: string, raw: string | undefined): number | string | null 
   return kindOf(p) === 'number' ? numericOf(raw) : lowerOf(raw);
 };
 
+/** The companies a record is associated with (some type left, the company live). */
+const associatedCompanies = (r: ModelRecord): number[] =>
+  [...r.companies].filter(([id, types]) => types.size > 0 && LIVE_COMPANIES.has(id)).map(([id]) => id);
+
+function matchesAssociation(r: ModelRecord, f: SearchFilter): boolean {
+  const companies = associatedCompanies(r);
+  const has = (v: string) => companies.includes(Number(v));
+  switch (f.operator) {
+    case 'HAS_PROPERTY':
+      return companies.length > 0;
+    case 'NOT_HAS_PROPERTY':
+      return companies.length === 0;
+    case 'EQ':
+      return has(f.value);
+    case 'NEQ':
+      return !has(f.value);
+    case 'IN':
+      return f.values.some(has);
+    case 'NOT_IN':
+      return !f.values.some(has);
+    default:
+      throw new Error(`not generated: ${f.operator}`);
+  }
+}
+
+/**
+ * A filter against what the record's value compares as: its one comparable (number or lower-cased
+ * text), or for a multi-checkbox each of its options; a positive operator holds when one of them
+ * does, a negation when none does (records without the value among them).
+ */
 function matches(r: ModelRecord, f: SearchFilter): boolean {
-  const raw = valueOf(r, f.propertyName);
-  const x = comparable(f.propertyName, raw);
-  const eq = (v: string) => x !== null && x === operand(f.propertyName, v);
+  if (f.propertyName === ASSOCIATED) return matchesAssociation(r, f);
+  const p = f.propertyName;
+  const raw = valueOf(r, p);
+  const options = kindOf(p) === 'options';
+  const x = comparable(p, raw);
+  const candidates: Array<number | string> = options
+    ? raw === undefined
+      ? []
+      : optionsOf(raw)
+    : x === null
+      ? []
+      : [x];
+  const some = (test: (c: number | string) => boolean) => candidates.some(test);
+  const at = (v: string) => operand(p, v);
   switch (f.operator) {
     case 'HAS_PROPERTY':
       return raw !== undefined;
     case 'NOT_HAS_PROPERTY':
       return raw === undefined;
     case 'EQ':
-      return eq(f.value);
+      return some((c) => c === at(f.value));
     case 'NEQ':
-      return !eq(f.value);
+      return !some((c) => c === at(f.value));
     case 'LT':
-      return x !== null && x < operand(f.propertyName, f.value);
+      return some((c) => c < at(f.value));
     case 'LTE':
-      return x !== null && x <= operand(f.propertyName, f.value);
+      return some((c) => c <= at(f.value));
     case 'GT':
-      return x !== null && x > operand(f.propertyName, f.value);
+      return some((c) => c > at(f.value));
     case 'GTE':
-      return x !== null && x >= operand(f.propertyName, f.value);
+      return some((c) => c >= at(f.value));
     case 'BETWEEN':
-      return x !== null && x >= operand(f.propertyName, f.value) && x <= operand(f.propertyName, f.highValue);
+      return some((c) => c >= at(f.value) && c <= at(f.highValue));
     case 'IN':
-      return f.values.some(eq);
+      return some((c) => f.values.some((v) => c === at(v)));
     case 'NOT_IN':
-      return !f.values.some(eq);
+      return !some((c) => f.values.some((v) => c === at(v)));
     case 'CONTAINS_TOKEN':
     case 'NOT_CONTAINS_TOKEN': {
+      // A multi-checkbox's options are its tokens; another value's tokens are its words and their parts.
       const pattern = tokenPatternOf(f.value)!;
-      const has = raw !== undefined && indexedTokensOf(raw).some((t) => tokenMatches(t, pattern));
+      const tokens = options ? (candidates as string[]) : raw === undefined ? [] : indexedTokensOf(raw);
+      const has = tokens.some((t) => tokenMatches(t, pattern));
       return f.operator === 'CONTAINS_TOKEN' ? has : !has;
     }
   }
@@ -320,12 +464,11 @@ const matchesTerm = (r: ModelRecord, term: string) =>
   });
 
 /** The brute-force answer: every record checked, sorted by the keys (missing last), then by id. */
-function evaluate(records: ModelRecord[], request: SearchRequest, asOf: number | null) {
+function evaluate(records: ModelRecord[], request: SearchRequest) {
   const groups = request.filterGroups.length > 0 ? request.filterGroups : [[]];
   const found = records.filter(
     (r) =>
       r.hub === HUB &&
-      (asOf === null || r.createdAt <= asOf) &&
       groups.some((g) => g.every((f) => matches(r, f)) && request.queryTerms.every((t) => matchesTerm(r, t))),
   );
   found.sort((a, b) => {
@@ -357,18 +500,20 @@ describe('search compiler against a brute-force evaluator', () => {
         (ops, requests) => {
           const db = new Database(':memory:');
           try {
-            const records = build(db, ops);
+            const histories = build(db, ops);
             for (const { lag, ...request } of requests) {
               const asOf = lag === null ? null : T0 + lag * 1000;
+              const records = recordsAsOf(histories, asOf);
               const job = compileSearch(request, {
                 hubId: HUB,
                 objectTypeId: TYPE,
                 kindOf,
                 searchable: SEARCHABLE,
                 visibleAsOf: asOf,
-                shown: ['firstname', 'hs_object_id'],
+                shown: ['firstname', 'tags', 'hs_object_id', 'lastmodifieddate'],
+                associationTarget,
               });
-              const want = evaluate(records, request, asOf);
+              const want = evaluate(records, request);
               // Each page plan on its own, and the one the total chooses: the same answer.
               for (const plan of ['auto', 'walk', 'sort'] as const) {
                 const got = runSearchJob(db, job, plan);
@@ -376,6 +521,10 @@ describe('search compiler against a brute-force evaluator', () => {
                 for (const v of got.values) {
                   const record = records.find((r) => r.id === v.id)!;
                   expect(v.value).toBe(valueOf(record, v.property));
+                }
+                for (const row of got.rows) {
+                  const record = records.find((r) => r.id === row.id)!;
+                  expect([row.created_at, row.updated_at]).toEqual([record.createdAt, record.updatedAt]);
                 }
               }
             }
@@ -392,14 +541,17 @@ describe('search compiler against a brute-force evaluator', () => {
     const db = new Database(':memory:');
     try {
       const scores = ['5', 'abc', '1', '7', '', '3'];
-      const records = build(
-        db,
-        scores.map((score) => ({
-          kind: 'create' as const,
-          hub: HUB,
-          values: (score ? { score } : {}) as Record<string, string>,
-          at: 0,
-        })),
+      const records = recordsAsOf(
+        build(
+          db,
+          scores.map((score) => ({
+            kind: 'create' as const,
+            hub: HUB,
+            values: (score ? { score } : {}) as Record<string, string>,
+            at: 0,
+          })),
+        ),
+        null,
       );
       const requests: SearchRequest[] = [
         { propertyName: 'score', operator: 'HAS_PROPERTY' as const },
@@ -423,7 +575,7 @@ describe('search compiler against a brute-force evaluator', () => {
           visibleAsOf: null,
           shown: [],
         });
-        const want = evaluate(records, request, null);
+        const want = evaluate(records, request);
         for (const plan of ['auto', 'walk', 'sort'] as const) {
           const got = runSearchJob(db, job, plan);
           expect({ plan, request, total: got.total, ids: got.rows.map((r) => r.id) }).toEqual({
@@ -449,7 +601,7 @@ describe('search compiler against a brute-force evaluator', () => {
         at: 0,
       }));
       for (let i = 0; i < 240; i++) ops.push({ kind: 'archive', pick: i * 4, at: 0 });
-      const records = build(db, ops);
+      const records = recordsAsOf(build(db, ops), null);
       const edges = [-5, 0, 1023, 1024, 1024.5, 2047, 2048, 307 * 600, 307 * 600 + 0.5, 368_640, 1e12];
       const filters: SearchFilter[] = edges.flatMap((v) => [
         ...(['GT', 'GTE', 'LT', 'LTE'] as const).map((operator) => ({
@@ -481,7 +633,7 @@ describe('search compiler against a brute-force evaluator', () => {
           visibleAsOf: null,
           shown: [],
         });
-        expect({ f, total: runSearchJob(db, job).total }).toEqual({ f, total: evaluate(records, request, null).total });
+        expect({ f, total: runSearchJob(db, job).total }).toEqual({ f, total: evaluate(records, request).total });
       }
       const job = compileSearch(
         { filterGroups: [[filters[0]!]], queryTerms: [], sorts: [], properties: null, limit: 1, after: 0 },
@@ -491,6 +643,58 @@ describe('search compiler against a brute-force evaluator', () => {
     } finally {
       db.close();
     }
+  });
+
+  it('compares multi-checkbox options and associations as the evaluator does (focused: one or two filters, first page)', () => {
+    const focusedArb: fc.Arbitrary<SearchRequest & { lag: number | null }> = fc.record({
+      filterGroups: fc.array(
+        fc.array(fc.constantFrom('tags', ASSOCIATED).chain(filterOfArb), { minLength: 1, maxLength: 2 }),
+        { minLength: 1, maxLength: 2 },
+      ),
+      queryTerms: fc.constant<string[]>([]),
+      sorts: fc.constant<SearchSort[]>([]),
+      properties: fc.constant(null),
+      limit: fc.constant(50),
+      after: fc.constant(0),
+      lag: fc.option(fc.integer({ min: 0, max: 100 }), { nil: null }),
+    });
+    fc.assert(
+      fc.property(
+        fc.array(opArb, { minLength: 10, maxLength: 45 }),
+        fc.array(
+          focusedArb.filter((r) =>
+            r.filterGroups.every((g) =>
+              g.every((f) => f.propertyName !== ASSOCIATED || ASSOCIATION_OPERATORS.includes(f.operator)),
+            ),
+          ),
+          { minLength: 1, maxLength: 8 },
+        ),
+        (ops, requests) => {
+          const db = new Database(':memory:');
+          try {
+            const histories = build(db, ops);
+            for (const { lag, ...request } of requests) {
+              const asOf = lag === null ? null : T0 + lag * 1000;
+              const job = compileSearch(request, {
+                hubId: HUB,
+                objectTypeId: TYPE,
+                kindOf,
+                searchable: SEARCHABLE,
+                visibleAsOf: asOf,
+                shown: ['tags'],
+                associationTarget,
+              });
+              const got = runSearchJob(db, job);
+              const want = evaluate(recordsAsOf(histories, asOf), request);
+              expect({ total: got.total, ids: got.rows.map((r) => r.id) }).toEqual(want);
+            }
+          } finally {
+            db.close();
+          }
+        },
+      ),
+      { seed: 38, numRuns: 200 },
+    );
   });
 
   it('compiles several groups to a UNION and negations to NOT IN sets (no OR, no correlated NOT EXISTS)', () => {
@@ -559,5 +763,77 @@ describe('search request checks', () => {
       { propertyName: 'x', direction: 'DESCENDING' },
     ]);
     expect(request.filterGroups[0]).toEqual([{ propertyName: 'score', operator: 'IN', values: ['1.5', 'true', 'a'] }]);
+  });
+});
+
+describe('the search history a lag reads', () => {
+  /** The search projection over a fresh database, fed events by type. */
+  const projected = () => {
+    const db = new Database(':memory:');
+    const projection = new CrmSearchProjection();
+    projection.setup(db);
+    let position = 0;
+    const apply = (type: string, data: unknown) =>
+      projection.apply({ type, data, position: ++position } as unknown as Recorded<never>, db);
+    return { db, apply };
+  };
+  const count = (db: Database.Database, table: string) =>
+    (db.prepare(`SELECT COUNT(*) AS n FROM ${table}`).get() as { n: number }).n;
+  const record = { hubId: HUB, objectTypeId: TYPE, id: 1, appId: null, userId: null };
+
+  it('keeps replaced versions as long as the account’s lag (by the events’ times); a GDPR purge forgets them at once', () => {
+    const { db, apply } = projected();
+    try {
+      apply('search.SearchLagSet', { hubId: HUB, lagMs: 60_000, setAt: T0 });
+      apply(CrmRecordEventType.RecordCreated, {
+        ...record,
+        properties: { firstname: 'Ada', tags: 'a;b' },
+        createdAt: T0,
+      });
+      apply(CrmRecordEventType.RecordPropertiesChanged, {
+        ...record,
+        changes: { firstname: 'Ava', tags: 'c' },
+        changedAt: T0 + 1000,
+      });
+      expect(count(db, 'search_docs_past')).toBe(1);
+      expect(count(db, 'search_options_past')).toBe(2); // a and b
+      const pastValues = count(db, 'search_values_past');
+      expect(pastValues).toBeGreaterThanOrEqual(3); // firstname, tags, lastmodifieddate
+      // Past the lag, the next change prunes what it can no longer reach.
+      apply(CrmRecordEventType.RecordPropertiesChanged, {
+        ...record,
+        changes: { firstname: 'Eva' },
+        changedAt: T0 + 3_600_000 + 1001,
+      });
+      expect(count(db, 'search_docs_past')).toBe(1);
+      expect(count(db, 'search_options_past')).toBe(0);
+      expect(count(db, 'search_values_past')).toBeLessThan(pastValues);
+      apply(CrmRecordEventType.RecordPurged, { hubId: HUB, objectTypeId: TYPE, id: 1, purgedAt: T0 + 3_600_002 });
+      for (const table of ['search_docs_past', 'search_values_past', 'search_tokens_past', 'search_options_past']) {
+        expect(count(db, table)).toBe(0);
+      }
+    } finally {
+      db.close();
+    }
+  });
+
+  it('keeps nothing for an account without a lag, and drops what it kept when the lag is turned off', () => {
+    const { db, apply } = projected();
+    try {
+      apply(CrmRecordEventType.RecordCreated, { ...record, properties: { firstname: 'Ada' }, createdAt: T0 });
+      apply(CrmRecordEventType.RecordPropertiesChanged, {
+        ...record,
+        changes: { firstname: 'Ava' },
+        changedAt: T0 + 1,
+      });
+      expect(count(db, 'search_values_past')).toBe(0);
+      apply('search.SearchLagSet', { hubId: HUB, lagMs: 60_000, setAt: T0 + 2 });
+      apply(CrmRecordEventType.RecordArchived, { ...record, archivedAt: T0 + 3 });
+      expect(count(db, 'search_docs_past')).toBe(1);
+      apply('search.SearchLagSet', { hubId: HUB, lagMs: 0, setAt: T0 + 4 });
+      expect(count(db, 'search_docs_past') + count(db, 'search_values_past')).toBe(0);
+    } finally {
+      db.close();
+    }
   });
 });

@@ -11,7 +11,7 @@ import { AssociationsQueries, type AssociationTypeView } from '../crm-associatio
 import { associationDecider, type UsageFacts } from '../domain/association.decider';
 import { noDefaultType, recordsNotFound, unknownAssociationType } from '../domain/association-errors';
 import { associationStream, orderedPair, type RecordRef, type StoredType } from '../domain/association-events';
-import { AssociationCatalogue, type AssociationType } from '../domain/association-types';
+import type { AssociationType } from '../domain/association-types';
 import { CrmAssociationsProjection } from '../projections/crm-associations.projection';
 
 /** A type as a request names it (HubSpot's AssociationSpec). */
@@ -178,7 +178,7 @@ export class CrmAssociationsHandler implements ICommandHandler<CrmAssociationsCo
         const outcome = await this.batch(request.inputs, async (input) => {
           const types = input.types.map((t) => this.typeOf(request, t));
           // Removing the unlabeled type removes the association itself (every label implies it).
-          const whole = types.some((t) => t.label === null && t.category === 'HUBSPOT_DEFINED');
+          const whole = types.some((t) => t.label === null);
           last = Math.max(last, await this.remove(request, input.fromId, input.toId, whole ? 'all' : types, context));
         });
         if (last > 0) await this.runner.readModelsReached(last);
@@ -211,7 +211,8 @@ export class CrmAssociationsHandler implements ICommandHandler<CrmAssociationsCo
   /** The asked types, with the pair's unlabeled type a label implies. */
   private typesOf(scope: Scope, specs: readonly TypeSpec[]): AssociationType[] {
     const types = specs.map((s) => this.typeOf(scope, s));
-    const unlabeled = HUBSPOT_DEFINED.defaultOf(scope.fromType, scope.toType);
+    // HubSpot's unlabeled type of the pair, or a custom object schema's.
+    const unlabeled = this.queries.catalogueOf(scope.hubId).defaultOf(scope.fromType, scope.toType);
     if (unlabeled && types.some((t) => t.label !== null) && !types.includes(unlabeled)) types.push(unlabeled);
     return types;
   }
@@ -323,5 +324,3 @@ function labelsBetween(
     labels: types.flatMap((t) => (t.label ? [t.label] : [])),
   };
 }
-
-const HUBSPOT_DEFINED = AssociationCatalogue.hubspotDefined();

@@ -67,6 +67,26 @@ export interface AccountLabel {
   inverseLabel: string;
 }
 
+/**
+ * The schema module gives a definition one id (the schemas API's `AssociationDefinition.id`), which is
+ * the type from the custom object; the type of the way back is that id past this offset, out of reach
+ * of the account's id sequence (labels take ids from it too, two at a time).
+ */
+export const SCHEMA_INVERSE_TYPE_OFFSET = 1_000_000;
+export const schemaInverseTypeId = (definitionId: number): number => SCHEMA_INVERSE_TYPE_OFFSET + definitionId;
+
+/**
+ * One of a custom object schema's own association definitions (HubSpot gives them when the schema
+ * declares `associatedObjects`, or through `POST /crm/v3/schemas/{type}/associations`): an unlabeled
+ * USER_DEFINED type of its pair, `id` from the custom type, `inverseId` the way back.
+ */
+export interface SchemaAssociationType {
+  id: number;
+  from: string;
+  to: string;
+  inverseId: number;
+}
+
 /** HubSpot's documented ceiling of associations from one record to records of one other type. */
 export const RECORD_ASSOCIATION_LIMIT = 10_000;
 
@@ -88,10 +108,34 @@ export class AssociationCatalogue {
     return new AssociationCatalogue(HUBSPOT_DEFINED_TYPES);
   }
 
-  /** HubSpot's types and the account's labels, each label a type per direction. */
-  static withLabels(labels: readonly AccountLabel[]): AssociationCatalogue {
+  /**
+   * HubSpot's types, the account's labels (each a type per direction) and the custom object schemas'
+   * own definitions (each an unlabeled type per direction: the types of custom objects' pairs).
+   */
+  static withLabels(
+    labels: readonly AccountLabel[],
+    schemaTypes: readonly SchemaAssociationType[] = [],
+  ): AssociationCatalogue {
     return new AssociationCatalogue([
       ...HUBSPOT_DEFINED_TYPES,
+      ...schemaTypes.flatMap((d): AssociationType[] => [
+        {
+          typeId: d.id,
+          category: 'USER_DEFINED',
+          fromObjectTypeId: d.from,
+          toObjectTypeId: d.to,
+          label: null,
+          inverseTypeId: d.inverseId,
+        },
+        {
+          typeId: d.inverseId,
+          category: 'USER_DEFINED',
+          fromObjectTypeId: d.to,
+          toObjectTypeId: d.from,
+          label: null,
+          inverseTypeId: d.id,
+        },
+      ]),
       ...labels.flatMap((l): AssociationType[] => [
         {
           typeId: l.id,
@@ -128,7 +172,15 @@ export class AssociationCatalogue {
     return this.byId.get(`${category}:${typeId}`);
   }
 
+  /**
+   * The pair's unlabeled type: HubSpot's for two standard types, else the first schema definition's
+   * (a custom object's pair: USER_DEFINED, as HubSpot's custom object associations are).
+   */
   defaultOf(from: string, to: string): AssociationType | undefined {
-    return this.between(from, to).find((t) => t.label === null && t.category === 'HUBSPOT_DEFINED');
+    const unlabeled = this.between(from, to).filter((t) => t.label === null);
+    return (
+      unlabeled.find((t) => t.category === 'HUBSPOT_DEFINED') ??
+      unlabeled.filter((t) => t.category === 'USER_DEFINED').sort((x, y) => x.typeId - y.typeId)[0]
+    );
   }
 }

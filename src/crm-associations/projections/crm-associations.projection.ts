@@ -5,6 +5,8 @@ import {
   type AssociationDefinitionCreated,
   type AssociationDefinitionDeleted,
   type AssociationDefinitionUpdated,
+  type AssociationDefinition,
+  type CustomObjectSchemaCreated,
   LimitsEventType,
 } from '../../crm-schema/crm-schema.events';
 import type { Recorded } from '../../platform/events/event-type-registry';
@@ -12,10 +14,15 @@ import type { Projection } from '../../platform/projections/projection';
 import { cachedStatement } from '../../platform/projections/statement-cache';
 import { type AssociationEvent, AssociationEventType } from '../domain/association-events';
 import { type AssociationLimitEvent, AssociationLimitEventType } from '../domain/association-limits.decider';
+import { schemaInverseTypeId } from '../domain/association-types';
 
 export const CRM_ASSOCIATIONS_PROJECTION = 'crm-associations';
 
-type LabelEvent = AssociationDefinitionCreated | AssociationDefinitionUpdated | AssociationDefinitionDeleted;
+type LabelEvent =
+  | AssociationDefinitionCreated
+  | AssociationDefinitionUpdated
+  | AssociationDefinitionDeleted
+  | CustomObjectSchemaCreated;
 type Followed = AssociationEvent | AssociationLimitEvent | RecordEvent | LabelEvent;
 
 /**
@@ -28,8 +35,10 @@ type Followed = AssociationEvent | AssociationLimitEvent | RecordEvent | LabelEv
 export class CrmAssociationsProjection implements Projection<Followed> {
   readonly name = CRM_ASSOCIATIONS_PROJECTION;
   // 2: crm_association_labels, the account's labels (from the CRM schema module's definitions).
-  readonly version = 2;
+  // 3: crm_association_schema_types, the schemas' own definitions (the types of custom objects' pairs).
+  readonly version = 3;
   readonly handles: readonly Followed['type'][] = [
+    LimitsEventType.CustomObjectSchemaCreated,
     LimitsEventType.AssociationDefinitionCreated,
     LimitsEventType.AssociationDefinitionUpdated,
     LimitsEventType.AssociationDefinitionDeleted,
@@ -83,22 +92,50 @@ export class CrmAssociationsProjection implements Projection<Followed> {
         inverse_label TEXT NOT NULL,
         PRIMARY KEY (hub_id, id)
       ) WITHOUT ROWID;
+      CREATE TABLE IF NOT EXISTS crm_association_schema_types (
+        hub_id INTEGER NOT NULL,
+        id INTEGER NOT NULL,
+        from_type TEXT NOT NULL,
+        to_type TEXT NOT NULL,
+        name TEXT,
+        inverse_id INTEGER NOT NULL,
+        PRIMARY KEY (hub_id, id)
+      ) WITHOUT ROWID;
     `);
   }
 
   reset(db: Database.Database): void {
     db.exec(
       'DELETE FROM crm_associations; DELETE FROM crm_association_records; DELETE FROM crm_association_limits;' +
-        ' DELETE FROM crm_association_labels;',
+        ' DELETE FROM crm_association_labels; DELETE FROM crm_association_schema_types;',
     );
+  }
+
+  /**
+   * A schema's own definition (from `associatedObjects` or `POST …/schemas/{type}/associations`): an
+   * unlabeled USER_DEFINED type of its pair from the custom type, with the definition's id; the way
+   * back takes the id past SCHEMA_INVERSE_TYPE_OFFSET (the schema module hands each definition one id).
+   */
+  private putSchemaType(db: Database.Database, hubId: number, a: AssociationDefinition): void {
+    cachedStatement(
+      db,
+      `INSERT OR REPLACE INTO crm_association_schema_types (hub_id, id, from_type, to_type, name, inverse_id)
+         VALUES (?, ?, ?, ?, ?, ?)`,
+    ).run(hubId, Number(a.id), a.fromObjectTypeId, a.toObjectTypeId, a.name, schemaInverseTypeId(Number(a.id)));
   }
 
   apply(event: Recorded<Followed>, db: Database.Database): void {
     switch (event.type) {
+      case LimitsEventType.CustomObjectSchemaCreated:
+        for (const a of event.data.associations) this.putSchemaType(db, event.data.hubId, a);
+        return;
       case LimitsEventType.AssociationDefinitionCreated: {
-        // Only the v4 labels: the schemas' own definitions are not association types of records here.
         const { hubId, association: a } = event.data;
-        if (a.label === undefined || a.inverseId === undefined) return;
+        if (a.label === undefined) {
+          this.putSchemaType(db, hubId, a);
+          return;
+        }
+        if (a.inverseId === undefined) return;
         cachedStatement(
           db,
           `INSERT OR REPLACE INTO crm_association_labels
@@ -123,10 +160,12 @@ export class CrmAssociationsProjection implements Projection<Followed> {
         return;
       }
       case LimitsEventType.AssociationDefinitionDeleted:
-        cachedStatement(db, 'DELETE FROM crm_association_labels WHERE hub_id = ? AND id = ?').run(
-          event.data.hubId,
-          Number(event.data.associationId),
-        );
+        for (const table of ['crm_association_labels', 'crm_association_schema_types']) {
+          cachedStatement(db, `DELETE FROM ${table} WHERE hub_id = ? AND id = ?`).run(
+            event.data.hubId,
+            Number(event.data.associationId),
+          );
+        }
         return;
       case AssociationEventType.AssociationTypesAdded:
       case AssociationEventType.AssociationTypesRemoved: {

@@ -54,13 +54,39 @@ export const PIPELINE_TYPES = {
   },
 } as const;
 
-export type PipelineObjectTypeId = keyof typeof PIPELINE_TYPES;
+/** Deals, tickets, or a custom object type (`2-<n>`): the types whose pipelines this module keeps. */
+export type PipelineObjectTypeId = string;
 
-export const isPipelineType = (objectTypeId: string): objectTypeId is PipelineObjectTypeId =>
-  objectTypeId in PIPELINE_TYPES;
+export interface PipelineTraits {
+  /** HubSpot's default pipeline of the type (none for a custom object: its pipelines are the account's). */
+  defaults: PipelineData | null;
+  pipelineProperty: string;
+  stageProperty: string;
+}
+
+const CUSTOM_TYPE = /^2-\d+$/;
+
+/**
+ * A custom object's pipelines (HubSpot has them: `/crm/v3/pipelines/{objectType}` with its type id):
+ * none before the account makes one; its records name them as tickets do (`hs_pipeline`,
+ * `hs_pipeline_stage`); its stages' metadata is free.
+ */
+const CUSTOM_TRAITS: PipelineTraits = {
+  defaults: null,
+  pipelineProperty: 'hs_pipeline',
+  stageProperty: 'hs_pipeline_stage',
+};
+
+/** The traits of a type that has pipelines; null for the others. */
+export function pipelineTraitsOf(objectTypeId: string): PipelineTraits | null {
+  if (objectTypeId === '0-3' || objectTypeId === '0-5') return PIPELINE_TYPES[objectTypeId];
+  return CUSTOM_TYPE.test(objectTypeId) ? CUSTOM_TRAITS : null;
+}
+
+export const isPipelineType = (objectTypeId: string): boolean => pipelineTraitsOf(objectTypeId) !== null;
 
 /** `deals`, `deal`, `0-3`, `tickets`, `ticket`, `0-5` (any case) to the type id; anything else: null. */
-export function pipelineTypeOf(raw: string): PipelineObjectTypeId | null {
+export function pipelineTypeOf(raw: string): '0-3' | '0-5' | null {
   const key = raw.trim().toLowerCase();
   if (key === '0-3' || key === 'deals' || key === 'deal') return '0-3';
   if (key === '0-5' || key === 'tickets' || key === 'ticket') return '0-5';
@@ -68,4 +94,6 @@ export function pipelineTypeOf(raw: string): PipelineObjectTypeId | null {
 }
 
 /** First id handed to a new pipeline or stage of the type (HubSpot's new ids are numeric strings). */
-export const FIRST_NEW_ID: Record<PipelineObjectTypeId, number> = { '0-3': 100_000_000, '0-5': 200_000_000 };
+export function firstNewId(objectTypeId: string): number {
+  return objectTypeId === '0-3' ? 100_000_000 : objectTypeId === '0-5' ? 200_000_000 : 300_000_000;
+}

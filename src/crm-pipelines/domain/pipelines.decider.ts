@@ -1,6 +1,6 @@
 import type { Decider } from '../../platform/commands/decider';
 import type { Tier } from '../../platform/tiers';
-import { FIRST_NEW_ID, PIPELINE_TYPES, type PipelineObjectTypeId } from './default-pipelines';
+import { firstNewId, type PipelineObjectTypeId, pipelineTraitsOf } from './default-pipelines';
 import {
   invalidPipelineInput,
   invalidProbability,
@@ -37,7 +37,7 @@ export interface Pipeline {
 /** One account's pipelines of one object type; `null` until the type's defaults are seeded. */
 export interface PipelinesState {
   pipelines: Pipeline[] | null;
-  /** Ids handed out so far (new ids are `FIRST_NEW_ID + lastId`). */
+  /** Ids handed out so far (new ids are `firstNewId(type) + lastId`). */
   lastId: number;
 }
 
@@ -99,7 +99,7 @@ export type PipelinesCommand = Base &
 /** The state with the type's default pipeline in place (what every account has before a write). */
 export function seeded(state: PipelinesState, objectTypeId: string): Pipeline[] {
   if (state.pipelines) return state.pipelines;
-  const defaults = PIPELINE_TYPES[objectTypeId as PipelineObjectTypeId]?.defaults;
+  const defaults = pipelineTraitsOf(objectTypeId)?.defaults;
   return defaults ? [fromData(defaults, 0)] : [];
 }
 
@@ -119,7 +119,7 @@ export const byDisplayOrder = <T extends { displayOrder: number; label: string }
   a.displayOrder - b.displayOrder || a.label.localeCompare(b.label);
 
 function numericId(id: string, objectTypeId: PipelineObjectTypeId): number {
-  const n = /^\d+$/.test(id) ? Number(id) - FIRST_NEW_ID[objectTypeId] : 0;
+  const n = /^\d+$/.test(id) ? Number(id) - firstNewId(objectTypeId) : 0;
   return n > 0 && n < 100_000_000 ? n : 0;
 }
 
@@ -225,7 +225,10 @@ export function evolvePipelines(state: PipelinesState, event: PipelineEvent): Pi
 
 const within = (prefix: string, field: string) => (prefix ? `${prefix}.${field}` : field);
 
-/** A stage's metadata checked for its object type: deals need a probability in 0.0 .. 1.0; tickets' ticketState is OPEN or CLOSED. */
+/**
+ * A stage's metadata checked for its object type: deals need a probability in 0.0 .. 1.0; tickets'
+ * ticketState is OPEN or CLOSED; a custom object's stages keep theirs as given (isClosed false unless said).
+ */
 function checkedMetadata(
   objectTypeId: PipelineObjectTypeId,
   metadata: Record<string, string>,
@@ -238,6 +241,8 @@ function checkedMetadata(
     if (!Number.isFinite(p) || p < 0 || p > 1) throw invalidProbability(within(field, 'metadata.probability'));
     out.probability = String(p % 1 === 0 ? p.toFixed(1) : p);
     out.isClosed ??= String(p === 0 || p === 1);
+  } else if (objectTypeId !== '0-5') {
+    out.isClosed ??= 'false';
   } else {
     const state = metadata.ticketState;
     if (state !== undefined && state !== 'OPEN' && state !== 'CLOSED') {
@@ -279,7 +284,7 @@ class IdSource {
       return given;
     }
     let id: string;
-    do id = String(FIRST_NEW_ID[this.objectTypeId] + this.next++);
+    do id = String(firstNewId(this.objectTypeId) + this.next++);
     while (this.taken.has(id));
     this.taken.add(id);
     return id;

@@ -14,7 +14,8 @@ import {
   type PipelineStageView,
   type PipelineView,
 } from '../crm-pipelines.queries';
-import { type PipelineObjectTypeId, pipelineTypeOf } from '../domain/default-pipelines';
+import { LimitsQueries, standardObjectType } from '../../crm-schema';
+import { isPipelineType, type PipelineObjectTypeId, pipelineTypeOf } from '../domain/default-pipelines';
 import { pipelineNotFound, stageNotFound, unknownPipelineObjectType } from '../domain/pipeline-errors';
 import {
   parsePathId,
@@ -46,8 +47,8 @@ const PIPELINES_PATHS = {
   '2026-09': 'crm/pipelines/2026-09',
 } as const satisfies Partial<Record<ApiVersion, string>>;
 
-/** The scopes HubSpot's pipelines.json accepts for deals and tickets ("any of"). */
-const SCOPES: Record<PipelineObjectTypeId, Record<'read' | 'write', readonly string[]>> = {
+/** The scopes HubSpot's pipelines.json accepts for deals, tickets and custom objects ("any of"). */
+const SCOPES: Record<'0-3' | '0-5' | 'custom', Record<'read' | 'write', readonly string[]>> = {
   '0-3': {
     read: [
       'crm.objects.deals.read',
@@ -78,20 +79,37 @@ const SCOPES: Record<PipelineObjectTypeId, Record<'read' | 'write', readonly str
       'tickets.highly_sensitive.v2',
     ],
   },
+  custom: {
+    read: [
+      'crm.objects.custom.read',
+      'crm.objects.custom.write',
+      'crm.schemas.custom.read',
+      'crm.objects.custom.sensitive.read.v2',
+      'crm.objects.custom.highly_sensitive.read.v2',
+      'crm.objects.custom.sensitive.write.v2',
+      'crm.objects.custom.highly_sensitive.write.v2',
+    ],
+    write: ['crm.schemas.custom.write'],
+  },
 };
 
-/** The path's object type: deals or tickets, else HubSpot's 400. */
-function pipelineTypeOfPath(raw: string): PipelineObjectTypeId {
+/**
+ * Which scopes the path's object type takes, decided before anything is looked up: deals, tickets,
+ * or (any other name that is not a standard type) a custom object's; a standard type without
+ * pipelines is HubSpot's 400.
+ */
+function scopeKeyOfPath(raw: string): keyof typeof SCOPES {
   const type = pipelineTypeOf(raw);
-  if (!type) throw unknownPipelineObjectType(raw.slice(0, 100));
-  return type;
+  if (type) return type;
+  if (standardObjectType(raw) || raw.trim() === '') throw unknownPipelineObjectType(raw.slice(0, 100));
+  return 'custom';
 }
 
 /** The route's scope rule: the scopes of its object type (read or write). */
 const pipelineScopes =
   (access: 'read' | 'write') =>
   (route: RouteFacts): readonly string[] =>
-    SCOPES[pipelineTypeOfPath(route.params.objectType ?? '')][access];
+    SCOPES[scopeKeyOfPath(route.params.objectType ?? '')][access];
 
 type Flags = Record<string, unknown>;
 const usagesAsked = (q: Flags) =>
@@ -109,6 +127,7 @@ export class PipelinesController {
   constructor(
     private readonly commandBus: CommandBus,
     @Inject(PipelinesQueries) private readonly queries: PipelinesQueries,
+    private readonly limits: LimitsQueries,
   ) {}
 
   @Get(':objectType')
@@ -454,8 +473,15 @@ export class PipelinesController {
     return { results };
   }
 
-  /** The path's object type (the guard has checked the token's scopes for it). */
-  private typeOf(_token: AccessTokenClaims, raw: string, _access: 'read' | 'write'): PipelineObjectTypeId {
-    return pipelineTypeOfPath(raw);
+  /**
+   * The path's object type (the guard has checked the token's scopes for it): deals, tickets, or one
+   * of the account's active custom object types (by id, name or fully qualified name).
+   */
+  private typeOf(token: AccessTokenClaims, raw: string, _access: 'read' | 'write'): PipelineObjectTypeId {
+    const standard = pipelineTypeOf(raw);
+    if (standard) return standard;
+    const resolved = this.limits.resolve(token.hubId, raw.slice(0, 100));
+    if (!isPipelineType(resolved.objectTypeId)) throw unknownPipelineObjectType(raw.slice(0, 100));
+    return resolved.objectTypeId;
   }
 }

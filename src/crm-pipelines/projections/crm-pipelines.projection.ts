@@ -4,7 +4,7 @@ import { CrmRecordEventType, type RecordEvent } from '../../crm-records/crm-reco
 import type { Recorded } from '../../platform/events/event-type-registry';
 import type { Projection } from '../../platform/projections/projection';
 import { cachedStatement } from '../../platform/projections/statement-cache';
-import { isPipelineType, PIPELINE_TYPES } from '../domain/default-pipelines';
+import { isPipelineType, pipelineTraitsOf } from '../domain/default-pipelines';
 import { type PipelineEvent, PipelineEventType } from '../domain/pipeline-events';
 import { evolvePipelines, type PipelinesState } from '../domain/pipelines.decider';
 
@@ -131,20 +131,22 @@ export class CrmPipelinesProjection implements Projection<PipelineEvent | Record
   private placeRecord(
     db: Database.Database,
     hubId: number,
-    objectTypeId: keyof typeof PIPELINE_TYPES,
+    objectTypeId: string,
     id: number,
     values: Readonly<Record<string, string>>,
     fresh: boolean,
   ): void {
-    const { pipelineProperty, stageProperty, defaults } = PIPELINE_TYPES[objectTypeId];
-    if (!fresh && !(pipelineProperty in values) && !(stageProperty in values)) return;
+    const traits = pipelineTraitsOf(objectTypeId);
+    if (!traits) return;
+    const { pipelineProperty, stageProperty, defaults } = traits;
+    if (!(pipelineProperty in values) && !(stageProperty in values) && (!fresh || !defaults)) return;
     const old = fresh
       ? undefined
       : (cachedStatement(
           db,
           'SELECT pipeline, stage FROM crm_pipeline_record_stages WHERE hub_id = ? AND object_type_id = ? AND id = ?',
         ).get(hubId, objectTypeId, id) as { pipeline: string; stage: string } | undefined);
-    const pipeline = (values[pipelineProperty] ?? old?.pipeline) || defaults.id;
+    const pipeline = (values[pipelineProperty] ?? old?.pipeline) || defaults?.id || '';
     const stage = values[stageProperty] ?? old?.stage ?? '';
     if (stage === '') {
       cachedStatement(

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { LimitsQueries, PropertiesQueries } from '../../crm-schema';
+import { LimitsQueries, PropertiesQueries, standardObjectType } from '../../crm-schema';
 import { CLOCK, type Clock } from '../../platform/clock';
 import type { SearchRequest } from '../domain/search-request';
 import { searchTypeTraits, systemPropertyTypes, systemValuesOf } from './search-types';
@@ -8,6 +8,7 @@ import { compileSearch } from './search-compiler';
 import { SearchExecutor } from './search-executor';
 import { SearchLags } from './search-lag';
 import { unknownSearchProperties } from '../domain/search-errors';
+import { ASSOCIATIONS_PREFIX } from './search-association-filter';
 
 /** An object type as search needs it: its id and the scope family its read scopes come from. */
 export interface SearchType {
@@ -60,10 +61,11 @@ export class CrmSearchQueries {
 
   async search(hubId: number, type: SearchType, request: SearchRequest): Promise<SearchAnswer> {
     const { objectTypeId } = type;
-    const types = this.propertyTypes(hubId, objectTypeId);
+    const { types, fieldTypes } = this.propertyTypes(hubId, objectTypeId);
     const traits = searchTypeTraits(objectTypeId);
     const system = Object.keys(systemPropertyTypes(objectTypeId));
-    refuseUnknownProperties(request, types);
+    const associationTarget = (property: string) => associationTargetOf(property);
+    refuseUnknownProperties(request, types, associationTarget);
     // The asked (or default) properties the type has, each shown, null without a value (HubSpot's
     // answer); a name the type does not have is left out, as a records GET leaves it out.
     const shown = [...new Set([...(request.properties ?? traits.defaultProperties), ...system])]
@@ -77,7 +79,8 @@ export class CrmSearchQueries {
     const job = compileSearch(request, {
       hubId,
       objectTypeId,
-      kindOf: (property) => kindOfPropertyType(types.get(property)),
+      kindOf: (property) => kindOfPropertyType(types.get(property), fieldTypes.get(property)),
+      associationTarget,
       searchable,
       visibleAsOf: lag > 0 ? this.clock.now() - lag : null,
       shown,
@@ -109,26 +112,45 @@ export class CrmSearchQueries {
     };
   }
 
-  /** Each active property's HubSpot type (all sensitivities), the system values' included. */
-  private propertyTypes(hubId: number, objectTypeId: string): Map<string, string> {
+  /** Each active property's HubSpot type and field type (all sensitivities), the system values' included. */
+  private propertyTypes(hubId: number, objectTypeId: string) {
     const types = new Map<string, string>();
+    const fieldTypes = new Map<string, string>();
     for (const dataSensitivity of SENSITIVITIES) {
       for (const p of this.properties.list(hubId, objectTypeId, { archived: false, dataSensitivity })) {
         types.set(p.name, p.type);
+        fieldTypes.set(p.name, p.fieldType);
       }
     }
     for (const [name, type] of Object.entries(systemPropertyTypes(objectTypeId))) types.set(name, type);
-    return types;
+    return { types, fieldTypes };
   }
 }
 
+/**
+ * `associations.{type}` (HubSpot's pseudo-property of search filters): the standard object type it
+ * names (`contact`, `companies`, `0-3`, … as the records paths take them). HubSpot's search guide
+ * says custom objects' associations cannot be searched so: such a name is an unknown property here.
+ */
+function associationTargetOf(property: string): string | undefined {
+  if (!property.startsWith(ASSOCIATIONS_PREFIX)) return undefined;
+  return standardObjectType(property.slice(ASSOCIATIONS_PREFIX.length))?.objectTypeId;
+}
+
 /** A filter or sort on a property the account's type does not have: HubSpot's 400. */
-function refuseUnknownProperties(request: SearchRequest, types: ReadonlyMap<string, string>): void {
+function refuseUnknownProperties(
+  request: SearchRequest,
+  types: ReadonlyMap<string, string>,
+  associationTarget: (property: string) => string | undefined,
+): void {
+  const filtered = (name: string) => types.has(name) || associationTarget(name) !== undefined;
   const named = [
-    ...request.filterGroups.flatMap((group) => group.map((f) => ({ name: f.propertyName, in: FILTER_FIELD }))),
-    ...request.sorts.map((s) => ({ name: s.propertyName, in: 'sorts.propertyName' })),
+    ...request.filterGroups.flatMap((group) =>
+      group.map((f) => ({ name: f.propertyName, in: FILTER_FIELD, known: filtered(f.propertyName) })),
+    ),
+    ...request.sorts.map((s) => ({ name: s.propertyName, in: 'sorts.propertyName', known: types.has(s.propertyName) })),
   ];
-  const unknown = named.filter((n, i) => !types.has(n.name) && named.findIndex((m) => m.name === n.name) === i);
+  const unknown = named.filter((n, i) => !n.known && named.findIndex((m) => m.name === n.name) === i);
   if (unknown.length > 0) throw unknownSearchProperties(unknown);
 }
 

@@ -3,6 +3,9 @@ import type { SearchFilter, SearchRequest, SearchSort } from '../domain/search-r
 import { searchTypeTraits } from './search-types';
 import { ID_BUCKET_SIZE } from '../domain/search-values';
 import { lowerOf, numericOf, tokenPatternOf, type ValueKind } from '../domain/search-values';
+import { CURRENT_TABLES, type SearchTables, tablesAsOf } from './search-as-of';
+import { associationCondition } from './search-association-filter';
+import { optionsCondition } from './search-option-filters';
 
 export type SqlParam = string | number;
 
@@ -48,13 +51,15 @@ export interface SearchScope {
   kindOf(property: string): ValueKind;
   /** The properties `query` looks in. */
   searchable: readonly string[];
-  /** Records created after this time are not seen yet (the search lag control); null: every record. */
+  /** The index as of this time (the search lag control: search-as-of.ts); null: as it is now. */
   visibleAsOf: number | null;
+  /** For `associations.{type}` pseudo-properties: the object type id they name (else undefined). */
+  associationTarget?(property: string): string | undefined;
   /** The properties whose values the results show. */
   shown: readonly string[];
 }
 
-interface Condition {
+export interface Condition {
   sql: string;
   params: SqlParam[];
   /** The same test as a per-row probe (correlated EXISTS), for walks; absent: the condition is row-local. */
@@ -71,12 +76,16 @@ interface Condition {
  * property, token and record, so one exact token of one property), so COUNT(*) counts records.
  */
 interface IdSet {
-  table: 'search_values' | 'search_tokens';
+  /** The read model's values or tokens (as of the lag, when there is one: `scope.tables`). */
+  table: 'values' | 'tokens';
   where: Condition;
   unique: boolean;
   /** A set of one property's values: the property and the test on its `lower` or `num` (none: any value). */
   values?: { property: string; predicate?: Condition };
 }
+
+/** A search's scope with the tables it reads (the index now, or as of the lag). */
+export type ScopeWithTables = SearchScope & { tables: SearchTables };
 
 const ID = 'hs_object_id';
 const IDS = '/*IDS*/';
@@ -96,7 +105,9 @@ const ID_BUCKET = ID_BUCKET_SIZE;
  * - `hs_object_id` compares the documents' own key (keyset paging by `hs_object_id GT` is a range);
  * - the total is counted over the same set; the page sorts it, missing values last, then by id.
  */
-export function compileSearch(request: SearchRequest, scope: SearchScope): SearchJob {
+export function compileSearch(request: SearchRequest, searchScope: SearchScope): SearchJob {
+  const tables = searchScope.visibleAsOf === null ? CURRENT_TABLES : tablesAsOf(searchScope.visibleAsOf);
+  const scope: ScopeWithTables = { ...searchScope, tables };
   const groups = request.filterGroups.length > 0 ? request.filterGroups : [[]];
   const compiled = groups.map((filters) => groupConditions(filters, request.queryTerms, scope));
   const base: Condition = { sql: 'd.hub_id = ? AND d.object_type_id = ?', params: [scope.hubId, scope.objectTypeId] };
@@ -105,20 +116,25 @@ export function compileSearch(request: SearchRequest, scope: SearchScope): Searc
   let candidates: Condition;
   if (compiled.length === 1) {
     where = and([base, ...compiled[0]!]);
-    candidates = { sql: `SELECT d.id AS id FROM search_docs d WHERE ${where.sql}`, params: where.params };
+    candidates = { sql: `SELECT d.id AS id FROM ${tables.docs} d WHERE ${where.sql}`, params: where.params };
   } else {
     const selects = compiled.map((conds) => and([base, ...conds]));
     candidates = {
-      sql: selects.map((s) => `SELECT id FROM (SELECT d.id AS id FROM search_docs d WHERE ${s.sql})`).join(' UNION '),
+      sql: selects
+        .map((s) => `SELECT id FROM (SELECT d.id AS id FROM ${tables.docs} d WHERE ${s.sql})`)
+        .join(' UNION '),
       params: selects.flatMap((s) => s.params),
     };
     where = { sql: `${base.sql} AND d.id IN (${candidates.sql})`, params: [...base.params, ...candidates.params] };
   }
 
+  // Under a lag the index is read as of a past time (views over current and past versions): the
+  // counters and the ordered walks describe the current index only, so the general plans answer.
+  const lagged = tables !== CURRENT_TABLES;
   const docs = docsCount(scope);
-  const total = countOf(compiled, scope) ?? {
-    sql: `SELECT COUNT(*) AS total FROM (${candidates.sql})`,
-    params: candidates.params,
+  const total = (lagged ? null : countOf(compiled, scope)) ?? {
+    sql: `${tables.prefix}SELECT COUNT(*) AS total FROM (${candidates.sql})`,
+    params: [...tables.prefixParams, ...candidates.params],
   };
 
   const joins: Condition[] = [];
@@ -127,19 +143,19 @@ export function compileSearch(request: SearchRequest, scope: SearchScope): Searc
   order.push('d.id ASC');
   const page: SqlStatement = {
     sql:
-      `SELECT d.id AS id, d.created_at AS created_at, d.updated_at AS updated_at FROM search_docs d` +
+      `${tables.prefix}SELECT d.id AS id, d.created_at AS created_at, d.updated_at AS updated_at FROM ${tables.docs} d` +
       joins.map((j) => ` ${j.sql}`).join('') +
       ` WHERE ${where.sql} ORDER BY ${order.join(', ')} LIMIT ? OFFSET ?`,
-    params: [...joins.flatMap((j) => j.params), ...where.params, request.limit, request.after],
+    params: [...tables.prefixParams, ...joins.flatMap((j) => j.params), ...where.params, request.limit, request.after],
   };
 
   const values: SqlStatement = {
     sql:
-      `SELECT id, property, value FROM search_values WHERE hub_id = ? AND object_type_id = ?` +
+      `${tables.prefix}SELECT id, property, value FROM ${tables.values} WHERE hub_id = ? AND object_type_id = ?` +
       ` AND property IN (${scope.shown.map(() => '?').join(', ')}) AND id IN (${IDS})`,
-    params: [scope.hubId, scope.objectTypeId, ...scope.shown],
+    params: [...tables.prefixParams, scope.hubId, scope.objectTypeId, ...scope.shown],
   };
-  const walk = walkOf(request, scope, compiled);
+  const walk = lagged ? undefined : walkOf(request, scope, compiled);
   return {
     total,
     page,
@@ -155,7 +171,7 @@ export function compileSearch(request: SearchRequest, scope: SearchScope): Searc
  * no `query`) counts its set on the value index (a negation: the type's live records minus it); a group
  * without filters is every live record. Null: the general count over the documents.
  */
-function countOf(compiled: Condition[][], scope: SearchScope): SqlStatement | null {
+function countOf(compiled: Condition[][], scope: ScopeWithTables): SqlStatement | null {
   if (compiled.length !== 1) return null;
   const [only, ...more] = compiled[0]!;
   const docs = docsCount(scope);
@@ -296,18 +312,21 @@ function and(conditions: Condition[]): Condition {
   return { sql: conditions.map((c) => c.sql).join(' AND '), params: conditions.flatMap((c) => c.params) };
 }
 
-function groupConditions(filters: readonly SearchFilter[], terms: readonly string[], scope: SearchScope): Condition[] {
+function groupConditions(
+  filters: readonly SearchFilter[],
+  terms: readonly string[],
+  scope: ScopeWithTables,
+): Condition[] {
   const conditions: Condition[] = [];
-  if (scope.visibleAsOf !== null) conditions.push({ sql: 'd.created_at <= ?', params: [scope.visibleAsOf] });
   for (const filter of filters) conditions.push(filterCondition(filter, scope));
   for (const term of terms) conditions.push(queryTermCondition(term, scope));
   return conditions;
 }
 
 /** The values of `property` that satisfy `predicate`: an index range of `search_values`. */
-function valuesOf(property: string, predicate?: Condition): IdSet {
+function valueSet(property: string, predicate?: Condition): IdSet {
   return {
-    table: 'search_values',
+    table: 'values',
     where: {
       sql: 'property = ?' + (predicate ? ` AND ${predicate.sql}` : ''),
       params: [property, ...(predicate?.params ?? [])],
@@ -318,29 +337,29 @@ function valuesOf(property: string, predicate?: Condition): IdSet {
 }
 
 /** The set as a SELECT of ids (or of `what` over them) in the account and type. */
-function setSelect(scope: SearchScope, set: IdSet, what = 'id'): Condition {
+function setSelect(scope: ScopeWithTables, set: IdSet, what = 'id'): Condition {
   return {
-    sql: `SELECT ${what} FROM ${set.table} WHERE hub_id = ? AND object_type_id = ? AND ${set.where.sql}`,
+    sql: `SELECT ${what} FROM ${scope.tables[set.table]} WHERE hub_id = ? AND object_type_id = ? AND ${set.where.sql}`,
     params: [scope.hubId, scope.objectTypeId, ...set.where.params],
   };
 }
 
-/** Whether the row `d` is in the set: one lookup by the record's key (the column names are the table's). */
+/** Whether the row `d` is in the set: one lookup by the record's key (walks read the current index only). */
 function probeOf(set: IdSet, negated: boolean): Condition {
   return {
     sql:
-      `${negated ? 'NOT ' : ''}EXISTS (SELECT 1 FROM ${set.table} x WHERE x.hub_id = d.hub_id` +
+      `${negated ? 'NOT ' : ''}EXISTS (SELECT 1 FROM search_${set.table} x WHERE x.hub_id = d.hub_id` +
       ` AND x.object_type_id = d.object_type_id AND x.id = d.id AND ${set.where.sql})`,
     params: set.where.params,
   };
 }
 
-function having(scope: SearchScope, set: IdSet): Condition {
+function havingSet(scope: ScopeWithTables, set: IdSet): Condition {
   const s = setSelect(scope, set);
   return { sql: `d.id IN (${s.sql})`, params: s.params, probe: probeOf(set, false), set: { of: set, negated: false } };
 }
 
-function without(scope: SearchScope, set: IdSet): Condition {
+function withoutSet(scope: ScopeWithTables, set: IdSet): Condition {
   const s = setSelect(scope, set);
   return {
     sql: `d.id NOT IN (${s.sql})`,
@@ -350,9 +369,25 @@ function without(scope: SearchScope, set: IdSet): Condition {
   };
 }
 
-function filterCondition(filter: SearchFilter, scope: SearchScope): Condition {
+/** For the option and association filters (no counting shortcut): the ids as a plain SELECT. */
+export function valuesOf(scope: ScopeWithTables, property: string, predicate?: Condition): Condition {
+  return {
+    sql:
+      `SELECT id FROM ${scope.tables.values} WHERE hub_id = ? AND object_type_id = ? AND property = ?` +
+      (predicate ? ` AND ${predicate.sql}` : ''),
+    params: [scope.hubId, scope.objectTypeId, property, ...(predicate?.params ?? [])],
+  };
+}
+
+export const having = (set: Condition): Condition => ({ sql: `d.id IN (${set.sql})`, params: set.params });
+export const without = (set: Condition): Condition => ({ sql: `d.id NOT IN (${set.sql})`, params: set.params });
+
+function filterCondition(filter: SearchFilter, scope: ScopeWithTables): Condition {
   const { propertyName: p } = filter;
+  const target = scope.associationTarget?.(p);
+  if (target !== undefined) return associationCondition(filter, target, scope);
   const kind = p === ID ? 'number' : scope.kindOf(p);
+  if (kind === 'options') return optionsCondition(filter, scope);
   const column = kind === 'number' ? 'num' : 'lower';
   const operand = (value: string): SqlParam => operandOf(value, kind, p);
   // The record's own id: a range of the documents' key.
@@ -360,18 +395,18 @@ function filterCondition(filter: SearchFilter, scope: SearchScope): Condition {
   const compare = (op: '<' | '<=' | '>' | '>=' | '=', value: string): Condition =>
     onId
       ? { sql: `d.id ${op} ?`, params: [operand(value)], ...idBounds(op, Number(operand(value))) }
-      : having(scope, valuesOf(p, { sql: `${column} ${op} ?`, params: [operand(value)] }));
+      : havingSet(scope, valueSet(p, { sql: `${column} ${op} ?`, params: [operand(value)] }));
   switch (filter.operator) {
     case 'HAS_PROPERTY':
-      return onId ? { sql: '1', params: [] } : having(scope, valuesOf(p));
+      return onId ? { sql: '1', params: [] } : havingSet(scope, valueSet(p));
     case 'NOT_HAS_PROPERTY':
-      return onId ? { sql: '0', params: [] } : without(scope, valuesOf(p));
+      return onId ? { sql: '0', params: [] } : withoutSet(scope, valueSet(p));
     case 'EQ':
       return compare('=', filter.value);
     case 'NEQ':
       return onId
         ? { sql: 'd.id != ?', params: [operand(filter.value)] }
-        : without(scope, valuesOf(p, { sql: `${column} = ?`, params: [operand(filter.value)] }));
+        : withoutSet(scope, valueSet(p, { sql: `${column} = ?`, params: [operand(filter.value)] }));
     case 'LT':
       return compare('<', filter.value);
     case 'LTE':
@@ -388,15 +423,15 @@ function filterCondition(filter: SearchFilter, scope: SearchScope): Condition {
             params,
             ids: { lo: Math.ceil(Number(params[0])), hi: Math.floor(Number(params[1])) },
           }
-        : having(scope, valuesOf(p, { sql: `${column} BETWEEN ? AND ?`, params }));
+        : havingSet(scope, valueSet(p, { sql: `${column} BETWEEN ? AND ?`, params }));
     }
     case 'IN':
     case 'NOT_IN': {
       const params = [...new Set(filter.values.map(operand))];
       const list = params.map(() => '?').join(', ');
       if (onId) return { sql: `d.id ${filter.operator === 'IN' ? 'IN' : 'NOT IN'} (${list})`, params };
-      const set = valuesOf(p, { sql: `${column} IN (${list})`, params });
-      return filter.operator === 'IN' ? having(scope, set) : without(scope, set);
+      const set = valueSet(p, { sql: `${column} IN (${list})`, params });
+      return filter.operator === 'IN' ? havingSet(scope, set) : withoutSet(scope, set);
     }
     case 'CONTAINS_TOKEN':
     case 'NOT_CONTAINS_TOKEN': {
@@ -406,24 +441,24 @@ function filterCondition(filter: SearchFilter, scope: SearchScope): Condition {
       }
       // A wildcard may match several tokens of one record: not unique.
       const set: IdSet = {
-        table: 'search_tokens',
+        table: 'tokens',
         where: {
           sql: 'property = ? AND ' + ('exact' in pattern ? 'token = ?' : 'token GLOB ?'),
           params: [p, 'exact' in pattern ? pattern.exact : pattern.glob],
         },
         unique: 'exact' in pattern,
       };
-      return filter.operator === 'CONTAINS_TOKEN' ? having(scope, set) : without(scope, set);
+      return filter.operator === 'CONTAINS_TOKEN' ? havingSet(scope, set) : withoutSet(scope, set);
     }
   }
 }
 
 /** One word of `query`: some default searchable property has a token it begins. */
-function queryTermCondition(term: string, scope: SearchScope): Condition {
+function queryTermCondition(term: string, scope: ScopeWithTables): Condition {
   if (scope.searchable.length === 0) return { sql: '0', params: [] };
   const glob = `${term.replace(/[*?[\]]/g, (c) => `[${c}]`)}*`;
-  return having(scope, {
-    table: 'search_tokens',
+  return havingSet(scope, {
+    table: 'tokens',
     where: {
       sql: `property IN (${scope.searchable.map(() => '?').join(', ')}) AND token GLOB ?`,
       params: [...scope.searchable, glob],
@@ -432,7 +467,7 @@ function queryTermCondition(term: string, scope: SearchScope): Condition {
   });
 }
 
-function sortTerms(sort: SearchSort, i: number, scope: SearchScope, joins: Condition[], order: string[]): void {
+function sortTerms(sort: SearchSort, i: number, scope: ScopeWithTables, joins: Condition[], order: string[]): void {
   const direction = sort.direction === 'DESCENDING' ? 'DESC' : 'ASC';
   if (sort.propertyName === ID) {
     order.push(`d.id ${direction}`);
@@ -448,7 +483,7 @@ function sortTerms(sort: SearchSort, i: number, scope: SearchScope, joins: Condi
   const column = `${alias}.${scope.kindOf(sort.propertyName) === 'number' ? 'num' : 'lower'}`;
   joins.push({
     sql:
-      `LEFT JOIN search_values ${alias} ON ${alias}.hub_id = d.hub_id AND ${alias}.object_type_id = d.object_type_id` +
+      `LEFT JOIN ${scope.tables.values} ${alias} ON ${alias}.hub_id = d.hub_id AND ${alias}.object_type_id = d.object_type_id` +
       ` AND ${alias}.property = ? AND ${alias}.id = d.id`,
     params: [sort.propertyName],
   });
@@ -464,8 +499,8 @@ function idBounds(op: '<' | '<=' | '>' | '>=' | '=', v: number): Pick<Condition,
   return { ids: { lo, hi } };
 }
 
-function operandOf(value: string, kind: ValueKind, property: string): SqlParam {
-  if (kind === 'string') return lowerOf(value);
+export function operandOf(value: string, kind: ValueKind, property: string): SqlParam {
+  if (kind !== 'number') return lowerOf(value);
   const n = numericOf(value);
   if (n === null) {
     throw notANumberOrDate(value, property);

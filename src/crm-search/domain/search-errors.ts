@@ -65,3 +65,16 @@ export function unknownSearchProperties(named: ReadonlyArray<{ name: string; in:
     })),
   );
 }
+
+/** `associations.{type}` takes the operators of a set of record ids only. */
+export function unsupportedAssociationOperator(operator: string, property: string): HubSpotError {
+  const message = `${operator} is not supported on ${property}: use EQ, NEQ, IN, NOT_IN, HAS_PROPERTY or NOT_HAS_PROPERTY with record ids`;
+  return HubSpotError.validation(message, [{ message, in: 'filterGroups.filters.operator', code: 'INVALID' }]);
+}
+
+/** A value of `associations.{type}` that is not a record id. */
+export function notARecordId(value: string, property: string): HubSpotError {
+  return HubSpotError.validation(`${JSON.stringify(value.slice(0, 100))} is not a record id (${property})`, [
+    { message: 'not a record id', in: 'filterGroups.filters.value', code: 'INVALID' },
+  ]);
+}

@@ -34,12 +34,33 @@ export function tokensOf(value: string): string[] {
   return [...tokens];
 }
 
-/** HubSpot's property types that compare as numbers (dates as epoch milliseconds). */
-export type ValueKind = 'number' | 'string';
+/**
+ * How a property's values compare: as numbers (number, date, datetime: dates as epoch milliseconds),
+ * as text, or option by option (a multi-checkbox: enumeration with `fieldType: checkbox`, `a;b;c`).
+ */
+export type ValueKind = 'number' | 'string' | 'options';
 
-export function kindOfPropertyType(type: string | undefined): ValueKind {
-  return type === 'number' || type === 'date' || type === 'datetime' ? 'number' : 'string';
+export function kindOfPropertyType(type: string | undefined, fieldType?: string): ValueKind {
+  if (type === 'number' || type === 'date' || type === 'datetime') return 'number';
+  return type === 'enumeration' && fieldType === 'checkbox' ? 'options' : 'string';
 }
+
+/**
+ * A multi-checkbox value's options, lower-cased: its `;`-separated parts, blanks dropped. A value
+ * without `;` is its own one option (its lower-cased form), so only values with a `;` need rows of
+ * their own in the options index (what the projection writes and the compiler reads).
+ */
+export function optionsOf(value: string): string[] {
+  return [
+    ...new Set(
+      lowerOf(value)
+        .split(';')
+        .filter((o) => o !== ''),
+    ),
+  ];
+}
+
+export const hasSeveralOptions = (value: string): boolean => value.includes(';');
 
 /**
  * A CONTAINS_TOKEN value as a token pattern: `*` matches any run of characters (HubSpot's wildcard,

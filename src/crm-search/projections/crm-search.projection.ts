@@ -5,7 +5,26 @@ import type { Recorded } from '../../platform/events/event-type-registry';
 import type { Projection } from '../../platform/projections/projection';
 import { cachedStatement } from '../../platform/projections/statement-cache';
 import { systemValuesOf } from '../application/search-types';
-import { ID_BUCKET_SIZE, indexedTokensOf, lowerOf, numericOf } from '../domain/search-values';
+import { type SearchEvent, SearchEventType } from '../domain/search-lag';
+import {
+  hasSeveralOptions,
+  ID_BUCKET_SIZE,
+  indexedTokensOf,
+  lowerOf,
+  numericOf,
+  optionsOf,
+} from '../domain/search-values';
+import {
+  forgetAccountHistory,
+  forgetSearchHistory,
+  keepDocVersion,
+  historyLagOf,
+  SEARCH_LAGGED_ACCOUNTS,
+  keepValueVersion,
+  pruneSearchHistory,
+  resetSearchHistory,
+  SEARCH_HISTORY_TABLES,
+} from './search-history';
 
 export const CRM_SEARCH_PROJECTION = 'crm-search';
 
@@ -18,18 +37,23 @@ export const CRM_SEARCH_PROJECTION = 'crm-search';
  * - `search_values`: one row per value of a record (system values included), indexed by property and
  *   lower-cased value, and by property and numeric value (numbers, dates as epoch ms);
  * - `search_tokens`: the inverted index, one row per token of a value (the full-text index CONTAINS_TOKEN
- *   and `query` read).
- * Archived, merged and purged records leave every table: search finds live records only.
+ *   and `query` read);
+ * - `search_options`: the options of the values with several (`a;b;c`), one row each: what a
+ *   multi-checkbox property compares option by option (a value without `;` is its own option);
+ * - the `*_past` tables (search-history.ts): the versions an update or an archive replaced, for an
+ *   hour, which a search with a lag reads.
+ * Archived, merged and purged records leave the current tables: search finds live records only.
  */
 @Injectable()
-export class CrmSearchProjection implements Projection<RecordEvent> {
+export class CrmSearchProjection implements Projection<RecordEvent | SearchEvent> {
   readonly name = CRM_SEARCH_PROJECTION;
-  readonly version = 2;
-  readonly handles: readonly RecordEvent['type'][] = [
+  readonly version = 3;
+  readonly handles: readonly (RecordEvent | SearchEvent)['type'][] = [
+    SearchEventType.SearchLagSet,
     CrmRecordEventType.RecordCreated,
+    CrmRecordEventType.RecordRestored,
     CrmRecordEventType.RecordPropertiesChanged,
     CrmRecordEventType.RecordArchived,
-    CrmRecordEventType.RecordRestored,
     CrmRecordEventType.RecordMerged,
     CrmRecordEventType.RecordPurged,
   ];
@@ -82,18 +106,45 @@ export class CrmSearchProjection implements Projection<RecordEvent> {
         PRIMARY KEY (hub_id, object_type_id, property, token, id)
       ) WITHOUT ROWID;
       CREATE INDEX IF NOT EXISTS search_tokens_record ON search_tokens (hub_id, object_type_id, id);
+      CREATE TABLE IF NOT EXISTS search_options (
+        hub_id INTEGER NOT NULL,
+        object_type_id TEXT NOT NULL,
+        property TEXT NOT NULL,
+        option TEXT NOT NULL,
+        id INTEGER NOT NULL,
+        PRIMARY KEY (hub_id, object_type_id, property, option, id)
+      ) WITHOUT ROWID;
+      CREATE INDEX IF NOT EXISTS search_options_record ON search_options (hub_id, object_type_id, id);
+      ${SEARCH_HISTORY_TABLES}
+      ${SEARCH_LAGGED_ACCOUNTS}
     `);
   }
 
   reset(db: Database.Database): void {
     db.exec(
       'DELETE FROM search_docs; DELETE FROM search_counts; DELETE FROM search_id_buckets;' +
-        ' DELETE FROM search_values; DELETE FROM search_tokens;',
+        ' DELETE FROM search_values; DELETE FROM search_tokens; DELETE FROM search_options;',
     );
+    resetSearchHistory(db);
   }
 
-  apply(event: Recorded<RecordEvent>, db: Database.Database): void {
+  apply(event: Recorded<RecordEvent | SearchEvent>, db: Database.Database): void {
     switch (event.type) {
+      case SearchEventType.SearchLagSet: {
+        // Past versions are kept only while the account has a lag (no cost for the others).
+        const { hubId, lagMs } = event.data;
+        if (lagMs > 0) {
+          cachedStatement(db, 'INSERT OR REPLACE INTO search_lagged_accounts (hub_id, lag_ms) VALUES (?, ?)').run(
+            hubId,
+            lagMs,
+          );
+          pruneSearchHistory(db, hubId, event.data.setAt, lagMs);
+        } else {
+          cachedStatement(db, 'DELETE FROM search_lagged_accounts WHERE hub_id = ?').run(hubId);
+          forgetAccountHistory(db, hubId);
+        }
+        return;
+      }
       case CrmRecordEventType.RecordCreated:
         this.index(db, event.data, event.data.createdAt);
         return;
@@ -105,44 +156,44 @@ export class CrmSearchProjection implements Projection<RecordEvent> {
         const d = event.data;
         const doc = cachedStatement(
           db,
-          'SELECT created_at FROM search_docs WHERE hub_id = ? AND object_type_id = ? AND id = ?',
-        ).get(d.hubId, d.objectTypeId, d.id) as { created_at: number } | undefined;
+          'SELECT created_at, updated_at FROM search_docs WHERE hub_id = ? AND object_type_id = ? AND id = ?',
+        ).get(d.hubId, d.objectTypeId, d.id) as { created_at: number; updated_at: number } | undefined;
         if (!doc) return;
+        const lag = historyLagOf(db, d.hubId);
+        const keep = lag !== null;
+        if (keep) {
+          pruneSearchHistory(db, d.hubId, d.changedAt, lag);
+          keepDocVersion(db, d.hubId, d.objectTypeId, d.id, doc, d.changedAt);
+        }
         cachedStatement(
           db,
           'UPDATE search_docs SET updated_at = ? WHERE hub_id = ? AND object_type_id = ? AND id = ?',
         ).run(d.changedAt, d.hubId, d.objectTypeId, d.id);
         const changes = { ...d.changes, ...systemValuesOf(d.objectTypeId, d.id, doc.created_at, d.changedAt) };
         for (const [property, value] of Object.entries(changes)) {
-          this.deleteValue(db, d.hubId, d.objectTypeId, d.id, property);
+          const old = this.deleteValue(db, d.hubId, d.objectTypeId, d.id, property);
+          if ((old ?? '') === value) {
+            if (old !== null) this.insertValue(db, d.hubId, d.objectTypeId, d.id, property, value);
+            continue;
+          }
+          if (keep) keepValueVersion(db, d.hubId, d.objectTypeId, d.id, property, old, doc.created_at, d.changedAt);
           if (value !== '') this.insertValue(db, d.hubId, d.objectTypeId, d.id, property, value);
         }
         return;
       }
       case CrmRecordEventType.RecordArchived:
+        this.retire(db, event.data.hubId, event.data.objectTypeId, event.data.id, event.data.archivedAt);
+        return;
       case CrmRecordEventType.RecordMerged:
+        this.retire(db, event.data.hubId, event.data.objectTypeId, event.data.id, event.data.mergedAt);
+        return;
       case CrmRecordEventType.RecordPurged:
+        // GDPR: gone at once, its past versions too (no lag keeps personal data).
         this.remove(db, event.data.hubId, event.data.objectTypeId, event.data.id);
+        forgetSearchHistory(db, event.data.hubId, event.data.objectTypeId, event.data.id);
         return;
       case CrmRecordEventType.RecordIdVoided:
         return;
-    }
-  }
-
-  private index(
-    db: Database.Database,
-    d: { hubId: number; objectTypeId: string; id: number; properties: Record<string, string>; createdAt: number },
-    updatedAt: number,
-  ): void {
-    this.remove(db, d.hubId, d.objectTypeId, d.id);
-    cachedStatement(
-      db,
-      'INSERT INTO search_docs (hub_id, object_type_id, id, created_at, updated_at) VALUES (?, ?, ?, ?, ?)',
-    ).run(d.hubId, d.objectTypeId, d.id, d.createdAt, updatedAt);
-    this.count(db, d.hubId, d.objectTypeId, d.id, 1);
-    const values = { ...d.properties, ...systemValuesOf(d.objectTypeId, d.id, d.createdAt, updatedAt) };
-    for (const [property, value] of Object.entries(values)) {
-      if (value !== '') this.insertValue(db, d.hubId, d.objectTypeId, d.id, property, value);
     }
   }
 
@@ -156,14 +207,21 @@ export class CrmSearchProjection implements Projection<RecordEvent> {
       'INSERT OR IGNORE INTO search_tokens (hub_id, object_type_id, property, token, id) VALUES (?, ?, ?, ?, ?)',
     );
     for (const t of indexedTokensOf(value)) token.run(hubId, type, property, t, id);
+    if (!hasSeveralOptions(value)) return;
+    const option = cachedStatement(
+      db,
+      'INSERT OR IGNORE INTO search_options (hub_id, object_type_id, property, option, id) VALUES (?, ?, ?, ?, ?)',
+    );
+    for (const o of optionsOf(value)) option.run(hubId, type, property, o, id);
   }
 
-  private deleteValue(db: Database.Database, hubId: number, type: string, id: number, property: string) {
+  /** Removes a value from the index; answers it (null: there was none). */
+  private deleteValue(db: Database.Database, hubId: number, type: string, id: number, property: string): string | null {
     const old = cachedStatement(
       db,
       'SELECT value FROM search_values WHERE hub_id = ? AND object_type_id = ? AND property = ? AND id = ?',
     ).get(hubId, type, property, id) as { value: string } | undefined;
-    if (!old) return;
+    if (!old) return null;
     cachedStatement(
       db,
       'DELETE FROM search_values WHERE hub_id = ? AND object_type_id = ? AND property = ? AND id = ?',
@@ -173,6 +231,31 @@ export class CrmSearchProjection implements Projection<RecordEvent> {
       'DELETE FROM search_tokens WHERE hub_id = ? AND object_type_id = ? AND property = ? AND token = ? AND id = ?',
     );
     for (const t of indexedTokensOf(old.value)) token.run(hubId, type, property, t, id);
+    if (hasSeveralOptions(old.value)) {
+      cachedStatement(
+        db,
+        'DELETE FROM search_options WHERE hub_id = ? AND object_type_id = ? AND property = ? AND id = ?',
+      ).run(hubId, type, property, id);
+    }
+    return old.value;
+  }
+
+  private index(
+    db: Database.Database,
+    d: { hubId: number; objectTypeId: string; id: number; properties: Record<string, string>; createdAt: number },
+    updatedAt: number,
+  ): void {
+    // Made again (an id voided and reused): what was there stops being indexed now.
+    this.retire(db, d.hubId, d.objectTypeId, d.id, updatedAt);
+    cachedStatement(
+      db,
+      'INSERT INTO search_docs (hub_id, object_type_id, id, created_at, updated_at) VALUES (?, ?, ?, ?, ?)',
+    ).run(d.hubId, d.objectTypeId, d.id, d.createdAt, updatedAt);
+    this.count(db, d.hubId, d.objectTypeId, d.id, 1);
+    const values = { ...d.properties, ...systemValuesOf(d.objectTypeId, d.id, d.createdAt, updatedAt) };
+    for (const [property, value] of Object.entries(values)) {
+      if (value !== '') this.insertValue(db, d.hubId, d.objectTypeId, d.id, property, value);
+    }
   }
 
   /** Keeps the live records' counts: per account and type, and per bucket of ids (id-range totals). */
@@ -189,6 +272,31 @@ export class CrmSearchProjection implements Projection<RecordEvent> {
     ).run(hubId, type, Math.floor(id / ID_BUCKET_SIZE), by);
   }
 
+  /**
+   * The record stops being indexed at `at` (archived, merged, made again): its document and values
+   * are kept as past versions (for searches with a lag), then removed.
+   */
+  private retire(db: Database.Database, hubId: number, type: string, id: number, at: number) {
+    const doc = cachedStatement(
+      db,
+      'SELECT created_at, updated_at FROM search_docs WHERE hub_id = ? AND object_type_id = ? AND id = ?',
+    ).get(hubId, type, id) as { created_at: number; updated_at: number } | undefined;
+    if (!doc) return;
+    const lag = historyLagOf(db, hubId);
+    if (lag === null) {
+      this.remove(db, hubId, type, id);
+      return;
+    }
+    pruneSearchHistory(db, hubId, at, lag);
+    keepDocVersion(db, hubId, type, id, doc, at);
+    const values = cachedStatement(
+      db,
+      'SELECT property, value FROM search_values INDEXED BY search_values_record WHERE hub_id = ? AND object_type_id = ? AND id = ?',
+    ).all(hubId, type, id) as Array<{ property: string; value: string }>;
+    for (const v of values) keepValueVersion(db, hubId, type, id, v.property, v.value, doc.created_at, at);
+    this.remove(db, hubId, type, id);
+  }
+
   /** Removes a record from every table (nothing when it is not there: the common case of a create). */
   private remove(db: Database.Database, hubId: number, type: string, id: number) {
     const doc = cachedStatement(db, 'DELETE FROM search_docs WHERE hub_id = ? AND object_type_id = ? AND id = ?').run(
@@ -203,6 +311,7 @@ export class CrmSearchProjection implements Projection<RecordEvent> {
     for (const table of [
       'search_values INDEXED BY search_values_record',
       'search_tokens INDEXED BY search_tokens_record',
+      'search_options INDEXED BY search_options_record',
     ]) {
       cachedStatement(db, `DELETE FROM ${table} WHERE hub_id = ? AND object_type_id = ? AND id = ?`).run(
         hubId,
