@@ -1,15 +1,4 @@
-import type { SqlParam } from './search-compiler';
-
-/** The names a compiled search reads its documents, values, tokens and options from. */
-export interface SearchTables {
-  docs: string;
-  values: string;
-  tokens: string;
-  options: string;
-  /** A `WITH` clause the statements start with (the views below), and its parameters; empty: none. */
-  prefix: string;
-  prefixParams: SqlParam[];
-}
+import type { SearchTables } from './search-sql';
 
 /** Without a lag: the index as it is (read-your-writes). */
 export const CURRENT_TABLES: SearchTables = {

@@ -1,6 +1,6 @@
 import { notARecordId, unsupportedAssociationOperator } from '../domain/search-errors';
 import type { SearchFilter } from '../domain/search-request';
-import { type Condition, having, type ScopeWithTables, without } from './search-compiler';
+import { type Condition, having, type ScopeWithTables, without } from './search-sql';
 
 /** HubSpot's pseudo-property of associations in search filters: `associations.{objectType}`. */
 export const ASSOCIATIONS_PREFIX = 'associations.';

@@ -1,7 +1,7 @@
 import { blankToken } from '../domain/search-errors';
 import type { SearchFilter } from '../domain/search-request';
 import { lowerOf, tokenPatternOf } from '../domain/search-values';
-import { type Condition, having, type ScopeWithTables, valuesOf, without } from './search-compiler';
+import { type Condition, having, type ScopeWithTables, valuesOf, without } from './search-sql';
 
 /**
  * A filter on a multi-checkbox property (`a;b;c`), compared option by option as HubSpot does: `EQ x`
