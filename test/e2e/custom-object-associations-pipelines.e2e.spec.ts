@@ -15,7 +15,12 @@ let client: Client;
 let cars: string;
 let definitionId: number;
 
-async function call(method: 'GET' | 'POST' | 'PUT', url: string, body?: unknown, token = mintRecordsToken(t, hubId)) {
+async function call(
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE',
+  url: string,
+  body?: unknown,
+  token = mintRecordsToken(t, hubId),
+) {
   const r = await t.inject({
     method,
     url,
@@ -154,6 +159,53 @@ describe('pipelines of a custom object type', () => {
     expect(operationProblems('GET', '/crm/v3/pipelines/{objectType}/{pipelineId}', 200, raw.body)).toEqual([]);
     const audit = await call('GET', `/crm/v3/pipelines/${cars}/${created.id}/audit`);
     expect(audit.body.results.map((a: { action: string }) => a.action)).toContain('CREATE');
+  });
+
+  it('records of the type sit in its pipelines: hs_pipeline and hs_pipeline_stage checked against them', async () => {
+    const pipeline = await client.crm.pipelines.pipelinesApi.create(cars, {
+      label: 'Delivery',
+      displayOrder: 5,
+      stages: [
+        { label: 'Waiting', displayOrder: 0, metadata: {} },
+        { label: 'Delivered', displayOrder: 1, metadata: { isClosed: 'true' } },
+      ],
+    });
+    const [waiting, delivered] = pipeline.stages.map((s) => s.id);
+    const car = await client.crm.objects.basicApi.create(cars, {
+      properties: { model: 'S', hs_pipeline: pipeline.id, hs_pipeline_stage: waiting! },
+      associations: [],
+    });
+    const moved = await client.crm.objects.basicApi.update(cars, car.id, {
+      properties: { hs_pipeline_stage: delivered! },
+    });
+    expect(moved.properties.hs_pipeline_stage).toBe(delivered);
+    const read = await client.crm.objects.basicApi.getById(cars, car.id, ['hs_pipeline', 'hs_pipeline_stage']);
+    expect([read.properties.hs_pipeline, read.properties.hs_pipeline_stage]).toEqual([pipeline.id, delivered]);
+    // A stage of no pipeline of the type, and a pipeline the account does not have: HubSpot's 400.
+    const badStage = await call('PATCH', `/crm/v3/objects/${cars}/${car.id}`, {
+      properties: { hs_pipeline_stage: 'nowhere' },
+    });
+    expect(badStage.status).toBe(400);
+    expect(badStage.body).toMatchObject({ category: 'VALIDATION_ERROR' });
+    expect(JSON.stringify(badStage.body)).toContain('INVALID_OPTION');
+    const badPipeline = await call('POST', `/crm/v3/objects/${cars}`, {
+      properties: { model: 'X', hs_pipeline: '999999', hs_pipeline_stage: waiting },
+    });
+    expect(badPipeline.status).toBe(400);
+    expect(JSON.stringify(badPipeline.body)).toContain('INVALID_OPTION');
+    // The pipelines module sees the record in its stage: the stage in use cannot go when validation is asked.
+    const inUse = await call(
+      'DELETE',
+      `/crm/v3/pipelines/${cars}/${pipeline.id}/stages/${delivered}?validateReferencesBeforeDelete=true`,
+    );
+    expect(inUse.status).toBe(400);
+    expect(inUse.body).toMatchObject({ subCategory: 'PIPELINE_STAGE_IN_USE', context: { stageIds: [delivered] } });
+    // The properties are listed as the type's own, HubSpot-defined.
+    const props = await client.crm.properties.coreApi.getAll(cars);
+    expect(props.results.filter((p) => p.name.startsWith('hs_pipeline')).map((p) => p.name)).toEqual([
+      'hs_pipeline',
+      'hs_pipeline_stage',
+    ]);
   });
 
   it('takes the custom object scopes; an unknown or archived type is HubSpot’s 400; contacts have none', async () => {

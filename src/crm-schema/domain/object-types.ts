@@ -253,6 +253,10 @@ export type ResolvedObjectType =
  */
 const CUSTOM_DEFAULT_PROPERTIES: ReadonlyArray<[string, string, string, string]> = [
   ['hs_object_id', 'Record ID', 'number', 'number'],
+  // Every custom object has them (HubSpot's custom object pipelines put records in stages with them);
+  // a value must name one of the account's pipelines of the type and one of its stages.
+  ['hs_pipeline', 'Pipeline', 'enumeration', 'select'],
+  ['hs_pipeline_stage', 'Pipeline stage', 'enumeration', 'select'],
   ['hs_createdate', 'Object create date/time', 'datetime', 'date'],
   ['hs_lastmodifieddate', 'Object last modified date/time', 'datetime', 'date'],
   ['hs_created_by_user_id', 'Created by user ID', 'number', 'number'],
