@@ -106,5 +106,7 @@ try {
   }
 } finally {
   await service.stop();
-  rmSync(dataDir, { recursive: true, force: true });
+  // BENCH_KEEP_DATA=1: the loaded data directory stays (its read models can then be queried by hand).
+  if (process.env.BENCH_KEEP_DATA) console.log(`data kept in ${dataDir}`);
+  else rmSync(dataDir, { recursive: true, force: true });
 }
