@@ -22,6 +22,12 @@ export interface AuditPage {
   older: number | null;
   /** True when the scan budget ran out before a page filled (older pages may still hold matches). */
   scanCut: boolean;
+  /**
+   * Where a live tail opened from this page starts (after it): the store's head before the page was
+   * read, or the newest event shown when that is newer. Events committed after the render then reach
+   * the tail, none twice.
+   */
+  followFrom: number;
 }
 
 export const AUDIT_PAGE_SIZE = 50;
@@ -67,13 +73,9 @@ export class AuditTrail {
 
   async page(filter: AuditFilter, before = Number.MAX_SAFE_INTEGER, size = AUDIT_PAGE_SIZE): Promise<AuditPage> {
     try {
-      const storeAnswers =
-        filter.hubId === undefined &&
-        filter.appId === undefined &&
-        filter.correlationId === undefined &&
-        (filter.type === undefined || this.store.kind === 'sqlite');
-      if (!storeAnswers && this.store.readAt) return await this.indexedPage(filter, before, size);
-      return await this.scannedPage(filter, before, size);
+      const head = await this.store.headPosition();
+      const page = await this.filteredPage(filter, before, size, head);
+      return { ...page, followFrom: Math.max(head, page.events[0]?.position ?? 0) };
     } catch (error) {
       // A `before` this store never issued (EventStoreDB positions are not every number).
       if (error instanceof InvalidPositionError)
@@ -82,10 +84,30 @@ export class AuditTrail {
     }
   }
 
+  private async filteredPage(
+    filter: AuditFilter,
+    before: number,
+    size: number,
+    head: number,
+  ): Promise<Omit<AuditPage, 'followFrom'>> {
+    const storeAnswers =
+      filter.hubId === undefined &&
+      filter.appId === undefined &&
+      filter.correlationId === undefined &&
+      (filter.type === undefined || this.store.kind === 'sqlite');
+    if (!storeAnswers && this.store.readAt) return this.indexedPage(filter, before, size, head);
+    return this.scannedPage(filter, before, size);
+  }
+
   /** The index's matching positions, newest first, then those events from the store. */
-  private async indexedPage(filter: AuditFilter, before: number, size: number): Promise<AuditPage> {
+  private async indexedPage(
+    filter: AuditFilter,
+    before: number,
+    size: number,
+    head: number,
+  ): Promise<Omit<AuditPage, 'followFrom'>> {
     // The newest events are indexed by the time the page reads (a bounded wait; a page never fails on it).
-    await this.runner.readModelsReached(await this.store.headPosition());
+    await this.runner.readModelsReached(head);
     const found: RecordedEvent[] = [];
     let cursor = before;
     let read = 0;
@@ -110,7 +132,7 @@ export class AuditTrail {
     }
   }
 
-  private async scannedPage(filter: AuditFilter, before: number, size: number): Promise<AuditPage> {
+  private async scannedPage(filter: AuditFilter, before: number, size: number): Promise<Omit<AuditPage, 'followFrom'>> {
     const readBackward = this.store.readBackward?.bind(this.store);
     if (!readBackward) throw consoleErrors.backwardsReadUnsupported();
     // SQLite indexes the type; EventStoreDB would walk $all for a rare one: matched here, within the budget.

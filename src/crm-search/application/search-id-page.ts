@@ -51,13 +51,12 @@ export function readIdPage(
     let next: number | null = null;
     let total: number | null = null;
     if (driver) {
-      const where = and([base, driver, ...probes]);
-      total = (
-        cachedStatement(db, `SELECT COUNT(*) AS n FROM search_docs d WHERE ${where.sql}`).get(...where.params) as {
-          n: number;
-        }
-      ).n;
-      rows = page(db, and([where, { sql: 'd.id > ?', params: [afterId] }]), limit + 1);
+      // Every match, fewer than the driver's rows: one statement for the total and the page (the
+      // page's order needs each match probed anyway).
+      const all = page(db, and([base, driver, ...probes]), bounds.smallSet);
+      total = all.length;
+      const from = all.findIndex((r) => r.id > afterId);
+      rows = from < 0 ? [] : all.slice(from, from + limit + 1);
     } else {
       const window = cachedStatement(
         db,
