@@ -42,7 +42,11 @@ export class AuditIndexProjection implements Projection {
 
   apply(e: Recorded<DomainEvent>, db: Database.Database): void {
     const subjects = indexSubjectsOf(e);
-    const insert = cachedStatement(db, 'INSERT OR IGNORE INTO console_audit_index (subject, position) VALUES (?, ?)');
-    for (const subject of subjects) insert.run(subject, e.position);
+    // One statement per event (its four or five rows): a fifth cheaper than one per row.
+    const insert = cachedStatement(
+      db,
+      `INSERT OR IGNORE INTO console_audit_index (subject, position) VALUES ${subjects.map(() => '(?, ?)').join(', ')}`,
+    );
+    insert.run(...subjects.flatMap((subject) => [subject, e.position]));
   }
 }
