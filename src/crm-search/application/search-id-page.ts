@@ -5,10 +5,14 @@ import { CURRENT_TABLES } from './search-as-of';
 import { groupConditions } from './search-compiler';
 import type { Condition, SearchScope, SqlParam } from './search-sql';
 
-/** A set with fewer rows than this is small: it drives the page, and the total is counted exactly. */
-export const SMALL_SET = 10_000;
+/**
+ * A set with fewer rows than this is small: it drives the page, and the total is counted exactly.
+ * Each of its records costs a probe per other condition (about 10 µs for a word: one seek per
+ * searchable property), and this runs on the caller's thread: bounded to tens of milliseconds.
+ */
+export const SMALL_SET = 3_000;
 /** With no small set, the page walks at most this many records in id order (then says where to continue). */
-export const ID_WALK_BUDGET = 20_000;
+export const ID_WALK_BUDGET = 5_000;
 
 export interface IdPageRows {
   rows: Array<{ id: number; created_at: number; updated_at: number }>;
