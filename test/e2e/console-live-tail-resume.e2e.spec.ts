@@ -136,6 +136,14 @@ describe('console live tail: Last-Event-ID', () => {
     }
   });
 
+  it('answers a `from` that is no position with a 400 page', async () => {
+    for (const from of ['x', '-1', '1.5', '99999999999999999999']) {
+      const r = await t.inject({ method: 'GET', url: `/console/events/live?from=${from}`, headers: { cookie } });
+      expect([from, r.statusCode]).toEqual([from, 400]);
+      expect(r.headers['content-type']).toContain('text/html');
+    }
+  });
+
   it('without Last-Event-ID (or with one that is no position) starts at the head', async () => {
     await createAccount(t);
     for (const id of [undefined, 'x', '-1', '1.5']) {
