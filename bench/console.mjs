@@ -3,12 +3,14 @@
 // 100,000) are loaded through batch create — each a crm.RecordCreated and more, so the feed holds well
 // over 10,000 events — then each page is fetched signed in, 30 times, timed from request to the last
 // byte (the server's render and the loopback transfer): the newest events, events deep in the
-// history (keyset `before`), events filtered by account (the console's account index), the first and
-// a deep page of the account's records, and records found by search.
+// history (keyset `before`), events filtered by account, type, correlation id and their combinations
+// (the console's index), the first and a deep page of the account's records, and records found by
+// search. BENCH_KEEP_DATA=1 keeps the data directory.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { cpuOf } from './lib/processes.mjs';
 import { Service } from './lib/service.mjs';
 
 const CONTACTS = Number(process.env.BENCH_RECORDS ?? 100_000);
@@ -56,7 +58,7 @@ try {
   if (signIn.status !== 303) throw new Error(`sign-in answered ${signIn.status}`);
   cookie = signIn.headers.getSetCookie()[0].split(';')[0];
 
-  const feedHead = await lastPosition();
+  const { position: feedHead, correlationId: batchCorrelation } = await newestEvent();
   // An account with no events among the newest: its filter reads the whole scan budget for one page.
   const quiet = await service.admin('POST', '/admin/v1/accounts', { domain: 'quiet.example.com', tier: 'free' });
   const pages = [
@@ -68,24 +70,46 @@ try {
       `/console/events?hubId=${quiet.hubId}&before=${feedHead}`,
     ],
     [
-      'events of the account and a correlation id none has (index, 1,000 positions read)',
+      'events of the account and a correlation id none has (index intersection)',
       `/console/events?hubId=${setup.hubId}&correlationId=nobody`,
+    ],
+    [
+      'events of one correlation id (the last batch create: index)',
+      `/console/events?correlationId=${encodeURIComponent(batchCorrelation)}`,
+    ],
+    [
+      'events of the account, a type and a correlation id (index intersection)',
+      `/console/events?hubId=${setup.hubId}&type=crm.RecordCreated&correlationId=${encodeURIComponent(batchCorrelation)}`,
+    ],
+    [
+      'events of the account and a type none of its events has (index intersection)',
+      `/console/events?hubId=${setup.hubId}&type=app.Installed`,
     ],
     ['events of one type (type index)', '/console/events?type=crm.RecordCreated'],
     ['records, first 100', `/console/records?hubId=${setup.hubId}&type=0-1`],
     ['records, 100 after id 90,000 (keyset)', `/console/records?hubId=${setup.hubId}&type=0-1&after=90000`],
-    ['records, search text (one match)', `/console/records?hubId=${setup.hubId}&type=0-1&q=c77%40bench.example.com`],
+    [
+      'records, search text c77@bench.example.com (c77*: 1,111 matches; its other words every contact)',
+      `/console/records?hubId=${setup.hubId}&type=0-1&q=c77%40bench.example.com`,
+    ],
+    [
+      'records, search text bench (every contact: no small set, id walk)',
+      `/console/records?hubId=${setup.hubId}&type=0-1&q=bench`,
+    ],
     [
       'records, property filter (lastname EQ, one match)',
       `/console/records?hubId=${setup.hubId}&type=0-1&property=lastname&operator=EQ&value=No%2077`,
     ],
   ];
   console.log(`feed head: position ${feedHead}`);
-  console.log('| page | p50 ms | max ms | bytes |');
-  console.log('| --- | ---: | ---: | ---: |');
+  // The server's CPU time per request (all its threads, /proc ticks over the page's runs): what a page
+  // costs the server whatever else the machine runs, where wall times under load also wait for a core.
+  console.log('| page | p50 ms | max ms | server CPU ms/request | bytes |');
+  console.log('| --- | ---: | ---: | ---: | ---: |');
   for (const [name, path] of pages) {
     const times = [];
     let bytes = 0;
+    const cpuBefore = cpuOf(service.pid).process;
     for (let i = 0; i < RUNS; i++) {
       const t0 = performance.now();
       const r = await fetch(`${service.url}${path}`, { headers: { cookie } });
@@ -94,17 +118,24 @@ try {
       if (r.status !== 200) throw new Error(`${path} answered ${r.status}: ${body.slice(0, 300)}`);
       bytes = body.length;
     }
+    const cpuMs = ((cpuOf(service.pid).process - cpuBefore) * 1000) / RUNS;
     times.sort((a, b) => a - b);
-    console.log(`| ${name} | ${quantile(times, 0.5).toFixed(1)} | ${times.at(-1).toFixed(1)} | ${bytes} |`);
+    console.log(
+      `| ${name} | ${quantile(times, 0.5).toFixed(1)} | ${times.at(-1).toFixed(1)} | ${cpuMs.toFixed(1)} | ${bytes} |`,
+    );
   }
 
-  async function lastPosition() {
-    // The newest event's position, from the console's own newest page.
+  async function newestEvent() {
+    // The newest event's position and correlation id, from the console's own newest page.
     const r = await fetch(`${service.url}/console/events`, { headers: { cookie } });
-    const m = /<tr>\s*<td>(\d+)<\/td>/.exec(await r.text());
-    return m ? Number(m[1]) : 0;
+    const body = await r.text();
+    const m = /<tr>\s*<td>(\d+)<\/td>/.exec(body);
+    const c = /correlationId=([^"&]+)"/.exec(body);
+    return { position: m ? Number(m[1]) : 0, correlationId: c ? decodeURIComponent(c[1]) : 'none' };
   }
 } finally {
   await service.stop();
-  rmSync(dataDir, { recursive: true, force: true });
+  // BENCH_KEEP_DATA=1: the loaded data directory stays (its read models can then be queried by hand).
+  if (process.env.BENCH_KEEP_DATA) console.log(`data kept in ${dataDir}`);
+  else rmSync(dataDir, { recursive: true, force: true });
 }

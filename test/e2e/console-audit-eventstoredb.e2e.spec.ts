@@ -93,6 +93,23 @@ describe('console audit trail on EventStoreDB (stand-in)', () => {
         .map((e) => e.position)
         .slice(0, 50),
     );
+    // Combinations: intersected in the console's index, only the matching events read (readAt).
+    const combined = events.filter(
+      (e) => names(auditView(e).data as Record<string, unknown>) && e.metadata.correlationId === correlationId,
+    );
+    expect(positionsOf((await c.get(`/console/events?hubId=${f.hubId}&correlationId=${correlationId}`)).body)).toEqual(
+      combined.map((e) => e.position).slice(0, 50),
+    );
+    const accountAndType = events.filter((e) => e.type === type && names(auditView(e).data as Record<string, unknown>));
+    expect(accountAndType.length).toBeGreaterThan(0);
+    expect(positionsOf((await c.get(`/console/events?hubId=${f.hubId}&type=${type}`)).body)).toEqual(
+      accountAndType.map((e) => e.position).slice(0, 50),
+    );
+    const none = await c.get(
+      `/console/events?hubId=${f.hubId}&correlationId=nobody&stream=${encodeURIComponent(stream)}`,
+    );
+    expect(positionsOf(none.body)).toEqual([]);
+    expect(none.body).toContain('No events match.');
   });
 
   it('answers a made-up `before` with a 400 page or a page from the end, never a 5xx', async () => {

@@ -108,6 +108,42 @@ describe('console live tail: Last-Event-ID', () => {
     }
   });
 
+  it('starts a first connection where the page was rendered: what was committed since reaches it', async () => {
+    const c = new ConsoleClient(t);
+    c.cookie = cookie;
+    const page = await c.get(`/console/events?type=${TYPE}`);
+    const live = /data-live="([^"]+)"/.exec(page.body)![1]!.replace(/&amp;/g, '&');
+    const shownNewest = Number(/<tr>\s*<td>(\d+)<\/td>/.exec(page.body)![1]);
+    const [, from] = /^\/console\/events\/live\?type=directory\.AccountCreated&from=(\d+)$/.exec(live) ?? [];
+    expect(Number(from)).toBeGreaterThanOrEqual(shownNewest);
+    expect(Number(from)).toBeLessThanOrEqual(await store.headPosition());
+    // Committed after the render, before "Follow live": the tail's first message, once.
+    const between = await createAccount(t);
+    const tail = await SseReader.open(`${t.url}${live}`, { cookie });
+    try {
+      const after = await createAccount(t);
+      const messages = await tail.atLeast(2);
+      expect(messages.map(hubIdOf)).toEqual([between.hubId, after.hubId]);
+      // A reconnection's Last-Event-ID wins over the page's position.
+      const again = await SseReader.open(`${t.url}${live}`, { cookie, 'last-event-id': messages[0]!.id! });
+      try {
+        expect((await again.atLeast(1)).map(hubIdOf)).toEqual([after.hubId]);
+      } finally {
+        again.close();
+      }
+    } finally {
+      tail.close();
+    }
+  });
+
+  it('answers a `from` that is no position with a 400 page', async () => {
+    for (const from of ['x', '-1', '1.5', '99999999999999999999']) {
+      const r = await t.inject({ method: 'GET', url: `/console/events/live?from=${from}`, headers: { cookie } });
+      expect([from, r.statusCode]).toEqual([from, 400]);
+      expect(r.headers['content-type']).toContain('text/html');
+    }
+  });
+
   it('without Last-Event-ID (or with one that is no position) starts at the head', async () => {
     await createAccount(t);
     for (const id of [undefined, 'x', '-1', '1.5']) {

@@ -87,6 +87,33 @@ describe('console records: search and custom objects', () => {
     expect(await by('')).toEqual([ids.ada, ids.grace, ids.alan]);
   });
 
+  it('pages search results in id order by the last id shown', async () => {
+    const paged: string[] = [];
+    for (const batch of [0, 1]) {
+      const inputs = Array.from({ length: 60 }, (_, i) => ({
+        properties: { email: `p${batch * 60 + i}@paging.example.net` },
+      }));
+      const created = await t.inject({
+        method: 'POST',
+        url: '/crm/v3/objects/contacts/batch/create',
+        headers: { authorization: `Bearer ${token}` },
+        payload: { inputs },
+      });
+      expect(created.statusCode).toBe(201);
+      paged.push(...(created.json() as { results: Array<{ id: string }> }).results.map((r) => r.id));
+    }
+    paged.sort((a, b) => Number(a) - Number(b));
+    await settled();
+    const first = await c.get(`/console/records?hubId=${hubId}&type=0-1&q=paging.example.net`);
+    expect(first.body).toContain('120 found');
+    expect(listed(first.body, '0-1')).toEqual(paged.slice(0, 100));
+    const next = /href="(\/console\/records\?[^"]+)">Next records/.exec(first.body)![1]!.replace(/&amp;/g, '&');
+    expect(next).toContain(`after=${paged[99]}`);
+    const second = await c.get(next);
+    expect(listed(second.body, '0-1')).toEqual(paged.slice(100));
+    expect(second.body).not.toContain('Next records');
+  });
+
   it('lists and searches a custom object’s records, and opens one', async () => {
     const page = await c.get(`/console/records?hubId=${hubId}`);
     expect(page.body).toContain(`<option value="${carsTypeId}">Cars (${carsTypeId})</option>`);
@@ -114,12 +141,23 @@ describe('console records: search and custom objects', () => {
       'property=email&operator=nope&value=a',
       'value=orphan',
       `q=${Array.from({ length: 40 }, (_, i) => `w${i}`).join('%20')}`,
-      'after=99999&q=ada',
       'type=2-999999',
     ]) {
       const r = await c.get(`/console/records?hubId=${hubId}&type=0-1&${query}`.replace('type=0-1&type=', 'type='));
       expect([query, r.statusCode]).toEqual([query, 400]);
       expect(r.headers['content-type']).toContain('text/html');
+    }
+    // Under a search lag the page is search's own answer, paged by its offset within its window.
+    const lagUrl = `/admin/v1/accounts/${hubId}/search-lag`;
+    expect((await t.admin('PUT', lagUrl, { searchLagMs: 1000 })).statusCode).toBe(200);
+    try {
+      t.clock.advance(1000);
+      const lagged = await c.get(`/console/records?hubId=${hubId}&type=0-1&q=example.com`);
+      expect(listed(lagged.body, '0-1')).toEqual([ids.ada, ids.grace]);
+      expect(lagged.body).toContain('2 found');
+      expect((await c.get(`/console/records?hubId=${hubId}&type=0-1&q=ada&offset=99999`)).statusCode).toBe(400);
+    } finally {
+      await t.admin('PUT', lagUrl, { searchLagMs: 0 });
     }
     const xss = await c.get(`/console/records?hubId=${hubId}&type=0-1&q=%3Cscript%3Ealert(1)%3C/script%3E`);
     expect(xss.statusCode).toBe(200);

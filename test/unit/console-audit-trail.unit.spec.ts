@@ -1,6 +1,6 @@
 import Database from 'better-sqlite3';
-import { AuditIndex } from '../../src/console/application/audit-index';
-import { AuditTrail, INDEXED_SCAN_BUDGET, SCAN_BUDGET } from '../../src/console/application/audit-trail';
+import { AuditIndex, INDEX_PROBE_BUDGET } from '../../src/console/application/audit-index';
+import { AuditTrail, type AuditFilter, SCAN_BUDGET } from '../../src/console/application/audit-trail';
 import { AuditIndexProjection } from '../../src/console/projections/audit-index.projection';
 import type { ProjectionRunner } from '../../src/platform/projections/projection-runner';
 import type { Recorded } from '../../src/platform/events/event-type-registry';
@@ -103,7 +103,8 @@ describe('the console audit trail', () => {
   });
 
   it('refuses on a store that cannot read backwards', async () => {
-    await expect(scanningTrail({} as EventStore).page({})).rejects.toMatchObject({ status: 501 });
+    const headOnly = { headPosition: () => Promise.resolve(0) } as unknown as EventStore;
+    await expect(scanningTrail(headOnly).page({})).rejects.toMatchObject({ status: 501 });
   });
 
   it('reads only the matching positions through the account/app index', async () => {
@@ -118,20 +119,104 @@ describe('the console audit trail', () => {
     expect(lookups.flat()).toHaveLength(51);
     expect(first.older).toBe(first.events.at(-1)!.position);
     expect((await trail.page({ hubId: 7 }, first.older!)).events).toHaveLength(16);
-    // Combined with a type and a correlation id: matched on the indexed events only.
+    // Combined with a type and a correlation id: the index intersects them, only the page's matches are read.
     lookups.length = 0;
     const combined = await trail.page({ hubId: 1, type: 'test.Odd', correlationId: 'c3' }, Number.MAX_SAFE_INTEGER, 5);
     expect(combined.events).toHaveLength(5);
     expect(combined.events.every((e) => e.type === 'test.Odd' && e.metadata.correlationId === 'c3')).toBe(true);
-    expect(lookups.flat().length).toBeLessThanOrEqual(INDEXED_SCAN_BUDGET);
+    expect(lookups.flat()).toHaveLength(6);
   });
 
-  it('bounds an indexed page that finds too few, and skips positions the store no longer holds', async () => {
+  it('answers a combination that matches nothing without reading an event', async () => {
     const { store, lookups, events } = feed(5_000, 1);
     const trail = indexedTrail(store, events);
-    const none = await trail.page({ hubId: 7, correlationId: 'nobody' });
-    expect(none.scanCut).toBe(true);
-    expect(lookups.flat()).toHaveLength(INDEXED_SCAN_BUDGET);
+    for (const filter of [
+      { hubId: 7, correlationId: 'nobody' },
+      { hubId: 7, stream: 'no-such-stream' },
+      { appId: 3, type: 'test.Even' },
+      { correlationId: 'c1', type: 'test.Nothing' },
+    ]) {
+      const none = await trail.page(filter);
+      expect({ filter, events: none.events, older: none.older, scanCut: none.scanCut }).toEqual({
+        filter,
+        events: [],
+        older: null,
+        scanCut: false,
+      });
+    }
+    expect(lookups.flat()).toEqual([]);
+  });
+
+  it('answers every combination of the filters as a scan of the whole feed does, reading only matching events', async () => {
+    const { store, lookups, events } = feed(3_000, 7);
+    const indexed = indexedTrail(store, events);
+    const scanned = scanningTrail(store);
+    const values: { [K in keyof AuditFilter]-?: AuditFilter[K][] } = {
+      hubId: [7, 1],
+      appId: [],
+      stream: ['s-1'],
+      type: ['test.Odd'],
+      correlationId: ['c2', 'nobody'],
+    };
+    const filters: AuditFilter[] = [{}];
+    for (const key of Object.keys(values) as (keyof AuditFilter)[]) {
+      for (const f of [...filters]) for (const v of values[key]) filters.push({ ...f, [key]: v });
+    }
+    expect(filters.length).toBeGreaterThan(30);
+    for (const filter of filters) {
+      let before = Number.MAX_SAFE_INTEGER;
+      for (let pages = 0; pages < 3; pages++) {
+        lookups.length = 0;
+        const [a, b] = [await indexed.page(filter, before, 20), await scanned.page(filter, before, 20)];
+        const positions = (p: typeof a) => p.events.map((e) => e.position);
+        expect({ filter, positions: positions(a), older: a.older }).toEqual({
+          filter,
+          positions: positions(b),
+          older: b.older,
+        });
+        // The page and the one that says an older page exists, never an event that does not match.
+        expect(lookups.flat().length).toBeLessThanOrEqual(positions(a).length + 1);
+        if (a.older === null) break;
+        before = a.older;
+      }
+    }
+  });
+
+  it('stops at its probe budget when two large subjects rarely meet, and says where to continue', async () => {
+    // Even positions name account 1, odd ones app 9; only position 3 names both.
+    const count = 2 * (INDEX_PROBE_BUDGET + 10_000);
+    const events: RecordedEvent[] = Array.from({ length: count }, (_, i) => ({
+      position: i + 1,
+      streamId: 's',
+      revision: i,
+      type: 'test.Event',
+      data: i + 1 === 3 ? { hubId: 1, appId: 9 } : (i + 1) % 2 === 0 ? { hubId: 1 } : { appId: 9 },
+      metadata: { eventId: `e${i}`, correlationId: 'c', causationId: null, actor: 'admin', occurredAt: i },
+    }));
+    const { store, lookups } = feed(0, 1);
+    const withEvents = {
+      ...store,
+      headPosition: () => Promise.resolve(count),
+      readAt: (ps: number[]) => {
+        lookups.push(ps);
+        return Promise.resolve(ps.map((p) => events[p - 1]!));
+      },
+    } as EventStore;
+    const trail = indexedTrail(withEvents, events);
+    const first = await trail.page({ hubId: 1, appId: 9 });
+    expect(first.events).toEqual([]);
+    expect(first.scanCut).toBe(true);
+    expect(lookups.flat()).toEqual([]);
+    // The budget's rows of the driving subject (every other position) were examined.
+    expect(first.older).toBe(count - 2 * (INDEX_PROBE_BUDGET - 1));
+    const rest = await trail.page({ hubId: 1, appId: 9 }, first.older!);
+    expect(rest.events.map((e) => e.position)).toEqual([3]);
+    expect(rest.scanCut).toBe(false);
+    expect(rest.older).toBeNull();
+  });
+
+  it('skips positions the store no longer holds', async () => {
+    const { store, events } = feed(5_000, 1);
     // Archived events (gone from the store) are left out; the page fills from the older ones.
     const archived = { ...store, readAt: (ps: number[]) => store.readAt!(ps.filter((p) => p % 2 === 0)) } as EventStore;
     const page = await indexedTrail(archived, events).page({ hubId: 7 });

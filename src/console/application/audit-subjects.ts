@@ -30,3 +30,41 @@ export function subjectsOf(data: unknown): string[] {
   if (app !== null) out.add(`a${app}`);
   return [...out];
 }
+
+/** What the audit trail can be filtered by, as far as the index is concerned. */
+export interface IndexedFilter {
+  hubId?: number;
+  appId?: number;
+  stream?: string;
+  type?: string;
+  correlationId?: string;
+}
+
+/** An event's stream, type and correlation id as index subjects (`s:`, `t:`, `c:`; never confused with `h`/`a`). */
+const streamSubject = (stream: string) => `s:${stream}`;
+const typeSubject = (type: string) => `t:${type}`;
+const correlationSubject = (id: string) => `c:${id}`;
+
+/** Every subject the console's index files an event under: its accounts and app, stream, type and correlation id. */
+export function indexSubjectsOf(event: {
+  streamId: string;
+  type: string;
+  data: unknown;
+  metadata: { correlationId?: unknown };
+}): string[] {
+  const out = [...subjectsOf(event.data), streamSubject(event.streamId), typeSubject(event.type)];
+  const correlation = event.metadata.correlationId;
+  if (typeof correlation === 'string' && correlation !== '') out.push(correlationSubject(correlation));
+  return out;
+}
+
+/** The subjects an event must be filed under to match the filter (empty: no filter). */
+export function filterSubjects(f: IndexedFilter): string[] {
+  return [
+    ...(f.hubId !== undefined ? [`h${f.hubId}`] : []),
+    ...(f.appId !== undefined ? [`a${f.appId}`] : []),
+    ...(f.stream !== undefined ? [streamSubject(f.stream)] : []),
+    ...(f.type !== undefined ? [typeSubject(f.type)] : []),
+    ...(f.correlationId !== undefined ? [correlationSubject(f.correlationId)] : []),
+  ];
+}

@@ -22,16 +22,24 @@ export interface AuditPage {
   older: number | null;
   /** True when the scan budget ran out before a page filled (older pages may still hold matches). */
   scanCut: boolean;
+  /**
+   * Where a live tail opened from this page starts (after it): the store's head before the page was
+   * read, or the newest event shown when that is newer. Events committed after the render then reach
+   * the tail, none twice.
+   */
+  followFrom: number;
 }
 
 export const AUDIT_PAGE_SIZE = 50;
-/** Events read per backwards step when a filter must be matched on the events read. */
+/** Events read per backwards step when a filter must be matched on the events read (a store without readAt). */
 const SCAN_BATCH = 1000;
 /** At most this many events are read for one page: a page's cost is bounded whatever the history holds. */
 export const SCAN_BUDGET = 5_000;
-/** Through the account/app index each event is one lookup (a round trip on EventStoreDB): a smaller budget. */
-export const INDEXED_SCAN_BUDGET = 1_000;
-const INDEXED_BATCH = 200;
+/**
+ * Through the index only matching positions are read, each one lookup (a round trip on EventStoreDB);
+ * more than a page only when the store no longer holds some (archived): at most this many per page.
+ */
+export const INDEXED_READ_BUDGET = 1_000;
 
 /** Whether an event concerns the account, app and correlation asked for (by its data's ids; audit-subjects). */
 export function matches(event: RecordedEvent, f: AuditFilter): boolean {
@@ -48,11 +56,12 @@ const ofStreamAndType = (e: RecordedEvent, f: AuditFilter) =>
 
 /**
  * The audit trail newest first, a page at a time by global position (keyset: `before`, never an
- * offset). Account and app go to the console's own index (AuditIndexProjection) and only the
- * matching positions are read from the store; otherwise stream and type go to the store (SQLite's
- * indexes; on EventStoreDB the stream is read itself and the type matched on the events read), and
- * correlation id is matched on the events read; whatever is matched on events read is bounded by a
- * scan budget per page. Events as the events API and audit:export show them (auditView).
+ * offset). Unfiltered, or by stream and type on SQLite (its own indexes), the store reads the page
+ * itself (`readBackward`); every other filter and combination (account, app, correlation id, type on
+ * EventStoreDB) goes to the console's own index (AuditIndex over AuditIndexProjection), which answers
+ * the positions matching all of it, and only those events are read from the store (`readAt`). A store
+ * without `readAt` is scanned instead, bounded by a scan budget per page. Events as the events API and
+ * audit:export show them (auditView).
  */
 @Injectable()
 export class AuditTrail {
@@ -64,10 +73,9 @@ export class AuditTrail {
 
   async page(filter: AuditFilter, before = Number.MAX_SAFE_INTEGER, size = AUDIT_PAGE_SIZE): Promise<AuditPage> {
     try {
-      if ((filter.hubId !== undefined || filter.appId !== undefined) && this.store.readAt) {
-        return await this.indexedPage(filter, before, size);
-      }
-      return await this.scannedPage(filter, before, size);
+      const head = await this.store.headPosition();
+      const page = await this.filteredPage(filter, before, size, head);
+      return { ...page, followFrom: Math.max(head, page.events[0]?.position ?? 0) };
     } catch (error) {
       // A `before` this store never issued (EventStoreDB positions are not every number).
       if (error instanceof InvalidPositionError)
@@ -76,35 +84,55 @@ export class AuditTrail {
     }
   }
 
-  /** The index's positions, newest first, read from the store a batch at a time; stream, type and correlation matched. */
-  private async indexedPage(filter: AuditFilter, before: number, size: number): Promise<AuditPage> {
+  private async filteredPage(
+    filter: AuditFilter,
+    before: number,
+    size: number,
+    head: number,
+  ): Promise<Omit<AuditPage, 'followFrom'>> {
+    const storeAnswers =
+      filter.hubId === undefined &&
+      filter.appId === undefined &&
+      filter.correlationId === undefined &&
+      (filter.type === undefined || this.store.kind === 'sqlite');
+    if (!storeAnswers && this.store.readAt) return this.indexedPage(filter, before, size, head);
+    return this.scannedPage(filter, before, size);
+  }
+
+  /** The index's matching positions, newest first, then those events from the store. */
+  private async indexedPage(
+    filter: AuditFilter,
+    before: number,
+    size: number,
+    head: number,
+  ): Promise<Omit<AuditPage, 'followFrom'>> {
     // The newest events are indexed by the time the page reads (a bounded wait; a page never fails on it).
-    await this.runner.readModelsReached(await this.store.headPosition());
-    const exact = filter.stream === undefined && filter.type === undefined && filter.correlationId === undefined;
+    await this.runner.readModelsReached(head);
     const found: RecordedEvent[] = [];
     let cursor = before;
-    let scanned = 0;
-    while (scanned < INDEXED_SCAN_BUDGET) {
-      const positions = this.index.positions(
-        filter,
-        cursor,
-        Math.min(exact ? size + 1 : INDEXED_BATCH, INDEXED_SCAN_BUDGET - scanned),
-      );
-      if (positions.length === 0) return { events: found, older: null, scanCut: false };
-      scanned += positions.length;
+    let read = 0;
+    for (;;) {
+      // One more than the page: it says whether an older page exists.
+      const wanted = Math.min(size + 1 - found.length, INDEXED_READ_BUDGET - read);
+      const { positions, cutAt } = this.index.matching(filter, cursor, wanted);
+      read += positions.length;
       for (const event of await this.store.readAt!(positions)) {
+        // The index filed it under the filter's subjects; matched again on the event as a page shows it.
         if (!ofStreamAndType(event, filter)) continue;
         const view = auditView(event);
         if (!matches(view, filter)) continue;
         if (found.length === size) return { events: found, older: found.at(-1)!.position, scanCut: false };
         found.push(view);
       }
+      if (cutAt !== null) return { events: found, older: cutAt, scanCut: true };
+      if (positions.length < wanted) return { events: found, older: null, scanCut: false };
       cursor = positions.at(-1)!;
+      // Positions the store no longer holds (archived) were left out: read on, within the budget.
+      if (read >= INDEXED_READ_BUDGET) return { events: found, older: cursor, scanCut: true };
     }
-    return { events: found, older: cursor, scanCut: true };
   }
 
-  private async scannedPage(filter: AuditFilter, before: number, size: number): Promise<AuditPage> {
+  private async scannedPage(filter: AuditFilter, before: number, size: number): Promise<Omit<AuditPage, 'followFrom'>> {
     const readBackward = this.store.readBackward?.bind(this.store);
     if (!readBackward) throw consoleErrors.backwardsReadUnsupported();
     // SQLite indexes the type; EventStoreDB would walk $all for a rare one: matched here, within the budget.

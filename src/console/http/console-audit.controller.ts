@@ -45,20 +45,22 @@ export class ConsoleAuditController {
       const filter = filterOf(request.query);
       const before = whole(request.query, 'before', 1);
       const page = await this.trail.page(filter, before);
-      sendPage(reply, 200, eventsPage(csrfToken, filter, page.events, page.older, page.scanCut));
+      sendPage(reply, 200, eventsPage(csrfToken, filter, page));
     });
   }
 
   /**
    * Each new matching event as one server-sent event: `id:` its position, `data:` its table row
-   * (escaped on this side) as a JSON string. The browser's EventSource sends the last id back as
-   * Last-Event-ID when it reconnects: the tail then replays from there (LiveTail, bounded).
+   * (escaped on this side) as a JSON string. The first connection starts after `from`, the position
+   * the page was rendered at (its URL carries it), so what was committed since the render is not
+   * missed; the browser's EventSource sends the last id back as Last-Event-ID when it reconnects,
+   * which wins over `from`. Either replays from there (LiveTail, bounded).
    */
   @Get('live')
   async live(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
     await this.responses.signedIn(request, reply, async () => {
       const filter = filterOf(request.query);
-      const lastEventId = lastEventIdOf(request.headers['last-event-id']);
+      const lastEventId = lastEventIdOf(request.headers['last-event-id']) ?? whole(request.query, 'from');
       reply.hijack();
       const raw = reply.raw;
       raw.writeHead(200, {

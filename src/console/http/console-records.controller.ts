@@ -7,7 +7,7 @@ import {
   CrmSearchQueries,
   SEARCH_OPERATORS,
   searchRequestFrom,
-  type SearchAnswer,
+  type SearchResultView,
   type SearchOperator,
   type SearchRequestInput,
 } from '../../crm-search/crm-search.queries';
@@ -29,6 +29,13 @@ const SEARCH_PAGE = 100;
 const OPERATORS: readonly SearchOperator[] = SEARCH_OPERATORS.filter((o) => o !== 'BETWEEN');
 const VALUELESS: readonly SearchOperator[] = ['HAS_PROPERTY', 'NOT_HAS_PROPERTY'];
 const LISTS: readonly SearchOperator[] = ['IN', 'NOT_IN'];
+
+/** A page of search results as the records page shows it: the matches, what is known of their number, the next page's parameter. */
+interface SearchedPage {
+  results: SearchResultView[];
+  total: string;
+  next: { param: 'after' | 'offset'; value: string } | null;
+}
 
 interface Criteria {
   q?: string;
@@ -171,14 +178,13 @@ export class ConsoleRecordsController {
       let nextHref: string | null = null;
       let total: string | null = null;
       if (criteria.q !== undefined || criteria.property !== undefined) {
-        const answer = await this.searched(hubId, type, criteria, after);
-        rows = answer.results;
-        total = `${answer.total} found`;
-        if (answer.paging) {
-          const params = new URLSearchParams({ hubId: String(hubId), type, operator: criteria.operator });
-          for (const k of ['q', 'property', 'value'] as const)
-            if (criteria[k] !== undefined) params.set(k, criteria[k]);
-          params.set('after', answer.paging.next.after);
+        const params = new URLSearchParams({ hubId: String(hubId), type, operator: criteria.operator });
+        for (const k of ['q', 'property', 'value'] as const) if (criteria[k] !== undefined) params.set(k, criteria[k]);
+        const found = await this.searched(hubId, type, criteria, after, whole(q, 'offset') ?? 0);
+        rows = found.results;
+        total = found.total;
+        if (found.next !== null) {
+          params.set(found.next.param, found.next.value);
           nextHref = `/console/records?${params.toString()}`;
         }
       } else {
@@ -219,20 +225,41 @@ export class ConsoleRecordsController {
     return this.properties.list(hubId, type, { archived: false, dataSensitivity: 'non_sensitive' }).map((p) => p.name);
   }
 
-  /** CRM search's own query: a request it refuses (unknown property, too many words, past the window) is a 400 page. */
-  private async searched(hubId: number, type: string, criteria: Criteria, after: number): Promise<SearchAnswer> {
+  /**
+   * CRM search's published query: a page of matches in id order (`after`, an id), without search's
+   * exact total where counting it would cost more than the page (`pageById`: "more than N"); under the
+   * account's search lag, search itself (`offset`, its window). A request search refuses (unknown
+   * property, too many words, past the window) is a 400 page.
+   */
+  private async searched(
+    hubId: number,
+    type: string,
+    criteria: Criteria,
+    after: number,
+    offset: number,
+  ): Promise<SearchedPage> {
+    const shown = type.startsWith('2-') ? this.shownProperties(hubId, type).slice(0, 20) : undefined;
     try {
-      return await this.search.search(
+      const searchType = this.search.resolve(hubId, type);
+      const byId = this.search.pageById(hubId, searchType, searchRequestFrom(searchInput(criteria, 0, shown)), after);
+      if (byId) {
+        const more = byId.next !== null ? ', more may follow' : '';
+        return {
+          results: byId.results,
+          total: byId.total !== null ? `${byId.total} found` : `${byId.results.length} shown${more}`,
+          next: byId.next === null ? null : { param: 'after', value: byId.next },
+        };
+      }
+      const answer = await this.search.search(
         hubId,
-        this.search.resolve(hubId, type),
-        searchRequestFrom(
-          searchInput(
-            criteria,
-            after,
-            type.startsWith('2-') ? this.shownProperties(hubId, type).slice(0, 20) : undefined,
-          ),
-        ),
+        searchType,
+        searchRequestFrom(searchInput(criteria, offset, shown)),
       );
+      return {
+        results: answer.results,
+        total: `${answer.total} found`,
+        next: answer.paging ? { param: 'offset', value: answer.paging.next.after } : null,
+      };
     } catch (error) {
       if (error instanceof HubSpotError && error.httpStatus < 500) throw consoleErrors.badInput(error.message);
       throw error;

@@ -4,19 +4,21 @@ import type { DomainEvent } from '../../platform/events/envelope';
 import { eventTypes, type Recorded } from '../../platform/events/event-type-registry';
 import type { Projection } from '../../platform/projections/projection';
 import { cachedStatement } from '../../platform/projections/statement-cache';
-import { subjectsOf } from '../application/audit-subjects';
+import { indexSubjectsOf } from '../application/audit-subjects';
 
 /**
- * The audit trail's index of events by account and by app: one row (subject, position) per account
- * and app an event names (`h<hubId>`, `a<appId>`; subjectsOf decides, as the page's filter does), so
- * a filtered page reads only the positions that match, then those events from the store (readAt).
+ * The audit trail's index: one row (subject, position) per account and app an event names (`h<hubId>`,
+ * `a<appId>`; subjectsOf decides, as the page's filter does) and for its stream, type and correlation
+ * id (`s:`, `t:`, `c:`), so every filter the page offers, alone or combined, is an intersection of
+ * these rows (AuditIndex) and a page reads only the positions that match, then those events from the
+ * store (readAt). Version 2 added stream, type and correlation id (a rebuild files the history).
  * Every registered event type is handled; as an index into the live history it keeps nothing from
  * the archiver (allowsArchiving): an archived event's row points at nothing and is left out.
  */
 @Injectable()
 export class AuditIndexProjection implements Projection {
   readonly name = 'console-audit-index';
-  readonly version = 1;
+  readonly version = 2;
   readonly allowsArchiving = true;
 
   /** Every type the modules registered (they all are by the time the runner starts). */
@@ -39,9 +41,12 @@ export class AuditIndexProjection implements Projection {
   }
 
   apply(e: Recorded<DomainEvent>, db: Database.Database): void {
-    const subjects = subjectsOf(e.data);
-    if (subjects.length === 0) return;
-    const insert = cachedStatement(db, 'INSERT OR IGNORE INTO console_audit_index (subject, position) VALUES (?, ?)');
-    for (const subject of subjects) insert.run(subject, e.position);
+    const subjects = indexSubjectsOf(e);
+    // One statement per event (its four or five rows): a fifth cheaper than one per row.
+    const insert = cachedStatement(
+      db,
+      `INSERT OR IGNORE INTO console_audit_index (subject, position) VALUES ${subjects.map(() => '(?, ?)').join(', ')}`,
+    );
+    insert.run(...subjects.flatMap((subject) => [subject, e.position]));
   }
 }

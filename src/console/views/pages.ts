@@ -1,6 +1,5 @@
 import { Html, html } from '../../oauth';
-import type { RecordedEvent } from '../../platform/events/envelope';
-import type { AuditFilter } from '../application/audit-trail';
+import type { AuditFilter, AuditPage } from '../application/audit-trail';
 import { EVENT_HEADERS, eventRow } from './event-row';
 import { actionForm, consolePage, iso, table, withoutSecretLike } from './layout';
 
@@ -33,12 +32,13 @@ export function pager(olderHref: string | null, newestHref: string | null): Html
 export function eventsPage(
   csrfToken: string,
   filter: AuditFilter,
-  events: RecordedEvent[],
-  older: number | null,
-  scanCut: boolean,
+  { events, older, scanCut, followFrom }: AuditPage,
 ): string {
   const params = new URLSearchParams();
   for (const [k, v] of Object.entries(filter)) if (v !== undefined) params.set(k, String(v));
+  // The live tail starts after the position this page was rendered at.
+  const live = new URLSearchParams(params);
+  live.set('from', String(followFrom));
   const olderHref = older === null ? null : `/console/events?${params.toString()}&before=${older}`;
   const field = (name: keyof AuditFilter, label: string) =>
     html`<div>
@@ -53,7 +53,9 @@ export function eventsPage(
         <button type="submit">Filter</button>
       </form>
       <p>
-        <button type="button" id="tail-toggle" aria-pressed="false">Follow live</button>
+        <button type="button" id="tail-toggle" aria-pressed="false" data-live="/console/events/live?${live.toString()}">
+          Follow live
+        </button>
         <span id="tail-state" class="muted" role="status"></span>
       </p>
       ${
@@ -70,6 +72,8 @@ export function eventsPage(
           const button = document.getElementById('tail-toggle');
           const state = document.getElementById('tail-state');
           let source = null;
+          // After the last event shown live: following again does not repeat it.
+          let lastId = '';
           button.addEventListener('click', () => {
             if (source) {
               source.close();
@@ -79,7 +83,9 @@ export function eventsPage(
               state.textContent = '';
               return;
             }
-            source = new EventSource('/console/events/live' + location.search);
+            const url = new URL(button.dataset.live, location.href);
+            if (lastId) url.searchParams.set('from', lastId);
+            source = new EventSource(url);
             button.setAttribute('aria-pressed', 'true');
             button.textContent = 'Stop following';
             source.addEventListener('open', () => {
@@ -94,6 +100,7 @@ export function eventsPage(
                 'More events came while disconnected than can be replayed: reload the page to see them all.';
             });
             source.addEventListener('message', (m) => {
+              lastId = m.lastEventId;
               let body = document.querySelector('main table tbody');
               if (!body) {
                 location.reload();

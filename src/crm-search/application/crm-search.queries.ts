@@ -1,6 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
+import type Database from 'better-sqlite3';
 import { LimitsQueries, PropertiesQueries, standardObjectType } from '../../crm-schema';
 import { CLOCK, type Clock } from '../../platform/clock';
+import { READ_MODEL_DB } from '../../platform/projections/read-model-database';
 import type { SearchRequest } from '../domain/search-request';
 import { searchTypeTraits, systemPropertyTypes, systemValuesOf } from './search-types';
 import { kindOfPropertyType } from '../domain/search-values';
@@ -9,6 +11,8 @@ import { SearchExecutor } from './search-executor';
 import { SearchLags } from './search-lag';
 import { unknownSearchProperties } from '../domain/search-errors';
 import { ASSOCIATIONS_PREFIX } from './search-association-filter';
+import { readIdPage } from './search-id-page';
+import type { SearchScope } from './search-sql';
 
 /** An object type as search needs it: its id and the scope family its read scopes come from. */
 export interface SearchType {
@@ -48,6 +52,7 @@ export class CrmSearchQueries {
     private readonly executor: SearchExecutor,
     private readonly lags: SearchLags,
     @Inject(CLOCK) private readonly clock: Clock,
+    @Inject(READ_MODEL_DB) private readonly db: Database.Database,
   ) {}
 
   /** The type named by a path segment (id, name, singular or plural); HubSpot's 400 when none. */
@@ -60,6 +65,42 @@ export class CrmSearchQueries {
   }
 
   async search(hubId: number, type: SearchType, request: SearchRequest): Promise<SearchAnswer> {
+    const lag = this.lags.of(hubId);
+    const scope = this.scopeOf(hubId, type, request, lag > 0 ? this.clock.now() - lag : null);
+    const found = await this.executor.run(compileSearch(request, scope));
+    const next = request.after + request.limit;
+    return {
+      total: found.total,
+      results: resultsOf(type.objectTypeId, scope.shown, found.rows, found.values),
+      ...(next < found.total ? { paging: { next: { after: String(next) } } } : {}),
+    };
+  }
+
+  /**
+   * One filter group's matches (and the `query` words) a page at a time in id order, keyset by id
+   * (`afterId`; `request.sorts` and `after` are not used): for a caller that needs a page and not
+   * HubSpot's exact `total` (the console's records page). The total comes back only where it is
+   * cheap to count (search-id-page.ts); `next` is the id to continue after. Null when the account has
+   * a search lag or the request several groups: the caller runs `search` instead.
+   */
+  pageById(
+    hubId: number,
+    type: SearchType,
+    request: SearchRequest,
+    afterId: number,
+  ): { results: SearchResultView[]; next: string | null; total: number | null } | null {
+    if (request.filterGroups.length > 1 || this.lags.of(hubId) > 0) return null;
+    const scope = this.scopeOf(hubId, type, request, null);
+    const found = readIdPage(this.db, scope, request.filterGroups[0] ?? [], request.queryTerms, afterId, request.limit);
+    return {
+      results: resultsOf(type.objectTypeId, scope.shown, found.rows, found.values),
+      next: found.next === null ? null : String(found.next),
+      total: found.total,
+    };
+  }
+
+  /** The search's scope: the type's properties (an unknown one in a filter or sort is HubSpot's 400), what `query` looks in, what is shown. */
+  private scopeOf(hubId: number, type: SearchType, request: SearchRequest, visibleAsOf: number | null): SearchScope {
     const { objectTypeId } = type;
     const { types, fieldTypes } = this.propertyTypes(hubId, objectTypeId);
     const traits = searchTypeTraits(objectTypeId);
@@ -75,40 +116,14 @@ export class CrmSearchQueries {
       type.family === 'custom'
         ? [...types].filter(([, t]) => t === 'string').map(([name]) => name)
         : traits.searchableProperties;
-    const lag = this.lags.of(hubId);
-    const job = compileSearch(request, {
+    return {
       hubId,
       objectTypeId,
       kindOf: (property) => kindOfPropertyType(types.get(property), fieldTypes.get(property)),
       associationTarget,
       searchable,
-      visibleAsOf: lag > 0 ? this.clock.now() - lag : null,
+      visibleAsOf,
       shown,
-    });
-    const found = await this.executor.run(job);
-    const values = new Map<number, Record<string, string>>();
-    for (const v of found.values) {
-      let record = values.get(v.id);
-      if (!record) values.set(v.id, (record = {}));
-      record[v.property] = v.value;
-    }
-    const results = found.rows.map((row): SearchResultView => {
-      const own = { ...values.get(row.id), ...systemValuesOf(objectTypeId, row.id, row.created_at, row.updated_at) };
-      const properties: Record<string, string | null> = {};
-      for (const name of shown) properties[name] = own[name] ?? null;
-      return {
-        id: String(row.id),
-        properties,
-        createdAt: iso(row.created_at),
-        updatedAt: iso(row.updated_at),
-        archived: false,
-      };
-    });
-    const next = request.after + request.limit;
-    return {
-      total: found.total,
-      results,
-      ...(next < found.total ? { paging: { next: { after: String(next) } } } : {}),
     };
   }
 
@@ -125,6 +140,33 @@ export class CrmSearchQueries {
     for (const [name, type] of Object.entries(systemPropertyTypes(objectTypeId))) types.set(name, type);
     return { types, fieldTypes };
   }
+}
+
+/** The found rows as HubSpot's SimplePublicObjects: each shown property, null without a value. */
+function resultsOf(
+  objectTypeId: string,
+  shown: readonly string[],
+  rows: ReadonlyArray<{ id: number; created_at: number; updated_at: number }>,
+  found: ReadonlyArray<{ id: number; property: string; value: string }>,
+): SearchResultView[] {
+  const values = new Map<number, Record<string, string>>();
+  for (const v of found) {
+    let record = values.get(v.id);
+    if (!record) values.set(v.id, (record = {}));
+    record[v.property] = v.value;
+  }
+  return rows.map((row): SearchResultView => {
+    const own = { ...values.get(row.id), ...systemValuesOf(objectTypeId, row.id, row.created_at, row.updated_at) };
+    const properties: Record<string, string | null> = {};
+    for (const name of shown) properties[name] = own[name] ?? null;
+    return {
+      id: String(row.id),
+      properties,
+      createdAt: iso(row.created_at),
+      updatedAt: iso(row.updated_at),
+      archived: false,
+    };
+  });
 }
 
 /**

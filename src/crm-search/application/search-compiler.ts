@@ -263,7 +263,8 @@ function and(conditions: Condition[]): Condition {
   return { sql: conditions.map((c) => c.sql).join(' AND '), params: conditions.flatMap((c) => c.params) };
 }
 
-function groupConditions(
+/** One filter group and the `query` words as conditions on the documents `d` (also the id page's: search-id-page.ts). */
+export function groupConditions(
   filters: readonly SearchFilter[],
   terms: readonly string[],
   scope: ScopeWithTables,
