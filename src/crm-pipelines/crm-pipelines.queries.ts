@@ -126,7 +126,10 @@ export class PipelinesQueries {
 
   /** Active pipelines of deals and tickets (the pipelines limits endpoint). */
   activeCounts(hubId: number): Array<{ objectTypeId: string; count: number }> {
-    return Object.keys(PIPELINE_TYPES).map((objectTypeId) => ({ objectTypeId, count: this.activeCount(hubId, objectTypeId) }));
+    return Object.keys(PIPELINE_TYPES).map((objectTypeId) => ({
+      objectTypeId,
+      count: this.activeCount(hubId, objectTypeId),
+    }));
   }
 
   /** Active pipelines of one type (a custom type's: 0 until the account makes one). */
