@@ -7,10 +7,15 @@
 // 2. Through HTTP (the service as `npm start` runs it): contacts loaded by batch create, then the
 //    refresh grant measured alone and while searches arrive at 5 a second (HubSpot's search limit),
 //    with those searches' latencies.
-// SEARCH_BENCH_CONTACTS and SEARCH_BENCH_RUNS size part 1, SEARCH_BENCH_HTTP_CONTACTS part 2 (0: skipped).
-// An A/B in one sitting: SEARCH_BENCH_DIST=<another build's dist/> for part 1, BENCH_SERVICE_MAIN for part 2.
+// 3. The main thread's share of a search through HTTP: the app in this process (its own data directory,
+//    contacts loaded by batch create through `inject`), each kind run one after another through Fastify's
+//    `inject`, this thread's CPU per search (process.threadCpuUsage: routing, auth, validation, the
+//    compile, the answer built and serialized; the search thread's work is not on it).
+// SEARCH_BENCH_CONTACTS and SEARCH_BENCH_RUNS size part 1, SEARCH_BENCH_HTTP_CONTACTS part 2,
+// SEARCH_BENCH_CPU_CONTACTS and SEARCH_BENCH_CPU_RUNS part 3 (0 contacts: that part skipped).
+// An A/B in one sitting: SEARCH_BENCH_DIST=<another build's dist/> for parts 1 and 3, BENCH_SERVICE_MAIN for part 2.
 import { createRequire } from 'node:module';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -24,7 +29,9 @@ const dist = (p) => require(join(DIST, p));
 const { CrmSearchProjection } = dist('crm-search/projections/crm-search.projection.js');
 const { SearchExecutor } = dist('crm-search/application/search-executor.js');
 const { compileSearch } = dist('crm-search/application/search-compiler.js');
-const { runSearchJob } = dist('crm-search/application/search-reader.js');
+// What the search thread runs per search: the page read and shaped (answerSearchJob), or before it existed the read alone.
+const searchReader = dist('crm-search/application/search-reader.js');
+const searchThreadJob = searchReader.answerSearchJob ?? searchReader.runSearchJob;
 const { searchRequestFrom } = dist('crm-search/domain/search-request.js');
 const { kindOfPropertyType } = dist('crm-search/domain/search-values.js');
 const { openReadModelDatabase, closeReadModelDatabase } = dist('platform/projections/read-model-database.js');
@@ -34,6 +41,8 @@ const HUB = 4242;
 const COUNT = Number(process.env.SEARCH_BENCH_CONTACTS ?? 100_000);
 const RUNS = Number(process.env.SEARCH_BENCH_RUNS ?? 100);
 const HTTP_CONTACTS = Number(process.env.SEARCH_BENCH_HTTP_CONTACTS ?? 100_000);
+const CPU_CONTACTS = Number(process.env.SEARCH_BENCH_CPU_CONTACTS ?? 20_000);
+const CPU_RUNS = Number(process.env.SEARCH_BENCH_CPU_RUNS ?? 300);
 const SEARCHES_PER_SECOND = 5;
 const T0 = Date.UTC(2026, 0, 1);
 const FIRST = ['Ada', 'Bob', 'Carol', 'Dan', 'Eve', 'Fay', 'Gus', 'Hal', 'Ivy', 'Jon'].flatMap((n) =>
@@ -199,7 +208,7 @@ async function inProcess() {
         times.push(performance.now() - started);
       }
       const cpu = process.threadCpuUsage();
-      for (let i = 0; i < RUNS; i++) runSearchJob(reader, job(i));
+      for (let i = 0; i < RUNS; i++) searchThreadJob(reader, job(i));
       const used = process.threadCpuUsage(cpu);
       const cpuMs = (used.user + used.system) / 1000 / RUNS;
       console.log(`${name} | ${ms(at(times, 0.5))} | ${ms(at(times, 0.99))} | ${ms(cpuMs)} | ${total} | ${target}`);
@@ -323,5 +332,129 @@ async function throughHttp() {
   }
 }
 
+/** Part 3: main-thread CPU per search through the app's HTTP stack, in this process. */
+async function mainThreadShare() {
+  require('reflect-metadata');
+  const { createApp } = dist('app.factory.js');
+  const { featureModules } = dist('feature-modules.js');
+  const { loadConfig } = dist('platform/config/config.js');
+  const { systemClock } = dist('platform/clock.js');
+  const { createLogger } = dist('platform/logging/logger.js');
+  const { SigningKeyring, encodeAccessToken } = dist('oauth/domain/access-token.js');
+  const dataDir = mkdtempSync(join(tmpdir(), 'search-bench-cpu-'));
+  const adminKey = 'bench-admin-key-0123456789abcdef';
+  const config = loadConfig({
+    ADMIN_API_KEY: adminKey,
+    SEED: 'none',
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'silent',
+    RATE_LIMIT_ENABLED: 'false',
+  });
+  const app = await createApp({
+    config,
+    clock: systemClock,
+    modules: featureModules(),
+    logger: createLogger('silent'),
+  });
+  try {
+    await app.init();
+    const fastify = app.getHttpAdapter().getInstance();
+    const call = async (method, url, body, headers = {}) => {
+      const r = await fastify.inject({
+        method,
+        url,
+        headers: { 'content-type': 'application/json', ...headers },
+        ...(body !== undefined ? { payload: JSON.stringify(body) } : {}),
+      });
+      return { status: r.statusCode, body: r.body };
+    };
+    const account = await call(
+      'POST',
+      '/admin/v1/accounts',
+      { domain: 'bench.example.com', tier: 'enterprise' },
+      {
+        authorization: `Bearer ${adminKey}`,
+      },
+    );
+    const { hubId } = JSON.parse(account.body);
+    const now = Date.now();
+    const token = encodeAccessToken(
+      {
+        hubId,
+        userId: 1,
+        appId: 1,
+        installingUserId: 1,
+        hublet: 'na1',
+        issuedAt: now,
+        expiresAt: now + 86_400_000,
+        scopes: ['crm.objects.contacts.read', 'crm.objects.contacts.write', 'crm.schemas.contacts.write'],
+      },
+      app.get(SigningKeyring),
+    ).token;
+    const auth = { authorization: `Bearer ${token}` };
+    const score = await call(
+      'POST',
+      '/crm/v3/properties/contacts',
+      { name: 'score', label: 'Score', type: 'number', fieldType: 'number', groupName: 'contactinformation' },
+      auth,
+    );
+    if (score.status !== 201) throw new Error(`property create answered ${score.status}: ${score.body}`);
+    let first = Infinity;
+    const began = performance.now();
+    for (let from = 0; from < CPU_CONTACTS; from += 100) {
+      const inputs = Array.from({ length: Math.min(100, CPU_CONTACTS - from) }, (_, k) => ({
+        properties: contact(from + k + 1),
+      }));
+      const r = await call('POST', '/crm/v3/objects/contacts/batch/create', { inputs }, auth);
+      if (r.status !== 201) throw new Error(`batch create answered ${r.status}: ${r.body.slice(0, 300)}`);
+      for (const c of JSON.parse(r.body).results) first = Math.min(first, Number(c.id));
+    }
+    while ((await call('GET', '/health/ready')).status !== 200) await new Promise((resolve) => setTimeout(resolve, 50));
+    console.log(
+      `\n${CPU_CONTACTS} contacts through batch create (in process) in ${((performance.now() - began) / 1000).toFixed(1)} s (${DIST})`,
+    );
+    // SEARCH_BENCH_CPU_PROFILE=<file>: a CPU profile of this thread over the searches only (bench/summarize-profile.mjs).
+    const profiling = process.env.SEARCH_BENCH_CPU_PROFILE;
+    const session = profiling ? new (await import('node:inspector/promises')).Session() : null;
+    if (session) {
+      session.connect();
+      await session.post('Profiler.enable');
+      await session.post('Profiler.setSamplingInterval', { interval: 100 });
+      await session.post('Profiler.start');
+    }
+    console.log('kind | main-thread CPU µs per search (mean) | p50 µs | wall p50 / p99 ms | answer bytes');
+    for (const [name, , body] of KINDS) {
+      const cpu = [];
+      const wall = [];
+      let bytes = 0;
+      for (let i = 0; i < CPU_RUNS + 20; i++) {
+        const payload = { limit: 100, ...body(i, first, CPU_CONTACTS) };
+        const c0 = process.threadCpuUsage();
+        const t0 = performance.now();
+        const r = await call('POST', '/crm/v3/objects/contacts/search', payload, auth);
+        const used = process.threadCpuUsage(c0);
+        if (r.status !== 200) throw new Error(`${name}: ${r.status} ${r.body.slice(0, 200)}`);
+        if (i < 20) continue; // warm-up
+        wall.push(performance.now() - t0);
+        cpu.push(used.user + used.system);
+        bytes = r.body.length;
+      }
+      const mean = cpu.reduce((a, b) => a + b, 0) / cpu.length;
+      console.log(
+        `${name} | ${mean.toFixed(0)} | ${at(cpu, 0.5)} | ${ms(at(wall, 0.5))} / ${ms(at(wall, 0.99))} | ${bytes}`,
+      );
+    }
+    if (session) {
+      const { profile } = await session.post('Profiler.stop');
+      writeFileSync(profiling, JSON.stringify(profile));
+      session.disconnect();
+    }
+  } finally {
+    await app.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
 if (COUNT > 0) await inProcess();
 if (HTTP_CONTACTS > 0) await throughHttp();
+if (CPU_CONTACTS > 0) await mainThreadShare();

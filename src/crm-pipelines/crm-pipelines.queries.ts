@@ -128,8 +128,13 @@ export class PipelinesQueries {
   activeCounts(hubId: number): Array<{ objectTypeId: string; count: number }> {
     return Object.keys(PIPELINE_TYPES).map((objectTypeId) => ({
       objectTypeId,
-      count: this.state(hubId, objectTypeId).filter((p) => !p.archived).length,
+      count: this.activeCount(hubId, objectTypeId),
     }));
+  }
+
+  /** Active pipelines of one type (a custom type's: 0 until the account makes one). */
+  activeCount(hubId: number, objectTypeId: string): number {
+    return this.state(hubId, objectTypeId).filter((p) => !p.archived).length;
   }
 
   /** The audit of a pipeline (its own changes and its stages'), or of one stage; newest first. */

@@ -59,6 +59,67 @@ describe('GET …/limits/pipelines', () => {
   });
 });
 
+describe('GET …/limits/pipelines: custom object types', () => {
+  it('lists a custom type once it has an active pipeline, per type, with the overall ceiling of every active custom type', async () => {
+    const enterprise = (await createAccount(t, { tier: 'enterprise' })).hubId;
+    const as = mintRecordsToken(t, enterprise, SCOPES);
+    const custom = new Client({ accessToken: as, basePath: t.url });
+    const schema = (name: string, singular: string, plural: string) =>
+      custom.crm.schemas.coreApi.create({
+        name,
+        labels: { singular, plural },
+        primaryDisplayProperty: 'title',
+        requiredProperties: ['title'],
+        properties: [{ name: 'title', label: 'Title', type: 'string' as never, fieldType: 'text' }],
+        associatedObjects: [],
+      });
+    const boats = (await schema('boats', 'Boat', 'Boats')).objectTypeId!;
+    const bikes = (await schema('bikes', 'Bike', 'Bikes')).objectTypeId!;
+    const empty = await call('GET', '/crm/v3/limits/pipelines', undefined, as);
+    // No custom pipeline yet: nothing listed; each active custom type may have 100 (enterprise).
+    expect(empty.body!.customObjectTypes).toEqual({
+      overallLimit: 200,
+      overallUsage: 0,
+      overallPercentage: 0,
+      byObjectType: [],
+    });
+    const pipeline = (label: string) => ({
+      label,
+      displayOrder: 0,
+      stages: [{ label: 'Open', displayOrder: 0, metadata: {} }],
+    });
+    await custom.crm.pipelines.pipelinesApi.create(bikes, pipeline('Rentals'));
+    const second = await custom.crm.pipelines.pipelinesApi.create(bikes, pipeline('Repairs'));
+    await custom.crm.pipelines.pipelinesApi.create(boats, pipeline('Charters'));
+    const expected = {
+      overallLimit: 200,
+      overallUsage: 3,
+      overallPercentage: 1.5,
+      byObjectType: [
+        { objectTypeId: boats, singularLabel: 'Boat', pluralLabel: 'Boats', usage: 1 },
+        { objectTypeId: bikes, singularLabel: 'Bike', pluralLabel: 'Bikes', usage: 2 },
+      ],
+    };
+    for (const url of ['/crm/v3/limits/pipelines', '/crm/limits/2026-03/pipelines', '/crm/limits/2026-09/pipelines']) {
+      const r = await call('GET', url, undefined, as);
+      expect(r.status).toBe(200);
+      expect(r.body!.customObjectTypes).toEqual(expected);
+      expect(r.body!.hubspotDefinedObjectTypes.map((x: { usage: number }) => x.usage)).toEqual([1, 1]);
+      expect(operationProblems('GET', url, 200, r.body)).toEqual([]);
+    }
+    // An archived pipeline no longer counts; an archived type leaves the list and the overall ceiling.
+    await custom.crm.pipelines.pipelinesApi.archive(bikes, second.id);
+    await custom.crm.schemas.coreApi.archive(boats);
+    const after = await call('GET', '/crm/v3/limits/pipelines', undefined, as);
+    expect(after.body!.customObjectTypes).toEqual({
+      overallLimit: 100,
+      overallUsage: 1,
+      overallPercentage: 1,
+      byObjectType: [{ objectTypeId: bikes, singularLabel: 'Bike', pluralLabel: 'Bikes', usage: 1 }],
+    });
+  });
+});
+
 describe('association limits: configurations and the record association limits endpoints', () => {
   it('a configured per-record limit of contact→company: near at 80 %, at the limit, refused past it', async () => {
     const configured = await call(

@@ -42,7 +42,7 @@ async function call(url: string, body: unknown, options: { token?: string; raw?:
     headers: { authorization: `Bearer ${options.token ?? token}`, 'content-type': 'application/json' },
     payload: options.raw ?? JSON.stringify(body),
   });
-  return { status: r.statusCode, headers: r.headers, body: r.json() as Record<string, any> }; // eslint-disable-line @typescript-eslint/no-explicit-any
+  return { status: r.statusCode, headers: r.headers, text: r.body, body: r.json() as Record<string, any> }; // eslint-disable-line @typescript-eslint/no-explicit-any
 }
 
 const names = (body: { results: Array<{ properties: Record<string, string> }> }) =>
@@ -101,6 +101,9 @@ describe.each(Object.entries(VERSIONS))('POST %s/{objectType}/search', (_, base)
     });
     const template = url.replace('/contacts/', '/{objectType}/');
     expect(operationProblems('POST', template, 200, r.body)).toEqual([]);
+    // JSON, its fields in the schema's order (the results come serialized from the search thread).
+    expect(r.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(r.text).toBe(JSON.stringify({ total: r.body.total, results: r.body.results, paging: r.body.paging }));
     // The type by id and by singular name; the defaults when no properties are named.
     const byId = await call(`${base}/0-1/search`, { query: 'lovelace' });
     expect(byId.body).toMatchObject({ total: 1, results: [{ id: ids.ada }] });
@@ -326,6 +329,31 @@ describe('@hubspot/api-client v14 crm.contacts.searchApi.doSearch', () => {
     expect(firstNames(await only('firstname', 'EQ', { value: 'zoe' }))).toEqual(['Zoe']);
     await client.crm.contacts.basicApi.archive(temp.id);
     expect(firstNames(await only('firstname', 'EQ', { value: 'zoe' }))).toEqual([]);
+  });
+
+  it('sees property writes: a property created, then archived, is known to the next search and then unknown', async () => {
+    const byShoeSize = { filterGroups: [{ filters: [{ propertyName: 'shoesize', operator: 'GT', value: '40' }] }] };
+    const unknown = {
+      status: 400,
+      body: { errors: [{ code: 'PROPERTY_DOESNT_EXIST', in: 'filterGroups.filters.propertyName' }] },
+    };
+    const url = '/crm/v3/objects/contacts/search';
+    expect(await call(url, byShoeSize)).toMatchObject(unknown);
+    await client.crm.properties.coreApi.create('contacts', {
+      name: 'shoesize',
+      label: 'Shoe size',
+      type: 'number' as never,
+      fieldType: 'number' as never,
+      groupName: 'contactinformation',
+    });
+    expect((await call(url, byShoeSize)).body).toMatchObject({ total: 0 });
+    await client.crm.contacts.basicApi.update(ids.eve!, { properties: { shoesize: '42' } });
+    // Compared as a number (the new property's kind): "42" > "40", and "9" is not.
+    await client.crm.contacts.basicApi.update(ids.bob!, { properties: { shoesize: '9' } });
+    const found = await call(url, { ...byShoeSize, properties: ['shoesize'] });
+    expect(found.body).toMatchObject({ total: 1, results: [{ id: ids.eve, properties: { shoesize: '42' } }] });
+    await client.crm.properties.coreApi.archive('contacts', 'shoesize');
+    expect(await call(url, byShoeSize)).toMatchObject(unknown);
   });
 });
 

@@ -1,7 +1,7 @@
 import Database from 'better-sqlite3';
 import fc from 'fast-check';
 import { compileSearch } from '../../src/crm-search/application/search-compiler';
-import { runSearchJob } from '../../src/crm-search/application/search-reader';
+import { answerSearchJob, runSearchJob } from '../../src/crm-search/application/search-reader';
 import type { SearchFilter, SearchRequest, SearchSort } from '../../src/crm-search/domain/search-request';
 import { type SearchRequestInput, searchRequestFrom } from '../../src/crm-search/domain/search-request';
 import { systemValuesOf } from '../../src/crm-search/application/search-types';
@@ -527,6 +527,23 @@ describe('search compiler against a brute-force evaluator', () => {
                   expect([row.created_at, row.updated_at]).toEqual([record.createdAt, record.updatedAt]);
                 }
               }
+              // The page as the search thread hands it over: the same records, shaped as HubSpot answers.
+              const answered = answerSearchJob(db, job);
+              const shown = job.shape.shown;
+              expect({ total: answered.total, results: JSON.parse(answered.results) as unknown }).toEqual({
+                total: want.total,
+                results: want.ids.map((id) => {
+                  const record = records.find((r) => r.id === id)!;
+                  return {
+                    id: String(id),
+                    properties: Object.fromEntries(shown.map((name) => [name, valueOf(record, name) ?? null])),
+                    createdAt: new Date(record.createdAt).toISOString(),
+                    updatedAt: new Date(record.updatedAt).toISOString(),
+                    archived: false,
+                  };
+                }),
+              });
+              expect(answered.count).toBe(want.ids.length);
             }
           } finally {
             db.close();

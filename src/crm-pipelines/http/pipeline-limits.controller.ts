@@ -1,7 +1,7 @@
 import { Controller, Get } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { DirectoryQueries } from '../../directory/directory.queries';
-import { crmLimitsReadScopes } from '../../crm-schema';
+import { CUSTOM_OBJECT_TYPE_ID, crmLimitsReadScopes, LimitsQueries } from '../../crm-schema';
 import { type AccessTokenClaims, Token } from '../../oauth';
 import { Authenticated, type RouteFacts } from '../../platform/http/authentication';
 import { type ApiVersion, versionedPaths } from '../../platform/http/api-versions';
@@ -29,8 +29,11 @@ const percentage = (usage: number, limit: number) => (limit <= 0 ? 0 : Math.roun
 
 /**
  * `GET /crm/v3/limits/pipelines` (and its dated forms, limitsTracking.json): the account's active
- * pipelines of deals and tickets against its tier's ceiling, from the pipelines read model (the
- * default pipeline counts). Custom objects have no pipelines here: their usage is 0.
+ * pipelines per object type against its tier's ceiling, from the pipelines read model. Deals and
+ * tickets are always listed (their default pipeline counts); a custom object type is listed under
+ * `customObjectTypes` once it has an active pipeline (HubSpot lists usage per type with pipelines).
+ * The ceiling holds per type (the decider's), so the custom types' overall limit is that ceiling
+ * for each active custom type of the account.
  */
 @ApiTags('CRM limits')
 @Controller(versionedPaths(LIMITS_PATHS))
@@ -38,6 +41,7 @@ export class PipelineLimitsController {
   constructor(
     private readonly queries: PipelinesQueries,
     private readonly directory: DirectoryQueries,
+    private readonly limits: LimitsQueries,
   ) {}
 
   @Get('pipelines')
@@ -45,16 +49,28 @@ export class PipelineLimitsController {
   @ApiOperation({ summary: 'Pipelines: usage and limit per object type with pipelines' })
   @WireResponse(200, PIPELINE_LIMITS_SCHEMA, { description: 'PipelineLimitResponse' })
   pipelineLimits(@Token() token: AccessTokenClaims) {
-    const limit = PIPELINE_LIMITS[this.directory.getAccount(token.hubId)?.tier ?? 'free'];
+    const { hubId } = token;
+    const limit = PIPELINE_LIMITS[this.directory.getAccount(hubId)?.tier ?? 'free'];
+    const customTypes = this.limits.objectTypes(hubId).filter((t) => CUSTOM_OBJECT_TYPE_ID.test(t.objectTypeId));
+    const byObjectType = customTypes
+      .map((t) => ({ ...t, usage: this.queries.activeCount(hubId, t.objectTypeId) }))
+      .filter((t) => t.usage > 0);
+    const overallLimit = limit * customTypes.length;
+    const overallUsage = byObjectType.reduce((n, t) => n + t.usage, 0);
     return {
-      hubspotDefinedObjectTypes: this.queries.activeCounts(token.hubId).map((c) => ({
+      hubspotDefinedObjectTypes: this.queries.activeCounts(hubId).map((c) => ({
         objectTypeId: c.objectTypeId,
         ...LABELS[c.objectTypeId]!,
         usage: c.count,
         limit,
         percentage: percentage(c.count, limit),
       })),
-      customObjectTypes: { overallLimit: limit, overallUsage: 0, overallPercentage: 0, byObjectType: [] },
+      customObjectTypes: {
+        overallLimit,
+        overallUsage,
+        overallPercentage: percentage(overallUsage, overallLimit),
+        byObjectType,
+      },
     };
   }
 }

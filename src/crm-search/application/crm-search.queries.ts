@@ -3,11 +3,13 @@ import type Database from 'better-sqlite3';
 import { LimitsQueries, PropertiesQueries, standardObjectType } from '../../crm-schema';
 import { CLOCK, type Clock } from '../../platform/clock';
 import { READ_MODEL_DB } from '../../platform/projections/read-model-database';
+import { cachedStatement } from '../../platform/projections/statement-cache';
 import type { SearchRequest } from '../domain/search-request';
 import { searchTypeTraits, systemPropertyTypes, systemValuesOf } from './search-types';
 import { kindOfPropertyType } from '../domain/search-values';
 import { compileSearch } from './search-compiler';
 import { SearchExecutor } from './search-executor';
+import type { SearchPage } from './search-reader';
 import { SearchLags } from './search-lag';
 import { unknownSearchProperties } from '../domain/search-errors';
 import { ASSOCIATIONS_PREFIX } from './search-association-filter';
@@ -38,6 +40,17 @@ export interface SearchAnswer {
 
 const SENSITIVITIES = ['non_sensitive', 'sensitive', 'highly_sensitive'] as const;
 const iso = (ms: number) => new Date(ms).toISOString();
+/** Object types whose property kinds are kept between searches (a few hundred bytes to a few KiB each). */
+const KEPT_TYPES = 1000;
+
+/** A type's properties as search needs them, and the read model's change count they were read at. */
+interface TypeProperties {
+  stamp: number;
+  types: ReadonlyMap<string, string>;
+  fieldTypes: ReadonlyMap<string, string>;
+  /** A custom type's searchable properties (its string ones); undefined for standard types. */
+  customSearchable?: readonly string[];
+}
 
 /**
  * Searches of the `crm-search` read model: the type and its property definitions from the CRM
@@ -46,13 +59,15 @@ const iso = (ms: number) => new Date(ms).toISOString();
  */
 @Injectable()
 export class CrmSearchQueries {
+  private readonly kept = new Map<string, TypeProperties>();
+
   constructor(
+    @Inject(READ_MODEL_DB) private readonly db: Database.Database,
     private readonly limits: LimitsQueries,
     private readonly properties: PropertiesQueries,
     private readonly executor: SearchExecutor,
     private readonly lags: SearchLags,
     @Inject(CLOCK) private readonly clock: Clock,
-    @Inject(READ_MODEL_DB) private readonly db: Database.Database,
   ) {}
 
   /** The type named by a path segment (id, name, singular or plural); HubSpot's 400 when none. */
@@ -64,16 +79,33 @@ export class CrmSearchQueries {
     };
   }
 
+  /** The answer as objects (the console's records page). */
   async search(hubId: number, type: SearchType, request: SearchRequest): Promise<SearchAnswer> {
+    const page = await this.page(hubId, type, request);
+    const next = nextAfter(request, page.total);
+    return {
+      total: page.total,
+      results: JSON.parse(page.results) as SearchResultView[],
+      ...(next !== null ? { paging: { next: { after: next } } } : {}),
+    };
+  }
+
+  /**
+   * The answer as JSON text, as the search route sends it: the results come shaped and serialized
+   * from the search thread (search-reader.ts), only the envelope is written here. Key order and
+   * values are SEARCH_ANSWER_SCHEMA's and the object answer's.
+   */
+  async searchJson(hubId: number, type: SearchType, request: SearchRequest): Promise<string> {
+    const page = await this.page(hubId, type, request);
+    const next = nextAfter(request, page.total);
+    const paging = next !== null ? `,"paging":${JSON.stringify({ next: { after: next } })}` : '';
+    return `{"total":${page.total},"results":${page.results}${paging}}`;
+  }
+
+  private async page(hubId: number, type: SearchType, request: SearchRequest): Promise<SearchPage> {
     const lag = this.lags.of(hubId);
     const scope = this.scopeOf(hubId, type, request, lag > 0 ? this.clock.now() - lag : null);
-    const found = await this.executor.run(compileSearch(request, scope));
-    const next = request.after + request.limit;
-    return {
-      total: found.total,
-      results: resultsOf(type.objectTypeId, scope.shown, found.rows, found.values),
-      ...(next < found.total ? { paging: { next: { after: String(next) } } } : {}),
-    };
+    return this.executor.run(compileSearch(request, scope));
   }
 
   /**
@@ -102,29 +134,56 @@ export class CrmSearchQueries {
   /** The search's scope: the type's properties (an unknown one in a filter or sort is HubSpot's 400), what `query` looks in, what is shown. */
   private scopeOf(hubId: number, type: SearchType, request: SearchRequest, visibleAsOf: number | null): SearchScope {
     const { objectTypeId } = type;
-    const { types, fieldTypes } = this.propertyTypes(hubId, objectTypeId);
+    const { types, fieldTypes, customSearchable } = this.propertiesOf(hubId, type);
     const traits = searchTypeTraits(objectTypeId);
-    const system = Object.keys(systemPropertyTypes(objectTypeId));
     const associationTarget = (property: string) => associationTargetOf(property);
     refuseUnknownProperties(request, types, associationTarget);
     // The asked (or default) properties the type has, each shown, null without a value (HubSpot's
     // answer); a name the type does not have is left out, as a records GET leaves it out.
-    const shown = [...new Set([...(request.properties ?? traits.defaultProperties), ...system])]
+    const shown = [
+      ...new Set([
+        ...(request.properties ?? traits.defaultProperties),
+        ...Object.keys(systemPropertyTypes(objectTypeId)),
+      ]),
+    ]
       .filter((name) => types.has(name))
       .sort();
-    const searchable =
-      type.family === 'custom'
-        ? [...types].filter(([, t]) => t === 'string').map(([name]) => name)
-        : traits.searchableProperties;
     return {
       hubId,
       objectTypeId,
       kindOf: (property) => kindOfPropertyType(types.get(property), fieldTypes.get(property)),
       associationTarget,
-      searchable,
+      searchable: customSearchable ?? traits.searchableProperties,
       visibleAsOf,
       shown,
     };
+  }
+
+  /**
+   * The type's properties, read again only when the read model changed: its connection's change count
+   * (`total_changes()`, a counter in memory) moves with every row any projection writes through it,
+   * and it is the only writer of the file while the service runs. So a property created, archived or
+   * changed is seen by the next search (read-your-writes), and searches between writes skip listing
+   * hundreds of definitions in three sensitivities.
+   */
+  private propertiesOf(hubId: number, type: SearchType): TypeProperties {
+    const stamp = Number((cachedStatement(this.db, 'SELECT total_changes() AS n').get() as { n: number }).n);
+    const key = `${hubId}:${type.objectTypeId}`;
+    const kept = this.kept.get(key);
+    if (kept?.stamp === stamp) return kept;
+    const { types, fieldTypes } = this.propertyTypes(hubId, type.objectTypeId);
+    const fresh: TypeProperties = {
+      stamp,
+      types,
+      fieldTypes,
+      ...(type.family === 'custom'
+        ? { customSearchable: [...types].filter(([, t]) => t === 'string').map(([name]) => name) }
+        : {}),
+    };
+    this.kept.delete(key);
+    if (this.kept.size >= KEPT_TYPES) this.kept.delete(this.kept.keys().next().value as string);
+    this.kept.set(key, fresh);
+    return fresh;
   }
 
   /** Each active property's HubSpot type and field type (all sensitivities), the system values' included. */
@@ -158,7 +217,7 @@ function resultsOf(
   return rows.map((row): SearchResultView => {
     const own = { ...values.get(row.id), ...systemValuesOf(objectTypeId, row.id, row.created_at, row.updated_at) };
     const properties: Record<string, string | null> = {};
-    for (const name of shown) properties[name] = own[name] ?? null;
+    for (const name of shown) properties[name] = Object.hasOwn(own, name) ? own[name]! : null;
     return {
       id: String(row.id),
       properties,
@@ -167,6 +226,12 @@ function resultsOf(
       archived: false,
     };
   });
+}
+
+/** The next page's offset while records follow the page; null after the last one. */
+function nextAfter(request: SearchRequest, total: number): string | null {
+  const next = request.after + request.limit;
+  return next < total ? String(next) : null;
 }
 
 /**

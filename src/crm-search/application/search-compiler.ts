@@ -23,6 +23,17 @@ export interface SearchJob {
   window: { after: number; limit: number };
   /** `/*IDS*\/` stands for the page's ids' placeholders; the ids follow `params`. */
   values: SqlStatement;
+  /** How the page's records are shown (built on the search thread: search-reader.ts). */
+  shape: ResultShape;
+}
+
+/** How a page's records are shown: HubSpot's SimplePublicObject as search answers it. */
+export interface ResultShape {
+  /** The properties each result shows, in this order; null for one without a value. */
+  shown: readonly string[];
+  /** The names of the type's create and last-modified dates (system values, as `hs_object_id`). */
+  created: string;
+  modified: string;
 }
 
 /**
@@ -107,6 +118,7 @@ export function compileSearch(request: SearchRequest, searchScope: SearchScope):
     params: [...tables.prefixParams, scope.hubId, scope.objectTypeId, ...scope.shown],
   };
   const walk = lagged ? undefined : walkOf(request, scope, compiled);
+  const traitsOf = searchTypeTraits(scope.objectTypeId);
   return {
     total,
     page,
@@ -114,6 +126,7 @@ export function compileSearch(request: SearchRequest, searchScope: SearchScope):
     docs: { sql: `SELECT ${docs.sql} AS docs`, params: docs.params },
     window: { after: request.after, limit: request.limit },
     values,
+    shape: { shown: scope.shown, created: traitsOf.createdProperty, modified: traitsOf.modifiedProperty },
   };
 }
 

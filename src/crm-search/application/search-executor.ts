@@ -3,13 +3,15 @@ import type Database from 'better-sqlite3';
 import { Worker } from 'node:worker_threads';
 import { READ_MODEL_DB } from '../../platform/projections/read-model-database';
 import type { SearchJob } from './search-compiler';
-import { runSearchJob, type SearchRows } from './search-reader';
+import { answerSearchJob, runSearchJob, type SearchPage, shapeSearchResults } from './search-reader';
 
-/** The search thread: its own read-only connection to the read-model file; runs runSearchJob per message. */
+/** The search thread: its own read-only connection to the read-model file; answers each message with answerSearchJob. */
 const SEARCH_THREAD_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
 const Database = require(workerData.driverPath);
 const runSearchJob = ${runSearchJob.toString()};
+const shapeSearchResults = ${shapeSearchResults.toString()};
+const answerSearchJob = ${answerSearchJob.toString()};
 const db = new Database(workerData.file, { readonly: true, fileMustExist: true });
 db.pragma('busy_timeout = 5000');
 // A search sorts and sets aside thousands of ids: in memory, not in temporary files; the indexes it
@@ -24,7 +26,7 @@ parentPort.on('message', (message) => {
     return;
   }
   try {
-    parentPort.postMessage({ id: message.id, rows: runSearchJob(db, message.job) });
+    parentPort.postMessage({ id: message.id, page: answerSearchJob(db, message.job) });
   } catch (error) {
     parentPort.postMessage({ id: message.id, error: String(error && error.message || error) });
   }
@@ -32,7 +34,7 @@ parentPort.on('message', (message) => {
 `;
 
 interface Pending {
-  resolve: (rows: SearchRows) => void;
+  resolve: (page: SearchPage) => void;
   reject: (error: Error) => void;
 }
 
@@ -61,17 +63,17 @@ export class SearchExecutor implements OnModuleDestroy {
     return this.worker?.threadId;
   }
 
-  run(job: SearchJob): Promise<SearchRows> {
+  run(job: SearchJob): Promise<SearchPage> {
     if (this.db.memory) {
       try {
-        return Promise.resolve(runSearchJob(this.db, job));
+        return Promise.resolve(answerSearchJob(this.db, job));
       } catch (error) {
         return Promise.reject(error instanceof Error ? error : new Error(String(error)));
       }
     }
     const worker = this.thread();
     const id = this.nextId++;
-    return new Promise<SearchRows>((resolve, reject) => {
+    return new Promise<SearchPage>((resolve, reject) => {
       this.pending.set(id, { resolve, reject });
       if (this.pending.size === 1) worker.ref();
       worker.postMessage({ id, job });
@@ -85,13 +87,13 @@ export class SearchExecutor implements OnModuleDestroy {
       workerData: { file: this.db.name, driverPath: require.resolve('better-sqlite3') },
     });
     worker.unref();
-    worker.on('message', (reply: { id: number; rows?: SearchRows; error?: string }) => {
+    worker.on('message', (reply: { id: number; page?: SearchPage; error?: string }) => {
       const waiting = this.pending.get(reply.id);
       if (!waiting) return;
       this.pending.delete(reply.id);
       if (this.pending.size === 0) worker.unref();
       if (reply.error !== undefined) waiting.reject(new Error(`search failed: ${reply.error}`));
-      else waiting.resolve(reply.rows!);
+      else waiting.resolve(reply.page!);
     });
     const died = (error: Error) => {
       if (this.worker !== worker) return;

@@ -1,11 +1,12 @@
-import { Body, Controller, HttpCode, Param, Post } from '@nestjs/common';
+import { Body, Controller, HttpCode, Param, Post, Res } from '@nestjs/common';
 import { ApiBody, ApiOperation, ApiTags } from '@nestjs/swagger';
+import type { FastifyReply } from 'fastify';
 import { scopeFamilyOf } from '../../crm-schema';
 import { type AccessTokenClaims, Token } from '../../oauth';
 import { Authenticated, type RouteFacts } from '../../platform/http/authentication';
 import { type ApiVersion, versionedPaths } from '../../platform/http/api-versions';
 import { WireResponse } from '../../platform/http/wire-response';
-import { CrmSearchQueries, type SearchAnswer } from '../application/crm-search.queries';
+import { CrmSearchQueries } from '../application/crm-search.queries';
 import { SearchRateLimit } from '../application/search-rate-limit';
 import { invalidObjectTypeSegment } from '../domain/search-errors';
 import { searchRequestFrom } from '../domain/search-request';
@@ -57,9 +58,13 @@ export class SearchController {
     @Param('objectType') objectType: string,
     @Body() body: SearchRequestDto,
     @Token() token: AccessTokenClaims,
-  ): Promise<SearchAnswer> {
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<string> {
     const type = this.queries.resolve(token.hubId, objectTypeSegment(objectType));
     await this.rateLimit.acquire(token.hubId);
-    return this.queries.search(token.hubId, type, searchRequestFrom(body));
+    const answer = await this.queries.searchJson(token.hubId, type, searchRequestFrom(body));
+    // JSON text already (SEARCH_ANSWER_SCHEMA's shape, built on the search thread): sent as is.
+    void reply.type('application/json; charset=utf-8');
+    return answer;
   }
 }
