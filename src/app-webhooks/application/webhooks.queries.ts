@@ -186,9 +186,14 @@ export class WebhooksQueries {
 
   /** The items chosen for a request, with their payloads (any gone meanwhile, by a rebuild, left out). */
   withPayloads(items: readonly WaitingItem[]): OutboxItem[] {
-    const payload = this.stmt('SELECT payload FROM wh_outbox WHERE event_id = ?').pluck();
+    // One read for the whole request, not one per item.
+    const payloads = new Map(
+      this.stmt('SELECT event_id, payload FROM wh_outbox WHERE event_id IN (SELECT value FROM json_each(?))')
+        .raw()
+        .all(JSON.stringify(items.map((i) => i.eventId))) as [string, string][],
+    );
     return items.flatMap((i) => {
-      const json = payload.get(i.eventId) as string | undefined;
+      const json = payloads.get(i.eventId);
       return json === undefined ? [] : [{ ...i, payload: JSON.parse(json) as Record<string, unknown> }];
     });
   }

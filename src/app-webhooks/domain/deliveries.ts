@@ -80,8 +80,10 @@ export function payloadItemsFor(
 ): { eventId: string; item: PayloadItem }[] {
   if (subscribedObjectTypeId(subscription.eventType, subscription.objectTypeId) !== change.objectTypeId) return [];
   const { object, action } = parseEventType(subscription.eventType);
+  // Hashed once per item: the payload and the outbox row both name it.
+  const eventId = deliveryEventId(change.sourceEventId, subscription.id);
   const base = (): PayloadItem => ({
-    eventId: Number(deliveryEventId(change.sourceEventId, subscription.id)),
+    eventId: Number(eventId),
     subscriptionId: subscription.id,
     portalId: change.hubId,
     appId,
@@ -91,7 +93,7 @@ export function payloadItemsFor(
     ...(object === 'object' ? { objectTypeId: change.objectTypeId } : {}),
     ...changeSourceOf(change),
   });
-  const one = (item: PayloadItem) => [{ eventId: deliveryEventId(change.sourceEventId, subscription.id), item }];
+  const one = (item: PayloadItem) => [{ eventId, item }];
   switch (action) {
     case 'creation':
       return change.kind === 'creation' ? one({ ...base(), changeFlag: 'CREATED' }) : [];
