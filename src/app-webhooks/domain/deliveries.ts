@@ -1,4 +1,4 @@
-import { sha256Hex } from '../../platform/security/crypto';
+import { hash } from 'node:crypto';
 import { parseEventType, subscribedObjectTypeId } from './subscription-types';
 import type { ItemOutcome } from './webhook-events';
 
@@ -57,6 +57,9 @@ export interface SubscriptionRef {
 
 /** One element of the JSON array HubSpot posts, without `attemptNumber` (set per attempt). */
 export type PayloadItem = Record<string, string | number | number[] | boolean>;
+
+/** One-shot SHA-256 (`crypto.hash`): a `createHash` object per item showed in the outbox's profile. */
+const sha256Hex = (value: string) => hash('sha256', value, 'hex');
 
 /**
  * HubSpot's eventId is a number: here the first 52 bits of SHA-256 over the source event's id and
