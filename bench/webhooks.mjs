@@ -9,8 +9,10 @@
 // 3. The event loop's CPU per record event at 500 events a second with no GET load, webhooks
 //    delivering and cleared (the difference is what a delivered item costs the API's thread), and per
 //    request the receiver got: less moved by a loaded host than wall-clock p99s.
-// BENCH_WEBHOOK_CREATES: how many contacts in 1 (default 1,000). BENCH_PROFILE_DIR: a CPU profile of
-// each phase-3 window (bench/summarize-profile.mjs reads it).
+// BENCH_WEBHOOK_CREATES: how many contacts in 1 (default 1,000). BENCH_WEBHOOK_ROUNDS: how many times 2
+// and 3 run, delivering and cleared in turn (default 1; the last line gives each figure's median, less
+// moved by a host whose load shifts between windows). BENCH_PROFILE_DIR: a CPU profile of each phase-3
+// window (bench/summarize-profile.mjs reads it).
 import { createServer } from 'node:http';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -22,6 +24,7 @@ import { cpuOf } from './lib/processes.mjs';
 import { Service } from './lib/service.mjs';
 
 const CREATES = Number(process.env.BENCH_WEBHOOK_CREATES ?? 1000);
+const ROUNDS = Number(process.env.BENCH_WEBHOOK_ROUNDS ?? 1);
 const CONNECTIONS = 4;
 const quantile = (sorted, q) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
 
@@ -115,13 +118,18 @@ try {
 
   // 2. GET by id under 500 record events a second, webhooks on and off.
   const getUrl = `${service.url}/crm/v3/objects/contacts/${[...answered.keys()][0]}`;
-  const underEvents = async (label) => {
+  // Delivering, it ends once the receiver holds every item, so the next window (cleared) starts idle.
+  const underEvents = async (label, delivering) => {
     let created = 0;
+    const itemsBefore = hooks.items();
+    const pending = new Set();
     const timer = setInterval(() => {
-      createBatch(100).then(
+      const p = createBatch(100).then(
         (ids) => (created += ids.length),
         (error) => console.error(error.message),
       );
+      pending.add(p);
+      p.finally(() => pending.delete(p));
     }, 200);
     const started = performance.now();
     try {
@@ -133,6 +141,9 @@ try {
       clearInterval(timer);
       const seconds = (performance.now() - started) / 1000;
       console.log(`${label}: ~${(created / seconds).toFixed(0)} record events/s generated`);
+      await Promise.all([...pending]);
+      if (delivering)
+        await until(() => hooks.items() - itemsBefore >= created, 60_000, `${label}: every item delivered`);
     }
   };
   // 3. The event loop's CPU per record event (no GET load): generated for `seconds`, then (webhooks
@@ -169,21 +180,40 @@ try {
     return { loopUsPerEvent: loopUs / created, requests };
   };
 
-  const cpuOn = await loopPerEvent('loop CPU, webhooks delivering', true);
-  const on = await underEvents('GET by id, webhooks delivering');
-  await dev('DELETE', '/settings');
-  const cpuOff = await loopPerEvent('loop CPU, webhooks cleared', false);
-  const off = await underEvents('GET by id, webhooks cleared');
-  console.log(
-    `event-loop CPU per record event: ${cpuOn.loopUsPerEvent.toFixed(0)} µs delivering, ${cpuOff.loopUsPerEvent.toFixed(0)} µs cleared ` +
-      `(delivery's share ${(cpuOn.loopUsPerEvent - cpuOff.loopUsPerEvent).toFixed(0)} µs per item; ` +
-      `${cpuOn.requests} requests)`,
-  );
-  console.log(
-    `hot path under ~500 record events/s: GET by id p99 ${on.p99} ms with webhooks delivering, ${off.p99} ms without ` +
-      `(p50 ${on.p50} / ${off.p50} ms; ${on.reqPerSec.toFixed(0)} / ${off.reqPerSec.toFixed(0)} req/s; ` +
-      `server's event loop ${(on.serverMainCpu * 100).toFixed(0)} / ${(off.serverMainCpu * 100).toFixed(0)} % of a core)`,
-  );
+  const rounds = [];
+  for (let round = 0; round < ROUNDS; round++) {
+    if (round > 0) await dev('PUT', '/settings', settings);
+    const cpuOn = await loopPerEvent('loop CPU, webhooks delivering', true);
+    const on = await underEvents('GET by id, webhooks delivering', true);
+    await dev('DELETE', '/settings');
+    const cpuOff = await loopPerEvent('loop CPU, webhooks cleared', false);
+    const off = await underEvents('GET by id, webhooks cleared', false);
+    console.log(
+      `event-loop CPU per record event: ${cpuOn.loopUsPerEvent.toFixed(0)} µs delivering, ${cpuOff.loopUsPerEvent.toFixed(0)} µs cleared ` +
+        `(delivery's share ${(cpuOn.loopUsPerEvent - cpuOff.loopUsPerEvent).toFixed(0)} µs per item; ` +
+        `${cpuOn.requests} requests)`,
+    );
+    console.log(
+      `hot path under ~500 record events/s: GET by id p99 ${on.p99} ms with webhooks delivering, ${off.p99} ms without ` +
+        `(p50 ${on.p50} / ${off.p50} ms; ${on.reqPerSec.toFixed(0)} / ${off.reqPerSec.toFixed(0)} req/s; ` +
+        `server's event loop ${(on.serverMainCpu * 100).toFixed(0)} / ${(off.serverMainCpu * 100).toFixed(0)} % of a core)`,
+    );
+    rounds.push({ cpuOn, cpuOff, on, off });
+  }
+  if (ROUNDS > 1) {
+    const median = (f) =>
+      quantile(
+        rounds.map(f).sort((a, b) => a - b),
+        0.5,
+      );
+    console.log(
+      `medians of ${ROUNDS} rounds: event-loop CPU per record event ${median((r) => r.cpuOn.loopUsPerEvent).toFixed(0)} / ` +
+        `${median((r) => r.cpuOff.loopUsPerEvent).toFixed(0)} µs (a delivered item ` +
+        `${median((r) => r.cpuOn.loopUsPerEvent - r.cpuOff.loopUsPerEvent).toFixed(0)} µs); GET by id p99 ` +
+        `${median((r) => r.on.p99)} / ${median((r) => r.off.p99)} ms, ` +
+        `${median((r) => r.on.reqPerSec).toFixed(0)} / ${median((r) => r.off.reqPerSec).toFixed(0)} req/s (delivering / cleared)`,
+    );
+  }
 } finally {
   await service.stop();
   await hooks.close();

@@ -257,6 +257,8 @@ describe('deliveries: payload, eventId, retries', () => {
     expect(deliveryEventId('e1', 1)).toBe(deliveryEventId('e1', 1));
     expect(deliveryEventId('e1', 1)).not.toBe(deliveryEventId('e1', 2));
     expect(Number.isSafeInteger(Number(deliveryEventId('e1', 1)))).toBe(true);
+    // The same value in every version (receivers deduplicate on it across upgrades and rebuilds).
+    expect(deliveryEventId('e1', 1)).toBe('2886522641904273');
   });
 
   it('ten retries over less than a day, jittered by the eventId, the same on every replay', () => {

@@ -1,4 +1,4 @@
-import { sha256Hex } from '../../platform/security/crypto';
+import { hash } from 'node:crypto';
 import { parseEventType, subscribedObjectTypeId } from './subscription-types';
 import type { ItemOutcome } from './webhook-events';
 
@@ -58,6 +58,9 @@ export interface SubscriptionRef {
 /** One element of the JSON array HubSpot posts, without `attemptNumber` (set per attempt). */
 export type PayloadItem = Record<string, string | number | number[] | boolean>;
 
+/** One-shot SHA-256 (`crypto.hash`): a `createHash` object per item showed in the outbox's profile. */
+const sha256Hex = (value: string) => hash('sha256', value, 'hex');
+
 /**
  * HubSpot's eventId is a number: here the first 52 bits of SHA-256 over the source event's id and
  * the subscription's, so an item keeps it across retries, redeliveries and outbox rebuilds.
@@ -80,8 +83,10 @@ export function payloadItemsFor(
 ): { eventId: string; item: PayloadItem }[] {
   if (subscribedObjectTypeId(subscription.eventType, subscription.objectTypeId) !== change.objectTypeId) return [];
   const { object, action } = parseEventType(subscription.eventType);
+  // Hashed once per item: the payload and the outbox row both name it.
+  const eventId = deliveryEventId(change.sourceEventId, subscription.id);
   const base = (): PayloadItem => ({
-    eventId: Number(deliveryEventId(change.sourceEventId, subscription.id)),
+    eventId: Number(eventId),
     subscriptionId: subscription.id,
     portalId: change.hubId,
     appId,
@@ -91,7 +96,7 @@ export function payloadItemsFor(
     ...(object === 'object' ? { objectTypeId: change.objectTypeId } : {}),
     ...changeSourceOf(change),
   });
-  const one = (item: PayloadItem) => [{ eventId: deliveryEventId(change.sourceEventId, subscription.id), item }];
+  const one = (item: PayloadItem) => [{ eventId, item }];
   switch (action) {
     case 'creation':
       return change.kind === 'creation' ? one({ ...base(), changeFlag: 'CREATED' }) : [];

@@ -9,7 +9,7 @@ import { CrmRecordEventType, type RecordEvent } from '../../crm-records/crm-reco
 import type { Recorded } from '../../platform/events/event-type-registry';
 import type { Projection } from '../../platform/projections/projection';
 import { cachedStatement } from '../../platform/projections/statement-cache';
-import { payloadItemsFor, type RecordChange } from '../domain/deliveries';
+import { payloadItemsFor, type RecordChange, type SubscriptionRef } from '../domain/deliveries';
 import { readScopesOf, subscribedObjectTypeId } from '../domain/subscription-types';
 import { WebhooksEventType, type WebhooksEvent } from '../domain/webhook-events';
 import { OAuthEventType, type InstallEvent } from '../../oauth/oauth.events';
@@ -56,7 +56,17 @@ export class WebhookOutboxProjection implements Projection<OutboxEvent> {
     AssociationEventType.AssociationTypesRemoved,
   ];
 
+  /**
+   * Who may hear of a change, by account and object type: the active subscriptions of apps with
+   * settings, installed there with the type's read scope. Read from the tables once and kept until
+   * a settings, subscription or install event changes them: the join was most of what a record event
+   * cost this projection, on the API's thread. The tables stay the truth; setup (every start and
+   * restart, so after any rolled-back batch) and reset empty it.
+   */
+  private readonly audience = new Map<string, AudienceMember[]>();
+
   setup(db: Database.Database): void {
+    this.audience.clear();
     // Version 1 kept every body (NOT NULL) and no item order: its tables go (version 2 rebuilds them).
     const attempts = db.prepare('PRAGMA table_info(wh_attempts)').all() as { name: string; notnull: number }[];
     if (attempts.some((c) => c.name === 'request_body' && c.notnull === 1))
@@ -95,6 +105,7 @@ export class WebhookOutboxProjection implements Projection<OutboxEvent> {
   }
 
   reset(db: Database.Database): void {
+    this.audience.clear();
     db.exec(`DELETE FROM wh_settings; DELETE FROM wh_subscriptions; DELETE FROM wh_installs; DELETE FROM wh_outbox;
       DELETE FROM sqlite_sequence WHERE name = 'wh_outbox'; DELETE FROM wh_attempts; DELETE FROM wh_attempt_items;
       DELETE FROM wh_resealed_secrets;`);
@@ -102,6 +113,7 @@ export class WebhookOutboxProjection implements Projection<OutboxEvent> {
 
   apply(event: Recorded<OutboxEvent>, db: Database.Database): void {
     const run = (sql: string, ...params: unknown[]) => cachedStatement(db, sql).run(...params);
+    if (AUDIENCE_EVENTS.has(event.type)) this.audience.clear();
     switch (event.type) {
       case WebhooksEventType.SettingsConfigured: {
         const d = event.data;
@@ -170,32 +182,31 @@ export class WebhookOutboxProjection implements Projection<OutboxEvent> {
           d.responseBody,
           d.durationMs,
         );
-        for (const [ordinal, item] of d.items.entries()) {
-          run(
-            'INSERT OR IGNORE INTO wh_attempt_items VALUES (?, ?, ?, ?, ?, ?)',
-            item.eventId,
-            d.requestId,
-            item.attemptNumber,
-            item.outcome,
-            item.nextAttemptAt,
-            ordinal,
-          );
-          run(
-            `UPDATE wh_outbox SET status = ?, attempt_number = max(attempt_number, ?),
-               first_attempt_at = coalesce(first_attempt_at, ?), next_attempt_at = coalesce(?, next_attempt_at),
-               last_status_code = ?, last_error = ?, updated_at = ?
-             WHERE event_id = ? AND app_id = ?`,
-            item.outcome,
-            item.attemptNumber + 1,
-            item.attemptedAt,
-            item.nextAttemptAt,
-            d.statusCode,
-            d.error,
-            d.sentAt,
-            item.eventId,
-            d.appId,
-          );
-        }
+        // Two statements per attempt, not two per item: its items go in as one JSON array. (`+app_id`
+        // keeps the planner on the event_id index: through app_id it would walk all of the app's items.)
+        const items = JSON.stringify(d.items);
+        run(
+          `INSERT OR IGNORE INTO wh_attempt_items
+           SELECT j.value ->> 'eventId', ?, j.value ->> 'attemptNumber', j.value ->> 'outcome',
+             j.value ->> 'nextAttemptAt', j.key
+           FROM json_each(?) j`,
+          d.requestId,
+          items,
+        );
+        run(
+          `UPDATE wh_outbox SET status = j.value ->> 'outcome',
+             attempt_number = max(attempt_number, (j.value ->> 'attemptNumber') + 1),
+             first_attempt_at = coalesce(first_attempt_at, j.value ->> 'attemptedAt'),
+             next_attempt_at = coalesce(j.value ->> 'nextAttemptAt', next_attempt_at),
+             last_status_code = ?, last_error = ?, updated_at = ?
+           FROM json_each(?) j
+           WHERE wh_outbox.event_id = j.value ->> 'eventId' AND +wh_outbox.app_id = ?`,
+          d.statusCode,
+          d.error,
+          d.sentAt,
+          items,
+          d.appId,
+        );
         return;
       }
       case WebhooksEventType.RedeliveryRequested: {
@@ -252,46 +263,22 @@ export class WebhookOutboxProjection implements Projection<OutboxEvent> {
 
   /** One outbox item per matching active subscription of an app with settings, installed with the read scope. */
   private enqueue(change: RecordChange, position: number, db: Database.Database): void {
-    const candidates = cachedStatement(
-      db,
-      `SELECT s.app_id, s.subscription_id, s.event_type, s.property_name, s.object_type_id, i.scopes
-       FROM wh_subscriptions s
-       JOIN wh_settings st ON st.app_id = s.app_id
-       JOIN wh_installs i ON i.hub_id = ? AND i.app_id = s.app_id
-       WHERE s.followed_type = ? AND s.active = 1
-       ORDER BY s.app_id, s.subscription_id`,
-    ).all(change.hubId, change.objectTypeId) as {
-      app_id: number;
-      subscription_id: number;
-      event_type: string;
-      property_name: string | null;
-      object_type_id: string | null;
-      scopes: string;
-    }[];
-    if (candidates.length === 0) return;
-    const readScopes = readScopesOf(change.objectTypeId);
+    const subscriptions = this.audienceOf(change.hubId, change.objectTypeId, db);
+    if (subscriptions.length === 0) return;
     const insert = cachedStatement(
       db,
       `INSERT OR IGNORE INTO wh_outbox (event_id, app_id, hub_id, subscription_id, subscription_type, object_id,
          position, payload, status, attempt_number, first_attempt_at, next_attempt_at, updated_at)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'pending', 0, NULL, 0, ?)`,
     );
-    for (const c of candidates) {
-      const scopes = JSON.parse(c.scopes) as string[];
-      if (!readScopes.some((s) => scopes.includes(s))) continue;
-      const subscription = {
-        id: c.subscription_id,
-        eventType: c.event_type,
-        propertyName: c.property_name,
-        objectTypeId: c.object_type_id,
-      };
-      for (const { eventId, item } of payloadItemsFor(change, subscription, c.app_id)) {
+    for (const subscription of subscriptions) {
+      for (const { eventId, item } of payloadItemsFor(change, subscription, subscription.appId)) {
         insert.run(
           eventId,
-          c.app_id,
+          subscription.appId,
           change.hubId,
-          c.subscription_id,
-          c.event_type,
+          subscription.id,
+          subscription.eventType,
           change.objectId,
           position,
           JSON.stringify(item),
@@ -300,7 +287,63 @@ export class WebhookOutboxProjection implements Projection<OutboxEvent> {
       }
     }
   }
+
+  /** The audience of a change to a record of `objectTypeId` in account `hubId`, from memory or the tables. */
+  private audienceOf(hubId: number, objectTypeId: string, db: Database.Database): AudienceMember[] {
+    const key = `${hubId}/${objectTypeId}`;
+    let members = this.audience.get(key);
+    if (members) return members;
+    const rows = cachedStatement(
+      db,
+      `SELECT s.app_id, s.subscription_id, s.event_type, s.property_name, s.object_type_id, i.scopes
+       FROM wh_subscriptions s
+       JOIN wh_settings st ON st.app_id = s.app_id
+       JOIN wh_installs i ON i.hub_id = ? AND i.app_id = s.app_id
+       WHERE s.followed_type = ? AND s.active = 1
+       ORDER BY s.app_id, s.subscription_id`,
+    ).all(hubId, objectTypeId) as {
+      app_id: number;
+      subscription_id: number;
+      event_type: string;
+      property_name: string | null;
+      object_type_id: string | null;
+      scopes: string;
+    }[];
+    const readScopes = readScopesOf(objectTypeId);
+    members = rows
+      .filter((r) => readScopes.some((s) => (JSON.parse(r.scopes) as string[]).includes(s)))
+      .map((r) => ({
+        appId: r.app_id,
+        id: r.subscription_id,
+        eventType: r.event_type,
+        propertyName: r.property_name,
+        objectTypeId: r.object_type_id,
+      }));
+    // A bound for services with very many accounts: forgetting only costs the next change a read.
+    if (this.audience.size >= AUDIENCE_KEPT) this.audience.clear();
+    this.audience.set(key, members);
+    return members;
+  }
 }
+
+/** A subscription that hears of a change, with its app. */
+interface AudienceMember extends SubscriptionRef {
+  appId: number;
+}
+
+/** The events that change who hears of a record change (settings, subscriptions, installs). */
+const AUDIENCE_EVENTS: ReadonlySet<string> = new Set([
+  WebhooksEventType.SettingsConfigured,
+  WebhooksEventType.SettingsCleared,
+  WebhooksEventType.SubscriptionCreated,
+  WebhooksEventType.SubscriptionActivationChanged,
+  WebhooksEventType.SubscriptionDeleted,
+  OAuthEventType.AppInstalled,
+  OAuthEventType.AppInstallScopesChanged,
+  OAuthEventType.AppUninstalled,
+]);
+/** Accounts × object types whose audience is kept in memory at most. */
+const AUDIENCE_KEPT = 10_000;
 
 /**
  * The app's items delivered before `before` leave the read model with the requests that held them,
