@@ -43,6 +43,15 @@ interface SubscriptionRow {
 export class WebhooksJournalProjection implements Projection<JournalFeedEvent> {
   readonly name = WEBHOOKS_JOURNAL_PROJECTION;
   readonly version = 1;
+  /**
+   * Who may journal a record's change, by account and object type: the apps installed there with the
+   * type's read scope that have subscriptions, with those subscriptions and their filters parsed. Read
+   * from the tables once and kept until a subscription, filter or install event changes them (the
+   * per-event reads were most of this projection's cost on the API's thread, for accounts whose apps
+   * journal nothing too). The tables stay the truth; setup (every start and restart, so after any
+   * rolled-back batch) and reset empty it, as the webhook outbox does with its audience.
+   */
+  private readonly audience = new Map<string, JournalAudienceMember[]>();
   readonly handles: readonly JournalFeedEvent['type'][] = [
     JournalEventType.SubscriptionCreated,
     JournalEventType.SubscriptionDeleted,
@@ -63,6 +72,7 @@ export class WebhooksJournalProjection implements Projection<JournalFeedEvent> {
   ];
 
   setup(db: Database.Database): void {
+    this.audience.clear();
     db.exec(`
       CREATE TABLE IF NOT EXISTS jr_subscriptions (
         app_id INTEGER NOT NULL, subscription_id INTEGER NOT NULL, subscription_type TEXT NOT NULL,
@@ -89,12 +99,14 @@ export class WebhooksJournalProjection implements Projection<JournalFeedEvent> {
   }
 
   reset(db: Database.Database): void {
+    this.audience.clear();
     db.exec(`DELETE FROM jr_subscriptions; DELETE FROM jr_filters; DELETE FROM jr_installs; DELETE FROM jr_records;
       DELETE FROM jr_entries; DELETE FROM jr_snapshots;`);
   }
 
   apply(event: Recorded<JournalFeedEvent>, db: Database.Database): void {
     const run = (sql: string, ...params: unknown[]) => cachedStatement(db, sql).run(...params);
+    if (AUDIENCE_EVENTS.has(event.type)) this.audience.clear();
     switch (event.type) {
       case JournalEventType.SubscriptionCreated: {
         const d = event.data;
@@ -188,15 +200,29 @@ export class WebhooksJournalProjection implements Projection<JournalFeedEvent> {
     return rows.map((r) => ({ id: r.subscription_id, s: JSON.parse(r.body) as JournalSubscription }));
   }
 
-  /** A subscription keeps a change when it has no filter, or when every condition of one of its filters holds. */
-  private filtersKeep(appId: number, subscriptionId: number, values: Record<string, string>, db: Database.Database) {
-    const filters = cachedStatement(
-      db,
-      'SELECT conditions FROM jr_filters WHERE app_id = ? AND subscription_id = ?',
-    ).all(appId, subscriptionId) as { conditions: string }[];
-    return (
-      filters.length === 0 || filters.some((f) => conditionsHold(JSON.parse(f.conditions) as FilterCondition[], values))
-    );
+  /** The apps that may journal a change to a record of `objectTypeId` in account `hubId`, from memory or the tables. */
+  private audienceOf(hubId: number, objectTypeId: string, db: Database.Database): JournalAudienceMember[] {
+    const key = `${hubId}/${objectTypeId}`;
+    let members = this.audience.get(key);
+    if (members) return members;
+    members = [];
+    for (const appId of this.installsOf(hubId, objectTypeId, db)) {
+      const subscriptions = this.subscriptionsOf(appId, db).map(({ id, s }) => ({
+        id,
+        s,
+        filters: (
+          cachedStatement(db, 'SELECT conditions FROM jr_filters WHERE app_id = ? AND subscription_id = ?').all(
+            appId,
+            id,
+          ) as { conditions: string }[]
+        ).map((f) => JSON.parse(f.conditions) as FilterCondition[]),
+      }));
+      if (subscriptions.length > 0) members.push({ appId, subscriptions });
+    }
+    // A bound for services with very many accounts: forgetting only costs the next change a read.
+    if (this.audience.size >= AUDIENCE_KEPT) this.audience.clear();
+    this.audience.set(key, members);
+    return members;
   }
 
   /** One entry of the app's journal for this event: its file (one change), ordered by the event's position. */
@@ -224,12 +250,13 @@ export class WebhooksJournalProjection implements Projection<JournalFeedEvent> {
   private recordChange(event: Recorded<JournalFeedEvent>, db: Database.Database): void {
     const change = this.applyToRecords(event, db);
     if (change === null) return;
-    for (const appId of this.installsOf(change.facts.portalId, change.facts.objectTypeId, db)) {
+    for (const { appId, subscriptions } of this.audienceOf(change.facts.portalId, change.facts.objectTypeId, db)) {
       const ids: number[] = [];
       let properties: Record<string, string> = {};
-      for (const { id, s } of this.subscriptionsOf(appId, db)) {
+      for (const { id, s, filters } of subscriptions) {
         const kept = objectSubscriptionTakes(s, change.facts);
-        if (kept === null || !this.filtersKeep(appId, id, kept, db)) continue;
+        // No filter keeps every change; else every condition of one of the filters must hold.
+        if (kept === null || (filters.length > 0 && !filters.some((f) => conditionsHold(f, kept)))) continue;
         ids.push(id);
         properties = { ...properties, ...kept };
       }
@@ -354,8 +381,7 @@ export class WebhooksJournalProjection implements Projection<JournalFeedEvent> {
       { from: d.a, to: d.b, typeIds: d.types.map((t) => t.typeId) },
       { from: d.b, to: d.a, typeIds: d.types.map((t) => t.inverseTypeId) },
     ];
-    for (const appId of this.installsOf(d.hubId, d.a.objectTypeId, db)) {
-      const subscriptions = this.subscriptionsOf(appId, db);
+    for (const { appId, subscriptions } of this.audienceOf(d.hubId, d.a.objectTypeId, db)) {
       for (const side of sides) {
         const ids = subscriptions
           .filter(
@@ -463,6 +489,25 @@ export class WebhooksJournalProjection implements Projection<JournalFeedEvent> {
     status('SUCCESS', null, null);
   }
 }
+
+/** An app that may journal a record type's changes in an account, with its subscriptions and their filters. */
+interface JournalAudienceMember {
+  appId: number;
+  subscriptions: { id: number; s: JournalSubscription; filters: FilterCondition[][] }[];
+}
+
+/** The events that change who may journal a record change (subscriptions, filters, installs). */
+const AUDIENCE_EVENTS: ReadonlySet<string> = new Set([
+  JournalEventType.SubscriptionCreated,
+  JournalEventType.SubscriptionDeleted,
+  JournalEventType.FilterCreated,
+  JournalEventType.FilterDeleted,
+  OAuthEventType.AppInstalled,
+  OAuthEventType.AppInstallScopesChanged,
+  OAuthEventType.AppUninstalled,
+]);
+/** Accounts × object types whose audience is kept in memory at most. */
+const AUDIENCE_KEPT = 10_000;
 
 function changeSourceOf(source: { appId: number | null; userId: number | null } | null): {
   changeSource: string;
