@@ -49,7 +49,8 @@ const subscribe = (subscriptionId: number, hubId = HUB) => {
     actions: ['CREATE', 'UPDATE'],
     objectIds: [],
     properties: [],
-  } as JournalSubscription;
+    associatedObjectTypeIds: [],
+  };
   apply(JournalEventType.SubscriptionCreated, { appId: APP, subscriptionId, subscription, createdAt: T0 });
 };
 /** A contact created in `hubId` with a lifecycle stage; returns its id. */
