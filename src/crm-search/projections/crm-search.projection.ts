@@ -171,13 +171,13 @@ export class CrmSearchProjection implements Projection<RecordEvent | SearchEvent
         ).run(d.changedAt, d.hubId, d.objectTypeId, d.id);
         const changes = { ...d.changes, ...systemValuesOf(d.objectTypeId, d.id, doc.created_at, d.changedAt) };
         for (const [property, value] of Object.entries(changes)) {
-          const old = this.deleteValue(db, d.hubId, d.objectTypeId, d.id, property);
-          if ((old ?? '') === value) {
-            if (old !== null) this.insertValue(db, d.hubId, d.objectTypeId, d.id, property, value);
-            continue;
-          }
+          const old = this.valueOf(db, d.hubId, d.objectTypeId, d.id, property);
+          // Unchanged (the id, the create date, a value written again): its rows stay as they are.
+          if ((old ?? '') === value) continue;
           if (keep) keepValueVersion(db, d.hubId, d.objectTypeId, d.id, property, old, doc.created_at, d.changedAt);
-          if (value !== '') this.insertValue(db, d.hubId, d.objectTypeId, d.id, property, value);
+          if (old === null) this.insertValue(db, d.hubId, d.objectTypeId, d.id, property, value);
+          else if (value === '') this.deleteValue(db, d.hubId, d.objectTypeId, d.id, property, old);
+          else this.replaceValue(db, d.hubId, d.objectTypeId, d.id, property, old, value);
         }
         return;
       }
@@ -202,11 +202,108 @@ export class CrmSearchProjection implements Projection<RecordEvent | SearchEvent
       db,
       `INSERT INTO search_values (hub_id, object_type_id, property, id, value, lower, num) VALUES (?, ?, ?, ?, ?, ?, ?)`,
     ).run(hubId, type, property, id, value, lowerOf(value), numericOf(value));
+    this.insertTokens(db, hubId, type, id, property, indexedTokensOf(value));
+    this.insertOptions(db, hubId, type, id, property, value);
+  }
+
+  /** The value indexed for a record's property (null: none). */
+  private valueOf(db: Database.Database, hubId: number, type: string, id: number, property: string): string | null {
+    const row = cachedStatement(
+      db,
+      'SELECT value FROM search_values WHERE hub_id = ? AND object_type_id = ? AND property = ? AND id = ?',
+    ).get(hubId, type, property, id) as { value: string } | undefined;
+    return row?.value ?? null;
+  }
+
+  /** Removes a value (`old`, what valueOf answered) from the index. */
+  private deleteValue(db: Database.Database, hubId: number, type: string, id: number, property: string, old: string) {
+    cachedStatement(
+      db,
+      'DELETE FROM search_values WHERE hub_id = ? AND object_type_id = ? AND property = ? AND id = ?',
+    ).run(hubId, type, property, id);
+    this.deleteTokens(db, hubId, type, id, property, indexedTokensOf(old));
+    this.deleteOptions(db, hubId, type, id, property, old);
+  }
+
+  /**
+   * Replaces a value in place: its row updated, and of its tokens only those that differ deleted or
+   * inserted (an update's modified date shares most of its tokens with the one before).
+   */
+  private replaceValue(
+    db: Database.Database,
+    hubId: number,
+    type: string,
+    id: number,
+    property: string,
+    old: string,
+    value: string,
+  ) {
+    cachedStatement(
+      db,
+      `UPDATE search_values SET value = ?, lower = ?, num = ?
+        WHERE hub_id = ? AND object_type_id = ? AND property = ? AND id = ?`,
+    ).run(value, lowerOf(value), numericOf(value), hubId, type, property, id);
+    const before = new Set(indexedTokensOf(old));
+    const after = indexedTokensOf(value);
+    const kept = new Set(after.filter((t) => before.has(t)));
+    this.deleteTokens(
+      db,
+      hubId,
+      type,
+      id,
+      property,
+      [...before].filter((t) => !kept.has(t)),
+    );
+    this.insertTokens(
+      db,
+      hubId,
+      type,
+      id,
+      property,
+      after.filter((t) => !kept.has(t)),
+    );
+    this.deleteOptions(db, hubId, type, id, property, old);
+    this.insertOptions(db, hubId, type, id, property, value);
+  }
+
+  private insertTokens(
+    db: Database.Database,
+    hubId: number,
+    type: string,
+    id: number,
+    property: string,
+    tokens: string[],
+  ) {
     const token = cachedStatement(
       db,
       'INSERT OR IGNORE INTO search_tokens (hub_id, object_type_id, property, token, id) VALUES (?, ?, ?, ?, ?)',
     );
-    for (const t of indexedTokensOf(value)) token.run(hubId, type, property, t, id);
+    for (const t of tokens) token.run(hubId, type, property, t, id);
+  }
+
+  private deleteTokens(
+    db: Database.Database,
+    hubId: number,
+    type: string,
+    id: number,
+    property: string,
+    tokens: string[],
+  ) {
+    const token = cachedStatement(
+      db,
+      'DELETE FROM search_tokens WHERE hub_id = ? AND object_type_id = ? AND property = ? AND token = ? AND id = ?',
+    );
+    for (const t of tokens) token.run(hubId, type, property, t, id);
+  }
+
+  private insertOptions(
+    db: Database.Database,
+    hubId: number,
+    type: string,
+    id: number,
+    property: string,
+    value: string,
+  ) {
     if (!hasSeveralOptions(value)) return;
     const option = cachedStatement(
       db,
@@ -215,29 +312,12 @@ export class CrmSearchProjection implements Projection<RecordEvent | SearchEvent
     for (const o of optionsOf(value)) option.run(hubId, type, property, o, id);
   }
 
-  /** Removes a value from the index; answers it (null: there was none). */
-  private deleteValue(db: Database.Database, hubId: number, type: string, id: number, property: string): string | null {
-    const old = cachedStatement(
-      db,
-      'SELECT value FROM search_values WHERE hub_id = ? AND object_type_id = ? AND property = ? AND id = ?',
-    ).get(hubId, type, property, id) as { value: string } | undefined;
-    if (!old) return null;
+  private deleteOptions(db: Database.Database, hubId: number, type: string, id: number, property: string, old: string) {
+    if (!hasSeveralOptions(old)) return;
     cachedStatement(
       db,
-      'DELETE FROM search_values WHERE hub_id = ? AND object_type_id = ? AND property = ? AND id = ?',
+      'DELETE FROM search_options WHERE hub_id = ? AND object_type_id = ? AND property = ? AND id = ?',
     ).run(hubId, type, property, id);
-    const token = cachedStatement(
-      db,
-      'DELETE FROM search_tokens WHERE hub_id = ? AND object_type_id = ? AND property = ? AND token = ? AND id = ?',
-    );
-    for (const t of indexedTokensOf(old.value)) token.run(hubId, type, property, t, id);
-    if (hasSeveralOptions(old.value)) {
-      cachedStatement(
-        db,
-        'DELETE FROM search_options WHERE hub_id = ? AND object_type_id = ? AND property = ? AND id = ?',
-      ).run(hubId, type, property, id);
-    }
-    return old.value;
   }
 
   private index(
