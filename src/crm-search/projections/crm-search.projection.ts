@@ -28,6 +28,14 @@ import {
 
 export const CRM_SEARCH_PROJECTION = 'crm-search';
 
+/** A record in the index, and one of its values. */
+interface RecordAt {
+  hubId: number;
+  type: string;
+  id: number;
+}
+type ValueAt = RecordAt & { property: string };
+
 /** A record's token row: its property and the token. */
 type TokenRow = readonly [property: string, token: string];
 
@@ -182,13 +190,14 @@ export class CrmSearchProjection implements Projection<RecordEvent | SearchEvent
         ).run(d.changedAt, d.hubId, d.objectTypeId, d.id);
         const changes = { ...d.changes, ...systemValuesOf(d.objectTypeId, d.id, doc.created_at, d.changedAt) };
         for (const [property, value] of Object.entries(changes)) {
-          const old = this.valueOf(db, d.hubId, d.objectTypeId, d.id, property);
+          const at: ValueAt = { hubId: d.hubId, type: d.objectTypeId, id: d.id, property };
+          const old = this.valueOf(db, at);
           // Unchanged (the id, the create date, a value written again): its rows stay as they are.
           if ((old ?? '') === value) continue;
           if (keep) keepValueVersion(db, d.hubId, d.objectTypeId, d.id, property, old, doc.created_at, d.changedAt);
-          if (old === null) this.insertValue(db, d.hubId, d.objectTypeId, d.id, property, value);
-          else if (value === '') this.deleteValue(db, d.hubId, d.objectTypeId, d.id, property, old);
-          else this.replaceValue(db, d.hubId, d.objectTypeId, d.id, property, old, value);
+          if (old === null) this.insertValue(db, at, value);
+          else if (value === '') this.deleteValue(db, at, old);
+          else this.replaceValue(db, at, old, value);
         }
         return;
       }
@@ -209,134 +218,99 @@ export class CrmSearchProjection implements Projection<RecordEvent | SearchEvent
   }
 
   /** Indexes a value; its token rows are inserted, or added to `tokens` for the caller to insert. */
-  private insertValue(
-    db: Database.Database,
-    hubId: number,
-    type: string,
-    id: number,
-    property: string,
-    value: string,
-    tokens?: TokenRow[],
-  ) {
+  private insertValue(db: Database.Database, at: ValueAt, value: string, tokens?: TokenRow[]) {
     cachedStatement(
       db,
       `INSERT INTO search_values (hub_id, object_type_id, property, id, value, lower, num) VALUES (?, ?, ?, ?, ?, ?, ?)`,
-    ).run(hubId, type, property, id, value, lowerOf(value), numericOf(value));
-    const rows = indexedTokensOf(value).map((t): TokenRow => [property, t]);
+    ).run(at.hubId, at.type, at.property, at.id, value, lowerOf(value), numericOf(value));
+    const rows = indexedTokensOf(value).map((t): TokenRow => [at.property, t]);
     if (tokens) tokens.push(...rows);
-    else this.insertTokens(db, hubId, type, id, rows);
-    this.insertOptions(db, hubId, type, id, property, value);
+    else this.insertTokens(db, at, rows);
+    this.insertOptions(db, at, value);
   }
 
   /** The value indexed for a record's property (null: none). */
-  private valueOf(db: Database.Database, hubId: number, type: string, id: number, property: string): string | null {
+  private valueOf(db: Database.Database, at: ValueAt): string | null {
     const row = cachedStatement(
       db,
       'SELECT value FROM search_values WHERE hub_id = ? AND object_type_id = ? AND property = ? AND id = ?',
-    ).get(hubId, type, property, id) as { value: string } | undefined;
+    ).get(at.hubId, at.type, at.property, at.id) as { value: string } | undefined;
     return row?.value ?? null;
   }
 
   /** Removes a value (`old`, what valueOf answered) from the index. */
-  private deleteValue(db: Database.Database, hubId: number, type: string, id: number, property: string, old: string) {
+  private deleteValue(db: Database.Database, at: ValueAt, old: string) {
     cachedStatement(
       db,
       'DELETE FROM search_values WHERE hub_id = ? AND object_type_id = ? AND property = ? AND id = ?',
-    ).run(hubId, type, property, id);
-    this.deleteTokens(db, hubId, type, id, property, indexedTokensOf(old));
-    this.deleteOptions(db, hubId, type, id, property, old);
+    ).run(at.hubId, at.type, at.property, at.id);
+    this.deleteTokens(db, at, indexedTokensOf(old));
+    this.deleteOptions(db, at, old);
   }
 
   /**
    * Replaces a value in place: its row updated, and of its tokens only those that differ deleted or
    * inserted (an update's modified date shares most of its tokens with the one before).
    */
-  private replaceValue(
-    db: Database.Database,
-    hubId: number,
-    type: string,
-    id: number,
-    property: string,
-    old: string,
-    value: string,
-  ) {
+  private replaceValue(db: Database.Database, at: ValueAt, old: string, value: string) {
     cachedStatement(
       db,
       `UPDATE search_values SET value = ?, lower = ?, num = ?
         WHERE hub_id = ? AND object_type_id = ? AND property = ? AND id = ?`,
-    ).run(value, lowerOf(value), numericOf(value), hubId, type, property, id);
+    ).run(value, lowerOf(value), numericOf(value), at.hubId, at.type, at.property, at.id);
     const before = new Set(indexedTokensOf(old));
     const after = indexedTokensOf(value);
     const kept = new Set(after.filter((t) => before.has(t)));
     this.deleteTokens(
       db,
-      hubId,
-      type,
-      id,
-      property,
+      at,
       [...before].filter((t) => !kept.has(t)),
     );
     this.insertTokens(
       db,
-      hubId,
-      type,
-      id,
-      after.filter((t) => !kept.has(t)).map((t): TokenRow => [property, t]),
+      at,
+      after.filter((t) => !kept.has(t)).map((t): TokenRow => [at.property, t]),
     );
-    this.deleteOptions(db, hubId, type, id, property, old);
-    this.insertOptions(db, hubId, type, id, property, value);
+    this.deleteOptions(db, at, old);
+    this.insertOptions(db, at, value);
   }
 
   /**
    * Token rows of one record, several to a statement (a contact has about 20): row by row, the
    * statements' own cost was about a tenth of the index's inserts (a micro-benchmark of a create).
    */
-  private insertTokens(db: Database.Database, hubId: number, type: string, id: number, rows: readonly TokenRow[]) {
+  private insertTokens(db: Database.Database, at: RecordAt, rows: readonly TokenRow[]) {
     for (let from = 0; from < rows.length; from += TOKEN_ROWS_PER_STATEMENT) {
       const chunk = rows.slice(from, from + TOKEN_ROWS_PER_STATEMENT);
       const params: Array<string | number> = [];
-      for (const [property, token] of chunk) params.push(hubId, type, property, token, id);
+      for (const [property, token] of chunk) params.push(at.hubId, at.type, property, token, at.id);
       cachedStatement(db, insertTokensSql(chunk.length)).run(params);
     }
   }
 
-  private deleteTokens(
-    db: Database.Database,
-    hubId: number,
-    type: string,
-    id: number,
-    property: string,
-    tokens: string[],
-  ) {
+  private deleteTokens(db: Database.Database, at: ValueAt, tokens: readonly string[]) {
     const token = cachedStatement(
       db,
       'DELETE FROM search_tokens WHERE hub_id = ? AND object_type_id = ? AND property = ? AND token = ? AND id = ?',
     );
-    for (const t of tokens) token.run(hubId, type, property, t, id);
+    for (const t of tokens) token.run(at.hubId, at.type, at.property, t, at.id);
   }
 
-  private insertOptions(
-    db: Database.Database,
-    hubId: number,
-    type: string,
-    id: number,
-    property: string,
-    value: string,
-  ) {
+  private insertOptions(db: Database.Database, at: ValueAt, value: string) {
     if (!hasSeveralOptions(value)) return;
     const option = cachedStatement(
       db,
       'INSERT OR IGNORE INTO search_options (hub_id, object_type_id, property, option, id) VALUES (?, ?, ?, ?, ?)',
     );
-    for (const o of optionsOf(value)) option.run(hubId, type, property, o, id);
+    for (const o of optionsOf(value)) option.run(at.hubId, at.type, at.property, o, at.id);
   }
 
-  private deleteOptions(db: Database.Database, hubId: number, type: string, id: number, property: string, old: string) {
+  private deleteOptions(db: Database.Database, at: ValueAt, old: string) {
     if (!hasSeveralOptions(old)) return;
     cachedStatement(
       db,
       'DELETE FROM search_options WHERE hub_id = ? AND object_type_id = ? AND property = ? AND id = ?',
-    ).run(hubId, type, property, id);
+    ).run(at.hubId, at.type, at.property, at.id);
   }
 
   private index(
@@ -352,11 +326,12 @@ export class CrmSearchProjection implements Projection<RecordEvent | SearchEvent
     ).run(d.hubId, d.objectTypeId, d.id, d.createdAt, updatedAt);
     this.count(db, d.hubId, d.objectTypeId, d.id, 1);
     const values = { ...d.properties, ...systemValuesOf(d.objectTypeId, d.id, d.createdAt, updatedAt) };
+    const record: RecordAt = { hubId: d.hubId, type: d.objectTypeId, id: d.id };
     const tokens: TokenRow[] = [];
     for (const [property, value] of Object.entries(values)) {
-      if (value !== '') this.insertValue(db, d.hubId, d.objectTypeId, d.id, property, value, tokens);
+      if (value !== '') this.insertValue(db, { ...record, property }, value, tokens);
     }
-    this.insertTokens(db, d.hubId, d.objectTypeId, d.id, tokens);
+    this.insertTokens(db, record, tokens);
   }
 
   /** Keeps the live records' counts: per account and type, and per bucket of ids (id-range totals). */
