@@ -39,13 +39,25 @@ type ValueAt = RecordAt & { property: string };
 /** A record's token row: its property and the token. */
 type TokenRow = readonly [property: string, token: string];
 
-/** Token rows one INSERT holds at most (5 parameters each). */
-const TOKEN_ROWS_PER_STATEMENT = 50;
-const tokensSql: string[] = [];
-const insertTokensSql = (rows: number): string =>
-  (tokensSql[rows] ??=
-    'INSERT OR IGNORE INTO search_tokens (hub_id, object_type_id, property, token, id) VALUES ' +
-    Array.from({ length: rows }, () => '(?, ?, ?, ?, ?)').join(', '));
+/**
+ * Rows one INSERT of a record's values or tokens holds at most (7 and 5 parameters a row). Row by row,
+ * the statements' own cost was about a tenth of the index's inserts (a micro-benchmark of a create:
+ * a contact has 6 values and about 20 tokens).
+ */
+const ROWS_PER_STATEMENT = 50;
+const VALUES_INSERT = 'INSERT INTO search_values (hub_id, object_type_id, property, id, value, lower, num) VALUES ';
+const TOKENS_INSERT = 'INSERT OR IGNORE INTO search_tokens (hub_id, object_type_id, property, token, id) VALUES ';
+const multiRowSql = new Map<string, string>();
+const rowsSql = (insert: string, columns: number, rows: number): string => {
+  const key = `${insert}${rows}`;
+  let sql = multiRowSql.get(key);
+  if (sql === undefined) {
+    const row = `(${Array.from({ length: columns }, () => '?').join(', ')})`;
+    sql = insert + Array.from({ length: rows }, () => row).join(', ');
+    multiRowSql.set(key, sql);
+  }
+  return sql;
+};
 
 /**
  * The search read model, built from the records module's published events:
@@ -217,16 +229,27 @@ export class CrmSearchProjection implements Projection<RecordEvent | SearchEvent
     }
   }
 
-  /** Indexes a value; its token rows are inserted, or added to `tokens` for the caller to insert. */
-  private insertValue(db: Database.Database, at: ValueAt, value: string, tokens?: TokenRow[]) {
-    cachedStatement(
+  /** Indexes one value. */
+  private insertValue(db: Database.Database, at: ValueAt, value: string) {
+    this.insertValues(db, at, [[at.property, value]]);
+    this.insertTokens(
       db,
-      `INSERT INTO search_values (hub_id, object_type_id, property, id, value, lower, num) VALUES (?, ?, ?, ?, ?, ?, ?)`,
-    ).run(at.hubId, at.type, at.property, at.id, value, lowerOf(value), numericOf(value));
-    const rows = indexedTokensOf(value).map((t): TokenRow => [at.property, t]);
-    if (tokens) tokens.push(...rows);
-    else this.insertTokens(db, at, rows);
+      at,
+      indexedTokensOf(value).map((t): TokenRow => [at.property, t]),
+    );
     this.insertOptions(db, at, value);
+  }
+
+  /** Value rows of one record (property, value), several to a statement. */
+  private insertValues(db: Database.Database, at: RecordAt, rows: ReadonlyArray<readonly [string, string]>) {
+    for (let from = 0; from < rows.length; from += ROWS_PER_STATEMENT) {
+      const chunk = rows.slice(from, from + ROWS_PER_STATEMENT);
+      const params: Array<string | number | null> = [];
+      for (const [property, value] of chunk) {
+        params.push(at.hubId, at.type, property, at.id, value, lowerOf(value), numericOf(value));
+      }
+      cachedStatement(db, rowsSql(VALUES_INSERT, 7, chunk.length)).run(params);
+    }
   }
 
   /** The value indexed for a record's property (null: none). */
@@ -275,16 +298,13 @@ export class CrmSearchProjection implements Projection<RecordEvent | SearchEvent
     this.insertOptions(db, at, value);
   }
 
-  /**
-   * Token rows of one record, several to a statement (a contact has about 20): row by row, the
-   * statements' own cost was about a tenth of the index's inserts (a micro-benchmark of a create).
-   */
+  /** Token rows of one record, several to a statement. */
   private insertTokens(db: Database.Database, at: RecordAt, rows: readonly TokenRow[]) {
-    for (let from = 0; from < rows.length; from += TOKEN_ROWS_PER_STATEMENT) {
-      const chunk = rows.slice(from, from + TOKEN_ROWS_PER_STATEMENT);
+    for (let from = 0; from < rows.length; from += ROWS_PER_STATEMENT) {
+      const chunk = rows.slice(from, from + ROWS_PER_STATEMENT);
       const params: Array<string | number> = [];
       for (const [property, token] of chunk) params.push(at.hubId, at.type, property, token, at.id);
-      cachedStatement(db, insertTokensSql(chunk.length)).run(params);
+      cachedStatement(db, rowsSql(TOKENS_INSERT, 5, chunk.length)).run(params);
     }
   }
 
@@ -326,11 +346,17 @@ export class CrmSearchProjection implements Projection<RecordEvent | SearchEvent
     ).run(d.hubId, d.objectTypeId, d.id, d.createdAt, updatedAt);
     this.count(db, d.hubId, d.objectTypeId, d.id, 1);
     const values = { ...d.properties, ...systemValuesOf(d.objectTypeId, d.id, d.createdAt, updatedAt) };
+    // A create's values and tokens in a statement or two each.
     const record: RecordAt = { hubId: d.hubId, type: d.objectTypeId, id: d.id };
+    const rows: Array<readonly [string, string]> = [];
     const tokens: TokenRow[] = [];
     for (const [property, value] of Object.entries(values)) {
-      if (value !== '') this.insertValue(db, { ...record, property }, value, tokens);
+      if (value === '') continue;
+      rows.push([property, value]);
+      for (const t of indexedTokensOf(value)) tokens.push([property, t]);
+      this.insertOptions(db, { ...record, property }, value);
     }
+    this.insertValues(db, record, rows);
     this.insertTokens(db, record, tokens);
   }
 
