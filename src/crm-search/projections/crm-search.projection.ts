@@ -28,36 +28,13 @@ import {
 
 export const CRM_SEARCH_PROJECTION = 'crm-search';
 
-/** A record in the index, and one of its values. */
-interface RecordAt {
+/** A record's value in the index: the record and the property. */
+interface ValueAt {
   hubId: number;
   type: string;
   id: number;
+  property: string;
 }
-type ValueAt = RecordAt & { property: string };
-
-/** A record's token row: its property and the token. */
-type TokenRow = readonly [property: string, token: string];
-
-/**
- * Rows one INSERT of a record's values or tokens holds at most (7 and 5 parameters a row). Row by row,
- * the statements' own cost was about a tenth of the index's inserts (a micro-benchmark of a create:
- * a contact has 6 values and about 20 tokens).
- */
-const ROWS_PER_STATEMENT = 50;
-const VALUES_INSERT = 'INSERT INTO search_values (hub_id, object_type_id, property, id, value, lower, num) VALUES ';
-const TOKENS_INSERT = 'INSERT OR IGNORE INTO search_tokens (hub_id, object_type_id, property, token, id) VALUES ';
-const multiRowSql = new Map<string, string>();
-const rowsSql = (insert: string, columns: number, rows: number): string => {
-  const key = `${insert}${rows}`;
-  let sql = multiRowSql.get(key);
-  if (sql === undefined) {
-    const row = `(${Array.from({ length: columns }, () => '?').join(', ')})`;
-    sql = insert + Array.from({ length: rows }, () => row).join(', ');
-    multiRowSql.set(key, sql);
-  }
-  return sql;
-};
 
 /**
  * The search read model, built from the records module's published events:
@@ -229,27 +206,17 @@ export class CrmSearchProjection implements Projection<RecordEvent | SearchEvent
     }
   }
 
-  /** Indexes one value. */
+  /**
+   * Indexes one value, a statement a row: multi-row INSERTs of a record's values and tokens measured
+   * 20 % slower on these tables than one statement a row (in one process, main's build alternated).
+   */
   private insertValue(db: Database.Database, at: ValueAt, value: string) {
-    this.insertValues(db, at, [[at.property, value]]);
-    this.insertTokens(
+    cachedStatement(
       db,
-      at,
-      indexedTokensOf(value).map((t): TokenRow => [at.property, t]),
-    );
+      `INSERT INTO search_values (hub_id, object_type_id, property, id, value, lower, num) VALUES (?, ?, ?, ?, ?, ?, ?)`,
+    ).run(at.hubId, at.type, at.property, at.id, value, lowerOf(value), numericOf(value));
+    this.insertTokens(db, at, indexedTokensOf(value));
     this.insertOptions(db, at, value);
-  }
-
-  /** Value rows of one record (property, value), several to a statement. */
-  private insertValues(db: Database.Database, at: RecordAt, rows: ReadonlyArray<readonly [string, string]>) {
-    for (let from = 0; from < rows.length; from += ROWS_PER_STATEMENT) {
-      const chunk = rows.slice(from, from + ROWS_PER_STATEMENT);
-      const params: Array<string | number | null> = [];
-      for (const [property, value] of chunk) {
-        params.push(at.hubId, at.type, property, at.id, value, lowerOf(value), numericOf(value));
-      }
-      cachedStatement(db, rowsSql(VALUES_INSERT, 7, chunk.length)).run(params);
-    }
   }
 
   /** The value indexed for a record's property (null: none). */
@@ -292,20 +259,18 @@ export class CrmSearchProjection implements Projection<RecordEvent | SearchEvent
     this.insertTokens(
       db,
       at,
-      after.filter((t) => !kept.has(t)).map((t): TokenRow => [at.property, t]),
+      after.filter((t) => !kept.has(t)),
     );
     this.deleteOptions(db, at, old);
     this.insertOptions(db, at, value);
   }
 
-  /** Token rows of one record, several to a statement. */
-  private insertTokens(db: Database.Database, at: RecordAt, rows: readonly TokenRow[]) {
-    for (let from = 0; from < rows.length; from += ROWS_PER_STATEMENT) {
-      const chunk = rows.slice(from, from + ROWS_PER_STATEMENT);
-      const params: Array<string | number> = [];
-      for (const [property, token] of chunk) params.push(at.hubId, at.type, property, token, at.id);
-      cachedStatement(db, rowsSql(TOKENS_INSERT, 5, chunk.length)).run(params);
-    }
+  private insertTokens(db: Database.Database, at: ValueAt, tokens: readonly string[]) {
+    const token = cachedStatement(
+      db,
+      'INSERT OR IGNORE INTO search_tokens (hub_id, object_type_id, property, token, id) VALUES (?, ?, ?, ?, ?)',
+    );
+    for (const t of tokens) token.run(at.hubId, at.type, at.property, t, at.id);
   }
 
   private deleteTokens(db: Database.Database, at: ValueAt, tokens: readonly string[]) {
@@ -346,18 +311,9 @@ export class CrmSearchProjection implements Projection<RecordEvent | SearchEvent
     ).run(d.hubId, d.objectTypeId, d.id, d.createdAt, updatedAt);
     this.count(db, d.hubId, d.objectTypeId, d.id, 1);
     const values = { ...d.properties, ...systemValuesOf(d.objectTypeId, d.id, d.createdAt, updatedAt) };
-    // A create's values and tokens in a statement or two each.
-    const record: RecordAt = { hubId: d.hubId, type: d.objectTypeId, id: d.id };
-    const rows: Array<readonly [string, string]> = [];
-    const tokens: TokenRow[] = [];
     for (const [property, value] of Object.entries(values)) {
-      if (value === '') continue;
-      rows.push([property, value]);
-      for (const t of indexedTokensOf(value)) tokens.push([property, t]);
-      this.insertOptions(db, { ...record, property }, value);
+      if (value !== '') this.insertValue(db, { hubId: d.hubId, type: d.objectTypeId, id: d.id, property }, value);
     }
-    this.insertValues(db, record, rows);
-    this.insertTokens(db, record, tokens);
   }
 
   /** Keeps the live records' counts: per account and type, and per bucket of ids (id-range totals). */
