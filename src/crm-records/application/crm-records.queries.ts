@@ -116,23 +116,23 @@ export class CrmRecordsQueries {
       objectTypeId === CUSTOM_TYPES
         ? cachedStatement(
             this.db,
-            `SELECT COUNT(*) AS n FROM crm_records WHERE hub_id = ? AND object_type_id LIKE '2-%' AND archived = 0`,
+            `SELECT TOTAL(live) AS n FROM crm_record_counts WHERE hub_id = ? AND object_type_id LIKE '2-%'`,
           ).get(hubId)
         : cachedStatement(
             this.db,
-            'SELECT COUNT(*) AS n FROM crm_records WHERE hub_id = ? AND object_type_id = ? AND archived = 0',
+            'SELECT live AS n FROM crm_record_counts WHERE hub_id = ? AND object_type_id = ?',
           ).get(hubId, objectTypeId)
-    ) as { n: number };
-    return Number(row.n);
+    ) as { n: number } | undefined;
+    return Number(row?.n ?? 0);
   }
 
-  /** Non-archived records per object type of the account. */
+  /** Non-archived records per object type of the account (the types with any). */
   counts(hubId: number): Array<{ objectTypeId: string; count: number }> {
     return (
       cachedStatement(
         this.db,
-        `SELECT object_type_id AS objectTypeId, COUNT(*) AS count FROM crm_records
-          WHERE hub_id = ? AND archived = 0 GROUP BY object_type_id ORDER BY object_type_id`,
+        `SELECT object_type_id AS objectTypeId, live AS count FROM crm_record_counts
+          WHERE hub_id = ? AND live > 0 ORDER BY object_type_id`,
       ).all(hubId) as Array<{ objectTypeId: string; count: number }>
     ).map((r) => ({ objectTypeId: r.objectTypeId, count: Number(r.count) }));
   }
