@@ -65,11 +65,12 @@ function prepare(db: Database.Database, synchronous: 'NORMAL' | 'OFF'): Database
   db.pragma('journal_mode = WAL');
   db.pragma(`synchronous = ${synchronous}`);
   db.pragma('busy_timeout = 5000');
-  // 8 MiB of page cache (better-sqlite3's default is 16 MiB per connection): the hot pages of the
+  // 4 MiB of page cache (better-sqlite3's default is 16 MiB per connection): the hot pages of the
   // projections' indexes and the GETs' rows fit, and the rest is the OS page cache a pread away.
-  // Issue 36: the service's peak RSS during 100,000 batch creates went 270 → 242 MiB with the store's
-  // two connections trimmed too (docs/records.md).
-  db.pragma('cache_size = -8192');
+  // Issue 36: with the store's two connections trimmed too, the service's peak RSS through 100,000
+  // batch creates went 274–278 → 240–246 MiB, the event loop's CPU per batch within its spread
+  // (docs/records.md).
+  db.pragma('cache_size = -4096');
   db.exec(`CREATE TABLE IF NOT EXISTS projection_checkpoints (
     name TEXT PRIMARY KEY,
     version INTEGER NOT NULL,
