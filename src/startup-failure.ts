@@ -54,6 +54,11 @@ export function describeStartupFailure(error: unknown, settings: StartupSettings
     }
     return `DATA_DIR ${dataDir} cannot be written (${reason}): set DATA_DIR to a directory this user can write.`;
   }
+  // A write (not an open) that fails for want of space names no path (writeFileSync's write(2)):
+  // it is DATA_DIR's when DATA_DIR's disk is the full one.
+  if ((code === 'ENOSPC' || code === 'EDQUOT') && e.path === undefined && diskFull(dataDir)) {
+    return `The disk of DATA_DIR ${dataDir} is full (${reason}): free some space, or set DATA_DIR to a directory on another disk.`;
+  }
   if (sqlite && SQLITE_CANNOT_WRITE.test(code)) {
     return `DATA_DIR ${dataDir} cannot be written (${reason}): set DATA_DIR to a directory this user can write.`;
   }

@@ -2,7 +2,11 @@ import { Html, html } from '../../oauth';
 import type { RecordedEvent } from '../../platform/events/envelope';
 import { iso, shownJson, withoutSecretLike } from './layout';
 
-/** One audit event as a table row: its data already redacted (auditView), secret-like runs withheld. */
+/**
+ * One audit event as a table row: its data already redacted (auditView), secret-like runs withheld.
+ * Stream, actor and correlation id are long unbroken tokens: their cells may break anywhere, so the
+ * data column keeps its width at 1280 px.
+ */
 export function eventRow(e: RecordedEvent): Html {
   const q = (name: string, value: string) => `/console/events?${name}=${encodeURIComponent(value)}`;
   // A stream named by a hash (a refresh token's, a code's) is shown withheld, and not linked: the link would carry it.
@@ -13,9 +17,9 @@ export function eventRow(e: RecordedEvent): Html {
     <td>${e.position}</td>
     <td>${iso(e.metadata.occurredAt)}</td>
     <td><a href="${q('type', e.type)}">${e.type}</a></td>
-    <td>${stream}</td>
-    <td>${withoutSecretLike(e.metadata.actor)}</td>
-    <td><a href="${q('correlationId', e.metadata.correlationId)}">${e.metadata.correlationId}</a></td>
+    <td class="token">${stream}</td>
+    <td class="token">${withoutSecretLike(e.metadata.actor)}</td>
+    <td class="token"><a href="${q('correlationId', e.metadata.correlationId)}">${e.metadata.correlationId}</a></td>
     <td><pre>${shownJson(e.data)}</pre></td>
   </tr>`;
 }

@@ -10,6 +10,7 @@ h2{font-size:1.15rem;margin:1.5rem 0 .5rem}
 .table{overflow-x:auto;max-width:100%}
 table{border-collapse:collapse;width:100%;font-size:.9rem}
 th,td{text-align:left;vertical-align:top;padding:.35rem .5rem;border-bottom:1px solid var(--line);overflow-wrap:break-word}
+td.token{overflow-wrap:anywhere}
 th{color:var(--muted);font-weight:600}
 pre{margin:0;white-space:pre-wrap;overflow-wrap:anywhere;font-size:.8rem;max-height:16rem;overflow:auto;min-width:18rem}
 form.inline{display:inline-flex;flex-wrap:wrap;gap:.4rem;align-items:center;margin:.15rem 0}
