@@ -77,11 +77,6 @@ afterAll(async () => {
   await t?.close();
 });
 
-it('starts the search thread when the app boots, so the first search does not pay for it', () => {
-  // No search has run yet (beforeAll only creates); the thread is there already.
-  expect(t.app.get(SearchExecutor).threadId).toBeGreaterThan(0);
-});
-
 describe.each(Object.entries(VERSIONS))('POST %s/{objectType}/search', (_, base) => {
   const url = `${base}/contacts/search`;
 

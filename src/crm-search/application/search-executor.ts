@@ -1,4 +1,4 @@
-import { Inject, Injectable, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
+import { Inject, Injectable, type OnModuleDestroy } from '@nestjs/common';
 import type Database from 'better-sqlite3';
 import { Worker } from 'node:worker_threads';
 import { READ_MODEL_DB } from '../../platform/projections/read-model-database';
@@ -19,7 +19,7 @@ db.pragma('busy_timeout = 5000');
 db.pragma('temp_store = MEMORY');
 db.pragma('cache_size = -32768');
 db.pragma('mmap_size = 268435456');
-// Read and parse the file's schema now (every statement needs it), not in the first search.
+// Read and parse the file's schema before the first job's statement needs it.
 db.prepare('SELECT count(*) FROM sqlite_master').get();
 parentPort.on('message', (message) => {
   if (message.close) {
@@ -44,13 +44,14 @@ interface Pending {
  * Runs searches off the event loop: a worker thread with its own read-only connection to the
  * read-model file (WAL: it reads the last committed state while the projections write), so a heavy
  * search never delays a token grant. Searches queue on the one thread in arrival order. The thread is
- * started when the application has booted, not by the first search: starting it (an isolate, the
- * driver, the connection) took ~45 ms, which the first search after every start paid. It is held
- * referenced only while searches are in flight, so it never keeps the process alive. A read model
- * in memory (some tests) has no file another connection could open: searches then run in-process.
+ * started by the first search, which pays for it once (~40 ms: a thread, the driver, the connection,
+ * the schema): started at boot instead, the idle thread cost every process ~12 MiB of RSS, searching
+ * or not (measured; issue 36's records bench, which never searches, sits near its 256 MiB ceiling).
+ * It is held referenced only while searches are in flight. A read model in memory (some tests) has no
+ * file another connection could open: searches then run in-process.
  */
 @Injectable()
-export class SearchExecutor implements OnApplicationBootstrap, OnModuleDestroy {
+export class SearchExecutor implements OnModuleDestroy {
   private worker?: Worker;
   private readonly pending = new Map<number, Pending>();
   private nextId = 1;
@@ -65,10 +66,6 @@ export class SearchExecutor implements OnApplicationBootstrap, OnModuleDestroy {
   /** The search thread's id once started (for tests and diagnostics). */
   get threadId(): number | undefined {
     return this.worker?.threadId;
-  }
-
-  onApplicationBootstrap(): void {
-    if (this.threaded) this.thread();
   }
 
   run(job: SearchJob): Promise<SearchPage> {
