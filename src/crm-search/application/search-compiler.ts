@@ -111,14 +111,18 @@ export function compileSearch(request: SearchRequest, searchScope: SearchScope):
     params: [...tables.prefixParams, ...joins.flatMap((j) => j.params), ...where.params, request.limit, request.after],
   };
 
+  const traitsOf = searchTypeTraits(scope.objectTypeId);
+  // The id and the two dates are shaped from the page's rows (shapeSearchResults): reading their
+  // values too was half the lookups (each shown property × each id is one b-tree probe).
+  const derived = new Set([ID, traitsOf.createdProperty, traitsOf.modifiedProperty]);
+  const read = scope.shown.filter((name) => !derived.has(name));
   const values: SqlStatement = {
     sql:
       `${tables.prefix}SELECT id, property, value FROM ${tables.values} WHERE hub_id = ? AND object_type_id = ?` +
-      ` AND property IN (${scope.shown.map(() => '?').join(', ')}) AND id IN (${IDS})`,
-    params: [...tables.prefixParams, scope.hubId, scope.objectTypeId, ...scope.shown],
+      ` AND property IN (${read.map(() => '?').join(', ')}) AND id IN (${IDS})`,
+    params: [...tables.prefixParams, scope.hubId, scope.objectTypeId, ...read],
   };
   const walk = lagged ? undefined : walkOf(request, scope, compiled);
-  const traitsOf = searchTypeTraits(scope.objectTypeId);
   return {
     total,
     page,
@@ -249,24 +253,26 @@ function walkOf(request: SearchRequest, scope: SearchScope, compiled: Condition[
         )
       : undefined;
   const range = own?.set?.of.values?.predicate;
+  // Its only filter: each row of the range is a match, the walk reads just `after + limit` rows, and
+  // probing each row for the filter again (a correlated lookup per row) would only repeat the range.
+  const exact = own !== undefined && compiled[0]!.length === 1;
   return {
     sql:
       `${columns} FROM search_values s INDEXED BY search_values_${column} CROSS JOIN search_docs d` +
       ` WHERE s.hub_id = ? AND s.object_type_id = ? AND s.property = ?${numeric ? ' AND s.num IS NOT NULL' : ''}` +
       (range ? ` AND s.${range.sql}` : '') +
-      ` AND d.hub_id = s.hub_id AND d.object_type_id = s.object_type_id AND d.id = s.id${filter}` +
+      ` AND d.hub_id = s.hub_id AND d.object_type_id = s.object_type_id AND d.id = s.id${exact ? '' : filter}` +
       ` ORDER BY s.${column} ${direction}, s.id ASC LIMIT ? OFFSET ?`,
     params: [
       scope.hubId,
       scope.objectTypeId,
       sort.propertyName,
       ...(range?.params ?? []),
-      ...matches.params,
+      ...(exact ? [] : matches.params),
       ...window,
     ],
     complete: own !== undefined,
-    // Its only filter: each row of the range is a match, the walk reads just `after + limit` rows.
-    ...(own && compiled[0]!.length === 1 ? { exact: true } : {}),
+    ...(exact ? { exact: true } : {}),
   };
 }
 
