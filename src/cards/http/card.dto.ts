@@ -21,6 +21,7 @@ import {
 import { toCardId } from '../domain/card-ids';
 import { CARD_OBJECT_TYPES, type CardObjectType } from '../domain/card-views';
 import type { CardType, DisplayDataType, DisplayOptionType } from '../domain/card-events';
+import { NestedArray } from '../../platform/http/nested-array';
 
 const DATA_TYPES: DisplayDataType[] = [
   'BOOLEAN',
@@ -76,14 +77,13 @@ abstract class CardFetchBodyFieldsDto {
   @IsUrl(URL_OPTIONS, { message: 'targetUrl must be an http(s) URL' })
   targetUrl!: string;
 
-  @ApiProperty({ type: [CardObjectTypeDto] })
-  @IsDefined()
-  @IsArray()
-  @ArrayMinSize(1)
-  @ArrayMaxSize(CARD_OBJECT_TYPES.length)
-  @ArrayUnique((o: { name?: unknown }) => o?.name, { message: 'objectTypes must not name an object type twice' })
-  @ValidateNested({ each: true })
-  @Type(() => CardObjectTypeDto)
+  @NestedArray(() => CardObjectTypeDto, {
+    max: CARD_OBJECT_TYPES.length,
+    min: 1,
+    also: [
+      ArrayUnique((o: { name?: unknown }) => o?.name, { message: 'objectTypes must not name an object type twice' }),
+    ],
+  })
   objectTypes!: CardObjectTypeDto[];
 
   @ApiPropertyOptional({ deprecated: true })
@@ -117,14 +117,13 @@ export class CardFetchBodyPatchDto {
   @IsUrl(URL_OPTIONS, { message: 'targetUrl must be an http(s) URL' })
   targetUrl?: string;
 
-  @ApiProperty({ type: [CardObjectTypeDto] })
-  @IsDefined()
-  @IsArray()
-  @ArrayMinSize(1)
-  @ArrayMaxSize(CARD_OBJECT_TYPES.length)
-  @ArrayUnique((o: { name?: unknown }) => o?.name, { message: 'objectTypes must not name an object type twice' })
-  @ValidateNested({ each: true })
-  @Type(() => CardObjectTypeDto)
+  @NestedArray(() => CardObjectTypeDto, {
+    max: CARD_OBJECT_TYPES.length,
+    min: 1,
+    also: [
+      ArrayUnique((o: { name?: unknown }) => o?.name, { message: 'objectTypes must not name an object type twice' }),
+    ],
+  })
   objectTypes!: CardObjectTypeDto[];
 
   @ApiPropertyOptional({ enum: CARD_TYPES, deprecated: true })
@@ -179,23 +178,15 @@ export class CardDisplayPropertyDto {
   dataType!: DisplayDataType;
 
   /** Required by the spec's schema, yet its own example leaves it out: accepted missing, answered as []. */
-  @ApiPropertyOptional({ type: [DisplayOptionDto] })
-  @IsOptional()
-  @IsArray()
-  @ArrayMaxSize(100)
-  @ValidateNested({ each: true })
-  @Type(() => DisplayOptionDto)
+  @NestedArray(() => DisplayOptionDto, { max: 100, optional: true })
   options?: DisplayOptionDto[];
 }
 
 export class CardDisplayBodyDto {
-  @ApiProperty({ type: [CardDisplayPropertyDto] })
-  @IsDefined()
-  @IsArray()
-  @ArrayMaxSize(100)
-  @ArrayUnique((p: { name?: unknown }) => p?.name, { message: 'properties must have unique names' })
-  @ValidateNested({ each: true })
-  @Type(() => CardDisplayPropertyDto)
+  @NestedArray(() => CardDisplayPropertyDto, {
+    max: 100,
+    also: [ArrayUnique((p: { name?: unknown }) => p?.name, { message: 'properties must have unique names' })],
+  })
   properties!: CardDisplayPropertyDto[];
 }
 

@@ -2,9 +2,6 @@ import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform, Type } from 'class-transformer';
 import {
-  ArrayMaxSize,
-  ArrayMinSize,
-  IsArray,
   IsDefined,
   IsIn,
   IsInt,
@@ -17,6 +14,7 @@ import {
   Min,
   ValidateNested,
 } from 'class-validator';
+import { NestedArray } from '../../platform/http/nested-array';
 
 /**
  * The associations v4 bodies (associations.json, associationsSchema.json at v4, 2026-03 and 2026-09)
@@ -51,12 +49,12 @@ export class AssociationSpecDto {
 
 /** The JSON array body of PUT …/associations/{toObjectType}/{toObjectId}, held as the field `body`. */
 export class AssociationSpecListDto {
-  @ApiProperty({ type: [AssociationSpecDto] })
-  @IsArray({ message: 'the body must be an array of association types' })
-  @ArrayMinSize(1, { message: 'at least one association type is required' })
-  @ArrayMaxSize(MAX_TYPES_PER_PAIR)
-  @ValidateNested({ each: true })
-  @Type(() => AssociationSpecDto)
+  @NestedArray(() => AssociationSpecDto, {
+    max: MAX_TYPES_PER_PAIR,
+    min: 1,
+    message: 'the body must be an array of association types',
+    minMessage: 'at least one association type is required',
+  })
   body!: AssociationSpecDto[];
 }
 
@@ -78,12 +76,7 @@ export class AssociationMultiPostDto {
   @RecordRef() from!: RecordIdDto;
   @RecordRef() to!: RecordIdDto;
 
-  @ApiProperty({ type: [AssociationSpecDto] })
-  @IsDefined()
-  @IsArray()
-  @ArrayMaxSize(MAX_TYPES_PER_PAIR)
-  @ValidateNested({ each: true })
-  @Type(() => AssociationSpecDto)
+  @NestedArray(() => AssociationSpecDto, { max: MAX_TYPES_PER_PAIR })
   types!: AssociationSpecDto[];
 }
 
@@ -97,12 +90,7 @@ export class DefaultAssociationPostDto {
 export class AssociationMultiArchiveDto {
   @RecordRef() from!: RecordIdDto;
 
-  @ApiProperty({ type: [RecordIdDto] })
-  @IsDefined()
-  @IsArray()
-  @ArrayMaxSize(MAX_BATCH_INPUTS)
-  @ValidateNested({ each: true })
-  @Type(() => RecordIdDto)
+  @NestedArray(() => RecordIdDto, { max: MAX_BATCH_INPUTS })
   to!: RecordIdDto[];
 }
 
@@ -122,15 +110,7 @@ export class AssociationFetchDto {
 }
 
 /** `inputs` of a batch: required, at most `max`, each validated as `item`. */
-const batchOf = (item: () => new () => unknown, max = MAX_BATCH_INPUTS) =>
-  applyDecorators(
-    ApiProperty({ type: [item()] }),
-    IsDefined(),
-    IsArray(),
-    ArrayMaxSize(max),
-    ValidateNested({ each: true }),
-    Type(item),
-  );
+const batchOf = (item: () => new () => unknown, max = MAX_BATCH_INPUTS) => NestedArray(item, { max });
 
 export class BatchAssociationMultiPostDto {
   @batchOf(() => AssociationMultiPostDto) inputs!: AssociationMultiPostDto[];

@@ -1,9 +1,7 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Transform, Type } from 'class-transformer';
+import { Transform } from 'class-transformer';
 import {
-  ArrayMaxSize,
-  IsArray,
   IsBoolean,
   IsDefined,
   IsInt,
@@ -17,8 +15,8 @@ import {
   Min,
   NotContains,
   registerDecorator,
-  ValidateNested,
 } from 'class-validator';
+import { NestedArray } from '../../platform/http/nested-array';
 
 /**
  * The pipelines API's bodies (pipelines.json of v3, 2026-03 and 2026-09) as class-validator DTOs.
@@ -108,14 +106,7 @@ export class StageCreateDto extends StageReplaceDto {
 }
 
 const Stages = () =>
-  applyDecorators(
-    ApiProperty({ type: [StageCreateDto] }),
-    IsDefined({ message: 'stages is required: an array of stages' }),
-    IsArray({ message: 'stages is required: an array of stages' }),
-    ArrayMaxSize(BOUND_STAGES),
-    ValidateNested({ each: true }),
-    Type(() => StageCreateDto),
-  );
+  NestedArray(() => StageCreateDto, { max: BOUND_STAGES, message: 'stages is required: an array of stages' });
 
 /** PipelineReplaceInput (PUT): label, order and the stages (those not listed are archived). */
 export class PipelineReplaceDto {

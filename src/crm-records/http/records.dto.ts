@@ -19,6 +19,7 @@ import {
   ValidateNested,
 } from 'class-validator';
 import { tooManyInputs, tooManyInputsWithHistory } from '../domain/record-errors';
+import { NestedArray } from '../../platform/http/nested-array';
 
 /** HubSpot's batch size for the objects API (its documented figure); a batch read with history: 50. */
 export const MAX_BATCH_INPUTS = 100;
@@ -101,14 +102,7 @@ const PropertyNames = () =>
 
 /** A batch's `inputs`: at most MAX_BATCH_INPUTS (refused before validation with HubSpot's message, `refuseBody`). */
 const Inputs = (input: () => abstract new () => unknown) =>
-  applyDecorators(
-    ApiProperty({ type: [input()], maxItems: MAX_BATCH_INPUTS }),
-    IsDefined(),
-    IsArray(),
-    ArrayMaxSize(MAX_BATCH_INPUTS),
-    ValidateNested({ each: true }),
-    Type(input),
-  );
+  NestedArray(input, { max: MAX_BATCH_INPUTS, api: { maxItems: MAX_BATCH_INPUTS } });
 
 /** The length of a raw body's `inputs`, when it is an array. */
 const inputCount = (body: Record<string, unknown>): number => (Array.isArray(body.inputs) ? body.inputs.length : 0);
@@ -140,12 +134,7 @@ export class RecordAssociationDto {
   @Type(() => AssociationTargetDto)
   to!: AssociationTargetDto;
 
-  @ApiProperty({ type: [RecordAssociationSpecDto] })
-  @IsDefined()
-  @IsArray()
-  @ArrayMaxSize(10)
-  @ValidateNested({ each: true })
-  @Type(() => RecordAssociationSpecDto)
+  @NestedArray(() => RecordAssociationSpecDto, { max: 10 })
   types!: RecordAssociationSpecDto[];
 }
 
@@ -153,12 +142,7 @@ export class RecordAssociationDto {
 export class RecordCreateDto {
   @PropertyValues() properties?: Record<string, unknown>;
 
-  @ApiPropertyOptional({ type: [RecordAssociationDto] })
-  @IsOptional()
-  @IsArray()
-  @ArrayMaxSize(MAX_CREATE_ASSOCIATIONS)
-  @ValidateNested({ each: true })
-  @Type(() => RecordAssociationDto)
+  @NestedArray(() => RecordAssociationDto, { max: MAX_CREATE_ASSOCIATIONS, optional: true })
   associations?: RecordAssociationDto[];
 }
 

@@ -1,10 +1,6 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
 import {
-  ArrayMaxSize,
-  ArrayMinSize,
-  IsArray,
   IsBoolean,
   IsDefined,
   IsIn,
@@ -15,7 +11,6 @@ import {
   Max,
   MaxLength,
   Min,
-  ValidateNested,
 } from 'class-validator';
 import {
   DATA_SENSITIVITIES,
@@ -26,6 +21,7 @@ import {
   TEXT_DISPLAY_HINTS,
 } from '../domain/property-rules';
 import { MAX_BATCH_INPUTS, MAX_INT32, MAX_OPTIONS, MAX_TEXT } from './input-bounds';
+import { NestedArray } from '../../platform/http/nested-array';
 
 abstract class OptionInputFieldsDto {
   @ApiProperty() @IsDefined() @IsString() @MaxLength(MAX_TEXT) label!: string;
@@ -88,14 +84,7 @@ export abstract class PropertyFieldsDto {
 
 /** An optional options array (create, schema property, PATCH): each option validated as `option`. */
 export const OptionsOf = (option: () => typeof OptionInputDto | typeof OptionInputDatedDto) =>
-  applyDecorators(
-    ApiPropertyOptional({ type: [option()] }),
-    IsOptional(),
-    IsArray(),
-    ArrayMaxSize(MAX_OPTIONS),
-    ValidateNested({ each: true }),
-    Type(option),
-  );
+  NestedArray(option, { max: MAX_OPTIONS, optional: true });
 
 abstract class PropertyCreateFieldsDto extends PropertyFieldsDto {
   @ApiProperty({ example: 'contactinformation' })
@@ -131,16 +120,7 @@ export class PropertyCreateDatedDto extends PropertyCreateFieldsDto {
   @OptionsOf(() => OptionInputDatedDto) options?: OptionInputDatedDto[];
 }
 
-const Inputs = (item: () => new () => object) =>
-  applyDecorators(
-    ApiProperty({ type: [item()] }),
-    IsDefined(),
-    IsArray(),
-    ArrayMinSize(1),
-    ArrayMaxSize(MAX_BATCH_INPUTS),
-    ValidateNested({ each: true }),
-    Type(item),
-  );
+const Inputs = (item: () => new () => object) => NestedArray(item, { max: MAX_BATCH_INPUTS, min: 1 });
 
 /** HubSpot's BatchInputPropertyCreate. */
 export class BatchPropertyCreateDto {

@@ -15,6 +15,7 @@ import {
 } from 'class-validator';
 import { MAX_BATCH_INPUTS, MAX_OPTIONS, MAX_TEXT } from './input-bounds';
 import { OptionInputDto, OptionsOf, PropertyFieldsDto } from './properties.dto';
+import { NestedArray } from '../../platform/http/nested-array';
 
 /** A property of a new schema (ObjectTypePropertyCreate). */
 export class SchemaPropertyDto extends PropertyFieldsDto {
@@ -72,12 +73,7 @@ abstract class SchemaCreateFieldsDto {
   @IsString({ each: true })
   requiredProperties!: string[];
 
-  @ApiProperty({ type: [SchemaPropertyDto] })
-  @IsDefined()
-  @IsArray()
-  @ArrayMaxSize(MAX_OPTIONS)
-  @ValidateNested({ each: true })
-  @Type(() => SchemaPropertyDto)
+  @NestedArray(() => SchemaPropertyDto, { max: MAX_OPTIONS })
   properties!: SchemaPropertyDto[];
 
   @ApiProperty({ type: [String], example: ['CONTACT'] })

@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { plainToInstance, Transform, Type } from 'class-transformer';
+import { plainToInstance, Transform } from 'class-transformer';
 import {
   ArrayMaxSize,
   ArrayMinSize,
@@ -15,7 +15,6 @@ import {
   Min,
   registerDecorator,
   ValidateIf,
-  ValidateNested,
   type ValidationOptions,
 } from 'class-validator';
 import {
@@ -28,6 +27,7 @@ import {
   SEARCH_OPERATORS,
   type SearchOperator,
 } from '../domain/search-request';
+import { NestedArray } from '../../platform/http/nested-array';
 
 /**
  * HubSpot's PublicObjectSearchRequest as class-validator DTOs: the shape of the body (types, ranges,
@@ -107,12 +107,7 @@ export class SearchFilterDto {
 }
 
 export class FilterGroupDto {
-  @ApiProperty({ type: [SearchFilterDto] })
-  @IsDefined()
-  @IsArray()
-  @ArrayMaxSize(BOUND_FILTERS)
-  @ValidateNested({ each: true })
-  @Type(() => SearchFilterDto)
+  @NestedArray(() => SearchFilterDto, { max: BOUND_FILTERS })
   filters!: SearchFilterDto[];
 }
 
@@ -151,15 +146,11 @@ const digitsAsNumber = ({ value }: { value: unknown }): unknown => {
 };
 
 export class SearchRequestDto {
-  @ApiPropertyOptional({
-    type: [FilterGroupDto],
-    description: 'OR of groups; at most 5 groups, 10 filters a group, 25 in all',
+  @NestedArray(() => FilterGroupDto, {
+    max: BOUND_GROUPS,
+    optional: true,
+    api: { description: 'OR of groups; at most 5 groups, 10 filters a group, 25 in all' },
   })
-  @IsOptional()
-  @IsArray()
-  @ArrayMaxSize(BOUND_GROUPS)
-  @ValidateNested({ each: true })
-  @Type(() => FilterGroupDto)
   filterGroups?: FilterGroupDto[];
 
   @ApiPropertyOptional({ maxLength: MAX_QUERY_LENGTH })
@@ -168,12 +159,11 @@ export class SearchRequestDto {
   @MaxLength(MAX_QUERY_LENGTH)
   query?: string;
 
-  @ApiPropertyOptional({ description: '"createdate", "-createdate" or {propertyName, direction}', type: [SortDto] })
-  @IsOptional()
-  @IsArray()
-  @ArrayMaxSize(MAX_SORTS)
-  @ValidateNested({ each: true })
-  @Type(() => SortDto)
+  @NestedArray(() => SortDto, {
+    max: MAX_SORTS,
+    optional: true,
+    api: { description: '"createdate", "-createdate" or {propertyName, direction}' },
+  })
   @Transform(({ value }: { value: unknown }) => (Array.isArray(value) ? value.map(sortOf) : value))
   sorts?: SortDto[];
 

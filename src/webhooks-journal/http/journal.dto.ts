@@ -16,6 +16,7 @@ import {
   ValidateNested,
 } from 'class-validator';
 import { CONDITION_OPERATORS, JOURNAL_ACTIONS, SUBSCRIPTION_TYPES } from '../domain/journal-events';
+import { NestedArray } from '../../platform/http/nested-array';
 
 const MAX_INT64 = Number.MAX_SAFE_INTEGER;
 const OBJECT_TYPE_ID = /^[0-9]+-[0-9]+$/;
@@ -119,12 +120,7 @@ export class ConditionDto {
 }
 
 export class JournalFilterDto {
-  @ApiProperty({ type: [ConditionDto] })
-  @IsArray()
-  @ArrayMinSize(1)
-  @ArrayMaxSize(25)
-  @ValidateNested({ each: true })
-  @Type(() => ConditionDto)
+  @NestedArray(() => ConditionDto, { max: 25, min: 1 })
   conditions!: ConditionDto[];
 }
 
@@ -171,12 +167,7 @@ export class CrmObjectSnapshotDto {
 
 /** HubSpot's CrmObjectSnapshotBatchRequest. */
 export class CrmObjectSnapshotBatchDto {
-  @ApiProperty({ type: [CrmObjectSnapshotDto] })
-  @IsArray()
-  @ArrayMinSize(1)
-  @ArrayMaxSize(100)
-  @ValidateNested({ each: true })
-  @Type(() => CrmObjectSnapshotDto)
+  @NestedArray(() => CrmObjectSnapshotDto, { max: 100, min: 1 })
   snapshotRequests!: CrmObjectSnapshotDto[];
 }
 
