@@ -21,8 +21,8 @@ export interface NestedArrayOptions {
 
 /**
  * A field holding an array of nested DTOs: documented, required or optional, an array, bounded, each
- * element validated as `item`. The decorators run in the order they would written out one per line
- * (bottom first), so each constraint's place in an error's message is what it was written out.
+ * element validated as `item`. The decorators run in the order they ran written out one per line
+ * (bottom first), so each constraint keeps its place in an error's message.
  */
 export function NestedArray(item: () => DtoClass, options: NestedArrayOptions): PropertyDecorator {
   const message = options.message === undefined ? undefined : { message: options.message };
