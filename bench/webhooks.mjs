@@ -13,6 +13,10 @@
 // and 3 run, delivering and cleared in turn (default 1; the last line gives each figure's median, less
 // moved by a host whose load shifts between windows). BENCH_PROFILE_DIR: a CPU profile of each phase-3
 // window (bench/summarize-profile.mjs reads it).
+// Every window also gives the service's event-loop delay (prom-client's monitorEventLoopDelay from
+// /metrics, reset by each read): p99 and max, less the 10 ms timer it samples with, so 0 is a loop
+// never held. The longest synchronous slices make a hot path's p99; this sees them without the GETs'
+// own queueing on a loaded host.
 import { createServer } from 'node:http';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -55,6 +59,25 @@ async function receiver() {
     close: () => new Promise((resolve) => server.close(resolve)),
   };
 }
+
+/** The service's event-loop delay since the last read (prom-client resets it on every scrape), in ms. */
+async function loopDelay(service) {
+  const r = await fetch(`${service.url}/metrics`);
+  const text = await r.text();
+  if (r.status !== 200) throw new Error(`/metrics answered ${r.status}: ${text.slice(0, 200)}`);
+  const value = (name) => {
+    const m = new RegExp(`^${name}(?:\\{[^}]*\\})? ([0-9.eE+-]+)$`, 'm').exec(text);
+    return m ? Number(m[1]) * 1000 - LOOP_SAMPLE_MS : NaN;
+  };
+  return {
+    p50: value('nodejs_eventloop_lag_p50_seconds'),
+    p99: value('nodejs_eventloop_lag_p99_seconds'),
+    max: value('nodejs_eventloop_lag_max_seconds'),
+  };
+}
+/** prom-client's monitorEventLoopDelay resolution: every sample includes it. */
+const LOOP_SAMPLE_MS = 10;
+const fmtDelay = (d) => `loop delay p50 ${d.p50.toFixed(1)} / p99 ${d.p99.toFixed(1)} / max ${d.max.toFixed(1)} ms`;
 
 /** Resolves once `check()` holds, polled every 5 ms, at most `ms`. */
 async function until(check, ms, what) {
@@ -132,11 +155,10 @@ try {
       p.finally(() => pending.delete(p));
     }, 200);
     const started = performance.now();
+    await loopDelay(service);
     try {
-      return {
-        ...(await measure(label, { pid: service.pid, url: getUrl, headers: auth, quiet: true, profile: true })),
-        created,
-      };
+      const result = await measure(label, { pid: service.pid, url: getUrl, headers: auth, quiet: true, profile: true });
+      return { ...result, created, delay: await loopDelay(service) };
     } finally {
       clearInterval(timer);
       const seconds = (performance.now() - started) / 1000;
@@ -154,6 +176,7 @@ try {
     const requestsBefore = hooks.requests();
     if (profiling) process.kill(service.pid, 'SIGWINCH');
     const cpu = cpuOf(service.pid);
+    await loopDelay(service);
     let created = 0;
     const pending = new Set();
     const timer = setInterval(() => {
@@ -169,15 +192,16 @@ try {
     await Promise.all([...pending]);
     if (delivering) await until(() => hooks.items() - itemsBefore >= created, 60_000, `${label}: every item delivered`);
     await new Promise((resolve) => setTimeout(resolve, 300));
+    const delay = await loopDelay(service);
     const used = cpuOf(service.pid);
     if (profiling) process.kill(service.pid, 'SIGWINCH');
     const loopUs = (used.mainThread - cpu.mainThread) * 1e6;
     const requests = hooks.requests() - requestsBefore;
     console.log(
       `${label}: ${created} record events, event-loop CPU ${(loopUs / 1e6).toFixed(2)} s = ${(loopUs / created).toFixed(0)} µs per record event ` +
-        `(process ${(((used.process - cpu.process) * 1e6) / created).toFixed(0)} µs); ${requests} requests, ${hooks.items() - itemsBefore} items received`,
+        `(process ${(((used.process - cpu.process) * 1e6) / created).toFixed(0)} µs); ${requests} requests, ${hooks.items() - itemsBefore} items received; ${fmtDelay(delay)}`,
     );
-    return { loopUsPerEvent: loopUs / created, requests };
+    return { loopUsPerEvent: loopUs / created, requests, delay };
   };
 
   const rounds = [];
@@ -191,12 +215,13 @@ try {
     console.log(
       `event-loop CPU per record event: ${cpuOn.loopUsPerEvent.toFixed(0)} µs delivering, ${cpuOff.loopUsPerEvent.toFixed(0)} µs cleared ` +
         `(delivery's share ${(cpuOn.loopUsPerEvent - cpuOff.loopUsPerEvent).toFixed(0)} µs per item; ` +
-        `${cpuOn.requests} requests)`,
+        `${cpuOn.requests} requests); ${fmtDelay(cpuOn.delay)} delivering, ${fmtDelay(cpuOff.delay)} cleared`,
     );
     console.log(
       `hot path under ~500 record events/s: GET by id p99 ${on.p99} ms with webhooks delivering, ${off.p99} ms without ` +
         `(p50 ${on.p50} / ${off.p50} ms; ${on.reqPerSec.toFixed(0)} / ${off.reqPerSec.toFixed(0)} req/s; ` +
-        `server's event loop ${(on.serverMainCpu * 100).toFixed(0)} / ${(off.serverMainCpu * 100).toFixed(0)} % of a core)`,
+        `server's event loop ${(on.serverMainCpu * 100).toFixed(0)} / ${(off.serverMainCpu * 100).toFixed(0)} % of a core); ` +
+        `${fmtDelay(on.delay)} delivering, ${fmtDelay(off.delay)} cleared`,
     );
     rounds.push({ cpuOn, cpuOff, on, off });
   }
@@ -211,7 +236,11 @@ try {
         `${median((r) => r.cpuOff.loopUsPerEvent).toFixed(0)} µs (a delivered item ` +
         `${median((r) => r.cpuOn.loopUsPerEvent - r.cpuOff.loopUsPerEvent).toFixed(0)} µs); GET by id p99 ` +
         `${median((r) => r.on.p99)} / ${median((r) => r.off.p99)} ms, ` +
-        `${median((r) => r.on.reqPerSec).toFixed(0)} / ${median((r) => r.off.reqPerSec).toFixed(0)} req/s (delivering / cleared)`,
+        `${median((r) => r.on.reqPerSec).toFixed(0)} / ${median((r) => r.off.reqPerSec).toFixed(0)} req/s; ` +
+        `loop delay p99 under GETs ${median((r) => r.on.delay.p99).toFixed(1)} / ${median((r) => r.off.delay.p99).toFixed(1)} ms, ` +
+        `max ${median((r) => r.on.delay.max).toFixed(1)} / ${median((r) => r.off.delay.max).toFixed(1)} ms; ` +
+        `without GETs p99 ${median((r) => r.cpuOn.delay.p99).toFixed(1)} / ${median((r) => r.cpuOff.delay.p99).toFixed(1)} ms, ` +
+        `max ${median((r) => r.cpuOn.delay.max).toFixed(1)} / ${median((r) => r.cpuOff.delay.max).toFixed(1)} ms (delivering / cleared)`,
     );
   }
 } finally {

@@ -623,6 +623,25 @@ describe('retries on the install’s clock', () => {
     expect(filtered.results.map((d) => d.objectId)).toEqual([Number(gone.id)]);
   });
 
+  it('a redirect is not followed: its 3xx is the answer, and the item is retried with the same eventId', async () => {
+    const x = await webhookApp();
+    await subscribe(x, 'contact.creation');
+    receiver.answer = (r) =>
+      r.url.endsWith('/moved') || r.items.some((i) => i.attemptNumber === 1)
+        ? { status: 204 }
+        : { status: 302, headers: { Location: `${receiver.url}/moved` } };
+    const moved = await createContact(x, { email: 'moved@example.com' });
+    await waitForLog(x.appId, (d) => d.objectId === Number(moved.id) && d.status === 'retrying');
+    const log = (await deliveries(x.appId, `?objectId=${moved.id}`)).results[0]!;
+    expect(log.attemptLog[0]!.response).toMatchObject({ statusCode: 302, error: null });
+    expect(receiver.requests.filter((r) => r.url.endsWith('/moved'))).toHaveLength(0);
+    await advanceInstall(x, 120);
+    const retried = (i: Record<string, unknown>) => i.objectId === Number(moved.id) && i.attemptNumber === 1;
+    await receiver.waitForItems(retried, 1, 'the retry after the redirect');
+    expect(receiver.items().find(retried)!.eventId).toBe(log.eventId);
+    await waitForLog(x.appId, (d) => d.objectId === Number(moved.id) && d.status === 'delivered');
+  });
+
   it('the delivery log pages, and a redelivery sends the item again with its eventId and the next attemptNumber', async () => {
     const x = await webhookApp();
     await subscribe(x, 'contact.creation');

@@ -76,6 +76,16 @@ export class DispatchLeases {
     }
   }
 
+  /**
+   * Whether a send decided by `maySend` may still start now (the dispatcher starts one request per
+   * turn of the event loop): the lease is still this instance's and within its length.
+   */
+  holds(appId: number): boolean {
+    if (!this.enabled) return true;
+    const held = this.held.get(appId);
+    return held !== undefined && this.monotonic.elapsedMs() - held.renewStartedAt < this.config.webhooks.leaseMs;
+  }
+
   /** Releases the leases of apps not in `busy` once idle for half a lease (or all, when shutting down). */
   async releaseIdle(busy: ReadonlySet<number>, all = false): Promise<void> {
     for (const [appId, held] of [...this.held]) {

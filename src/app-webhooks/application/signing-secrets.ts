@@ -15,9 +15,18 @@ import { WebhooksQueries } from './webhooks.queries';
  * an event, so the deliveries stay signed after the old key is dropped. A client-secret rotation
  * seals anew in the directory, which makes the re-sealed copy stale (it names the seal it replaces).
  */
+/** Opened seals kept at most (one per configured app, and the stale ones until the bound clears them). */
+const OPENED_KEPT = 1000;
+
 @Injectable()
 export class WebhookSigningSecrets {
   private readonly logger = new Logger('Webhooks');
+  /**
+   * Seals already opened, by the seal: a request no longer opens its app's secret anew (the key
+   * object and AES-GCM were a third of a millisecond a request). Keyed by the seal itself, so a
+   * re-seal or a client-secret rotation is a new entry; kept in memory only, as each request held it.
+   */
+  private readonly opened = new Map<string, string | null>();
 
   constructor(
     private readonly directory: DirectoryQueries,
@@ -29,7 +38,13 @@ export class WebhookSigningSecrets {
   /** The plain secret to sign with; null when the app has none sealed, or no held key opens it. */
   secretFor(appId: number): string | null {
     const sealed = this.currentSeal(appId);
-    return sealed === null ? null : this.sealer().open(sealed);
+    if (sealed === null) return null;
+    let plain = this.opened.get(sealed);
+    if (plain === undefined) {
+      if (this.opened.size >= OPENED_KEPT) this.opened.clear();
+      this.opened.set(sealed, (plain = this.sealer().open(sealed)));
+    }
+    return plain;
   }
 
   /**

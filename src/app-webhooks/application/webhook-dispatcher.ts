@@ -1,6 +1,7 @@
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { createHash, createHmac, randomUUID } from 'node:crypto';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { AssociationEventType } from '../../crm-associations/crm-associations.events';
 import { CrmRecordEventType } from '../../crm-records/crm-records.events';
 import { CLOCK, type Clock, InstallClocks, MONOTONIC_CLOCK, type MonotonicClock } from '../../platform/clock';
@@ -20,6 +21,7 @@ import {
 import { OAuthEventType } from '../../oauth/oauth.events';
 import { DeliveryRecordBusCommand, PruneDeliveriesBusCommand } from './app-webhooks.commands';
 import { DispatchLeases } from './dispatch-leases';
+import { WebhookRequests } from './webhook-requests';
 import { WebhookSigningSecrets } from './signing-secrets';
 import { type OutboxItem, type WaitingItem, WebhooksQueries } from './webhooks.queries';
 
@@ -29,8 +31,6 @@ export const MAX_EVENTS_PER_REQUEST = 100;
 export const HUBSPOT_WEBHOOK_USER_AGENT =
   'HubSpot Connect 2.0 (http://dev.hubspot.com/) (namespace: webhooks-nio-http-client) - WebhooksExecutorDaemon-executor';
 const ACTOR = 'system:webhooks-dispatcher';
-/** Stored of an answer's body, for the delivery log. */
-const RESPONSE_BODY_KEPT = 1024;
 /**
  * Record events come by the hundred (a batch create is 100 events): they wake the dispatcher at most
  * once per this many ms, not once each (each pass reads the app's waiting items).
@@ -56,14 +56,6 @@ export function signatureHeaders(
       .digest('base64'),
     'X-HubSpot-Request-Timestamp': timestamp,
   };
-}
-
-function failureOf(error: unknown): string {
-  const e = error as { name?: string; message?: string; cause?: { code?: string; message?: string } };
-  if (e.name === 'TimeoutError' || e.name === 'AbortError') return 'timeout';
-  if (e.cause?.code === 'ECONNREFUSED') return 'connection refused';
-  if (e.cause?.code) return `connection failed (${e.cause.code})`;
-  return `connection failed (${(e.cause?.message ?? e.message ?? 'unknown').slice(0, 200)})`;
 }
 
 /**
@@ -112,6 +104,7 @@ export class WebhookDispatcher implements Reactor, OnApplicationBootstrap, OnMod
   private prunedAt = Number.NEGATIVE_INFINITY;
   private prunedBefore = 0;
   private loop: Promise<void> | null = null;
+  private readonly http = new WebhookRequests();
 
   constructor(
     private readonly queries: WebhooksQueries,
@@ -146,6 +139,7 @@ export class WebhookDispatcher implements Reactor, OnApplicationBootstrap, OnMod
     this.wake();
     await this.loop;
     await Promise.allSettled([...this.requests]);
+    this.http.close();
     // Let the other instances take this one's apps at once rather than after the lease runs out.
     if (this.leases.enabled) await this.leases.releaseIdle(new Set(), true).catch(() => {});
   }
@@ -233,7 +227,13 @@ export class WebhookDispatcher implements Reactor, OnApplicationBootstrap, OnMod
         // A take waited for the read models to hold the previous owner's attempts: look again.
         batches = this.dueBatches(app);
       }
-      for (const batch of batches) this.start(app, batch);
+      // One request per turn of the event loop: reading 100 payloads, the body, its signatures and
+      // the request's start are a slice of their own, not one long run for every batch of every app.
+      for (const batch of batches) {
+        await nextTurn();
+        if (this.stopping || !this.leases.holds(app.appId)) break;
+        this.start(app, batch);
+      }
     }
     if (this.leases.enabled) {
       for (const appId of this.inFlight.keys()) if ((this.inFlight.get(appId) ?? 0) > 0) busy.add(appId);
@@ -298,24 +298,12 @@ export class WebhookDispatcher implements Reactor, OnApplicationBootstrap, OnMod
       'X-HubSpot-Timeout-Millis': String(this.config.webhooks.timeoutMs),
     };
     const started = this.monotonic.elapsedMs();
-    let statusCode: number | null = null;
-    let error: string | null = null;
-    let responseBody: string | null = null;
-    let retryAfter: string | null = null;
-    try {
-      const response = await fetch(url, {
-        method: 'POST',
-        headers,
-        body,
-        redirect: 'manual',
-        signal: AbortSignal.timeout(this.config.webhooks.timeoutMs),
-      });
-      statusCode = response.status;
-      retryAfter = response.headers.get('retry-after');
-      responseBody = (await response.text()).slice(0, RESPONSE_BODY_KEPT);
-    } catch (e) {
-      if (statusCode === null) error = failureOf(e);
-    }
+    const { statusCode, retryAfter, responseBody, error } = await this.http.post(
+      url,
+      headers,
+      body,
+      this.config.webhooks.timeoutMs,
+    );
     const durationMs = Math.max(0, Math.round(this.monotonic.elapsedMs() - started));
     const attempted: AttemptedItem[] = items.map((item) => {
       const now = this.clocks.nowFor(appId, item.hubId);

@@ -182,31 +182,32 @@ export class WebhookOutboxProjection implements Projection<OutboxEvent> {
           d.responseBody,
           d.durationMs,
         );
-        // Two statements per attempt, not two per item: its items go in as one JSON array. (`+app_id`
-        // keeps the planner on the event_id index: through app_id it would walk all of the app's items.)
-        const items = JSON.stringify(d.items);
-        run(
-          `INSERT OR IGNORE INTO wh_attempt_items
-           SELECT j.value ->> 'eventId', ?, j.value ->> 'attemptNumber', j.value ->> 'outcome',
-             j.value ->> 'nextAttemptAt', j.key
-           FROM json_each(?) j`,
-          d.requestId,
-          items,
-        );
-        run(
-          `UPDATE wh_outbox SET status = j.value ->> 'outcome',
-             attempt_number = max(attempt_number, (j.value ->> 'attemptNumber') + 1),
-             first_attempt_at = coalesce(first_attempt_at, j.value ->> 'attemptedAt'),
-             next_attempt_at = coalesce(j.value ->> 'nextAttemptAt', next_attempt_at),
+        // Two prepared statements per item with bound values: in-process a third cheaper than one
+        // `json_each` statement each over the items' JSON (which SQLite parsed again for every field).
+        // (`+app_id` keeps the planner on the event_id index: through app_id it would walk the app's items.)
+        const logItem = cachedStatement(db, 'INSERT OR IGNORE INTO wh_attempt_items VALUES (?, ?, ?, ?, ?, ?)');
+        const moveOn = cachedStatement(
+          db,
+          `UPDATE wh_outbox SET status = ?, attempt_number = max(attempt_number, ? + 1),
+             first_attempt_at = coalesce(first_attempt_at, ?), next_attempt_at = coalesce(?, next_attempt_at),
              last_status_code = ?, last_error = ?, updated_at = ?
-           FROM json_each(?) j
-           WHERE wh_outbox.event_id = j.value ->> 'eventId' AND +wh_outbox.app_id = ?`,
-          d.statusCode,
-          d.error,
-          d.sentAt,
-          items,
-          d.appId,
+           WHERE event_id = ? AND +app_id = ?`,
         );
+        d.items.forEach((item, ordinal) => {
+          const next = item.nextAttemptAt ?? null;
+          logItem.run(item.eventId, d.requestId, item.attemptNumber, item.outcome, next, ordinal);
+          moveOn.run(
+            item.outcome,
+            item.attemptNumber,
+            item.attemptedAt ?? null,
+            next,
+            d.statusCode,
+            d.error,
+            d.sentAt,
+            item.eventId,
+            d.appId,
+          );
+        });
         return;
       }
       case WebhooksEventType.RedeliveryRequested: {
