@@ -157,6 +157,17 @@ const tokenValueArb = fc.constantFrom(
   'lovelace',
   'example',
   'a?b',
+  // The system values' tokens (the projection indexes them without token rows): a date-time's parts
+  // and whole value, an id, and wildcards over them.
+  '2026',
+  '01t00',
+  '000z',
+  '*0z',
+  '2026-01-01t00:00:05.000z',
+  '2026-01-01*',
+  '614',
+  '6*',
+  '00:*',
 );
 
 const ASSOCIATION_OPERATORS = ['EQ', 'NEQ', 'IN', 'NOT_IN', 'HAS_PROPERTY', 'NOT_HAS_PROPERTY'];

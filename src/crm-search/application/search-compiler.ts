@@ -391,19 +391,47 @@ function filterCondition(filter: SearchFilter, scope: ScopeWithTables): Conditio
       if (!pattern) {
         throw blankToken(filter.operator);
       }
+      const traits = searchTypeTraits(scope.objectTypeId);
+      const system = onId || p === traits.createdProperty || p === traits.modifiedProperty;
       // A wildcard may match several tokens of one record: not unique.
-      const set: IdSet = {
-        table: 'tokens',
-        where: {
-          sql: 'property = ? AND ' + ('exact' in pattern ? 'token = ?' : 'token GLOB ?'),
-          params: [p, 'exact' in pattern ? pattern.exact : pattern.glob],
-        },
-        unique: 'exact' in pattern,
-      };
+      const set: IdSet = system
+        ? systemTokenSet(p, pattern)
+        : {
+            table: 'tokens',
+            where: {
+              sql: 'property = ? AND ' + ('exact' in pattern ? 'token = ?' : 'token GLOB ?'),
+              params: [p, 'exact' in pattern ? pattern.exact : pattern.glob],
+            },
+            unique: 'exact' in pattern,
+          };
       return filter.operator === 'CONTAINS_TOKEN' ? havingSet(scope, set) : withoutSet(scope, set);
     }
   }
 }
+
+/**
+ * CONTAINS_TOKEN on a system value (the id, the create or modified date), which the projection indexes
+ * without token rows: its tokens (search-values.ts tokensOf) are the lower-cased value itself and its
+ * runs of letters and digits, and as these values are `123` or an ISO date-time
+ * (`2026-01-01t00:00:05.000z`) those runs are the parts between `-`, `:`, `.` and `+`, listed by
+ * json_each from the value rewritten as a JSON array. A scan of the property's values (one row each
+ * per record, so unique): slower than a token's index range, for a search nobody makes.
+ */
+function systemTokenSet(property: string, pattern: { exact: string } | { glob: string }): IdSet {
+  const [test, operand] = 'exact' in pattern ? ['= ?', pattern.exact] : ['GLOB ?', pattern.glob];
+  const parts = `json_each('["' || ${SEPARATORS.reduce((sql, c) => `replace(${sql}, '${c}', '","')`, 'lower')} || '"]')`;
+  return {
+    table: 'values',
+    where: {
+      sql: `property = ? AND (lower ${test} OR EXISTS (SELECT 1 FROM ${parts} j WHERE j.value ${test}))`,
+      params: [property, operand, operand],
+    },
+    unique: true,
+  };
+}
+
+/** What separates the runs of letters and digits in an id or an ISO date-time. */
+const SEPARATORS = ['-', ':', '.', '+'];
 
 /** One word of `query`: some default searchable property has a token it begins. */
 function queryTermCondition(term: string, scope: ScopeWithTables): Condition {

@@ -34,7 +34,18 @@ interface ValueAt {
   type: string;
   id: number;
   property: string;
+  /** A system value: no token rows (below). */
+  tokenless: boolean;
 }
+
+/**
+ * The tokens a value is indexed under at `at`. The system values (`hs_object_id`, the create and
+ * modified dates) get none: they were 13–15 of a contact's 23 token rows, each a B-tree insert on the
+ * event loop, for searches nobody makes. Their values have fixed shapes (`123`,
+ * `2026-01-01T00:00:05.000Z`), so the compiler answers CONTAINS_TOKEN on them from `search_values`
+ * instead (search-compiler.ts, systemTokenSet).
+ */
+const tokensAt = (at: ValueAt, value: string): string[] => (at.tokenless ? [] : indexedTokensOf(value));
 
 /**
  * The search read model, built from the records module's published events:
@@ -45,7 +56,7 @@ interface ValueAt {
  * - `search_values`: one row per value of a record (system values included), indexed by property and
  *   lower-cased value, and by property and numeric value (numbers, dates as epoch ms);
  * - `search_tokens`: the inverted index, one row per token of a value (the full-text index CONTAINS_TOKEN
- *   and `query` read);
+ *   and `query` read), except the system values' (id, create and modified dates: tokenless, below);
  * - `search_options`: the options of the values with several (`a;b;c`), one row each: what a
  *   multi-checkbox property compares option by option (a value without `;` is its own option);
  * - the `*_past` tables (search-history.ts): the versions an update or an archive replaced, for an
@@ -55,7 +66,8 @@ interface ValueAt {
 @Injectable()
 export class CrmSearchProjection implements Projection<RecordEvent | SearchEvent> {
   readonly name = CRM_SEARCH_PROJECTION;
-  readonly version = 3;
+  // 4: the system values have no token rows (ValueAt.tokenless).
+  readonly version = 4;
   readonly handles: readonly (RecordEvent | SearchEvent)['type'][] = [
     SearchEventType.SearchLagSet,
     CrmRecordEventType.RecordCreated,
@@ -177,9 +189,16 @@ export class CrmSearchProjection implements Projection<RecordEvent | SearchEvent
           db,
           'UPDATE search_docs SET updated_at = ? WHERE hub_id = ? AND object_type_id = ? AND id = ?',
         ).run(d.changedAt, d.hubId, d.objectTypeId, d.id);
-        const changes = { ...d.changes, ...systemValuesOf(d.objectTypeId, d.id, doc.created_at, d.changedAt) };
+        const system = systemValuesOf(d.objectTypeId, d.id, doc.created_at, d.changedAt);
+        const changes = { ...d.changes, ...system };
         for (const [property, value] of Object.entries(changes)) {
-          const at: ValueAt = { hubId: d.hubId, type: d.objectTypeId, id: d.id, property };
+          const at: ValueAt = {
+            hubId: d.hubId,
+            type: d.objectTypeId,
+            id: d.id,
+            property,
+            tokenless: Object.hasOwn(system, property),
+          };
           const old = this.valueOf(db, at);
           // Unchanged (the id, the create date, a value written again): its rows stay as they are.
           if ((old ?? '') === value) continue;
@@ -215,7 +234,7 @@ export class CrmSearchProjection implements Projection<RecordEvent | SearchEvent
       db,
       `INSERT INTO search_values (hub_id, object_type_id, property, id, value, lower, num) VALUES (?, ?, ?, ?, ?, ?, ?)`,
     ).run(at.hubId, at.type, at.property, at.id, value, lowerOf(value), numericOf(value));
-    this.insertTokens(db, at, indexedTokensOf(value));
+    this.insertTokens(db, at, tokensAt(at, value));
     this.insertOptions(db, at, value);
   }
 
@@ -234,7 +253,7 @@ export class CrmSearchProjection implements Projection<RecordEvent | SearchEvent
       db,
       'DELETE FROM search_values WHERE hub_id = ? AND object_type_id = ? AND property = ? AND id = ?',
     ).run(at.hubId, at.type, at.property, at.id);
-    this.deleteTokens(db, at, indexedTokensOf(old));
+    this.deleteTokens(db, at, tokensAt(at, old));
     this.deleteOptions(db, at, old);
   }
 
@@ -248,8 +267,8 @@ export class CrmSearchProjection implements Projection<RecordEvent | SearchEvent
       `UPDATE search_values SET value = ?, lower = ?, num = ?
         WHERE hub_id = ? AND object_type_id = ? AND property = ? AND id = ?`,
     ).run(value, lowerOf(value), numericOf(value), at.hubId, at.type, at.property, at.id);
-    const before = new Set(indexedTokensOf(old));
-    const after = indexedTokensOf(value);
+    const before = new Set(tokensAt(at, old));
+    const after = tokensAt(at, value);
     const kept = new Set(after.filter((t) => before.has(t)));
     this.deleteTokens(
       db,
@@ -310,9 +329,12 @@ export class CrmSearchProjection implements Projection<RecordEvent | SearchEvent
       'INSERT INTO search_docs (hub_id, object_type_id, id, created_at, updated_at) VALUES (?, ?, ?, ?, ?)',
     ).run(d.hubId, d.objectTypeId, d.id, d.createdAt, updatedAt);
     this.count(db, d.hubId, d.objectTypeId, d.id, 1);
-    const values = { ...d.properties, ...systemValuesOf(d.objectTypeId, d.id, d.createdAt, updatedAt) };
+    const system = systemValuesOf(d.objectTypeId, d.id, d.createdAt, updatedAt);
+    const values = { ...d.properties, ...system };
     for (const [property, value] of Object.entries(values)) {
-      if (value !== '') this.insertValue(db, { hubId: d.hubId, type: d.objectTypeId, id: d.id, property }, value);
+      const tokenless = Object.hasOwn(system, property);
+      if (value !== '')
+        this.insertValue(db, { hubId: d.hubId, type: d.objectTypeId, id: d.id, property, tokenless }, value);
     }
   }
 
