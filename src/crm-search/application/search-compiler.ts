@@ -338,6 +338,9 @@ function filterCondition(filter: SearchFilter, scope: ScopeWithTables): Conditio
   const { propertyName: p } = filter;
   const target = scope.associationTarget?.(p);
   if (target !== undefined) return associationCondition(filter, target, scope);
+  const traits = searchTypeTraits(scope.objectTypeId);
+  if (p === traits.createdProperty) return systemDateCondition(filter, 'd.created_at');
+  if (p === traits.modifiedProperty) return systemDateCondition(filter, 'd.updated_at');
   const kind = p === ID ? 'number' : scope.kindOf(p);
   if (kind === 'options') return optionsCondition(filter, scope);
   const column = kind === 'number' ? 'num' : 'lower';
@@ -391,42 +394,80 @@ function filterCondition(filter: SearchFilter, scope: ScopeWithTables): Conditio
       if (!pattern) {
         throw blankToken(filter.operator);
       }
-      const traits = searchTypeTraits(scope.objectTypeId);
-      const system = onId || p === traits.createdProperty || p === traits.modifiedProperty;
+      // The id's one token is its decimal form.
+      if (onId) return tokenTest('CAST(d.id AS TEXT)', pattern, filter.operator === 'NOT_CONTAINS_TOKEN');
       // A wildcard may match several tokens of one record: not unique.
-      const set: IdSet = system
-        ? systemTokenSet(p, pattern)
-        : {
-            table: 'tokens',
-            where: {
-              sql: 'property = ? AND ' + ('exact' in pattern ? 'token = ?' : 'token GLOB ?'),
-              params: [p, 'exact' in pattern ? pattern.exact : pattern.glob],
-            },
-            unique: 'exact' in pattern,
-          };
+      const set: IdSet = {
+        table: 'tokens',
+        where: {
+          sql: 'property = ? AND ' + ('exact' in pattern ? 'token = ?' : 'token GLOB ?'),
+          params: [p, 'exact' in pattern ? pattern.exact : pattern.glob],
+        },
+        unique: 'exact' in pattern,
+      };
       return filter.operator === 'CONTAINS_TOKEN' ? havingSet(scope, set) : withoutSet(scope, set);
     }
   }
 }
 
 /**
- * CONTAINS_TOKEN on a system value (the id, the create or modified date), which the projection indexes
- * without token rows: its tokens (search-values.ts tokensOf) are the lower-cased value itself and its
- * runs of letters and digits, and as these values are `123` or an ISO date-time
- * (`2026-01-01t00:00:05.000z`) those runs are the parts between `-`, `:`, `.` and `+`, listed by
- * json_each from the value rewritten as a JSON array. A scan of the property's values (one row each
- * per record, so unique): slower than a token's index range, for a search nobody makes.
+ * A filter on the create or modified date (`column`, the document's own): the projection keeps these
+ * system values there only (not in search_values), and every record has both.
  */
-function systemTokenSet(property: string, pattern: { exact: string } | { glob: string }): IdSet {
+function systemDateCondition(filter: SearchFilter, column: string): Condition {
+  const operand = (value: string): SqlParam => operandOf(value, 'number', filter.propertyName);
+  const compare = (op: string, value: string): Condition => ({ sql: `${column} ${op} ?`, params: [operand(value)] });
+  switch (filter.operator) {
+    case 'HAS_PROPERTY':
+      return { sql: '1', params: [] };
+    case 'NOT_HAS_PROPERTY':
+      return { sql: '0', params: [] };
+    case 'EQ':
+      return compare('=', filter.value);
+    case 'NEQ':
+      return compare('!=', filter.value);
+    case 'LT':
+      return compare('<', filter.value);
+    case 'LTE':
+      return compare('<=', filter.value);
+    case 'GT':
+      return compare('>', filter.value);
+    case 'GTE':
+      return compare('>=', filter.value);
+    case 'BETWEEN':
+      return { sql: `${column} BETWEEN ? AND ?`, params: [operand(filter.value), operand(filter.highValue)] };
+    case 'IN':
+    case 'NOT_IN': {
+      const params = [...new Set(filter.values.map(operand))];
+      const list = params.map(() => '?').join(', ');
+      return { sql: `${column} ${filter.operator === 'IN' ? 'IN' : 'NOT IN'} (${list})`, params };
+    }
+    case 'CONTAINS_TOKEN':
+    case 'NOT_CONTAINS_TOKEN': {
+      const pattern = tokenPatternOf(filter.value);
+      if (!pattern) {
+        throw blankToken(filter.operator);
+      }
+      // The value as the records module writes it (toISOString), lower-cased: 2026-01-01t00:00:05.000z.
+      const iso = `lower(strftime('%Y-%m-%dT%H:%M:%S', ${column} / 1000, 'unixepoch') || printf('.%03dZ', ${column} % 1000))`;
+      return tokenTest(iso, pattern, filter.operator === 'NOT_CONTAINS_TOKEN');
+    }
+  }
+}
+
+/**
+ * Whether a system value (`value`, an SQL expression over the document) has a token matching the
+ * pattern: the projection writes no tokens for these. A value's tokens (search-values.ts tokensOf)
+ * are the lower-cased value itself and its runs of letters and digits; an id or an ISO date-time has
+ * no spaces, and its runs are the parts between `-`, `:`, `.` and `+`, which json_each lists from the
+ * value rewritten as a JSON array. A test per document (no index range): a search nobody makes.
+ */
+function tokenTest(value: string, pattern: { exact: string } | { glob: string }, negated: boolean): Condition {
   const [test, operand] = 'exact' in pattern ? ['= ?', pattern.exact] : ['GLOB ?', pattern.glob];
-  const parts = `json_each('["' || ${SEPARATORS.reduce((sql, c) => `replace(${sql}, '${c}', '","')`, 'lower')} || '"]')`;
+  const parts = `json_each('["' || ${SEPARATORS.reduce((sql, c) => `replace(${sql}, '${c}', '","')`, value)} || '"]')`;
   return {
-    table: 'values',
-    where: {
-      sql: `property = ? AND (lower ${test} OR EXISTS (SELECT 1 FROM ${parts} j WHERE j.value ${test}))`,
-      params: [property, operand, operand],
-    },
-    unique: true,
+    sql: `${negated ? 'NOT ' : ''}(${value} ${test} OR EXISTS (SELECT 1 FROM ${parts} j WHERE j.value ${test}))`,
+    params: [operand, operand],
   };
 }
 

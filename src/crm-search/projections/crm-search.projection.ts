@@ -4,7 +4,7 @@ import { CrmRecordEventType, type RecordEvent } from '../../crm-records/crm-reco
 import type { Recorded } from '../../platform/events/event-type-registry';
 import type { Projection } from '../../platform/projections/projection';
 import { cachedStatement } from '../../platform/projections/statement-cache';
-import { systemValuesOf } from '../application/search-types';
+import { systemPropertyTypes } from '../application/search-types';
 import { type SearchEvent, SearchEventType } from '../domain/search-lag';
 import {
   hasSeveralOptions,
@@ -34,18 +34,15 @@ interface ValueAt {
   type: string;
   id: number;
   property: string;
-  /** A system value: no token rows (below). */
-  tokenless: boolean;
 }
 
-/**
- * The tokens a value is indexed under at `at`. The system values (`hs_object_id`, the create and
- * modified dates) get none: they were 13–15 of a contact's 23 token rows, each a B-tree insert on the
- * event loop, for searches nobody makes. Their values have fixed shapes (`123`,
- * `2026-01-01T00:00:05.000Z`), so the compiler answers CONTAINS_TOKEN on them from `search_values`
- * instead (search-compiler.ts, systemTokenSet).
- */
-const tokensAt = (at: ValueAt, value: string): string[] => (at.tokenless ? [] : indexedTokensOf(value));
+/** The names of a type's system values (the id, the create and modified dates), per type. */
+const systemNames = new Map<string, ReadonlySet<string>>();
+function systemNamesOf(objectTypeId: string): ReadonlySet<string> {
+  let names = systemNames.get(objectTypeId);
+  if (!names) systemNames.set(objectTypeId, (names = new Set(Object.keys(systemPropertyTypes(objectTypeId)))));
+  return names;
+}
 
 /**
  * The search read model, built from the records module's published events:
@@ -53,10 +50,13 @@ const tokensAt = (at: ValueAt, value: string): string[] => (at.tokenless ? [] : 
  *   each, so a page sorted on them walks its index), and `search_counts` their number per account and type
  *   (what a negation's total subtracts from, and what the page plan weighs a total against) and
  *   `search_id_buckets` per 1,024 ids (ID_BUCKET_SIZE: an id range's total without walking it);
- * - `search_values`: one row per value of a record (system values included), indexed by property and
- *   lower-cased value, and by property and numeric value (numbers, dates as epoch ms);
+ * - `search_values`: one row per value of a record, indexed by property and lower-cased value, and by
+ *   property and numeric value (numbers, dates as epoch ms); not the system values (`hs_object_id`,
+ *   the create and modified dates), which are the document's own columns: the compiler filters them
+ *   there (search-compiler.ts). They were half a contact's value rows and 13–15 of its 23 token rows,
+ *   each a B-tree insert on the event loop;
  * - `search_tokens`: the inverted index, one row per token of a value (the full-text index CONTAINS_TOKEN
- *   and `query` read), except the system values' (id, create and modified dates: tokenless, below);
+ *   and `query` read);
  * - `search_options`: the options of the values with several (`a;b;c`), one row each: what a
  *   multi-checkbox property compares option by option (a value without `;` is its own option);
  * - the `*_past` tables (search-history.ts): the versions an update or an archive replaced, for an
@@ -66,7 +66,7 @@ const tokensAt = (at: ValueAt, value: string): string[] => (at.tokenless ? [] : 
 @Injectable()
 export class CrmSearchProjection implements Projection<RecordEvent | SearchEvent> {
   readonly name = CRM_SEARCH_PROJECTION;
-  // 4: the system values have no token rows (ValueAt.tokenless).
+  // 4: the system values left search_values and search_tokens (the documents' columns hold them).
   readonly version = 4;
   readonly handles: readonly (RecordEvent | SearchEvent)['type'][] = [
     SearchEventType.SearchLagSet,
@@ -189,18 +189,12 @@ export class CrmSearchProjection implements Projection<RecordEvent | SearchEvent
           db,
           'UPDATE search_docs SET updated_at = ? WHERE hub_id = ? AND object_type_id = ? AND id = ?',
         ).run(d.changedAt, d.hubId, d.objectTypeId, d.id);
-        const system = systemValuesOf(d.objectTypeId, d.id, doc.created_at, d.changedAt);
-        const changes = { ...d.changes, ...system };
-        for (const [property, value] of Object.entries(changes)) {
-          const at: ValueAt = {
-            hubId: d.hubId,
-            type: d.objectTypeId,
-            id: d.id,
-            property,
-            tokenless: Object.hasOwn(system, property),
-          };
+        const system = systemNamesOf(d.objectTypeId);
+        for (const [property, value] of Object.entries(d.changes)) {
+          if (system.has(property)) continue;
+          const at: ValueAt = { hubId: d.hubId, type: d.objectTypeId, id: d.id, property };
           const old = this.valueOf(db, at);
-          // Unchanged (the id, the create date, a value written again): its rows stay as they are.
+          // Unchanged (a value written again): its rows stay as they are.
           if ((old ?? '') === value) continue;
           if (keep) keepValueVersion(db, d.hubId, d.objectTypeId, d.id, property, old, doc.created_at, d.changedAt);
           if (old === null) this.insertValue(db, at, value);
@@ -234,7 +228,7 @@ export class CrmSearchProjection implements Projection<RecordEvent | SearchEvent
       db,
       `INSERT INTO search_values (hub_id, object_type_id, property, id, value, lower, num) VALUES (?, ?, ?, ?, ?, ?, ?)`,
     ).run(at.hubId, at.type, at.property, at.id, value, lowerOf(value), numericOf(value));
-    this.insertTokens(db, at, tokensAt(at, value));
+    this.insertTokens(db, at, indexedTokensOf(value));
     this.insertOptions(db, at, value);
   }
 
@@ -253,7 +247,7 @@ export class CrmSearchProjection implements Projection<RecordEvent | SearchEvent
       db,
       'DELETE FROM search_values WHERE hub_id = ? AND object_type_id = ? AND property = ? AND id = ?',
     ).run(at.hubId, at.type, at.property, at.id);
-    this.deleteTokens(db, at, tokensAt(at, old));
+    this.deleteTokens(db, at, indexedTokensOf(old));
     this.deleteOptions(db, at, old);
   }
 
@@ -267,8 +261,8 @@ export class CrmSearchProjection implements Projection<RecordEvent | SearchEvent
       `UPDATE search_values SET value = ?, lower = ?, num = ?
         WHERE hub_id = ? AND object_type_id = ? AND property = ? AND id = ?`,
     ).run(value, lowerOf(value), numericOf(value), at.hubId, at.type, at.property, at.id);
-    const before = new Set(tokensAt(at, old));
-    const after = tokensAt(at, value);
+    const before = new Set(indexedTokensOf(old));
+    const after = indexedTokensOf(value);
     const kept = new Set(after.filter((t) => before.has(t)));
     this.deleteTokens(
       db,
@@ -329,12 +323,11 @@ export class CrmSearchProjection implements Projection<RecordEvent | SearchEvent
       'INSERT INTO search_docs (hub_id, object_type_id, id, created_at, updated_at) VALUES (?, ?, ?, ?, ?)',
     ).run(d.hubId, d.objectTypeId, d.id, d.createdAt, updatedAt);
     this.count(db, d.hubId, d.objectTypeId, d.id, 1);
-    const system = systemValuesOf(d.objectTypeId, d.id, d.createdAt, updatedAt);
-    const values = { ...d.properties, ...system };
-    for (const [property, value] of Object.entries(values)) {
-      const tokenless = Object.hasOwn(system, property);
-      if (value !== '')
-        this.insertValue(db, { hubId: d.hubId, type: d.objectTypeId, id: d.id, property, tokenless }, value);
+    const system = systemNamesOf(d.objectTypeId);
+    for (const [property, value] of Object.entries(d.properties)) {
+      if (value !== '' && !system.has(property)) {
+        this.insertValue(db, { hubId: d.hubId, type: d.objectTypeId, id: d.id, property }, value);
+      }
     }
   }
 
