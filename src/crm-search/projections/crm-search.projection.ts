@@ -316,12 +316,14 @@ export class CrmSearchProjection implements Projection<RecordEvent | SearchEvent
     d: { hubId: number; objectTypeId: string; id: number; properties: Record<string, string>; createdAt: number },
     updatedAt: number,
   ): void {
-    // Made again (an id voided and reused): what was there stops being indexed now.
-    this.retire(db, d.hubId, d.objectTypeId, d.id, updatedAt);
-    cachedStatement(
-      db,
-      'INSERT INTO search_docs (hub_id, object_type_id, id, created_at, updated_at) VALUES (?, ?, ?, ?, ?)',
-    ).run(d.hubId, d.objectTypeId, d.id, d.createdAt, updatedAt);
+    const doc = [d.hubId, d.objectTypeId, d.id, d.createdAt, updatedAt];
+    const insert = 'INTO search_docs (hub_id, object_type_id, id, created_at, updated_at) VALUES (?, ?, ?, ?, ?)';
+    // The usual create finds no document (no lookup first). Made again (an id voided and reused):
+    // what was there stops being indexed now.
+    if (cachedStatement(db, `INSERT OR IGNORE ${insert}`).run(...doc).changes === 0) {
+      this.retire(db, d.hubId, d.objectTypeId, d.id, updatedAt);
+      cachedStatement(db, `INSERT ${insert}`).run(...doc);
+    }
     this.count(db, d.hubId, d.objectTypeId, d.id, 1);
     const system = systemNamesOf(d.objectTypeId);
     for (const [property, value] of Object.entries(d.properties)) {
