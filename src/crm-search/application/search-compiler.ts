@@ -338,29 +338,29 @@ function filterCondition(filter: SearchFilter, scope: ScopeWithTables): Conditio
   const { propertyName: p } = filter;
   const target = scope.associationTarget?.(p);
   if (target !== undefined) return associationCondition(filter, target, scope);
-  const traits = searchTypeTraits(scope.objectTypeId);
-  if (p === traits.createdProperty) return systemDateCondition(filter, 'd.created_at');
-  if (p === traits.modifiedProperty) return systemDateCondition(filter, 'd.updated_at');
-  const kind = p === ID ? 'number' : scope.kindOf(p);
+  // A system value is the document's own (its key, its create or modified date: every record has
+  // them, and the projection keeps them nowhere else), compared there.
+  const own = documentColumnOf(p, scope);
+  const onId = p === ID;
+  const kind = own ? 'number' : scope.kindOf(p);
   if (kind === 'options') return optionsCondition(filter, scope);
   const column = kind === 'number' ? 'num' : 'lower';
   const operand = (value: string): SqlParam => operandOf(value, kind, p);
-  // The record's own id: a range of the documents' key.
-  const onId = p === ID;
+  // The id's comparisons are a range of the documents' key (counted by the id buckets).
   const compare = (op: '<' | '<=' | '>' | '>=' | '=', value: string): Condition =>
-    onId
-      ? { sql: `d.id ${op} ?`, params: [operand(value)], ...idBounds(op, Number(operand(value))) }
+    own
+      ? { sql: `${own} ${op} ?`, params: [operand(value)], ...(onId ? idBounds(op, Number(operand(value))) : {}) }
       : havingSet(scope, valueSet(p, { sql: `${column} ${op} ?`, params: [operand(value)] }));
   switch (filter.operator) {
     case 'HAS_PROPERTY':
-      return onId ? { sql: '1', params: [] } : havingSet(scope, valueSet(p));
+      return own ? { sql: '1', params: [] } : havingSet(scope, valueSet(p));
     case 'NOT_HAS_PROPERTY':
-      return onId ? { sql: '0', params: [] } : withoutSet(scope, valueSet(p));
+      return own ? { sql: '0', params: [] } : withoutSet(scope, valueSet(p));
     case 'EQ':
       return compare('=', filter.value);
     case 'NEQ':
-      return onId
-        ? { sql: 'd.id != ?', params: [operand(filter.value)] }
+      return own
+        ? { sql: `${own} != ?`, params: [operand(filter.value)] }
         : withoutSet(scope, valueSet(p, { sql: `${column} = ?`, params: [operand(filter.value)] }));
     case 'LT':
       return compare('<', filter.value);
@@ -372,19 +372,17 @@ function filterCondition(filter: SearchFilter, scope: ScopeWithTables): Conditio
       return compare('>=', filter.value);
     case 'BETWEEN': {
       const params = [operand(filter.value), operand(filter.highValue)];
-      return onId
-        ? {
-            sql: 'd.id BETWEEN ? AND ?',
-            params,
-            ids: { lo: Math.ceil(Number(params[0])), hi: Math.floor(Number(params[1])) },
-          }
-        : havingSet(scope, valueSet(p, { sql: `${column} BETWEEN ? AND ?`, params }));
+      if (own) {
+        const ids = { lo: Math.ceil(Number(params[0])), hi: Math.floor(Number(params[1])) };
+        return { sql: `${own} BETWEEN ? AND ?`, params, ...(onId ? { ids } : {}) };
+      }
+      return havingSet(scope, valueSet(p, { sql: `${column} BETWEEN ? AND ?`, params }));
     }
     case 'IN':
     case 'NOT_IN': {
       const params = [...new Set(filter.values.map(operand))];
       const list = params.map(() => '?').join(', ');
-      if (onId) return { sql: `d.id ${filter.operator === 'IN' ? 'IN' : 'NOT IN'} (${list})`, params };
+      if (own) return { sql: `${own} ${filter.operator === 'IN' ? 'IN' : 'NOT IN'} (${list})`, params };
       const set = valueSet(p, { sql: `${column} IN (${list})`, params });
       return filter.operator === 'IN' ? havingSet(scope, set) : withoutSet(scope, set);
     }
@@ -394,8 +392,7 @@ function filterCondition(filter: SearchFilter, scope: ScopeWithTables): Conditio
       if (!pattern) {
         throw blankToken(filter.operator);
       }
-      // The id's one token is its decimal form.
-      if (onId) return tokenTest('CAST(d.id AS TEXT)', pattern, filter.operator === 'NOT_CONTAINS_TOKEN');
+      if (own) return tokenTest(textOf(own), pattern, filter.operator === 'NOT_CONTAINS_TOKEN');
       // A wildcard may match several tokens of one record: not unique.
       const set: IdSet = {
         table: 'tokens',
@@ -410,49 +407,21 @@ function filterCondition(filter: SearchFilter, scope: ScopeWithTables): Conditio
   }
 }
 
+/** The document's column holding a system value (the id, the create or modified date); null: another property. */
+function documentColumnOf(property: string, scope: SearchScope): string | null {
+  if (property === ID) return 'd.id';
+  const traits = searchTypeTraits(scope.objectTypeId);
+  if (property === traits.createdProperty) return 'd.created_at';
+  return property === traits.modifiedProperty ? 'd.updated_at' : null;
+}
+
 /**
- * A filter on the create or modified date (`column`, the document's own): the projection keeps these
- * system values there only (not in search_values), and every record has both.
+ * A system value as the records module writes it, lower-cased (what its tokens come from): the id in
+ * decimal, a date as toISOString's `2026-01-01t00:00:05.000z`.
  */
-function systemDateCondition(filter: SearchFilter, column: string): Condition {
-  const operand = (value: string): SqlParam => operandOf(value, 'number', filter.propertyName);
-  const compare = (op: string, value: string): Condition => ({ sql: `${column} ${op} ?`, params: [operand(value)] });
-  switch (filter.operator) {
-    case 'HAS_PROPERTY':
-      return { sql: '1', params: [] };
-    case 'NOT_HAS_PROPERTY':
-      return { sql: '0', params: [] };
-    case 'EQ':
-      return compare('=', filter.value);
-    case 'NEQ':
-      return compare('!=', filter.value);
-    case 'LT':
-      return compare('<', filter.value);
-    case 'LTE':
-      return compare('<=', filter.value);
-    case 'GT':
-      return compare('>', filter.value);
-    case 'GTE':
-      return compare('>=', filter.value);
-    case 'BETWEEN':
-      return { sql: `${column} BETWEEN ? AND ?`, params: [operand(filter.value), operand(filter.highValue)] };
-    case 'IN':
-    case 'NOT_IN': {
-      const params = [...new Set(filter.values.map(operand))];
-      const list = params.map(() => '?').join(', ');
-      return { sql: `${column} ${filter.operator === 'IN' ? 'IN' : 'NOT IN'} (${list})`, params };
-    }
-    case 'CONTAINS_TOKEN':
-    case 'NOT_CONTAINS_TOKEN': {
-      const pattern = tokenPatternOf(filter.value);
-      if (!pattern) {
-        throw blankToken(filter.operator);
-      }
-      // The value as the records module writes it (toISOString), lower-cased: 2026-01-01t00:00:05.000z.
-      const iso = `lower(strftime('%Y-%m-%dT%H:%M:%S', ${column} / 1000, 'unixepoch') || printf('.%03dZ', ${column} % 1000))`;
-      return tokenTest(iso, pattern, filter.operator === 'NOT_CONTAINS_TOKEN');
-    }
-  }
+function textOf(column: string): string {
+  if (column === 'd.id') return 'CAST(d.id AS TEXT)';
+  return `lower(strftime('%Y-%m-%dT%H:%M:%S', ${column} / 1000, 'unixepoch') || printf('.%03dZ', ${column} % 1000))`;
 }
 
 /**
