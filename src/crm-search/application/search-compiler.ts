@@ -344,26 +344,29 @@ function filterCondition(filter: SearchFilter, scope: ScopeWithTables): Conditio
   const { propertyName: p } = filter;
   const target = scope.associationTarget?.(p);
   if (target !== undefined) return associationCondition(filter, target, scope);
-  const kind = p === ID ? 'number' : scope.kindOf(p);
+  // A system value is the document's own (its key, its create or modified date: every record has
+  // them, and the projection keeps them nowhere else), compared there.
+  const own = documentColumnOf(p, scope);
+  const onId = p === ID;
+  const kind = own ? 'number' : scope.kindOf(p);
   if (kind === 'options') return optionsCondition(filter, scope);
   const column = kind === 'number' ? 'num' : 'lower';
   const operand = (value: string): SqlParam => operandOf(value, kind, p);
-  // The record's own id: a range of the documents' key.
-  const onId = p === ID;
+  // The id's comparisons are a range of the documents' key (counted by the id buckets).
   const compare = (op: '<' | '<=' | '>' | '>=' | '=', value: string): Condition =>
-    onId
-      ? { sql: `d.id ${op} ?`, params: [operand(value)], ...idBounds(op, Number(operand(value))) }
+    own
+      ? { sql: `${own} ${op} ?`, params: [operand(value)], ...(onId ? idBounds(op, Number(operand(value))) : {}) }
       : havingSet(scope, valueSet(p, { sql: `${column} ${op} ?`, params: [operand(value)] }));
   switch (filter.operator) {
     case 'HAS_PROPERTY':
-      return onId ? { sql: '1', params: [] } : havingSet(scope, valueSet(p));
+      return own ? { sql: '1', params: [] } : havingSet(scope, valueSet(p));
     case 'NOT_HAS_PROPERTY':
-      return onId ? { sql: '0', params: [] } : withoutSet(scope, valueSet(p));
+      return own ? { sql: '0', params: [] } : withoutSet(scope, valueSet(p));
     case 'EQ':
       return compare('=', filter.value);
     case 'NEQ':
-      return onId
-        ? { sql: 'd.id != ?', params: [operand(filter.value)] }
+      return own
+        ? { sql: `${own} != ?`, params: [operand(filter.value)] }
         : withoutSet(scope, valueSet(p, { sql: `${column} = ?`, params: [operand(filter.value)] }));
     case 'LT':
       return compare('<', filter.value);
@@ -375,19 +378,17 @@ function filterCondition(filter: SearchFilter, scope: ScopeWithTables): Conditio
       return compare('>=', filter.value);
     case 'BETWEEN': {
       const params = [operand(filter.value), operand(filter.highValue)];
-      return onId
-        ? {
-            sql: 'd.id BETWEEN ? AND ?',
-            params,
-            ids: { lo: Math.ceil(Number(params[0])), hi: Math.floor(Number(params[1])) },
-          }
-        : havingSet(scope, valueSet(p, { sql: `${column} BETWEEN ? AND ?`, params }));
+      if (own) {
+        const ids = { lo: Math.ceil(Number(params[0])), hi: Math.floor(Number(params[1])) };
+        return { sql: `${own} BETWEEN ? AND ?`, params, ...(onId ? { ids } : {}) };
+      }
+      return havingSet(scope, valueSet(p, { sql: `${column} BETWEEN ? AND ?`, params }));
     }
     case 'IN':
     case 'NOT_IN': {
       const params = [...new Set(filter.values.map(operand))];
       const list = params.map(() => '?').join(', ');
-      if (onId) return { sql: `d.id ${filter.operator === 'IN' ? 'IN' : 'NOT IN'} (${list})`, params };
+      if (own) return { sql: `${own} ${filter.operator === 'IN' ? 'IN' : 'NOT IN'} (${list})`, params };
       const set = valueSet(p, { sql: `${column} IN (${list})`, params });
       return filter.operator === 'IN' ? havingSet(scope, set) : withoutSet(scope, set);
     }
@@ -397,6 +398,7 @@ function filterCondition(filter: SearchFilter, scope: ScopeWithTables): Conditio
       if (!pattern) {
         throw blankToken(filter.operator);
       }
+      if (own) return tokenTest(textOf(own), pattern, filter.operator === 'NOT_CONTAINS_TOKEN');
       // A wildcard may match several tokens of one record: not unique.
       const set: IdSet = {
         table: 'tokens',
@@ -410,6 +412,42 @@ function filterCondition(filter: SearchFilter, scope: ScopeWithTables): Conditio
     }
   }
 }
+
+/** The document's column holding a system value (the id, the create or modified date); null: another property. */
+function documentColumnOf(property: string, scope: SearchScope): string | null {
+  if (property === ID) return 'd.id';
+  const traits = searchTypeTraits(scope.objectTypeId);
+  if (property === traits.createdProperty) return 'd.created_at';
+  return property === traits.modifiedProperty ? 'd.updated_at' : null;
+}
+
+/**
+ * A system value as the records module writes it, lower-cased (what its tokens come from): the id in
+ * decimal, a date as toISOString's `2026-01-01t00:00:05.000z`.
+ */
+function textOf(column: string): string {
+  if (column === 'd.id') return 'CAST(d.id AS TEXT)';
+  return `lower(strftime('%Y-%m-%dT%H:%M:%S', ${column} / 1000, 'unixepoch') || printf('.%03dZ', ${column} % 1000))`;
+}
+
+/**
+ * Whether a system value (`value`, an SQL expression over the document) has a token matching the
+ * pattern: the projection writes no tokens for these. A value's tokens (search-values.ts tokensOf)
+ * are the lower-cased value itself and its runs of letters and digits; an id or an ISO date-time has
+ * no spaces, and its runs are the parts between `-`, `:`, `.` and `+`, which json_each lists from the
+ * value rewritten as a JSON array. A test per document (no index range): a search nobody makes.
+ */
+function tokenTest(value: string, pattern: { exact: string } | { glob: string }, negated: boolean): Condition {
+  const [test, operand] = 'exact' in pattern ? ['= ?', pattern.exact] : ['GLOB ?', pattern.glob];
+  const parts = `json_each('["' || ${SEPARATORS.reduce((sql, c) => `replace(${sql}, '${c}', '","')`, value)} || '"]')`;
+  return {
+    sql: `${negated ? 'NOT ' : ''}(${value} ${test} OR EXISTS (SELECT 1 FROM ${parts} j WHERE j.value ${test}))`,
+    params: [operand, operand],
+  };
+}
+
+/** What separates the runs of letters and digits in an id or an ISO date-time. */
+const SEPARATORS = ['-', ':', '.', '+'];
 
 /** One word of `query`: some default searchable property has a token it begins. */
 function queryTermCondition(term: string, scope: ScopeWithTables): Condition {

@@ -4,7 +4,7 @@ import { CrmRecordEventType, type RecordEvent } from '../../crm-records/crm-reco
 import type { Recorded } from '../../platform/events/event-type-registry';
 import type { Projection } from '../../platform/projections/projection';
 import { cachedStatement } from '../../platform/projections/statement-cache';
-import { systemValuesOf } from '../application/search-types';
+import { systemPropertyTypes } from '../application/search-types';
 import { type SearchEvent, SearchEventType } from '../domain/search-lag';
 import {
   hasSeveralOptions,
@@ -36,14 +36,25 @@ interface ValueAt {
   property: string;
 }
 
+/** The names of a type's system values (the id, the create and modified dates), per type. */
+const systemNames = new Map<string, ReadonlySet<string>>();
+function systemNamesOf(objectTypeId: string): ReadonlySet<string> {
+  let names = systemNames.get(objectTypeId);
+  if (!names) systemNames.set(objectTypeId, (names = new Set(Object.keys(systemPropertyTypes(objectTypeId)))));
+  return names;
+}
+
 /**
  * The search read model, built from the records module's published events:
  * - `search_docs`: one row per live (not archived) record, with its create and update times (indexed by
  *   each, so a page sorted on them walks its index), and `search_counts` their number per account and type
  *   (what a negation's total subtracts from, and what the page plan weighs a total against) and
  *   `search_id_buckets` per 1,024 ids (ID_BUCKET_SIZE: an id range's total without walking it);
- * - `search_values`: one row per value of a record (system values included), indexed by property and
- *   lower-cased value, and by property and numeric value (numbers, dates as epoch ms);
+ * - `search_values`: one row per value of a record, indexed by property and lower-cased value, and by
+ *   property and numeric value (numbers, dates as epoch ms); not the system values (`hs_object_id`,
+ *   the create and modified dates), which are the document's own columns: the compiler filters them
+ *   there (search-compiler.ts). They were half a contact's value rows and 13–15 of its 23 token rows,
+ *   each a B-tree insert on the event loop;
  * - `search_tokens`: the inverted index, one row per token of a value (the full-text index CONTAINS_TOKEN
  *   and `query` read);
  * - `search_options`: the options of the values with several (`a;b;c`), one row each: what a
@@ -55,7 +66,8 @@ interface ValueAt {
 @Injectable()
 export class CrmSearchProjection implements Projection<RecordEvent | SearchEvent> {
   readonly name = CRM_SEARCH_PROJECTION;
-  readonly version = 3;
+  // 4: the system values left search_values and search_tokens (the documents' columns hold them).
+  readonly version = 4;
   readonly handles: readonly (RecordEvent | SearchEvent)['type'][] = [
     SearchEventType.SearchLagSet,
     CrmRecordEventType.RecordCreated,
@@ -177,11 +189,12 @@ export class CrmSearchProjection implements Projection<RecordEvent | SearchEvent
           db,
           'UPDATE search_docs SET updated_at = ? WHERE hub_id = ? AND object_type_id = ? AND id = ?',
         ).run(d.changedAt, d.hubId, d.objectTypeId, d.id);
-        const changes = { ...d.changes, ...systemValuesOf(d.objectTypeId, d.id, doc.created_at, d.changedAt) };
-        for (const [property, value] of Object.entries(changes)) {
+        const system = systemNamesOf(d.objectTypeId);
+        for (const [property, value] of Object.entries(d.changes)) {
+          if (system.has(property)) continue;
           const at: ValueAt = { hubId: d.hubId, type: d.objectTypeId, id: d.id, property };
           const old = this.valueOf(db, at);
-          // Unchanged (the id, the create date, a value written again): its rows stay as they are.
+          // Unchanged (a value written again): its rows stay as they are.
           if ((old ?? '') === value) continue;
           if (keep) keepValueVersion(db, d.hubId, d.objectTypeId, d.id, property, old, doc.created_at, d.changedAt);
           if (old === null) this.insertValue(db, at, value);
@@ -303,16 +316,20 @@ export class CrmSearchProjection implements Projection<RecordEvent | SearchEvent
     d: { hubId: number; objectTypeId: string; id: number; properties: Record<string, string>; createdAt: number },
     updatedAt: number,
   ): void {
-    // Made again (an id voided and reused): what was there stops being indexed now.
-    this.retire(db, d.hubId, d.objectTypeId, d.id, updatedAt);
-    cachedStatement(
-      db,
-      'INSERT INTO search_docs (hub_id, object_type_id, id, created_at, updated_at) VALUES (?, ?, ?, ?, ?)',
-    ).run(d.hubId, d.objectTypeId, d.id, d.createdAt, updatedAt);
+    const doc = [d.hubId, d.objectTypeId, d.id, d.createdAt, updatedAt];
+    const insert = 'INTO search_docs (hub_id, object_type_id, id, created_at, updated_at) VALUES (?, ?, ?, ?, ?)';
+    // The usual create finds no document (no lookup first). Made again (an id voided and reused):
+    // what was there stops being indexed now.
+    if (cachedStatement(db, `INSERT OR IGNORE ${insert}`).run(...doc).changes === 0) {
+      this.retire(db, d.hubId, d.objectTypeId, d.id, updatedAt);
+      cachedStatement(db, `INSERT ${insert}`).run(...doc);
+    }
     this.count(db, d.hubId, d.objectTypeId, d.id, 1);
-    const values = { ...d.properties, ...systemValuesOf(d.objectTypeId, d.id, d.createdAt, updatedAt) };
-    for (const [property, value] of Object.entries(values)) {
-      if (value !== '') this.insertValue(db, { hubId: d.hubId, type: d.objectTypeId, id: d.id, property }, value);
+    const system = systemNamesOf(d.objectTypeId);
+    for (const [property, value] of Object.entries(d.properties)) {
+      if (value !== '' && !system.has(property)) {
+        this.insertValue(db, { hubId: d.hubId, type: d.objectTypeId, id: d.id, property }, value);
+      }
     }
   }
 
