@@ -1,8 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import {
-  ArrayMaxSize,
-  IsArray,
   IsBoolean,
   IsDefined,
   IsInt,
@@ -14,6 +12,7 @@ import {
   Min,
   ValidateNested,
 } from 'class-validator';
+import { NestedArray } from '../../platform/http/nested-array';
 
 /**
  * HubSpot's request bodies of the webhooks API. The shapes only: the range of
@@ -68,11 +67,6 @@ export const MAX_BATCH_INPUTS = 100;
 
 /** HubSpot's BatchInputSubscriptionBatchUpdateRequest. */
 export class SubscriptionBatchUpdateDto {
-  @ApiProperty({ type: [SubscriptionBatchInputDto] })
-  @IsDefined()
-  @IsArray()
-  @ArrayMaxSize(MAX_BATCH_INPUTS)
-  @ValidateNested({ each: true })
-  @Type(() => SubscriptionBatchInputDto)
+  @NestedArray(() => SubscriptionBatchInputDto, { max: MAX_BATCH_INPUTS })
   inputs!: SubscriptionBatchInputDto[];
 }
