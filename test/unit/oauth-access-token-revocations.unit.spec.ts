@@ -130,6 +130,24 @@ describe('AccessTokenVerifier (the one access-token check)', () => {
     expect(verifier.check(token)).toMatchObject({ status: 'expired', expiredAt: T0 + 1_800_000 });
   });
 
+  it('remembers only a verified signature: every later check still applies revocation and expiry', () => {
+    const { clock, revocations, verifier } = setup();
+    const token = signed();
+    const first = verifier.check(token);
+    expect(first).toMatchObject({ status: 'active' });
+    // The claims are shared between checks of the same token: nothing may change them.
+    if (first.status !== 'active') throw new Error('unreachable');
+    expect(Object.isFrozen(first.claims) && Object.isFrozen(first.claims.scopes)).toBe(true);
+    // A forged variant of a remembered token is verified on its own, not taken from the memo.
+    expect(verifier.check(`${token.slice(0, -2)}${token.endsWith('AA') ? 'BB' : 'AA'}`)).toEqual({
+      status: 'bad_signature',
+    });
+    revocations.revokeToken(first.claims.tokenId, first.claims.expiresAt);
+    expect(verifier.check(token)).toMatchObject({ status: 'revoked' });
+    clock.advance(1_800_000);
+    expect(verifier.check(token)).toMatchObject({ status: 'expired' });
+  });
+
   it('writes HubSpot’s expired error in one place, for an API call and for the metadata endpoint', () => {
     const api = accessTokenExpiredError(T0, T0 + 150_000, 'api-call');
     expect([api.httpStatus, api.category, api.message]).toEqual([

@@ -1,8 +1,14 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { hash } from 'node:crypto';
 import { CLOCK, type Clock, InstallClocks } from '../../platform/clock';
 import { HubSpotError } from '../../platform/errors/hubspot-error';
 import { encodeScopes, scopeIndex } from '../../platform/scopes/scope-catalog';
-import { type AccessTokenClaims, readAccessToken, SigningKeyring } from '../domain/access-token';
+import {
+  type AccessTokenClaims,
+  MAX_ACCESS_TOKEN_LENGTH,
+  readAccessToken,
+  SigningKeyring,
+} from '../domain/access-token';
 import { nextSecond } from '../domain/token-seconds';
 
 /**
@@ -156,16 +162,50 @@ export function accessTokenExpiredError(expiredAt: number, now: number, answer: 
  * The one access-token check: the bearer guard, the metadata endpoint, introspection and revocation
  * all ask it, and each turns the result into its own answer.
  */
+/** Tokens whose signature was verified, remembered at most (then the memo starts over). */
+const VERIFIED_TOKENS_MAX = 4096;
+
+/**
+ * The claims of tokens whose signature this process has verified, keyed by the token's SHA-256 (never
+ * the token itself): a token is presented on every call, and its HMAC check and payload decoding were
+ * a tenth of a records GET's event loop. Only the signature and decoding are remembered; expiry, the
+ * install's clock and the revocations are checked on every call as before. The keyring is fixed for
+ * the verifier's life, so a remembered signature stays valid. Claims are frozen: they are shared.
+ */
+class VerifiedTokens {
+  private readonly byHash = new Map<string, AccessTokenClaims>();
+
+  constructor(private readonly keys: SigningKeyring) {}
+
+  read(token: string): ReturnType<typeof readAccessToken> {
+    // The length bound first, as readAccessToken's own: no hashing of an oversized header.
+    if (typeof token !== 'string' || token.length === 0 || token.length > MAX_ACCESS_TOKEN_LENGTH) return 'malformed';
+    const key = hash('sha256', token, 'base64url');
+    const known = this.byHash.get(key);
+    if (known !== undefined) return known;
+    const read = readAccessToken(token, this.keys);
+    if (typeof read === 'string') return read;
+    if (this.byHash.size >= VERIFIED_TOKENS_MAX) this.byHash.clear();
+    Object.freeze(read.scopes);
+    this.byHash.set(key, Object.freeze(read));
+    return read;
+  }
+}
+
 @Injectable()
 export class AccessTokenVerifier {
+  private readonly verified: VerifiedTokens;
+
   constructor(
     private readonly keys: SigningKeyring,
     private readonly installClocks: InstallClocks,
     private readonly revocations: AccessTokenRevocations,
-  ) {}
+  ) {
+    this.verified = new VerifiedTokens(keys);
+  }
 
   check(token: string): AccessTokenCheck {
-    const read = readAccessToken(token, this.keys);
+    const read = this.verified.read(token);
     if (typeof read === 'string') return read === 'malformed' ? MALFORMED : BAD_SIGNATURE;
     const { appId, hubId } = read;
     const now = this.nowFor(appId, hubId);

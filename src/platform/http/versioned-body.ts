@@ -28,7 +28,7 @@ const rawBodyWithVersion = createParamDecorator((_: BodyByVersion, ctx: Executio
 class VersionedBodyPipe implements PipeTransform {
   private readonly validation = new HubSpotValidationPipe();
 
-  transform(value: VersionedRawBody, metadata: ArgumentMetadata): Promise<unknown> {
+  transform(value: VersionedRawBody, metadata: ArgumentMetadata): unknown {
     const dtos = metadata.data as unknown as BodyByVersion;
     const metatype = (value.version !== undefined ? dtos[value.version] : undefined) ?? dtos.default;
     return this.validation.transform(value.body, { type: 'body', metatype, data: undefined });

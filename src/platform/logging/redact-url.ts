@@ -30,6 +30,11 @@ const RANDOM_RUN = /[A-Za-z0-9_-]{32,}/g;
 
 const REDACTED = '[REDACTED]';
 
+/** A path routerPath would return unchanged: from the root, with nothing to decode or resolve. */
+const PLAIN_PATH = /^\/[^%\\.;]*$/;
+/** Every token shape above holds a run of 32 or more of these: without one, none is there. */
+const LONG_RUN = /[A-Za-z0-9_-]{32}/;
+
 /** Known secret values (log-secrets.ts), looked for in the decoded URL too: `%61dmin…` is the same key. */
 export interface SecretValues {
   redact(text: string): string;
@@ -47,7 +52,8 @@ export function redactUrl(url: string, routeUrl?: string, secrets?: SecretValues
     // Nothing after the token: what is left is the route's own text.
     if (rest === '') return path;
   } else {
-    const normalized = routerPath(rawPath);
+    // A plain path (no escape, `\\`, dot or `;`) is already what the router reads.
+    const normalized = PLAIN_PATH.test(rawPath) ? rawPath : routerPath(rawPath);
     const secret = SECRET_PATH.exec(normalized);
     if (secret) path = `${secret[0].replace(/\/?$/, '/')}${REDACTED}`;
   }
@@ -72,7 +78,9 @@ function isSecretName(raw: string): boolean {
  */
 function withoutTokenShapes(text: string, secrets: SecretValues | undefined): string {
   const decoded = percentDecoded(text);
-  const redacted = (secrets ? secrets.redact(decoded) : decoded)
+  const known = secrets ? secrets.redact(decoded) : decoded;
+  if (!LONG_RUN.test(known)) return known === decoded ? text : known;
+  const redacted = known
     .replace(ACCESS_TOKEN_SHAPE, REDACTED)
     .replace(HUBLET_SECRET_SHAPE, REDACTED)
     .replace(RANDOM_RUN, (run) => (/[A-Z]/.test(run) && /[a-z]/.test(run) && /[0-9]/.test(run) ? REDACTED : run));

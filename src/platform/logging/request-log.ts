@@ -23,6 +23,8 @@ export type RequestObserver = (request: FastifyRequest, reply: FastifyReply) => 
 export class OneLinePerRequest extends LogController {
   private readonly lineLogger: Logger;
   private readonly secrets: LogSecrets | undefined;
+  private readonly stream: DestinationStream;
+  private readonly time = LINE_OPTIONS.timestamp;
 
   constructor(
     private readonly logger: Logger,
@@ -30,6 +32,8 @@ export class OneLinePerRequest extends LogController {
   ) {
     super({ requestIdLogLabel: 'correlationId' });
     const stream = (logger as unknown as Record<symbol, DestinationStream>)[pino.symbols.streamSym];
+    this.stream = stream;
+    // Kept for its level (the line is written directly, in its format: requestLineJson).
     this.lineLogger = pino({ level: logger.level, ...LINE_OPTIONS }, stream);
     this.secrets = logSecretsOf(logger);
   }
@@ -41,7 +45,7 @@ export class OneLinePerRequest extends LogController {
   override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
     this.observe(request, reply);
     if (!(error ? this.logger : this.lineLogger).isLevelEnabled(error ? 'error' : 'info')) return;
-    const line = {
+    const line: RequestLine = {
       correlationId: request.id,
       method: request.method,
       route: request.routeOptions.url ?? null,
@@ -50,6 +54,29 @@ export class OneLinePerRequest extends LogController {
       ms: Math.round(reply.elapsedTime * 100) / 100,
     };
     if (error) this.logger.error({ ...line, err: error }, 'request errored');
-    else this.lineLogger.info(line, 'request');
+    else this.stream.write(requestLineJson(line, this.time()));
   }
+}
+
+/** The fields of the `request` line, in the order they are written. */
+export interface RequestLine {
+  correlationId: string;
+  method: string;
+  route: string | null;
+  url: string;
+  status: number;
+  ms: number;
+}
+
+/**
+ * The `request` line as pino writes it with LINE_OPTIONS (level 30, the time, the fields, `msg`),
+ * built directly: its fields are fixed and flat, and pino's generic walk over them was half the
+ * line's cost. log-line.unit.spec.ts holds it to pino's own output.
+ */
+export function requestLineJson(line: RequestLine, time: string): string {
+  return (
+    `{"level":30${time},"correlationId":${JSON.stringify(line.correlationId)},"method":${JSON.stringify(line.method)}` +
+    `,"route":${line.route === null ? 'null' : JSON.stringify(line.route)},"url":${JSON.stringify(line.url)}` +
+    `,"status":${Number.isFinite(line.status) ? line.status : null},"ms":${Number.isFinite(line.ms) ? line.ms : null},"msg":"request"}\n`
+  );
 }
