@@ -71,7 +71,9 @@ export function storedEventId(eventId: string): Buffer | string {
 
 export function eventIdOf(stored: Buffer | Uint8Array | string): string {
   if (typeof stored === 'string') return stored;
-  const h = Buffer.from(stored).toString('hex');
+  // A view of the row's bytes, not a copy (every event the feed reads comes through here).
+  const bytes = Buffer.isBuffer(stored) ? stored : Buffer.from(stored.buffer, stored.byteOffset, stored.byteLength);
+  const h = bytes.toString('hex');
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
 }
 

@@ -1,5 +1,6 @@
 import { ArgumentMetadata, Injectable, PipeTransform, ValidationError, ValidationPipe } from '@nestjs/common';
 import { ErrorDetail, HubSpotError } from '../errors/hubspot-error';
+import { keepValidationRuleLists } from './validation-rule-lists';
 import {
   declaredFieldsOnly,
   type DtoClass,
@@ -76,6 +77,10 @@ export class HubSpotValidationPipe implements PipeTransform {
     validationError: { target: false, value: true },
     exceptionFactory: validationErrorFrom,
   });
+
+  constructor() {
+    keepValidationRuleLists();
+  }
 
   transform(value: unknown, metadata: ArgumentMetadata): unknown {
     // Primitive params are left to their own pipes (IntParamPipe): implicit conversion would turn "1e3" into 1000.
