@@ -3,6 +3,7 @@ import { CrmRecordEventType } from '../../src/crm-records/crm-records.events';
 import { OAuthEventType } from '../../src/oauth/oauth.events';
 import { JournalEventType, type JournalSubscription } from '../../src/webhooks-journal/domain/journal-events';
 import { WebhooksJournalProjection } from '../../src/webhooks-journal/projections/webhooks-journal.projection';
+import { recordedEvent } from '../support/recorded-events';
 
 /**
  * The journal projection keeps who may journal a change (an account's and object type's installed
@@ -21,15 +22,7 @@ let contact: number;
 
 function apply(type: string, data: Record<string, unknown>): void {
   position++;
-  projection.apply(
-    {
-      type,
-      data,
-      position,
-      metadata: { eventId: `e-${position}`, correlationId: 'c', causationId: null, actor: 'test', occurredAt: T0 },
-    } as unknown as Parameters<WebhooksJournalProjection['apply']>[0],
-    db,
-  );
+  projection.apply(recordedEvent<Parameters<WebhooksJournalProjection['apply']>[0]>(type, data, position, T0), db);
 }
 
 const install = (scopes: string[], hubId = HUB) =>

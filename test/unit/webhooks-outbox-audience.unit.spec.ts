@@ -3,6 +3,7 @@ import { WebhooksEventType } from '../../src/app-webhooks/domain/webhook-events'
 import { WebhookOutboxProjection } from '../../src/app-webhooks/projections/webhook-outbox.projection';
 import { CrmRecordEventType } from '../../src/crm-records/crm-records.events';
 import { OAuthEventType } from '../../src/oauth/oauth.events';
+import { recordedEvent } from '../support/recorded-events';
 
 /**
  * The outbox projection keeps who hears of a change (an account's and object type's subscriptions,
@@ -20,15 +21,7 @@ let contact: number;
 
 function apply(type: string, data: Record<string, unknown>): void {
   position++;
-  projection.apply(
-    {
-      type,
-      data,
-      position,
-      metadata: { eventId: `e-${position}`, correlationId: 'c', causationId: null, actor: 'test', occurredAt: T0 },
-    } as unknown as Parameters<WebhookOutboxProjection['apply']>[0],
-    db,
-  );
+  projection.apply(recordedEvent<Parameters<WebhookOutboxProjection['apply']>[0]>(type, data, position, T0), db);
 }
 
 const settings = () =>
