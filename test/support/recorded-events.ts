@@ -5,12 +5,7 @@ import type { RecordedEvent } from '../../src/platform/events/envelope';
  * the event id follows the position; the stream and revision are placeholders.
  * `T`: the projection's own event union (its `apply` parameter), which the spec vouches for.
  */
-export function recordedEvent<T = RecordedEvent>(
-  type: string,
-  data: unknown,
-  position: number,
-  occurredAt: number,
-): T {
+export function recordedEvent<T = RecordedEvent>(type: string, data: unknown, position: number, occurredAt: number): T {
   const event: RecordedEvent = {
     type,
     data,
