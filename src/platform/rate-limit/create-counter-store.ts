@@ -3,7 +3,6 @@ import type { AppConfig } from '../config/config';
 import type { Metrics } from '../metrics/metrics';
 import type { CounterStore } from './counter-store';
 import { MemoryCounterStore } from './memory-counter-store';
-import { RedisCounterStore } from './redis-counter-store';
 
 interface Log {
   log(message: string): void;
@@ -29,6 +28,8 @@ export async function createCounterStore(config: AppConfig, metrics: Metrics, lo
     registers: [metrics.registry],
   });
   let lastLogged = 0;
+  // Loaded only with a COUNTER_STORE_URL: ioredis is heap a service counting in memory never uses.
+  const { RedisCounterStore } = require('./redis-counter-store') as typeof import('./redis-counter-store');
   const store = new RedisCounterStore(config.counterStoreUrl, {
     onError: (counter, error) => {
       errors.inc({ counter });

@@ -1,4 +1,4 @@
-import { HUBSPOT_HOSTS } from './hubspot-hosts-ca';
+import { HUBSPOT_HOSTS } from './hubspot-hosts';
 
 export interface FrontAddresses {
   /** HOST as configured. */

@@ -12,16 +12,8 @@ import * as x509 from '@peculiar/x509';
 import { webcrypto } from 'node:crypto';
 import { chmodSync, existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { CA_CERT_FILE, CA_KEY_FILE, HUBSPOT_HOSTS } from './hubspot-hosts';
 
-/** HubSpot's API and app hosts, NA and EU: the only names the front answers for. */
-export const HUBSPOT_HOSTS: readonly string[] = [
-  'api.hubapi.com',
-  'api.hubspot.com',
-  'app.hubspot.com',
-  'api-eu1.hubapi.com',
-  'api-eu1.hubspot.com',
-  'app-eu1.hubspot.com',
-];
 /** The CA may sign for these domains only (X.509 name constraints): trusting it trusts nothing else. */
 const PERMITTED_DOMAINS = ['hubapi.com', 'hubspot.com'];
 /** Every address, IPv4 and IPv6: the CA signs for no IP address (constraints are per name type). */
@@ -34,8 +26,7 @@ const EXCLUDED_IP_RANGES = ['0.0.0.0/0', '::/0'];
  */
 const LEAF_SUBJECT_BASE = 'O=hubspot-public-app-service, OU=HubSpot hosts front';
 
-export const CA_CERT_FILE = 'hubspot-hosts-ca.pem';
-export const CA_KEY_FILE = 'hubspot-hosts-ca-key.pem';
+export { CA_CERT_FILE, CA_KEY_FILE, HUBSPOT_HOSTS } from './hubspot-hosts';
 
 const crypto = webcrypto;
 x509.cryptoProvider.set(webcrypto as never); // Node's WebCrypto (the library's types are the DOM's)

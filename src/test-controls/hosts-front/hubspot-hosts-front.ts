@@ -15,7 +15,8 @@ import { createSecureContext, type Server as TlsServer, TLSSocket } from 'node:t
 import { APP_CONFIG, type AppConfig } from '../../platform/config/config';
 import { connectionGateOf, serverTimeouts } from '../../platform/http/connection-bounds';
 import { frontInstructions } from './front-instructions';
-import { CA_CERT_FILE, CA_KEY_FILE, HUBSPOT_HOSTS, HubSpotHostsCa } from './hubspot-hosts-ca';
+import type { HubSpotHostsCa } from './hubspot-hosts-ca';
+import { CA_CERT_FILE, CA_KEY_FILE, HUBSPOT_HOSTS } from './hubspot-hosts';
 import { transparentFront } from './transparent-front';
 
 /** HubSpot's Error object for the proxy's own refusals (it is not a route of the service). */
@@ -75,7 +76,9 @@ export class HubSpotHostsFront implements OnApplicationBootstrap, BeforeApplicat
   async onApplicationBootstrap(): Promise<void> {
     const { hubspotHostsProxyPort: proxyPort, hubspotHostsTlsPort: tlsPort } = this.config;
     if (proxyPort === null && tlsPort === null) return;
-    this.ca = await HubSpotHostsCa.loadOrCreate(this.config.dataDir);
+    // Loaded only now: the CA's X.509 code is several MiB of heap a service with the front off never needs.
+    const { HubSpotHostsCa: Ca } = require('./hubspot-hosts-ca') as typeof import('./hubspot-hosts-ca');
+    this.ca = await Ca.loadOrCreate(this.config.dataDir);
     const service = this.adapterHost.httpAdapter.getHttpServer() as Server;
     if (proxyPort !== null) this.server = await this.listen('HUBSPOT_HOSTS_PROXY_PORT', proxyPort, this.proxy(service));
     if (tlsPort !== null) {

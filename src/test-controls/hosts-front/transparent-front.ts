@@ -8,7 +8,8 @@ import {
   type TLSSocket,
 } from 'node:tls';
 import { connectionGateOf } from '../../platform/http/connection-bounds';
-import { HUBSPOT_HOSTS, type HubSpotHostsCa } from './hubspot-hosts-ca';
+import type { HubSpotHostsCa } from './hubspot-hosts-ca';
+import { HUBSPOT_HOSTS } from './hubspot-hosts';
 
 export interface TransparentFrontOptions {
   ca: HubSpotHostsCa;
