@@ -7,12 +7,12 @@ import { ensureBuilt } from '../support/service-process';
 
 /**
  * The packages only some configurations use are loaded only by them: the EventStoreDB client
- * (with gRPC), ioredis and the hosts front's X.509 code are about 10 MiB of heap (and 450 modules)
+ * (with gRPC), ioredis, the hosts front's X.509 code and pino-pretty (a terminal's log format) are about 10 MiB of heap (and 450 modules)
  * that a service on its embedded default never needs, and that counted against the 256 MiB ceiling
  * of issue 36's load. Run on the built service (`dist/`), as `npm start` loads it.
  */
 const ROOT = join(__dirname, '..', '..');
-const OPTIONAL = ['@eventstore/db-client', '@grpc/grpc-js', 'ioredis', '@peculiar/x509'];
+const OPTIONAL = ['@eventstore/db-client', '@grpc/grpc-js', 'ioredis', '@peculiar/x509', 'pino-pretty'];
 
 /** The optional packages a whole app (every feature module, initialised) has loaded under `env`. */
 function loadedOptionalPackages(env: Record<string, string>): string[] {
@@ -25,7 +25,7 @@ function loadedOptionalPackages(env: Record<string, string>): string[] {
     const { systemClock } = require('./dist/platform/clock');
     (async () => {
       const config = loadConfig(process.env);
-      const app = await createApp({ config, clock: systemClock, modules: featureModules(), logger: createLogger('silent') });
+      const app = await createApp({ config, clock: systemClock, modules: featureModules(), logger: createLogger('silent', undefined, { format: process.env.LOG_FORMAT === 'pretty' ? 'pretty' : 'json' }) });
       const loaded = new Set();
       for (const file of Object.keys(require.cache)) {
         const match = /node_modules\\/((?:@[^/]+\\/)?[^/]+)\\//.exec(file);
@@ -57,9 +57,10 @@ describe('optional dependencies are loaded only by the configurations that use t
     expect(loadedOptionalPackages({})).toEqual([]);
   }, 90_000);
 
-  it('a Redis counter store loads ioredis, and the hosts front its X.509 code (each only its own)', () => {
+  it('a Redis counter store loads ioredis, the hosts front its X.509 code, a terminal pino-pretty (each only its own)', () => {
     // Nothing listens on port 1: the store keeps reconnecting, the start goes on (docs/configuration.md).
     expect(loadedOptionalPackages({ COUNTER_STORE_URL: 'redis://127.0.0.1:1' })).toEqual(['ioredis']);
     expect(loadedOptionalPackages({ HUBSPOT_HOSTS_TLS_PORT: '0' })).toEqual(['@peculiar/x509']);
-  }, 90_000);
+    expect(loadedOptionalPackages({ LOG_FORMAT: 'pretty' })).toEqual(['pino-pretty']);
+  }, 120_000);
 });

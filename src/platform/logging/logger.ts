@@ -1,6 +1,5 @@
 import type { LoggerService } from '@nestjs/common';
 import pino, { DestinationStream, Logger } from 'pino';
-import pretty from 'pino-pretty';
 import { LogSecrets, rememberLogSecrets } from './log-secrets';
 import { redactUrl } from './redact-url';
 
@@ -21,6 +20,8 @@ export function resolveLogFormat(setting: 'auto' | LogFormat, stdout: { isTTY?: 
  * Written synchronously, so that log lines and what main.ts prints (the banner) keep their order.
  */
 export function prettyDestination(destination: string | number = 1): DestinationStream {
+  // Loaded only for a terminal: a service logging JSON (pipes, files, the container) never needs it.
+  const pretty = require('pino-pretty') as typeof import('pino-pretty');
   return pretty({
     destination,
     sync: true,
