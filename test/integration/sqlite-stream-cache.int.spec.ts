@@ -53,6 +53,31 @@ describe('SqliteEventStore live tail', () => {
       await t.cleanup();
     }
   });
+
+  it("shares the newest commit's events between readers of the feed, frozen, and lets them go at the next commit", async () => {
+    const t = tempStore(0, 100);
+    try {
+      await t.store.append('s', [newEvent('t.A', { list: [1] }), newEvent('t.A', { n: 2 })], 'no_stream');
+      const [first, second] = [
+        await t.store.readAll({ after: 0, limit: 10 }),
+        await t.store.readAll({ after: 1, limit: 10 }),
+      ];
+      expect(second[0]).toBe(first[1]); // parsed once for both readers
+      expect(first).not.toBe(second);
+      expect(Object.isFrozen(first[0]!.metadata)).toBe(true);
+      expect(() => (first[0]!.data as { list: number[] }).list.push(2)).toThrow(TypeError);
+      await t.store.append('s', [newEvent('t.A', { n: 3 })], 1);
+      const [older, newest] = [
+        await t.store.readAll({ after: 0, limit: 10 }),
+        await t.store.readAll({ after: 0, limit: 10 }),
+      ];
+      expect(older[0]).not.toBe(first[0]); // an earlier commit's events are parsed per read again
+      expect(older[0]).toEqual(first[0]);
+      expect(newest[2]).toBe(older[2]);
+    } finally {
+      await t.cleanup();
+    }
+  });
 });
 
 describe('SqliteEventStore stream cache', () => {

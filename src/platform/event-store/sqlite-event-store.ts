@@ -253,6 +253,7 @@ export class SqliteEventStore implements EventStore {
     // Committed events go to the live tail and to cached streams before any promise resolves, so
     // a read after an acknowledgement sees them. Rows carry the stored text, so what memory serves
     // is exactly what a read of the file gives.
+    if (written > 0) this.liveTail.newCommit();
     group.forEach((a, i) => {
       const o = outcomes[i]!;
       if (!o.ok || o.positions.length === 0) return; // refused, or a replay of stored events

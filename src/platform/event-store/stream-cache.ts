@@ -3,7 +3,8 @@ import type { RecordedEvent } from '../events/envelope';
 /** Longer streams are read from the file each time: folding them is the cost, not the read. */
 const MAX_CACHED_EVENTS = 256;
 
-function deepFreeze<T>(value: T): T {
+/** Freezes a recorded event and everything in it (events shared by several readers). */
+export function deepFreeze<T>(value: T): T {
   if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
     Object.freeze(value);
     for (const v of Object.values(value as Record<string, unknown>)) deepFreeze(v);
