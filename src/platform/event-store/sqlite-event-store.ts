@@ -1,13 +1,21 @@
 import Database from 'better-sqlite3';
 import { EventEmitter } from 'node:events';
 import { Worker } from 'node:worker_threads';
-import type { NewEvent, RecordedEvent } from '../events/envelope';
+import type { EventMetadata, NewEvent, RecordedEvent } from '../events/envelope';
 import { ConcurrencyError } from './concurrency-error';
 import { LiveTail, rowBytes } from './live-tail';
 import { StreamCache } from './stream-cache';
 import { sqliteWriter, WireAppend, WireGroupResult } from './sqlite-writer';
 import { sqliteStorageFaultReason, storageFaultOf } from './storage-fault';
-import { openRowFormat, packMetadata, storedEventId, streamKey, toRecorded, type EventRow } from './sqlite-row-format';
+import {
+  openRowFormat,
+  packMetadata,
+  readBackMetadata,
+  storedEventId,
+  streamKey,
+  toRecorded,
+  type EventRow,
+} from './sqlite-row-format';
 import { SqliteFeed } from './sqlite-feed';
 import { SqliteTypeNames, type StoredRow } from './sqlite-type-names';
 
@@ -26,6 +34,8 @@ interface PendingAppend {
   streamId: string;
   expected: ExpectedRevision;
   wire: WireAppend;
+  /** Each event's metadata as a read of its row gives it (see readBackMetadata). */
+  appended: Array<Readonly<EventMetadata> | undefined>;
   resolve: (r: AppendResult) => void;
   reject: (e: unknown) => void;
   /** Streams whose archived events this append deletes (see appendAndPurge). */
@@ -209,8 +219,17 @@ export class SqliteEventStore implements EventStore {
       return Promise.reject(error instanceof Error ? error : new Error(String(error))); // e.g. a BigInt in the data
     }
     const purgedStreams = purge.length > 0 ? [...new Set(purge.map((r) => r.streamId))] : undefined;
+    const appended = events.map((e) => readBackMetadata(e.metadata));
     return new Promise<AppendResult>((resolve, reject) => {
-      this.pending.push({ streamId, expected, wire, resolve, reject, ...(purgedStreams ? { purgedStreams } : {}) });
+      this.pending.push({
+        streamId,
+        expected,
+        wire,
+        appended,
+        resolve,
+        reject,
+        ...(purgedStreams ? { purgedStreams } : {}),
+      });
       if (!this.flushScheduled && !this.inFlight) {
         this.flushScheduled = true;
         setImmediate(() => this.flush());
@@ -269,6 +288,8 @@ export class SqliteEventStore implements EventStore {
           data: e.data,
           metadata: e.metadata,
         };
+        const appended = a.appended[j];
+        if (appended) row.appended = appended;
         this.liveTail.committed(row);
         if (cached) this.cache.appended(toRecorded(row), rowBytes(row));
       });
