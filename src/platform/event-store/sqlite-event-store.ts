@@ -213,23 +213,16 @@ export class SqliteEventStore implements EventStore {
           data: JSON.stringify(e.data),
           metadata: packMetadata(e.metadata),
         })),
-        ...(purge.length > 0 ? { purge: purge.map((r): [number, string] => [r.position, r.eventId]) } : {}),
       };
+      if (purge.length > 0) wire.purge = purge.map((r): [number, string] => [r.position, r.eventId]);
     } catch (error) {
       return Promise.reject(error instanceof Error ? error : new Error(String(error))); // e.g. a BigInt in the data
     }
-    const purgedStreams = purge.length > 0 ? [...new Set(purge.map((r) => r.streamId))] : undefined;
     const appended = events.map((e) => readBackMetadata(e.metadata));
     return new Promise<AppendResult>((resolve, reject) => {
-      this.pending.push({
-        streamId,
-        expected,
-        wire,
-        appended,
-        resolve,
-        reject,
-        ...(purgedStreams ? { purgedStreams } : {}),
-      });
+      const pending: PendingAppend = { streamId, expected, wire, appended, resolve, reject };
+      if (purge.length > 0) pending.purgedStreams = [...new Set(purge.map((r) => r.streamId))];
+      this.pending.push(pending);
       if (!this.flushScheduled && !this.inFlight) {
         this.flushScheduled = true;
         setImmediate(() => this.flush());
