@@ -1,13 +1,10 @@
-import * as nodeCrypto from 'node:crypto';
-import { createHash, randomFillSync, timingSafeEqual } from 'node:crypto';
+import { createHash, hash, randomFillSync, timingSafeEqual } from 'node:crypto';
 
 /** Stored form of a high-entropy secret (tokens, codes, client secrets): SHA-256, hex. */
 export function sha256Hex(value: string): string {
-  // The one-shot hash (Node ≥ 20.12) makes no Hash object: a batch create hashes every e-mail.
-  return oneShotHash ? oneShotHash('sha256', value, 'hex') : createHash('sha256').update(value, 'utf8').digest('hex');
+  // The one-shot hash makes no Hash object (a batch create hashes every e-mail it claims).
+  return hash('sha256', value, 'hex');
 }
-
-const oneShotHash = (nodeCrypto as { hash?: (algorithm: string, data: string, encoding: 'hex') => string }).hash;
 
 /** Compares two secrets in constant time, also when their lengths differ (hash both first). */
 export function constantTimeEqual(a: string, b: string): boolean {
