@@ -53,6 +53,67 @@ describe('SqliteEventStore live tail', () => {
       await t.cleanup();
     }
   });
+
+  it('gives the metadata of its own appends exactly as a read of the file gives it, without reading the text', async () => {
+    const t = tempStore(4, 100);
+    const base = () => newEvent('t.M').metadata;
+    const odd = (metadata: Record<string, unknown>) => ({ ...newEvent('t.M'), metadata: { ...base(), ...metadata } });
+    const events = [
+      newEvent('t.M'),
+      odd({ correlationId: 'req-1', causationId: '~x', actor: '~~user' }),
+      odd({ eventId: 'AAAAAAAA-0000-4000-8000-000000000000', causationId: base().eventId }),
+      odd({ eventId: 'not-a-uuid', occurredAt: 1.5 }),
+      odd({ occurredAt: -0 }),
+      odd({ extra: 'dropped by the file' }),
+    ] as Parameters<typeof t.store.append>[1];
+    const file = () => new SqliteEventStore(t.file); // no tail, no cache: reads the rows' text
+    try {
+      for (const [i, e] of events.entries()) await t.store.append(`meta-${i}`, [e], 'no_stream');
+      await t.store.readStream('meta-0'); // cached: later appends to it go to the stream cache too
+      await t.store.append('meta-0', [newEvent('t.M')], 0);
+      const fromFile = file();
+      try {
+        expect(await t.store.readAll({ after: 0, limit: 100 })).toEqual(
+          await fromFile.readAll({ after: 0, limit: 100 }),
+        );
+        expect(await t.store.readStream('meta-0')).toEqual(await fromFile.readStream('meta-0'));
+        const [viaTail, viaFile] = [
+          await t.store.readAll({ after: 4, limit: 1 }),
+          await fromFile.readAll({ after: 4, limit: 1 }),
+        ];
+        expect(Object.is(viaTail[0]!.metadata.occurredAt, viaFile[0]!.metadata.occurredAt)).toBe(true); // -0 came back 0
+      } finally {
+        await fromFile.close();
+      }
+    } finally {
+      await t.cleanup();
+    }
+  });
+
+  it("shares the newest commit's events between readers of the feed, frozen, and lets them go at the next commit", async () => {
+    const t = tempStore(0, 100);
+    try {
+      await t.store.append('s', [newEvent('t.A', { list: [1] }), newEvent('t.A', { n: 2 })], 'no_stream');
+      const [first, second] = [
+        await t.store.readAll({ after: 0, limit: 10 }),
+        await t.store.readAll({ after: 1, limit: 10 }),
+      ];
+      expect(second[0]).toBe(first[1]); // parsed once for both readers
+      expect(first).not.toBe(second);
+      expect(Object.isFrozen(first[0]!.metadata)).toBe(true);
+      expect(() => (first[0]!.data as { list: number[] }).list.push(2)).toThrow(TypeError);
+      await t.store.append('s', [newEvent('t.A', { n: 3 })], 1);
+      const [older, newest] = [
+        await t.store.readAll({ after: 0, limit: 10 }),
+        await t.store.readAll({ after: 0, limit: 10 }),
+      ];
+      expect(older[0]).not.toBe(first[0]); // an earlier commit's events are parsed per read again
+      expect(older[0]).toEqual(first[0]);
+      expect(newest[2]).toBe(older[2]);
+    } finally {
+      await t.cleanup();
+    }
+  });
 });
 
 describe('SqliteEventStore stream cache', () => {

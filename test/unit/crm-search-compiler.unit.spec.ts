@@ -13,6 +13,7 @@ import {
   tokenMatches,
   optionsOf,
   tokenPatternOf,
+  tokensOf,
 } from '../../src/crm-search/domain/search-values';
 import { CrmSearchProjection } from '../../src/crm-search/projections/crm-search.projection';
 import { SearchAssociationsProjection } from '../../src/crm-search/projections/search-associations.projection';
@@ -927,5 +928,21 @@ describe('the search history a lag reads', () => {
     } finally {
       db.close();
     }
+  });
+});
+
+describe('tokensOf', () => {
+  it.each([
+    ['Bench', ['bench']],
+    ['No 123', ['no', '123']],
+    ['  Ada   Lovelace ', ['ada', 'lovelace']],
+    ['c1@Bench.example.com', ['c1@bench.example.com', 'c1', 'bench', 'example', 'com']],
+    ['Ada Lovelace <ada@example.com>', ['ada', 'lovelace', '<ada@example.com>', 'example', 'com']],
+    ['é-ß Σ\u00a0x', ['é-ß', 'é', 'ß', 'σ', 'x']],
+    ['...', ['...']],
+    ['', []],
+    ['a a-a', ['a', 'a-a']],
+  ])('%j gives its words and their runs of letters and digits, lower-cased, once each', (value, tokens) => {
+    expect(tokensOf(value)).toEqual(tokens);
   });
 });

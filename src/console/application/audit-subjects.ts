@@ -15,20 +15,24 @@ const idOf = (v: unknown): number | null => {
 export function subjectsOf(data: unknown): string[] {
   if (typeof data !== 'object' || data === null) return [];
   const d = data as Record<string, unknown>;
-  const out = new Set<string>();
+  // Distinct, in first-seen order; no Set for the usual one or two (the index asks for every event).
+  const out: string[] = [];
   for (const field of ACCOUNT_FIELDS) {
     const id = idOf(d[field]);
-    if (id !== null) out.add(`h${id}`);
+    if (id !== null && !out.includes(`h${id}`)) out.push(`h${id}`);
   }
   if (Array.isArray(d.hubIds)) {
+    const seen = new Set(out);
     for (const v of d.hubIds.slice(0, 1000)) {
       const id = idOf(v);
-      if (id !== null) out.add(`h${id}`);
+      if (id === null || seen.has(`h${id}`)) continue;
+      seen.add(`h${id}`);
+      out.push(`h${id}`);
     }
   }
   const app = idOf(d.appId);
-  if (app !== null) out.add(`a${app}`);
-  return [...out];
+  if (app !== null) out.push(`a${app}`);
+  return out;
 }
 
 /** What the audit trail can be filtered by, as far as the index is concerned. */
@@ -52,7 +56,8 @@ export function indexSubjectsOf(event: {
   data: unknown;
   metadata: { correlationId?: unknown };
 }): string[] {
-  const out = [...subjectsOf(event.data), streamSubject(event.streamId), typeSubject(event.type)];
+  const out = subjectsOf(event.data);
+  out.push(streamSubject(event.streamId), typeSubject(event.type));
   const correlation = event.metadata.correlationId;
   if (typeof correlation === 'string' && correlation !== '') out.push(correlationSubject(correlation));
   return out;

@@ -43,10 +43,16 @@ export class AuditIndexProjection implements Projection {
   apply(e: Recorded<DomainEvent>, db: Database.Database): void {
     const subjects = indexSubjectsOf(e);
     // One statement per event (its four or five rows): a fifth cheaper than one per row.
-    const insert = cachedStatement(
-      db,
-      `INSERT OR IGNORE INTO console_audit_index (subject, position) VALUES ${subjects.map(() => '(?, ?)').join(', ')}`,
-    );
-    insert.run(...subjects.flatMap((subject) => [subject, e.position]));
+    const insert = cachedStatement(db, insertSql(subjects.length));
+    const values: Array<string | number> = [];
+    for (const subject of subjects) values.push(subject, e.position);
+    insert.run(values);
   }
+}
+
+/** The insert of `rows` subjects, its text made once per count. */
+const insertSqls: string[] = [];
+function insertSql(rows: number): string {
+  return (insertSqls[rows] ??=
+    `INSERT OR IGNORE INTO console_audit_index (subject, position) VALUES ${Array.from({ length: rows }, () => '(?, ?)').join(', ')}`);
 }

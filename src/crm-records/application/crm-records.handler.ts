@@ -74,7 +74,7 @@ interface PlannedAssociation {
 interface Written {
   id: number;
   position: number;
-  shown: string[];
+  shown: readonly string[];
   new?: boolean;
 }
 
@@ -628,19 +628,23 @@ export class CrmRecordsHandler implements ICommandHandler<CrmRecordsCommand> {
     context: CommandContext,
     creating = false,
   ): Promise<void> {
-    for (const [property, value] of Object.entries(values)) {
+    for (const property in values) {
+      const value = values[property]!;
       if (!rules.get(property)?.unique || value === '') continue;
       const key = uniqueValueKey(property, value);
       const stream = this.claimStream(hubId, type, property, key);
-      const command = (takeOver?: number): ClaimUniqueValue => ({
-        type: 'ClaimUniqueValue',
-        hubId,
-        objectTypeId: type.objectTypeId,
-        property,
-        id,
-        now: this.clock.now(),
-        ...(takeOver !== undefined ? { takeOver } : {}),
-      });
+      const command = (takeOver?: number): ClaimUniqueValue => {
+        const claim: ClaimUniqueValue = {
+          type: 'ClaimUniqueValue',
+          hubId,
+          objectTypeId: type.objectTypeId,
+          property,
+          id,
+          now: this.clock.now(),
+        };
+        if (takeOver !== undefined) claim.takeOver = takeOver;
+        return claim;
+      };
       const claim = (takeOver?: number) => this.claims.handle(stream, command(takeOver), context);
       try {
         // A create's values are usually claimed for the first time: no read of the claim stream
@@ -854,9 +858,25 @@ export class CrmRecordsHandler implements ICommandHandler<CrmRecordsCommand> {
   }
 }
 
-/** What the answer to a write shows: the type's default properties and the ones written. */
-function shownAfterWrite(type: RecordType, values: Record<string, string>): string[] {
-  return [...new Set([...recordTypeTraits(type.objectTypeId).defaultProperties, ...Object.keys(values)])];
+/** shownAfterWrite's lists by type and written names (a batch's inputs usually name the same ones). */
+const shownLists = new Map<string, readonly string[]>();
+
+/**
+ * What the answer to a write shows: the type's default properties and the ones written, sorted as a
+ * view lists them (so the view takes the list as it is), made once for every write naming the same.
+ */
+function shownAfterWrite(type: RecordType, values: Record<string, string>): readonly string[] {
+  // Property names are [a-z0-9_] (the schema module's rule): a space cannot be part of one.
+  let key = type.objectTypeId;
+  for (const name in values) key += ` ${name}`;
+  let shown = shownLists.get(key);
+  if (shown === undefined) {
+    if (shownLists.size >= 256) shownLists.clear();
+    const names = new Set([...recordTypeTraits(type.objectTypeId).defaultProperties, ...Object.keys(values)]);
+    shown = Object.freeze([...names].sort());
+    shownLists.set(key, shown);
+  }
+  return shown;
 }
 
 /** One refused input as HubSpot's StandardError; `context` says which input. */

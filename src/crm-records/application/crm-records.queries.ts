@@ -144,6 +144,12 @@ export const CUSTOM_TYPES = '2-*';
 /** Each type's default properties in the order a view lists them (made once per type). */
 const sortedDefaults = new Map<RecordTypeTraits, readonly string[]>();
 
+/** The names in the order a view lists them: as they are when already sorted (a write's answer), else a sorted copy. */
+function sortedNames(names: readonly string[]): readonly string[] {
+  for (let i = 1; i < names.length; i++) if (names[i - 1]! > names[i]!) return [...names].sort();
+  return names;
+}
+
 function viewOf(objectTypeId: string, row: RecordRow, shown: Shown): RecordView {
   // Every GET by id comes here: the stored values are parsed once and only the shown names are
   // looked up; the system values (id, create and modified dates) win over stored ones, as before.
@@ -151,7 +157,7 @@ function viewOf(objectTypeId: string, row: RecordRow, shown: Shown): RecordView 
   const traits = recordTypeTraits(objectTypeId);
   const createdAt = iso(row.created_at);
   const updatedAt = row.updated_at === row.created_at ? createdAt : iso(row.updated_at);
-  let names = shown.properties ? [...shown.properties].sort() : sortedDefaults.get(traits);
+  let names = shown.properties ? sortedNames(shown.properties) : sortedDefaults.get(traits);
   if (!names) sortedDefaults.set(traits, (names = [...traits.defaultProperties].sort()));
   const properties: Record<string, string> = {};
   for (const name of names) {

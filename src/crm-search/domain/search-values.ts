@@ -24,11 +24,17 @@ export function numericOf(value: string): number | null {
   return Number.isFinite(n) ? n : null;
 }
 
+const SPACE = /\s/u;
+const NOT_LETTER_OR_DIGIT = /[^\p{L}\p{N}]/u;
+
 export function tokensOf(value: string): string[] {
   const tokens = new Set<string>();
-  for (const word of value.toLowerCase().split(/\s+/u)) {
+  const lower = value.toLowerCase();
+  // Most values are one word, and most words one run of letters and digits: no split for those.
+  for (const word of SPACE.test(lower) ? lower.split(/\s+/u) : [lower]) {
     if (word === '') continue;
     tokens.add(word);
+    if (!NOT_LETTER_OR_DIGIT.test(word)) continue; // its one part is the word itself
     for (const part of word.split(/[^\p{L}\p{N}]+/u)) if (part !== '') tokens.add(part);
   }
   return [...tokens];

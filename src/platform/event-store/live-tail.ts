@@ -1,4 +1,6 @@
-import type { EventRow } from './sqlite-row-format';
+import type { RecordedEvent } from '../events/envelope';
+import { toRecorded, type EventRow } from './sqlite-row-format';
+import { deepFreeze } from './stream-cache';
 
 /**
  * Approximate heap bytes of one stored row: its strings (two bytes a character, V8's worst case)
@@ -18,12 +20,20 @@ export function rowBytes(row: Pick<EventRow, 'stream_id' | 'event_id' | 'type' |
  * Holds between `capacity` and twice that many events, and at most `maxBytes` of them (see
  * rowBytes): past either bound the oldest go, down to half the bytes, so trimming is amortised
  * O(1) per event. A capacity or byte bound of 0 turns it off.
+ *
+ * The newest commit's events are also kept as recorded events once a reader asked for them,
+ * frozen and shared: every reader of the whole feed (the projections, each reactor, a console
+ * tail) reads a commit right after it, and each used to parse the same rows again. They are
+ * released at the next commit, so they cost memory for one commit only.
  */
 export class LiveTail {
   private rows: EventRow[] = [];
   private sizes: number[] = [];
   private total = 0;
   private floor = Number.POSITIVE_INFINITY;
+  /** Recorded events of the rows after `sharedAfter` (the newest commit), by position. */
+  private shared = new Map<number, RecordedEvent>();
+  private sharedAfter = Number.POSITIVE_INFINITY;
 
   constructor(
     private readonly capacity: number,
@@ -46,6 +56,15 @@ export class LiveTail {
     this.sizes = [];
     this.total = 0;
     this.floor = head;
+    this.shared = new Map();
+    this.sharedAfter = head;
+  }
+
+  /** The rows of a new commit follow: the previous commit's shared events are let go. */
+  newCommit(): void {
+    if (this.off) return;
+    if (this.shared.size > 0) this.shared = new Map();
+    this.sharedAfter = this.rows.length > 0 ? this.rows[this.rows.length - 1]!.position : this.floor;
   }
 
   /** A committed event; events arrive in position order. */
@@ -81,5 +100,20 @@ export class LiveTail {
       else hi = mid;
     }
     return this.rows.slice(lo, lo + limit);
+  }
+
+  /** As `after`, as recorded events: those of the newest commit made once and shared (frozen). */
+  recordedAfter(position: number, limit: number): RecordedEvent[] | undefined {
+    const rows = this.after(position, limit);
+    if (rows === undefined) return undefined;
+    return rows.map((row) => {
+      if (row.position <= this.sharedAfter) return toRecorded(row);
+      let event = this.shared.get(row.position);
+      if (event === undefined) {
+        event = deepFreeze(toRecorded(row));
+        this.shared.set(row.position, event);
+      }
+      return event;
+    });
   }
 }

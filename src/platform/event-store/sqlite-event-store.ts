@@ -1,13 +1,21 @@
 import Database from 'better-sqlite3';
 import { EventEmitter } from 'node:events';
 import { Worker } from 'node:worker_threads';
-import type { NewEvent, RecordedEvent } from '../events/envelope';
+import type { EventMetadata, NewEvent, RecordedEvent } from '../events/envelope';
 import { ConcurrencyError } from './concurrency-error';
 import { LiveTail, rowBytes } from './live-tail';
 import { StreamCache } from './stream-cache';
 import { sqliteWriter, WireAppend, WireGroupResult } from './sqlite-writer';
 import { sqliteStorageFaultReason, storageFaultOf } from './storage-fault';
-import { openRowFormat, packMetadata, storedEventId, streamKey, toRecorded, type EventRow } from './sqlite-row-format';
+import {
+  openRowFormat,
+  packMetadata,
+  readBackMetadata,
+  storedEventId,
+  streamKey,
+  toRecorded,
+  type EventRow,
+} from './sqlite-row-format';
 import { SqliteFeed } from './sqlite-feed';
 import { SqliteTypeNames, type StoredRow } from './sqlite-type-names';
 
@@ -26,6 +34,8 @@ interface PendingAppend {
   streamId: string;
   expected: ExpectedRevision;
   wire: WireAppend;
+  /** Each event's metadata as a read of its row gives it (see readBackMetadata). */
+  appended: Array<Readonly<EventMetadata> | undefined>;
   resolve: (r: AppendResult) => void;
   reject: (e: unknown) => void;
   /** Streams whose archived events this append deletes (see appendAndPurge). */
@@ -203,14 +213,16 @@ export class SqliteEventStore implements EventStore {
           data: JSON.stringify(e.data),
           metadata: packMetadata(e.metadata),
         })),
-        ...(purge.length > 0 ? { purge: purge.map((r): [number, string] => [r.position, r.eventId]) } : {}),
       };
+      if (purge.length > 0) wire.purge = purge.map((r): [number, string] => [r.position, r.eventId]);
     } catch (error) {
       return Promise.reject(error instanceof Error ? error : new Error(String(error))); // e.g. a BigInt in the data
     }
-    const purgedStreams = purge.length > 0 ? [...new Set(purge.map((r) => r.streamId))] : undefined;
+    const appended = events.map((e) => readBackMetadata(e.metadata));
     return new Promise<AppendResult>((resolve, reject) => {
-      this.pending.push({ streamId, expected, wire, resolve, reject, ...(purgedStreams ? { purgedStreams } : {}) });
+      const pending: PendingAppend = { streamId, expected, wire, appended, resolve, reject };
+      if (purge.length > 0) pending.purgedStreams = [...new Set(purge.map((r) => r.streamId))];
+      this.pending.push(pending);
       if (!this.flushScheduled && !this.inFlight) {
         this.flushScheduled = true;
         setImmediate(() => this.flush());
@@ -253,6 +265,7 @@ export class SqliteEventStore implements EventStore {
     // Committed events go to the live tail and to cached streams before any promise resolves, so
     // a read after an acknowledgement sees them. Rows carry the stored text, so what memory serves
     // is exactly what a read of the file gives.
+    if (written > 0) this.liveTail.newCommit();
     group.forEach((a, i) => {
       const o = outcomes[i]!;
       if (!o.ok || o.positions.length === 0) return; // refused, or a replay of stored events
@@ -268,6 +281,8 @@ export class SqliteEventStore implements EventStore {
           data: e.data,
           metadata: e.metadata,
         };
+        const appended = a.appended[j];
+        if (appended) row.appended = appended;
         this.liveTail.committed(row);
         if (cached) this.cache.appended(toRecorded(row), rowBytes(row));
       });

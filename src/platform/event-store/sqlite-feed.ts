@@ -63,8 +63,8 @@ export class SqliteFeed {
 
   readAll(o: ReadAllOptions): RecordedEvent[] {
     if (!o.streamId && !o.type && !o.types) {
-      const recent = this.liveTail.after(o.after, o.limit);
-      if (recent) return recent.map(toRecorded);
+      const recent = this.liveTail.recordedAfter(o.after, o.limit);
+      if (recent) return recent;
     }
     const types = typeFilter(o);
     if (types !== undefined && types.size !== 1) return this.readAllOfTypes(o, types);

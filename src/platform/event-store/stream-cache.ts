@@ -3,10 +3,12 @@ import type { RecordedEvent } from '../events/envelope';
 /** Longer streams are read from the file each time: folding them is the cost, not the read. */
 const MAX_CACHED_EVENTS = 256;
 
-function deepFreeze<T>(value: T): T {
+/** Freezes a recorded event and everything in it (events shared by several readers). */
+export function deepFreeze<T>(value: T): T {
   if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
     Object.freeze(value);
-    for (const v of Object.values(value as Record<string, unknown>)) deepFreeze(v);
+    // for…in, not Object.values: no array per object (every event a commit shares comes through here).
+    for (const key in value) deepFreeze((value as Record<string, unknown>)[key]);
   }
   return value;
 }

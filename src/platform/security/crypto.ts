@@ -1,8 +1,9 @@
-import { createHash, randomFillSync, timingSafeEqual } from 'node:crypto';
+import { createHash, hash, randomFillSync, timingSafeEqual } from 'node:crypto';
 
 /** Stored form of a high-entropy secret (tokens, codes, client secrets): SHA-256, hex. */
 export function sha256Hex(value: string): string {
-  return createHash('sha256').update(value, 'utf8').digest('hex');
+  // The one-shot hash makes no Hash object (a batch create hashes every e-mail it claims).
+  return hash('sha256', value, 'hex');
 }
 
 /** Compares two secrets in constant time, also when their lengths differ (hash both first). */
