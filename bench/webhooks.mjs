@@ -5,7 +5,10 @@
 //    from its create's answer (p50/p99). Target: within 5 s.
 // 2. GET by id under 500 record events a second (a batch create of 100 every 200 ms), with the app's
 //    webhooks configured (every event delivered) and then cleared (none): the p99s side by side.
-//    Target: unchanged.
+//    Target: unchanged. Two loads: autocannon's 32 connections as fast as the service answers (the
+//    event loop saturated, so every µs of delivery work queues the GETs), and a fixed rate
+//    (BENCH_WEBHOOK_GET_RATE, default 2,000/s, open loop: latency from each request's intended start),
+//    the latency a caller sees at a given throughput (lib/fixed-rate.mjs).
 // 3. The event loop's CPU per record event at 500 events a second with no GET load, webhooks
 //    delivering and cleared (the difference is what a delivered item costs the API's thread), and per
 //    request the receiver got: less moved by a loaded host than wall-clock p99s.
@@ -23,6 +26,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { clearInterval, setInterval } from 'node:timers';
+import { fixedRate } from './lib/fixed-rate.mjs';
 import { measure } from './lib/load.mjs';
 import { cpuOf } from './lib/processes.mjs';
 import { Service } from './lib/service.mjs';
@@ -30,6 +34,8 @@ import { Service } from './lib/service.mjs';
 const CREATES = Number(process.env.BENCH_WEBHOOK_CREATES ?? 1000);
 const ROUNDS = Number(process.env.BENCH_WEBHOOK_ROUNDS ?? 1);
 const CONNECTIONS = 4;
+/** Phase 2's second load: GETs a second at a fixed rate (open loop), well below the saturation of the first. */
+const GET_RATE = Number(process.env.BENCH_WEBHOOK_GET_RATE ?? 2000);
 const quantile = (sorted, q) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
 
 /** A receiver on 127.0.0.1 that answers 204 and notes when each objectId arrived. */
@@ -142,7 +148,7 @@ try {
   // 2. GET by id under 500 record events a second, webhooks on and off.
   const getUrl = `${service.url}/crm/v3/objects/contacts/${[...answered.keys()][0]}`;
   // Delivering, it ends once the receiver holds every item, so the next window (cleared) starts idle.
-  const underEvents = async (label, delivering) => {
+  const underEvents = async (label, delivering, load = 'saturating') => {
     let created = 0;
     const itemsBefore = hooks.items();
     const pending = new Set();
@@ -157,7 +163,10 @@ try {
     const started = performance.now();
     await loopDelay(service);
     try {
-      const result = await measure(label, { pid: service.pid, url: getUrl, headers: auth, quiet: true, profile: true });
+      const result =
+        load === 'saturating'
+          ? await measure(label, { pid: service.pid, url: getUrl, headers: auth, quiet: true, profile: true })
+          : await fixedRate({ url: getUrl, headers: auth, rate: GET_RATE });
       return { ...result, created, delay: await loopDelay(service) };
     } finally {
       clearInterval(timer);
@@ -209,9 +218,11 @@ try {
     if (round > 0) await dev('PUT', '/settings', settings);
     const cpuOn = await loopPerEvent('loop CPU, webhooks delivering', true);
     const on = await underEvents('GET by id, webhooks delivering', true);
+    const rateOn = await underEvents(`GET by id at ${GET_RATE}/s, webhooks delivering`, true, 'fixed');
     await dev('DELETE', '/settings');
     const cpuOff = await loopPerEvent('loop CPU, webhooks cleared', false);
     const off = await underEvents('GET by id, webhooks cleared', false);
+    const rateOff = await underEvents(`GET by id at ${GET_RATE}/s, webhooks cleared`, false, 'fixed');
     console.log(
       `event-loop CPU per record event: ${cpuOn.loopUsPerEvent.toFixed(0)} µs delivering, ${cpuOff.loopUsPerEvent.toFixed(0)} µs cleared ` +
         `(delivery's share ${(cpuOn.loopUsPerEvent - cpuOff.loopUsPerEvent).toFixed(0)} µs per item; ` +
@@ -223,7 +234,15 @@ try {
         `server's event loop ${(on.serverMainCpu * 100).toFixed(0)} / ${(off.serverMainCpu * 100).toFixed(0)} % of a core); ` +
         `${fmtDelay(on.delay)} delivering, ${fmtDelay(off.delay)} cleared`,
     );
-    rounds.push({ cpuOn, cpuOff, on, off });
+    const fmtRate = (r) =>
+      `p50 ${r.p50.toFixed(1)} / p99 ${r.p99.toFixed(1)} / p99.9 ${r.p999.toFixed(1)} / max ${r.max.toFixed(1)} ms` +
+      ` (${r.reqPerSec.toFixed(0)} answered/s${r.errors || r.dropped ? `, ${r.errors} errors, ${r.dropped} not sent` : ''})`;
+    console.log(
+      `hot path at ${GET_RATE} GETs/s (fixed rate, latency from each request's intended start) under ~500 record events/s: ` +
+        `${fmtRate(rateOn)} with webhooks delivering, ${fmtRate(rateOff)} without; ` +
+        `${fmtDelay(rateOn.delay)} delivering, ${fmtDelay(rateOff.delay)} cleared`,
+    );
+    rounds.push({ cpuOn, cpuOff, on, off, rateOn, rateOff });
   }
   if (ROUNDS > 1) {
     const median = (f) =>
@@ -241,6 +260,12 @@ try {
         `max ${median((r) => r.on.delay.max).toFixed(1)} / ${median((r) => r.off.delay.max).toFixed(1)} ms; ` +
         `without GETs p99 ${median((r) => r.cpuOn.delay.p99).toFixed(1)} / ${median((r) => r.cpuOff.delay.p99).toFixed(1)} ms, ` +
         `max ${median((r) => r.cpuOn.delay.max).toFixed(1)} / ${median((r) => r.cpuOff.delay.max).toFixed(1)} ms (delivering / cleared)`,
+    );
+    console.log(
+      `medians of ${ROUNDS} rounds at ${GET_RATE} GETs/s: p99 ${median((r) => r.rateOn.p99).toFixed(1)} / ` +
+        `${median((r) => r.rateOff.p99).toFixed(1)} ms, p99.9 ${median((r) => r.rateOn.p999).toFixed(1)} / ` +
+        `${median((r) => r.rateOff.p999).toFixed(1)} ms, p50 ${median((r) => r.rateOn.p50).toFixed(1)} / ` +
+        `${median((r) => r.rateOff.p50).toFixed(1)} ms (delivering / cleared)`,
     );
   }
 } finally {
