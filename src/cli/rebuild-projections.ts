@@ -1,5 +1,6 @@
 import 'reflect-metadata';
 import { createApp } from '../app.factory';
+import { DeliveryThread } from '../app-webhooks/app-webhooks.queries';
 import { loadConfig } from '../platform/config/config';
 import { featureModules } from '../feature-modules';
 import { systemClock } from '../platform/clock';
@@ -12,6 +13,8 @@ import { ProjectionRunner } from '../platform/projections/projection-runner';
  * into them (all projections when no name is given). Run it with the service stopped, on the same
  * DATA_DIR / EVENTSTORE_CONNECTION_STRING.
  */
+const OUTBOX = 'webhooks-outbox';
+
 async function main(): Promise<void> {
   const config = loadConfig({
     SEED: 'none',
@@ -23,10 +26,12 @@ async function main(): Promise<void> {
   try {
     const runner = app.get(ProjectionRunner);
     const head = await app.get<EventStore>(EVENT_STORE).headPosition();
-    const names = process.argv.slice(2).length > 0 ? process.argv.slice(2) : runner.projectionNames();
+    // The webhooks outbox is the delivery thread's read model, in a file of its own (docs/webhooks.md).
+    const names = process.argv.slice(2).length > 0 ? process.argv.slice(2) : [...runner.projectionNames(), OUTBOX];
     for (const name of names) {
       const started = process.hrtime.bigint();
-      await runner.rebuild(name);
+      if (name === OUTBOX) await app.get(DeliveryThread).rebuild();
+      else await runner.rebuild(name);
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
       process.stdout.write(`rebuilt ${name}: ${head} events in ${ms.toFixed(0)} ms\n`);
     }

@@ -9,5 +9,6 @@ export {
   type AssociationTypesRemoved,
   type RecordRef,
   type StoredType,
+  associationEvents,
 } from './domain/association-events';
 export { HUBSPOT_DEFINED_TYPES } from './domain/association-types';

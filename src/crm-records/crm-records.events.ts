@@ -12,4 +12,5 @@ export {
   type RecordPropertiesChanged,
   type RecordRestored,
   type WriteSource,
+  crmRecordsEvents,
 } from './domain/record-events';

@@ -11,4 +11,6 @@ export {
   type AppInstallScopesChanged,
   type AppUninstalled,
   type InstallEvent,
+  oauthEvents,
 } from './domain/oauth-events';
+export { installClockEvents } from './domain/install-clock';

@@ -1,11 +1,11 @@
 import { Client } from '@hubspot/api-client';
 import { Signature } from '@hubspot/api-client/lib/src/utils/signature';
 import { ManualClock } from '../support/manual-clock';
-import { ProjectionRunner } from '../../src/platform/projections/projection-runner';
 import { installAndExchange, oauthFixture, refresh, type OAuthFixture } from '../support/oauth-fixtures';
 import { startTestApp, type TestApp } from '../support/test-app';
 import { operationProblems } from '../support/wire-schemas';
 import { closedPort, WebhookReceiver } from '../support/webhook-receiver';
+import { DeliveryThread } from '../../src/app-webhooks/delivery-thread/delivery-thread';
 
 /**
  * App webhooks end to end: @hubspot/api-client v14's webhooks APIs with the developer key, then
@@ -526,6 +526,9 @@ describe('deliveries', () => {
         }));
         await x.crm.crm.contacts.batchApi.create({ inputs });
       }
+      // With 400 items waiting, both of the app's slots fill (the delivery thread may have sent the
+      // first batch before the others were created, so wait for the second rather than assume it).
+      await receiver.waitFor(() => receiver.heldCount === 2, 'two requests in flight');
       // Release one at a time as requests come in, until all 400 items arrived.
       while (receiver.items().length < 400) {
         await receiver.waitFor(() => receiver.heldCount > 0, 'a held request');
@@ -675,7 +678,7 @@ describe('the outbox is a read model', () => {
     await waitForLog(x.appId, (d) => d.status === 'delivered' || d.status === 'failed', 2);
     const before = await deliveries(x.appId);
     const sent = receiver.requests.length;
-    await t.app.get(ProjectionRunner).rebuild('webhooks-outbox');
+    await t.app.get(DeliveryThread).rebuild();
     expect(await deliveries(x.appId)).toEqual(before);
     const later = await createContact(x, { email: 'after-rebuild@example.com' });
     await receiver.waitForItems((i) => i.objectId === Number(later.id), 1, 'the creation after the rebuild');

@@ -1,11 +1,11 @@
 import { Client } from '@hubspot/api-client';
 import { Signature } from '@hubspot/api-client/lib/src/utils/signature';
 import { EVENT_STORE, type EventStore } from '../../src/platform/event-store/event-store.port';
-import { ProjectionRunner } from '../../src/platform/projections/projection-runner';
 import { ManualClock } from '../support/manual-clock';
 import { installAndExchange, oauthFixture, refresh, type OAuthFixture } from '../support/oauth-fixtures';
 import { startTestApp, type TestApp } from '../support/test-app';
 import { WebhookReceiver } from '../support/webhook-receiver';
+import { DeliveryThread } from '../../src/app-webhooks/delivery-thread/delivery-thread';
 
 /**
  * The delivery log over attempt events that name their items instead of holding the body: the log
@@ -182,7 +182,7 @@ describe('retention', () => {
     ]);
     // The history keeps every attempt; a rebuild of the read model prunes at the same point.
     expect(await store.readAll({ after: 0, limit: 10, type: 'webhooks.DeliveryAttempted' })).toHaveLength(3);
-    await t.app.get(ProjectionRunner).rebuild('webhooks-outbox');
+    await t.app.get(DeliveryThread).rebuild();
     expect(await deliveries(x.appId)).toEqual(log);
   });
 });

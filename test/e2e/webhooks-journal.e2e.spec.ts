@@ -4,6 +4,7 @@ import { WEBHOOKS_JOURNAL_PROJECTION } from '../../src/webhooks-journal/projecti
 import { createAccount, createUser, startTestApp, type TestApp } from '../support/test-app';
 import { exchangeCode, installCode, oauthFixture, type OAuthFixture } from '../support/oauth-fixtures';
 import { componentSchema, operationProblems, wireProblems } from '../support/wire-schemas';
+import { DeliveryThread } from '../../src/app-webhooks/delivery-thread/delivery-thread';
 
 /**
  * The webhooks journal end to end: an app token (client_credentials with the journal scopes),
@@ -294,7 +295,7 @@ describe('the webhooks journal', () => {
     // Rebuilt from the history with the other read models: the same journal, the same offsets.
     const runner = t.app.get(ProjectionRunner);
     await runner.rebuild(WEBHOOKS_JOURNAL_PROJECTION);
-    await runner.rebuild('webhooks-outbox');
+    await t.app.get(DeliveryThread).rebuild();
     expect((await walk(x, J)).map((e) => e.offset)).toEqual(entries.map((e) => e.offset));
   });
 

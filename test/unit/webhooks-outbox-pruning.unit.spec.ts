@@ -1,5 +1,5 @@
 import Database from 'better-sqlite3';
-import { WebhooksQueries } from '../../src/app-webhooks/application/webhooks.queries';
+import { OutboxQueries } from '../../src/app-webhooks/application/outbox-queries';
 import {
   type DeliveryAttempted,
   WebhooksEventType,
@@ -65,7 +65,7 @@ const prune = (appId: number, deliveredBefore: number) =>
   apply({ type: WebhooksEventType.DeliveriesPruned, data: { appId, deliveredBefore, prunedAt: deliveredBefore } });
 
 const log = (appId: number) =>
-  new WebhooksQueries(db)
+  new OutboxQueries(db)
     .deliveries(appId, { limit: 100 })
     .results.map((d) => [d.id, d.status, d.attemptLog.map((a) => a.requestId)]);
 
@@ -107,7 +107,7 @@ describe('webhooks-outbox pruning', () => {
   });
 
   it('rebuilds each body from its items, in order, with the attempt number each was sent with', () => {
-    const [a] = new WebhooksQueries(db).deliveries(1, { limit: 1 }).results;
+    const [a] = new OutboxQueries(db).deliveries(1, { limit: 1 }).results;
     expect(a!.attemptLog.map((x) => JSON.parse(x.request.body) as unknown)).toEqual([
       ['a', 'b', 'c'].map((id) => ({
         eventId: id.charCodeAt(0),
@@ -139,7 +139,7 @@ describe('webhooks-outbox pruning', () => {
       items: [{ eventId: 'e', attemptNumber: 1, attemptedAt: T0, outcome: 'delivered', nextAttemptAt: null }],
     };
     apply({ type: WebhooksEventType.DeliveryAttempted, data: old });
-    const [e] = new WebhooksQueries(db).deliveries(2, { limit: 1 }).results;
+    const [e] = new OutboxQueries(db).deliveries(2, { limit: 1 }).results;
     expect(e!.attemptLog.map((a) => a.request.body)).toEqual([
       '[{"eventId":101,"subscriptionType":"contact.creation","attemptNumber":0,"objectId":1}]',
       '[{"as":"sent"}]',

@@ -25,7 +25,8 @@ import {
   signingSecretStream,
   WebhooksEventType,
 } from '../domain/webhook-events';
-import { WebhookOutboxProjection } from '../projections/webhook-outbox.projection';
+import { WebhookSettingsProjection } from '../projections/webhook-settings.projection';
+import type { DispatchLeaseAnswer } from '../delivery-thread/thread-protocol';
 import { type SettingsView, type SubscriptionView, WebhooksQueries } from './webhooks.queries';
 
 type WithoutTime<C> = C extends unknown ? Omit<C, 'now'> : never;
@@ -66,7 +67,7 @@ export class AppWebhooksHandler implements ICommandHandler<AppWebhooksBusCommand
     private readonly runner: ProjectionRunner,
     @Inject(EVENT_STORE) private readonly store: EventStore,
     queries: WebhooksQueries,
-    projection: WebhookOutboxProjection,
+    projection: WebhookSettingsProjection,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {
     this.apps = streams.forDecider(appWebhooksDecider);
@@ -151,10 +152,6 @@ export class DispatchLeaseBusCommand extends Command<DispatchLeaseAnswer> {
     super();
   }
 }
-
-/** Appended (the stream's new revision and the event's position), or refused: the stream was at `actual`. */
-export type DispatchLeaseAnswer =
-  { appended: true; revision: number; position: number } | { appended: false; actual: number | 'no_stream' };
 
 /**
  * The lease is a fence, not a decision on state: the append at the expected revision is the whole

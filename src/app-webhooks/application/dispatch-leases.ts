@@ -1,16 +1,10 @@
-import { Inject, Injectable, Logger } from '@nestjs/common';
-import { CommandBus } from '@nestjs/cqrs';
 import { randomUUID } from 'node:crypto';
-import { MONOTONIC_CLOCK, type MonotonicClock } from '../../platform/clock';
-import { APP_CONFIG, type AppConfig } from '../../platform/config/config';
-import { EVENT_STORE, type EventStore } from '../../platform/event-store/event-store.port';
+import type { AppConfig } from '../../platform/config/config';
 import type { Recorded } from '../../platform/events/event-type-registry';
-import { ProjectionRunner } from '../../platform/projections/projection-runner';
+import type { ProjectionRunner } from '../../platform/projections/projection-runner';
+import type { DispatchLeaseAnswer, DispatcherBridge } from '../delivery-thread/thread-protocol';
 import { type LeaseHeld, type LeaseSeen, leaseStep, observe } from '../domain/dispatch-lease';
 import type { DispatchLeaseEvent } from '../domain/webhook-events';
-import { DispatchLeaseBusCommand } from './app-webhooks.commands';
-
-const ACTOR = 'system:webhooks-dispatcher';
 
 /**
  * This instance's side of the dispatch leases (domain/dispatch-lease.ts): which apps it may send for,
@@ -18,23 +12,23 @@ const ACTOR = 'system:webhooks-dispatcher';
  * take, renew and release. Only on EventStoreDB, the store several instances share: on the embedded
  * store there is one instance, so it sends for every app and writes no lease.
  */
-@Injectable()
 export class DispatchLeases {
   /** Names this process in the lease events (the pid helps an operator find it). */
   readonly owner = `${process.pid}-${randomUUID().slice(0, 8)}`;
   readonly enabled: boolean;
   private readonly held = new Map<number, LeaseHeld>();
   private readonly seen = new Map<number, LeaseSeen>();
-  private readonly logger = new Logger('Webhooks');
 
   constructor(
-    private readonly commandBus: CommandBus,
+    private readonly bridge: DispatcherBridge,
+    /** The delivery thread's runner (its outbox). */
     private readonly runner: ProjectionRunner,
-    @Inject(EVENT_STORE) store: EventStore,
-    @Inject(MONOTONIC_CLOCK) private readonly monotonic: MonotonicClock,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    /** Only on EventStoreDB (the store several instances share). */
+    enabled: boolean,
+    private readonly monotonic: { elapsedMs(): number },
+    private readonly config: AppConfig['webhooks'],
   ) {
-    this.enabled = store.kind === 'eventstoredb';
+    this.enabled = enabled;
   }
 
   /** A lease event from the feed: what the others hold; one naming another owner fences this one out. */
@@ -83,7 +77,7 @@ export class DispatchLeases {
   holds(appId: number): boolean {
     if (!this.enabled) return true;
     const held = this.held.get(appId);
-    return held !== undefined && this.monotonic.elapsedMs() - held.renewStartedAt < this.config.webhooks.leaseMs;
+    return held !== undefined && this.monotonic.elapsedMs() - held.renewStartedAt < this.config.leaseMs;
   }
 
   /** Releases the leases of apps not in `busy` once idle for half a lease (or all, when shutting down). */
@@ -98,14 +92,15 @@ export class DispatchLeases {
   /** The position of the take, or 0 when another instance's append came first. */
   private async take(appId: number, expected: number | 'no_stream'): Promise<number> {
     const startedAt = this.monotonic.elapsedMs();
-    const answer = await this.commandBus.execute(
-      new DispatchLeaseBusCommand(
-        { type: 'TakeDispatchLease', appId, owner: this.owner, leaseMs: this.config.webhooks.leaseMs, expected },
-        { correlationId: randomUUID(), causationId: null, actor: ACTOR },
-      ),
-    );
+    const answer = (await this.bridge.execute({
+      type: 'TakeDispatchLease',
+      appId,
+      owner: this.owner,
+      leaseMs: this.config.leaseMs,
+      expected,
+    })) as DispatchLeaseAnswer;
     if (answer.appended) {
-      if (!this.held.has(appId)) this.logger.log(`sending app ${appId}'s webhooks from this instance`);
+      if (!this.held.has(appId)) this.bridge.log('log', `sending app ${appId}'s webhooks from this instance`);
       this.held.set(appId, { revision: answer.revision, renewStartedAt: startedAt });
       return answer.position;
     }
@@ -115,12 +110,12 @@ export class DispatchLeases {
 
   private async release(appId: number, expected: number): Promise<void> {
     this.held.delete(appId);
-    const answer = await this.commandBus.execute(
-      new DispatchLeaseBusCommand(
-        { type: 'ReleaseDispatchLease', appId, owner: this.owner, expected },
-        { correlationId: randomUUID(), causationId: null, actor: ACTOR },
-      ),
-    );
+    const answer = (await this.bridge.execute({
+      type: 'ReleaseDispatchLease',
+      appId,
+      owner: this.owner,
+      expected,
+    })) as DispatchLeaseAnswer;
     if (!answer.appended) this.lost(appId, answer.actual);
   }
 
@@ -134,12 +129,12 @@ export class DispatchLeases {
       revision: actual,
       owner: null,
       released: false,
-      leaseMs: this.config.webhooks.leaseMs,
+      leaseMs: this.config.leaseMs,
       seenAt: this.monotonic.elapsedMs(),
     });
   }
 
   private timing() {
-    return { leaseMs: this.config.webhooks.leaseMs, timeoutMs: this.config.webhooks.timeoutMs };
+    return { leaseMs: this.config.leaseMs, timeoutMs: this.config.timeoutMs };
   }
 }

@@ -1,15 +1,13 @@
-import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
-import { CommandBus } from '@nestjs/cqrs';
 import { createHash, createHmac, randomUUID } from 'node:crypto';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { AssociationEventType } from '../../crm-associations/crm-associations.events';
 import { CrmRecordEventType } from '../../crm-records/crm-records.events';
-import { CLOCK, type Clock, InstallClocks, MONOTONIC_CLOCK, type MonotonicClock } from '../../platform/clock';
-import { APP_CONFIG, type AppConfig } from '../../platform/config/config';
+import type { AppConfig } from '../../platform/config/config';
 import type { DomainEvent } from '../../platform/events/envelope';
 import type { Recorded } from '../../platform/events/event-type-registry';
 import type { Reactor } from '../../platform/projections/projection';
-import { ProjectionRunner } from '../../platform/projections/projection-runner';
+import type { ProjectionRunner } from '../../platform/projections/projection-runner';
+import type { ClockReading, DispatcherBridge } from '../delivery-thread/thread-protocol';
 import { afterAttempt, retryAfterMs } from '../domain/deliveries';
 import { requestBody } from '../domain/request-body';
 import {
@@ -19,18 +17,15 @@ import {
   WebhooksEventType,
 } from '../domain/webhook-events';
 import { OAuthEventType } from '../../oauth/oauth.events';
-import { DeliveryRecordBusCommand, PruneDeliveriesBusCommand } from './app-webhooks.commands';
-import { DispatchLeases } from './dispatch-leases';
+import type { DispatchLeases } from './dispatch-leases';
+import type { OutboxItem, OutboxQueries, WaitingItem } from './outbox-queries';
 import { WebhookRequests } from './webhook-requests';
-import { WebhookSigningSecrets } from './signing-secrets';
-import { type OutboxItem, type WaitingItem, WebhooksQueries } from './webhooks.queries';
 
 /** HubSpot's batch ceiling: at most 100 events per request. */
 export const MAX_EVENTS_PER_REQUEST = 100;
 /** HubSpot's User-Agent on webhook requests. */
 export const HUBSPOT_WEBHOOK_USER_AGENT =
   'HubSpot Connect 2.0 (http://dev.hubspot.com/) (namespace: webhooks-nio-http-client) - WebhooksExecutorDaemon-executor';
-const ACTOR = 'system:webhooks-dispatcher';
 /**
  * Record events come by the hundred (a batch create is 100 events): they wake the dispatcher at most
  * once per this many ms, not once each (each pass reads the app's waiting items).
@@ -59,19 +54,19 @@ export function signatureHeaders(
 }
 
 /**
- * The webhook deliveries: a reactor on the checkpointed feed that wakes when a change could have
- * made work (a record event, a subscription, an install, an attempt), waits for the outbox read
- * model to hold it, then sends every due item: at most 100 per request, at most the app's
- * `maxConcurrentRequests` requests in flight, each answered within the timeout or counted failed.
- * Every attempt is appended (`webhooks.DeliveryAttempted`) before its items are free again, so an
- * item is sent at least once: a crash before the append leaves it waiting, and the next start sends
- * it again with the same eventId. Items come due on their install's clock (a retry moved ahead by
- * the install-clock control is sent at once); the poll finds those that came due as time passed.
- * With several instances on one store, only the holder of an app's dispatch lease sends its items
- * (dispatch-leases.ts), so each attempt leaves one instance.
+ * The webhook deliveries, on the delivery thread: a reactor on that thread's own feed that wakes
+ * when a change could have made work (a record event, a subscription, an install, an attempt),
+ * waits for the outbox read model to hold it, then sends every due item: at most 100 per request,
+ * at most the app's `maxConcurrentRequests` requests in flight, each answered within the timeout or
+ * counted failed. Every attempt is appended (`webhooks.DeliveryAttempted`, by the API's thread:
+ * DispatcherBridge) before its items are free again, so an item is sent at least once: a crash
+ * before the append leaves it waiting, and the next start sends it again with the same eventId.
+ * Items come due on their install's clock (read from the API's thread, where the install-clock
+ * control moves it); the poll finds those that came due as time passed. With several instances on
+ * one store, only the holder of an app's dispatch lease sends its items (dispatch-leases.ts), so
+ * each attempt leaves one instance.
  */
-@Injectable()
-export class WebhookDispatcher implements Reactor, OnApplicationBootstrap, OnModuleDestroy {
+export class WebhookDispatcher implements Reactor {
   readonly name = 'webhooks-dispatcher';
   readonly handles = [
     CrmRecordEventType.RecordCreated,
@@ -91,7 +86,6 @@ export class WebhookDispatcher implements Reactor, OnApplicationBootstrap, OnMod
     OAuthEventType.AppInstallScopesChanged,
     'oauth.InstallClockAdvanced',
   ];
-  private readonly logger = new Logger('Webhooks');
   private readonly inFlight = new Map<number, number>();
   private readonly sending = new Set<string>();
   private readonly requests = new Set<Promise<void>>();
@@ -107,15 +101,13 @@ export class WebhookDispatcher implements Reactor, OnApplicationBootstrap, OnMod
   private readonly http = new WebhookRequests();
 
   constructor(
-    private readonly queries: WebhooksQueries,
-    private readonly clocks: InstallClocks,
+    private readonly queries: OutboxQueries,
+    /** The delivery thread's runner (its outbox). */
     private readonly runner: ProjectionRunner,
-    private readonly commandBus: CommandBus,
+    private readonly bridge: DispatcherBridge,
     private readonly leases: DispatchLeases,
-    private readonly secrets: WebhookSigningSecrets,
-    @Inject(CLOCK) private readonly clock: Clock,
-    @Inject(MONOTONIC_CLOCK) private readonly monotonic: MonotonicClock,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly monotonic: { elapsedMs(): number },
+    private readonly config: AppConfig['webhooks'],
   ) {}
 
   handle(event: Recorded<DomainEvent>): Promise<void> {
@@ -128,12 +120,11 @@ export class WebhookDispatcher implements Reactor, OnApplicationBootstrap, OnMod
     return Promise.resolve();
   }
 
-  onApplicationBootstrap(): void {
-    if (!this.config.webhooks.enabled) return;
-    this.loop = this.run();
+  start(): void {
+    this.loop ??= this.run();
   }
 
-  async onModuleDestroy(): Promise<void> {
+  async stop(): Promise<void> {
     this.stopping = true;
     if (this.batchTimer) clearTimeout(this.batchTimer);
     this.wake();
@@ -160,7 +151,6 @@ export class WebhookDispatcher implements Reactor, OnApplicationBootstrap, OnMod
   }
 
   private async run(): Promise<void> {
-    await this.resealAfterKeyRotation();
     while (!this.stopping) {
       this.woken = false;
       try {
@@ -168,11 +158,11 @@ export class WebhookDispatcher implements Reactor, OnApplicationBootstrap, OnMod
         await this.dispatchDue();
         await this.pruneDelivered();
       } catch (error) {
-        this.logger.error(`dispatch failed: ${(error as Error).message}`);
+        this.bridge.log('error', `dispatch failed: ${(error as Error).message}`);
       }
       if (this.woken || this.stopping) continue;
       await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, this.config.webhooks.pollMs);
+        const timer = setTimeout(resolve, this.config.pollMs);
         timer.unref();
         this.wakeUp = () => {
           clearTimeout(timer);
@@ -183,33 +173,20 @@ export class WebhookDispatcher implements Reactor, OnApplicationBootstrap, OnMod
     }
   }
 
-  /** Once the read models hold the history: client secrets sealed with an older signing key, sealed anew. */
-  private async resealAfterKeyRotation(): Promise<void> {
-    try {
-      await this.runner.waitForHead();
-      await this.secrets.resealStale();
-    } catch (error) {
-      this.logger.error(`re-sealing client secrets failed: ${(error as Error).message}`);
-    }
-  }
-
   /**
    * Once an hour (service time): each app whose items were delivered before the retention's edge
    * since the last look gets a `webhooks.DeliveriesPruned` up to it (the log forgets them; the
    * history keeps them). Several instances may each append one: pruning twice removes nothing more.
    */
   private async pruneDelivered(): Promise<void> {
-    const now = this.clock.now();
+    const { now } = await this.bridge.clocks(0, []);
     if (now - this.prunedAt < PRUNE_EVERY_MS) return;
     this.prunedAt = now;
-    const before = now - this.config.webhooks.retentionDays * 86_400_000;
+    const before = now - this.config.retentionDays * 86_400_000;
     for (const appId of this.queries.appsDeliveredBetween(this.prunedBefore, before)) {
-      const { position } = await this.commandBus.execute(
-        new PruneDeliveriesBusCommand(
-          { type: 'PruneDeliveries', appId, deliveredBefore: before },
-          { correlationId: randomUUID(), causationId: null, actor: ACTOR },
-        ),
-      );
+      const { position } = (await this.bridge.execute({ type: 'PruneDeliveries', appId, deliveredBefore: before })) as {
+        position: number;
+      };
       await this.runner.readModelsReached(position);
     }
     this.prunedBefore = Math.max(this.prunedBefore, before);
@@ -219,20 +196,20 @@ export class WebhookDispatcher implements Reactor, OnApplicationBootstrap, OnMod
   private async dispatchDue(): Promise<void> {
     const busy = new Set<number>();
     for (const app of this.queries.appsWithWork()) {
-      let batches = this.dueBatches(app);
+      let batches = await this.dueBatches(app);
       const inFlight = (this.inFlight.get(app.appId) ?? 0) > 0;
       if (batches.length > 0 || inFlight) busy.add(app.appId);
       if (this.leases.enabled) {
         if (!(await this.leases.maySend(app.appId, busy.has(app.appId)))) continue;
         // A take waited for the read models to hold the previous owner's attempts: look again.
-        batches = this.dueBatches(app);
+        batches = await this.dueBatches(app);
       }
       // One request per turn of the event loop: reading 100 payloads, the body, its signatures and
       // the request's start are a slice of their own, not one long run for every batch of every app.
       for (const batch of batches) {
         await nextTurn();
         if (this.stopping || !this.leases.holds(app.appId)) break;
-        this.start(app, batch);
+        this.startRequest(app, batch);
       }
     }
     if (this.leases.enabled) {
@@ -242,16 +219,12 @@ export class WebhookDispatcher implements Reactor, OnApplicationBootstrap, OnMod
   }
 
   /** The app's due items in batches of at most 100, as many batches as its free concurrency. */
-  private dueBatches(app: { appId: number; maxConcurrentRequests: number }): WaitingItem[][] {
+  private async dueBatches(app: { appId: number; maxConcurrentRequests: number }): Promise<WaitingItem[][]> {
     let capacity = app.maxConcurrentRequests - (this.inFlight.get(app.appId) ?? 0);
     if (capacity <= 0) return [];
-    const nowByHub = new Map<number, number>();
-    const nowFor = (hubId: number) => {
-      let now = nowByHub.get(hubId);
-      if (now === undefined) nowByHub.set(hubId, (now = this.clocks.nowFor(app.appId, hubId)));
-      return now;
-    };
     const waiting = this.queries.waitingItems(app.appId, capacity * MAX_EVENTS_PER_REQUEST + this.sending.size);
+    if (waiting.length === 0) return [];
+    const nowFor = await this.installClocks(app.appId, waiting);
     const batches: WaitingItem[][] = [];
     let batch: WaitingItem[] = [];
     for (const item of waiting) {
@@ -267,7 +240,18 @@ export class WebhookDispatcher implements Reactor, OnApplicationBootstrap, OnMod
     return batches;
   }
 
-  private start(app: { appId: number; targetUrl: string }, batch: WaitingItem[]): void {
+  /** The installs' times of these items' accounts, read once for them all. */
+  private async installClocks(
+    appId: number,
+    items: readonly { hubId: number }[],
+  ): Promise<((hubId: number) => number) & { reading: ClockReading }> {
+    const hubIds = [...new Set(items.map((i) => i.hubId))];
+    const reading = await this.bridge.clocks(appId, hubIds);
+    const byHub = new Map(hubIds.map((hubId, i) => [hubId, reading.installs[i]!]));
+    return Object.assign((hubId: number) => byHub.get(hubId) ?? reading.now, { reading });
+  }
+
+  private startRequest(app: { appId: number; targetUrl: string }, batch: WaitingItem[]): void {
     const items = this.queries.withPayloads(batch);
     if (items.length === 0) return;
     this.inFlight.set(app.appId, (this.inFlight.get(app.appId) ?? 0) + 1);
@@ -275,7 +259,7 @@ export class WebhookDispatcher implements Reactor, OnApplicationBootstrap, OnMod
     const request = this.send(app.appId, app.targetUrl, items)
       .catch((error: unknown) => {
         // Not recorded: the items stay waiting and are sent again (at least once).
-        this.logger.error(`delivery to app ${app.appId} not recorded: ${(error as Error).message}`);
+        this.bridge.log('error', `delivery to app ${app.appId} not recorded: ${(error as Error).message}`);
       })
       .finally(() => {
         this.inFlight.set(app.appId, (this.inFlight.get(app.appId) ?? 1) - 1);
@@ -288,25 +272,25 @@ export class WebhookDispatcher implements Reactor, OnApplicationBootstrap, OnMod
 
   private async send(appId: number, url: string, items: OutboxItem[]): Promise<void> {
     const body = requestBody(items);
-    const sentAt = this.clock.now();
-    const secret = this.secrets.secretFor(appId);
+    const [{ now: sentAt }, secret] = await Promise.all([this.bridge.clocks(appId, []), this.bridge.secret(appId)]);
     const headers: Record<string, string> = {
       'Content-Type': 'application/json',
       'User-Agent': HUBSPOT_WEBHOOK_USER_AGENT,
       ...(secret === null ? {} : signatureHeaders(secret, url, body, String(sentAt))),
       ...(secret === null ? { 'X-HubSpot-Request-Timestamp': String(sentAt) } : {}),
-      'X-HubSpot-Timeout-Millis': String(this.config.webhooks.timeoutMs),
+      'X-HubSpot-Timeout-Millis': String(this.config.timeoutMs),
     };
     const started = this.monotonic.elapsedMs();
     const { statusCode, retryAfter, responseBody, error } = await this.http.post(
       url,
       headers,
       body,
-      this.config.webhooks.timeoutMs,
+      this.config.timeoutMs,
     );
     const durationMs = Math.max(0, Math.round(this.monotonic.elapsedMs() - started));
+    const nowFor = await this.installClocks(appId, items);
     const attempted: AttemptedItem[] = items.map((item) => {
-      const now = this.clocks.nowFor(appId, item.hubId);
+      const now = nowFor(item.hubId);
       return {
         eventId: item.eventId,
         attemptNumber: item.attemptNumber,
@@ -333,12 +317,9 @@ export class WebhookDispatcher implements Reactor, OnApplicationBootstrap, OnMod
       durationMs,
       items: attempted,
     };
-    const { position } = await this.commandBus.execute(
-      new DeliveryRecordBusCommand(
-        { type: 'RecordDeliveryAttempt', attempt },
-        { correlationId: randomUUID(), causationId: null, actor: ACTOR },
-      ),
-    );
+    const { position } = (await this.bridge.execute({ type: 'RecordDeliveryAttempt', attempt })) as {
+      position: number;
+    };
     // The items are free again only once the outbox shows the attempt (else they would be re-sent).
     await this.runner.readModelsReached(position);
   }

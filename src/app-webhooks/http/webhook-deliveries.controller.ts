@@ -7,9 +7,9 @@ import type { CommandContext } from '../../platform/events/envelope';
 import { IntParamPipe } from '../../platform/http/int-param.pipe';
 import { Ctx } from '../../platform/http/request-context';
 import { Authenticated } from '../../platform/http/authentication';
-import { ProjectionRunner } from '../../platform/projections/projection-runner';
 import { DeliveryRecordBusCommand } from '../application/app-webhooks.commands';
-import { type DeliveryStatus, type DeliveryView, WebhooksQueries } from '../application/webhooks.queries';
+import type { DeliveryStatus, DeliveryView } from '../application/outbox-queries';
+import { DeliveryThread } from '../delivery-thread/delivery-thread';
 
 const STATUSES: readonly DeliveryStatus[] = ['pending', 'retrying', 'delivered', 'failed', 'abandoned'];
 
@@ -23,10 +23,9 @@ const STATUSES: readonly DeliveryStatus[] = ['pending', 'retrying', 'delivered',
 @Controller('admin/v1/apps/:appId/webhook-deliveries')
 export class WebhookDeliveriesController {
   constructor(
-    private readonly queries: WebhooksQueries,
+    private readonly thread: DeliveryThread,
     private readonly directory: DirectoryQueries,
     private readonly commandBus: CommandBus,
-    private readonly runner: ProjectionRunner,
   ) {}
 
   @Get()
@@ -36,7 +35,7 @@ export class WebhookDeliveriesController {
   @ApiQuery({ name: 'objectId', required: false, type: Number })
   @ApiQuery({ name: 'limit', required: false, type: Number })
   @ApiQuery({ name: 'after', required: false })
-  list(
+  async list(
     @Param('appId', new IntParamPipe()) appId: number,
     @Query('status') status: unknown,
     @Query('subscriptionId', new IntParamPipe({ optional: true })) subscriptionId: number | undefined,
@@ -44,14 +43,14 @@ export class WebhookDeliveriesController {
     @Query('limit', new IntParamPipe({ optional: true, max: 100 })) limit: number | undefined,
     @Query('after', new IntParamPipe({ optional: true, min: 0, max: Number.MAX_SAFE_INTEGER }))
     after: number | undefined,
-  ): { results: DeliveryView[]; paging?: { next: { after: string } } } {
+  ): Promise<{ results: DeliveryView[]; paging?: { next: { after: string } } }> {
     if (!this.directory.getApp(appId)) throw HubSpotError.notFound(`No app with appId ${appId}`);
     if (status !== undefined && !STATUSES.includes(status as DeliveryStatus)) {
       throw HubSpotError.validation(`status must be one of ${STATUSES.join(', ')}`, [
         { message: `expected one of ${STATUSES.join(', ')}`, in: 'status', code: 'INVALID_ENUM' },
       ]);
     }
-    const page = this.queries.deliveries(appId, {
+    const page = await this.thread.deliveries(appId, {
       ...(status === undefined ? {} : { status: status as DeliveryStatus }),
       ...(subscriptionId === undefined ? {} : { subscriptionId }),
       ...(objectId === undefined ? {} : { objectId }),
@@ -65,11 +64,11 @@ export class WebhookDeliveriesController {
 
   @Get(':id')
   @ApiOperation({ summary: 'One delivery (by its eventId) with its attempts' })
-  get(
+  async get(
     @Param('appId', new IntParamPipe()) appId: number,
     @Param('id', new IntParamPipe({ max: Number.MAX_SAFE_INTEGER })) id: number,
-  ): DeliveryView {
-    const view = this.queries.delivery(appId, String(id));
+  ): Promise<DeliveryView> {
+    const view = await this.thread.delivery(appId, String(id));
     if (!view) throw HubSpotError.notFound(`No webhook delivery ${id} for app ${appId}.`);
     return view;
   }
@@ -82,12 +81,11 @@ export class WebhookDeliveriesController {
     @Param('id', new IntParamPipe({ max: Number.MAX_SAFE_INTEGER })) id: number,
     @Ctx() ctx: CommandContext,
   ): Promise<DeliveryView> {
-    const view = this.queries.delivery(appId, String(id));
+    const view = await this.thread.delivery(appId, String(id));
     if (!view) throw HubSpotError.notFound(`No webhook delivery ${id} for app ${appId}.`);
     const { position } = await this.commandBus.execute(
       new DeliveryRecordBusCommand({ type: 'RequestRedelivery', appId, hubId: view.portalId, eventId: view.id }, ctx),
     );
-    await this.runner.readModelsReached(position);
-    return this.queries.delivery(appId, String(id)) ?? view;
+    return (await this.thread.delivery(appId, String(id), position)) ?? view;
   }
 }

@@ -1,4 +1,3 @@
-import { Injectable } from '@nestjs/common';
 import type Database from 'better-sqlite3';
 import {
   type AssociationEvent,
@@ -10,38 +9,35 @@ import type { Recorded } from '../../platform/events/event-type-registry';
 import type { Projection } from '../../platform/projections/projection';
 import { cachedStatement } from '../../platform/projections/statement-cache';
 import { payloadItemsFor, type RecordChange, type SubscriptionRef } from '../domain/deliveries';
-import { readScopesOf, subscribedObjectTypeId } from '../domain/subscription-types';
+import { readScopesOf } from '../domain/subscription-types';
 import { WebhooksEventType, type WebhooksEvent } from '../domain/webhook-events';
 import { OAuthEventType, type InstallEvent } from '../../oauth/oauth.events';
+import { applyConfigEvent, CONFIG_EVENT_TYPES, CONFIG_TABLES_DDL, CONFIG_TABLES_RESET } from './webhook-config-tables';
 
 type OutboxEvent = WebhooksEvent | RecordEvent | InstallEvent | AssociationEvent;
 
 export const WEBHOOK_OUTBOX_PROJECTION = 'webhooks-outbox';
 
 /**
- * The apps' webhook settings and subscriptions, and the outbox: applied in feed order, so each
- * record change is matched against the subscriptions and installs as they were at its position
- * (a subscription sees only changes after it was made; an install without the object's read scope
+ * The delivery thread's read model (in its own file, webhooks-outbox.sqlite): the apps' webhook
+ * settings and subscriptions, the installs, and the outbox, applied in feed order, so each record
+ * change is matched against the subscriptions and installs as they were at its position (a
+ * subscription sees only changes after it was made; an install without the object's read scope
  * sees nothing). Each matching (change, subscription) is one outbox item with its payload and a
  * stable eventId; delivery attempts and redeliveries move it on. Rebuildable from the events: the
  * attempts replay onto the items they were made for.
  */
-@Injectable()
 export class WebhookOutboxProjection implements Projection<OutboxEvent> {
   readonly name = WEBHOOK_OUTBOX_PROJECTION;
   // 2: attempts name their items in body order (the body is rebuilt, not stored); pruning.
-  readonly version = 2;
+  // 3: in a file of its own, on the delivery thread.
+  readonly version = 3;
   readonly handles: readonly OutboxEvent['type'][] = [
-    WebhooksEventType.SettingsConfigured,
-    WebhooksEventType.SettingsCleared,
-    WebhooksEventType.SubscriptionCreated,
-    WebhooksEventType.SubscriptionActivationChanged,
-    WebhooksEventType.SubscriptionDeleted,
+    ...CONFIG_EVENT_TYPES,
     WebhooksEventType.DeliveryAttempted,
     WebhooksEventType.RedeliveryRequested,
     WebhooksEventType.DispatchLeaseTaken,
     WebhooksEventType.DispatchLeaseReleased,
-    WebhooksEventType.SigningSecretResealed,
     WebhooksEventType.DeliveriesPruned,
     OAuthEventType.AppInstalled,
     OAuthEventType.AppInstallScopesChanged,
@@ -71,16 +67,8 @@ export class WebhookOutboxProjection implements Projection<OutboxEvent> {
     const attempts = db.prepare('PRAGMA table_info(wh_attempts)').all() as { name: string; notnull: number }[];
     if (attempts.some((c) => c.name === 'request_body' && c.notnull === 1))
       db.exec('DROP TABLE wh_attempts; DROP TABLE IF EXISTS wh_attempt_items;');
+    db.exec(CONFIG_TABLES_DDL);
     db.exec(`
-      CREATE TABLE IF NOT EXISTS wh_settings (
-        app_id INTEGER PRIMARY KEY, target_url TEXT NOT NULL, max_concurrent INTEGER NOT NULL,
-        created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL);
-      CREATE TABLE IF NOT EXISTS wh_subscriptions (
-        app_id INTEGER NOT NULL, subscription_id INTEGER NOT NULL, event_type TEXT NOT NULL,
-        property_name TEXT, object_type_id TEXT, followed_type TEXT, active INTEGER NOT NULL,
-        created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL,
-        PRIMARY KEY (app_id, subscription_id));
-      CREATE INDEX IF NOT EXISTS wh_subscriptions_followed ON wh_subscriptions (followed_type, active);
       CREATE TABLE IF NOT EXISTS wh_installs (
         hub_id INTEGER NOT NULL, app_id INTEGER NOT NULL, scopes TEXT NOT NULL, PRIMARY KEY (hub_id, app_id));
       CREATE TABLE IF NOT EXISTS wh_outbox (
@@ -95,8 +83,6 @@ export class WebhookOutboxProjection implements Projection<OutboxEvent> {
         request_id TEXT PRIMARY KEY, app_id INTEGER NOT NULL, position INTEGER NOT NULL, url TEXT NOT NULL,
         sent_at INTEGER NOT NULL, request_headers TEXT NOT NULL,
         request_body TEXT, status_code INTEGER, error TEXT, response_body TEXT, duration_ms INTEGER NOT NULL);
-      CREATE TABLE IF NOT EXISTS wh_resealed_secrets (
-        app_id INTEGER PRIMARY KEY, sealed TEXT NOT NULL, replaces TEXT NOT NULL);
       CREATE TABLE IF NOT EXISTS wh_attempt_items (
         event_id TEXT NOT NULL, request_id TEXT NOT NULL, attempt_number INTEGER NOT NULL, outcome TEXT NOT NULL,
         next_attempt_at INTEGER, ordinal INTEGER NOT NULL, PRIMARY KEY (event_id, request_id));
@@ -106,65 +92,16 @@ export class WebhookOutboxProjection implements Projection<OutboxEvent> {
 
   reset(db: Database.Database): void {
     this.audience.clear();
-    db.exec(`DELETE FROM wh_settings; DELETE FROM wh_subscriptions; DELETE FROM wh_installs; DELETE FROM wh_outbox;
-      DELETE FROM sqlite_sequence WHERE name = 'wh_outbox'; DELETE FROM wh_attempts; DELETE FROM wh_attempt_items;
-      DELETE FROM wh_resealed_secrets;`);
+    db.exec(CONFIG_TABLES_RESET);
+    db.exec(`DELETE FROM wh_installs; DELETE FROM wh_outbox; DELETE FROM sqlite_sequence WHERE name = 'wh_outbox';
+      DELETE FROM wh_attempts; DELETE FROM wh_attempt_items;`);
   }
 
   apply(event: Recorded<OutboxEvent>, db: Database.Database): void {
     const run = (sql: string, ...params: unknown[]) => cachedStatement(db, sql).run(...params);
     if (AUDIENCE_EVENTS.has(event.type)) this.audience.clear();
+    if (applyConfigEvent(event as Recorded<WebhooksEvent>, db)) return;
     switch (event.type) {
-      case WebhooksEventType.SettingsConfigured: {
-        const d = event.data;
-        run(
-          `INSERT INTO wh_settings VALUES (?, ?, ?, ?, ?) ON CONFLICT (app_id) DO UPDATE SET
-             target_url = excluded.target_url, max_concurrent = excluded.max_concurrent, updated_at = excluded.updated_at`,
-          d.appId,
-          d.targetUrl,
-          d.maxConcurrentRequests,
-          d.configuredAt,
-          d.configuredAt,
-        );
-        return;
-      }
-      case WebhooksEventType.SettingsCleared:
-        run('DELETE FROM wh_settings WHERE app_id = ?', event.data.appId);
-        return;
-      case WebhooksEventType.SubscriptionCreated: {
-        const d = event.data;
-        run(
-          'INSERT OR REPLACE INTO wh_subscriptions VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
-          d.appId,
-          d.subscriptionId,
-          d.eventType,
-          d.propertyName,
-          d.objectTypeId,
-          subscribedObjectTypeId(d.eventType, d.objectTypeId),
-          d.active ? 1 : 0,
-          d.createdAt,
-          d.createdAt,
-        );
-        return;
-      }
-      case WebhooksEventType.SubscriptionActivationChanged: {
-        const d = event.data;
-        run(
-          'UPDATE wh_subscriptions SET active = ?, updated_at = ? WHERE app_id = ? AND subscription_id = ?',
-          d.active ? 1 : 0,
-          d.updatedAt,
-          d.appId,
-          d.subscriptionId,
-        );
-        return;
-      }
-      case WebhooksEventType.SubscriptionDeleted:
-        run(
-          'DELETE FROM wh_subscriptions WHERE app_id = ? AND subscription_id = ?',
-          event.data.appId,
-          event.data.subscriptionId,
-        );
-        return;
       case WebhooksEventType.DeliveryAttempted: {
         const d = event.data;
         run(
@@ -224,14 +161,6 @@ export class WebhookOutboxProjection implements Projection<OutboxEvent> {
       }
       case WebhooksEventType.DeliveriesPruned:
         pruneDelivered(event.data.appId, event.data.deliveredBefore, db);
-        return;
-      case WebhooksEventType.SigningSecretResealed:
-        run(
-          'INSERT OR REPLACE INTO wh_resealed_secrets VALUES (?, ?, ?)',
-          event.data.appId,
-          event.data.sealed,
-          event.data.replaces,
-        );
         return;
       case WebhooksEventType.DispatchLeaseTaken:
       case WebhooksEventType.DispatchLeaseReleased:

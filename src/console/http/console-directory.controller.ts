@@ -12,7 +12,7 @@ import {
 } from '../../oauth';
 import { InstallQueries, type InstallView, OutstandingTokensQueries } from '../../oauth/oauth.queries';
 import { DeliveryRecordBusCommand } from '../../app-webhooks';
-import { WebhooksQueries, type DeliveryStatus } from '../../app-webhooks/app-webhooks.queries';
+import { DeliveryThread, type DeliveryStatus } from '../../app-webhooks/app-webhooks.queries';
 import { CLOCK, type Clock, InstallClocks } from '../../platform/clock';
 import type { CommandContext } from '../../platform/events/envelope';
 import { consoleErrors } from '../domain/console-errors';
@@ -35,7 +35,7 @@ export class ConsoleDirectoryController {
     private readonly directory: DirectoryQueries,
     private readonly installs: InstallQueries,
     private readonly outstanding: OutstandingTokensQueries,
-    private readonly webhooks: WebhooksQueries,
+    private readonly webhooks: DeliveryThread,
     private readonly clocks: InstallClocks,
     private readonly commandBus: CommandBus,
     @Inject(CLOCK) private readonly clock: Clock,
@@ -142,7 +142,7 @@ export class ConsoleDirectoryController {
 
   @Get('apps/:appId')
   async app(@Param('appId') raw: string, @Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
-    await this.responses.signedIn(request, reply, (csrfToken) => {
+    await this.responses.signedIn(request, reply, async (csrfToken) => {
       const appId = idParam(raw, 'App');
       const app = this.directory.getApp(appId);
       if (!app) throw consoleErrors.notFound(`App ${appId}`);
@@ -151,7 +151,7 @@ export class ConsoleDirectoryController {
         throw consoleErrors.badInput(`status must be one of ${STATUSES.join(', ')}.`);
       }
       const after = whole(request.query, 'after');
-      const deliveries = this.webhooks.deliveries(appId, {
+      const deliveries = await this.webhooks.deliveries(appId, {
         ...(status ? { status: status as DeliveryStatus } : {}),
         ...(after !== undefined ? { after } : {}),
         limit: 20,
@@ -287,7 +287,7 @@ ${withoutSecretLike(
     await this.responses.signedIn(request, reply, async () => {
       const appId = idParam(rawApp, 'App');
       const id = idParam(rawId, 'Delivery');
-      const view = this.webhooks.delivery(appId, String(id));
+      const view = await this.webhooks.delivery(appId, String(id));
       if (!view) throw consoleErrors.notFound(`Webhook delivery ${id} of app ${appId}`);
       await this.commandBus.execute(
         new DeliveryRecordBusCommand(

@@ -77,6 +77,15 @@ export interface StoreRetention {
   ): Promise<AppendResult>;
 }
 
+/**
+ * Where another thread of this process can read the same feed (its own connection): the SQLite
+ * file, or the EventStoreDB connection string. Absent on a store no other thread can open.
+ */
+export type FeedSource = { kind: 'sqlite'; file: string } | { kind: 'eventstoredb'; connectionString: string };
+
+/** The reads a projection runner needs: the feed, its head and typed pages. */
+export type FeedReader = Pick<EventStore, 'kind' | 'readAll' | 'subscribeToAll' | 'headPosition'>;
+
 /** Store-neutral port. The SQLite adapter and the EventStoreDB adapter pass one contract suite. */
 export interface EventStore {
   readonly kind: 'sqlite' | 'eventstoredb';
@@ -86,6 +95,14 @@ export interface EventStore {
    * issued together and share a commit. False for a networked store, where calls may overtake.
    */
   readonly appendsInCallOrder: boolean;
+  /** Where a worker thread reads the same feed (the webhooks' delivery thread). */
+  readonly feedSource?: FeedSource;
+  /**
+   * Calls `listener` after each commit that wrote events: how a reader of the same SQLite file on
+   * another thread learns that there is more to read. Returns the way to stop. Absent where the
+   * other reader is told by the store itself (EventStoreDB's subscriptions).
+   */
+  onCommitted?(listener: () => void): () => void;
   /** How this store removes archived events; absent when it cannot (archiving is then refused). */
   readonly retention?: StoreRetention;
   /**

@@ -5,6 +5,7 @@ import {
   type AppendResult,
   type EventStore,
   type ExpectedRevision,
+  type FeedSource,
   type ReadAllOptions,
   type ReadBackwardOptions,
   type StoreRetention,
@@ -64,6 +65,7 @@ const PAGE = 512;
 /** EventStoreDB adapter of the store-neutral port (@eventstore/db-client 6.2.1, gRPC). */
 export class EventStoreDbEventStore implements EventStore {
   readonly kind = 'eventstoredb' as const;
+  readonly feedSource?: FeedSource;
   /** Concurrent gRPC calls may reach the server in any order. */
   readonly appendsInCallOrder = false;
   /** `$tb` on archived streams (the real client only: a scripted stand-in has no metadata calls). */
@@ -83,6 +85,7 @@ export class EventStoreDbEventStore implements EventStore {
     private readonly options: EventStoreDbEventStoreOptions = {},
   ) {
     if (typeof connection === 'string') {
+      this.feedSource = { kind: 'eventstoredb', connectionString: connection };
       this.credentials = options.credentials ?? appendCredentials(connection);
       this.client = connectEsdb(connection);
     } else {

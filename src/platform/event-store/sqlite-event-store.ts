@@ -24,6 +24,7 @@ import type {
   ArchivedEventRef,
   EventStore,
   ExpectedRevision,
+  FeedSource,
   ReadAllOptions,
   ReadBackwardOptions,
   StoreRetention,
@@ -112,6 +113,7 @@ export class SqliteEventStore implements EventStore {
   readonly kind = 'sqlite' as const;
   /** One queue, one writer thread that takes the appends of a group (and the groups) in order. */
   readonly appendsInCallOrder = true;
+  readonly feedSource: FeedSource;
   /** Archived events are deleted in the transaction that appends their record. */
   readonly retention: StoreRetention = {
     appendRemovingArchived: (streamId, events, expected, archived) =>
@@ -146,6 +148,7 @@ export class SqliteEventStore implements EventStore {
     file: string,
     private readonly options: SqliteEventStoreOptions = {},
   ) {
+    this.feedSource = { kind: 'sqlite', file };
     this.maxBatch = options.maxBatch ?? 512;
     this.cache = new StreamCache(options.streamCacheSize ?? 0, options.streamCacheBytes);
     this.liveTail = new LiveTail(options.liveTailSize ?? 0, options.liveTailBytes);
@@ -182,6 +185,11 @@ export class SqliteEventStore implements EventStore {
     this.writer.on('exit', (code) => {
       if (!this.closed) this.writerDied(new Error(`the event store's writer thread exited with code ${code}`));
     });
+  }
+
+  onCommitted(listener: () => void): () => void {
+    this.appended.on('appended', listener);
+    return () => this.appended.off('appended', listener);
   }
 
   append(streamId: string, events: NewEvent[], expected: ExpectedRevision): Promise<AppendResult> {

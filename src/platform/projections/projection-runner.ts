@@ -1,7 +1,7 @@
 import type Database from 'better-sqlite3';
 import type { RecordedEvent } from '../events/envelope';
 import { eventTypes } from '../events/event-type-registry';
-import type { EventStore, Subscription } from '../event-store/event-store.port';
+import type { FeedReader, Subscription } from '../event-store/event-store.port';
 import { Checkpoints } from './checkpoints';
 import type { Projection, Reactor } from './projection';
 import { ReactorWorker, type WorkerStatus } from './reactor-worker';
@@ -71,7 +71,7 @@ export class ProjectionRunner {
   private started = false;
 
   constructor(
-    private readonly store: EventStore,
+    private readonly store: FeedReader,
     private readonly db: Database.Database,
     private readonly logger: RunnerLogger = { log: () => undefined, error: () => undefined },
     options: RunnerOptions = {},

@@ -1,5 +1,5 @@
 import { eventTypes } from '../events/event-type-registry';
-import type { EventStore, Subscription } from '../event-store/event-store.port';
+import type { FeedReader, Subscription } from '../event-store/event-store.port';
 import type { Checkpoints } from './checkpoints';
 import type { Reactor } from './projection';
 
@@ -28,7 +28,7 @@ export class ReactorWorker {
 
   constructor(
     private readonly reactor: Reactor,
-    private readonly store: EventStore,
+    private readonly store: FeedReader,
     private readonly checkpoints: Checkpoints,
     private readonly onFail: (worker: ReactorWorker, error: unknown) => void,
     /** Called after each checkpoint (caught up, or a batch handled). */

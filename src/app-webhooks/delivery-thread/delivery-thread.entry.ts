@@ -1,0 +1,92 @@
+/**
+ * The delivery thread's own code (started by delivery-thread.ts through startModuleThread): the
+ * `webhooks-outbox` read model in a file of its own, tailing the feed on its own connection, and
+ * the dispatcher that sends from it. What needs the API's thread (appending events, the service's
+ * and the installs' clocks, the client secrets) it asks through the bridge. No framework here: the
+ * thread's heap holds this module's graph only.
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import { associationEvents } from '../../crm-associations/crm-associations.events';
+import { crmRecordsEvents } from '../../crm-records/crm-records.events';
+import { installClockEvents, oauthEvents } from '../../oauth/oauth.events';
+import type { FeedReader } from '../../platform/event-store/event-store.port';
+import { SqliteFeedReader } from '../../platform/event-store/sqlite-feed-reader';
+import { eventTypes } from '../../platform/events/event-type-registry';
+import { ProjectionRunner } from '../../platform/projections/projection-runner';
+import { closeReadModelDatabase, openReadModelDatabase } from '../../platform/projections/read-model-database';
+import { ThreadRpc } from '../../platform/threads/thread-rpc';
+import { DispatchLeases } from '../application/dispatch-leases';
+import { OutboxQueries } from '../application/outbox-queries';
+import { WebhookDispatcher } from '../application/webhook-dispatcher';
+import { webhooksEvents } from '../domain/webhook-events';
+import { WEBHOOK_OUTBOX_PROJECTION, WebhookOutboxProjection } from '../projections/webhook-outbox.projection';
+import type { DeliveryThreadData, DispatcherBridge, OutboxRead } from './thread-protocol';
+
+const data = (workerData as { data: DeliveryThreadData }).data;
+const port = parentPort!;
+
+for (const definitions of [webhooksEvents, crmRecordsEvents, associationEvents, oauthEvents, installClockEvents])
+  eventTypes.register(definitions);
+
+const rpc = new ThreadRpc(port, {
+  committed: () => {
+    if (feed instanceof SqliteFeedReader) feed.committed();
+  },
+  read: async (read: OutboxRead) => {
+    // Read-your-writes for the API's thread (a redelivery it appended), bounded: never a request held for ever.
+    await runner.readModelsReached(read.reached);
+    return read.kind === 'deliveries'
+      ? queries.deliveries(read.appId, read.filter)
+      : queries.delivery(read.appId, read.eventId);
+  },
+  rebuild: () => runner.rebuild(WEBHOOK_OUTBOX_PROJECTION),
+  status: () => runner.status(),
+  stop: async () => {
+    await dispatcher.stop();
+    await runner.stop();
+    closeReadModelDatabase(db);
+    await feed.close();
+  },
+});
+
+const bridge: DispatcherBridge = {
+  execute: (command) => rpc.call('execute', command),
+  clocks: (appId, hubIds) => rpc.call('clocks', { appId, hubIds }),
+  secret: (appId) => rpc.call('secret', appId),
+  log: (level, message) => rpc.notify('log', { level, message }),
+};
+
+function openFeed(): FeedReader & { close(): unknown } {
+  if (data.feed.kind === 'sqlite') return new SqliteFeedReader(data.feed.file);
+  // Loaded only for EventStoreDB: its client and gRPC, as on the API's thread (create-event-store.ts).
+  const { EventStoreDbEventStore } =
+    require('../../platform/event-store/eventstoredb-event-store') as typeof import('../../platform/event-store/eventstoredb-event-store');
+  return new EventStoreDbEventStore(data.feed.connectionString, {
+    onSubscriptionError: (error, retryInMs) =>
+      bridge.log(
+        retryInMs === null ? 'error' : 'warn',
+        `delivery thread: subscription to $all ${retryInMs === null ? 'failed for good' : 'dropped'}: ${
+          error instanceof Error ? error.message : String(error)
+        }`,
+      ),
+  });
+}
+
+const feed = openFeed();
+const db = openReadModelDatabase(data.outboxFile, {
+  warn: (message) => bridge.log('warn', `delivery thread: ${message}`),
+});
+const runner = new ProjectionRunner(feed, db, {
+  log: (message) => bridge.log('log', `delivery thread: ${message}`),
+  error: (message) => bridge.log('error', `delivery thread: ${message}`),
+});
+const queries = new OutboxQueries(db);
+const monotonic = { elapsedMs: () => performance.now() };
+
+const leases = new DispatchLeases(bridge, runner, data.feed.kind === 'eventstoredb', monotonic, data.webhooks);
+const dispatcher = new WebhookDispatcher(queries, runner, bridge, leases, monotonic, data.webhooks);
+runner.register(new WebhookOutboxProjection());
+runner.registerReactor(dispatcher);
+runner.start();
+if (data.webhooks.enabled) dispatcher.start();
+rpc.notify('started');

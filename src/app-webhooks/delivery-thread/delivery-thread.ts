@@ -1,0 +1,185 @@
+import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
+import { randomUUID } from 'node:crypto';
+import { join } from 'node:path';
+import type { Worker } from 'node:worker_threads';
+import { CLOCK, type Clock, InstallClocks } from '../../platform/clock';
+import { APP_CONFIG, type AppConfig } from '../../platform/config/config';
+import { EVENT_STORE, type EventStore } from '../../platform/event-store/event-store.port';
+import type { DomainEvent } from '../../platform/events/envelope';
+import type { Recorded } from '../../platform/events/event-type-registry';
+import type { Reactor } from '../../platform/projections/projection';
+import { ProjectionRunner, type ProjectionStatus } from '../../platform/projections/projection-runner';
+import { startModuleThread } from '../../platform/threads/module-thread';
+import { ThreadRpc } from '../../platform/threads/thread-rpc';
+import {
+  DeliveryRecordBusCommand,
+  DispatchLeaseBusCommand,
+  PruneDeliveriesBusCommand,
+} from '../application/app-webhooks.commands';
+import type { DeliveryFilter, DeliveryView } from '../application/outbox-queries';
+import { WebhookSigningSecrets } from '../application/signing-secrets';
+import { WebhooksQueries } from '../application/webhooks.queries';
+import { WebhooksEventType } from '../domain/webhook-events';
+import type { ClockReading, DeliveryThreadData, DispatcherCommand, OutboxRead } from './thread-protocol';
+
+const ACTOR = 'system:webhooks-dispatcher';
+/** After the thread died unexpectedly, how long before it is started again. */
+const RESTART_AFTER_MS = 1000;
+
+/**
+ * The webhooks' delivery thread, from the API's side (docs/webhooks.md "Where the work runs"): the
+ * outbox read model and the dispatcher run in a worker thread of their own (delivery-thread.entry.ts),
+ * so what a delivered item costs is not spent on the event loop that answers the API. This side
+ * starts it once an app has webhook settings (a service without webhooks never pays for it), tells
+ * it of each SQLite commit, appends the events it decides (attempts, leases, pruning: the history
+ * is written here only), lends it the clocks and the client secrets, and asks it for the delivery log.
+ */
+@Injectable()
+export class DeliveryThread implements Reactor, OnApplicationBootstrap, OnModuleDestroy {
+  readonly name = 'webhooks-delivery-thread';
+  readonly handles = [WebhooksEventType.SettingsConfigured];
+  private readonly logger = new Logger('Webhooks');
+  private worker: Worker | null = null;
+  private rpc: ThreadRpc | null = null;
+  private started: Promise<void> | null = null;
+  private stopCommits: (() => void) | null = null;
+  private stopping = false;
+  private restartTimer: NodeJS.Timeout | null = null;
+
+  constructor(
+    private readonly commandBus: CommandBus,
+    private readonly runner: ProjectionRunner,
+    private readonly queries: WebhooksQueries,
+    private readonly secrets: WebhookSigningSecrets,
+    private readonly clocks: InstallClocks,
+    @Inject(EVENT_STORE) private readonly store: EventStore,
+    @Inject(CLOCK) private readonly clock: Clock,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  handle(_event: Recorded<DomainEvent>): Promise<void> {
+    this.ensureStarted();
+    return Promise.resolve();
+  }
+
+  onApplicationBootstrap(): void {
+    void this.afterStart();
+  }
+
+  /** Once the read models hold the history: seals made with an older signing key renewed, and the thread started if any app has settings. */
+  private async afterStart(): Promise<void> {
+    try {
+      await this.runner.waitForHead();
+      if (this.config.webhooks.enabled) await this.secrets.resealStale();
+      if (this.queries.configuredAppIds().length > 0) this.ensureStarted();
+    } catch (error) {
+      this.logger.error(`webhooks start-up failed: ${(error as Error).message}`);
+    }
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    this.stopping = true;
+    if (this.restartTimer) clearTimeout(this.restartTimer);
+    const { worker, rpc } = this;
+    if (!worker || !rpc) return;
+    await this.started;
+    // The thread releases its leases (appended here) and closes its file before it is ended.
+    await rpc.call('stop').catch((error: unknown) => {
+      this.logger.error(`the delivery thread did not stop cleanly: ${(error as Error).message}`);
+    });
+    this.stopCommits?.();
+    rpc.close(new Error('the delivery thread stopped'));
+    this.worker = null;
+    await worker.terminate();
+  }
+
+  /** The delivery log's page of an app's items, as of everything the store held when asked. */
+  async deliveries(appId: number, filter: DeliveryFilter): Promise<{ results: DeliveryView[]; next: number | null }> {
+    return this.read({ kind: 'deliveries', appId, filter, reached: await this.store.headPosition() });
+  }
+
+  /** One item of the log; `reached`: a position the answer must include (a redelivery just appended). */
+  async delivery(appId: number, eventId: string, reached?: number): Promise<DeliveryView | null> {
+    return this.read({ kind: 'delivery', appId, eventId, reached: reached ?? (await this.store.headPosition()) });
+  }
+
+  /** Empties the outbox and replays the history into it (`projections:rebuild webhooks-outbox`). */
+  async rebuild(): Promise<void> {
+    await this.call('rebuild');
+  }
+
+  /** The thread's projection and dispatcher, as /health/ready lists the API thread's (empty until started). */
+  async status(): Promise<ProjectionStatus[]> {
+    return this.worker ? this.call<ProjectionStatus[]>('status') : [];
+  }
+
+  private read<T>(read: OutboxRead): Promise<T> {
+    return this.call<T>('read', read);
+  }
+
+  private async call<T>(op: string, payload?: unknown): Promise<T> {
+    this.ensureStarted();
+    await this.started;
+    if (!this.rpc) throw new Error('the webhooks delivery thread is not running');
+    return this.rpc.call<T>(op, payload);
+  }
+
+  /** Starts the thread unless it runs (idempotent). */
+  private ensureStarted(): void {
+    if (this.worker || this.stopping) return;
+    const feed = this.store.feedSource;
+    if (!feed) {
+      this.logger.error('this event store offers no feed to another thread: webhooks are not delivered');
+      return;
+    }
+    const data: DeliveryThreadData = {
+      feed,
+      outboxFile: join(this.config.dataDir, 'webhooks-outbox.sqlite'),
+      webhooks: this.config.webhooks,
+    };
+    const worker = startModuleThread(require.resolve('./delivery-thread.entry'), data, { name: 'webhooks-delivery' });
+    this.worker = worker;
+    let ready: () => void = () => undefined;
+    this.started = new Promise<void>((resolve) => (ready = resolve));
+    const rpc = new ThreadRpc(worker, {
+      started: () => ready(),
+      execute: (command: DispatcherCommand) => this.execute(command),
+      clocks: ({ appId, hubIds }: { appId: number; hubIds: number[] }): ClockReading => ({
+        now: this.clock.now(),
+        installs: hubIds.map((hubId) => this.clocks.nowFor(appId, hubId)),
+      }),
+      secret: (appId: number) => this.secrets.secretFor(appId),
+      log: ({ level, message }: { level: 'log' | 'warn' | 'error'; message: string }) => this.logger[level](message),
+    });
+    this.rpc = rpc;
+    this.stopCommits = this.store.onCommitted?.(() => rpc.notify('committed')) ?? null;
+    worker.on('error', (error) => this.logger.error(`the delivery thread failed: ${error.message}`));
+    worker.on('exit', (code) => {
+      if (this.worker !== worker) return; // stopped on purpose
+      this.stopCommits?.();
+      rpc.close(new Error(`the delivery thread exited with code ${code}`));
+      ready();
+      this.worker = null;
+      this.rpc = null;
+      if (this.stopping) return;
+      this.logger.error(`the delivery thread exited with code ${code}: starting it again in ${RESTART_AFTER_MS} ms`);
+      this.restartTimer = setTimeout(() => this.ensureStarted(), RESTART_AFTER_MS);
+      this.restartTimer.unref();
+    });
+  }
+
+  /** The thread's commands, appended here: every event of the history is written by the API's thread. */
+  private execute(command: DispatcherCommand): Promise<unknown> {
+    const context = { correlationId: randomUUID(), causationId: null, actor: ACTOR };
+    switch (command.type) {
+      case 'RecordDeliveryAttempt':
+        return this.commandBus.execute(new DeliveryRecordBusCommand(command, context));
+      case 'TakeDispatchLease':
+      case 'ReleaseDispatchLease':
+        return this.commandBus.execute(new DispatchLeaseBusCommand(command, context));
+      case 'PruneDeliveries':
+        return this.commandBus.execute(new PruneDeliveriesBusCommand(command, context));
+    }
+  }
+}

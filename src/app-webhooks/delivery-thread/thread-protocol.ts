@@ -1,0 +1,47 @@
+import type { AppConfig } from '../../platform/config/config';
+import type { FeedSource } from '../../platform/event-store/event-store.port';
+import type { RecordDeliveryAttempt } from '../domain/delivery-records.decider';
+import type { ExpectedRevision } from '../../platform/event-store/event-store.port';
+import type { DeliveryFilter } from '../application/outbox-queries';
+
+/** What the delivery thread is started with (workerData: plain data only). */
+export interface DeliveryThreadData {
+  /** Where it reads the feed itself. */
+  feed: FeedSource;
+  /** Its read model's file (`:memory:` with nothing kept between starts). */
+  outboxFile: string;
+  webhooks: AppConfig['webhooks'];
+}
+
+/** The commands the dispatcher has the API's thread execute (every event is appended there). */
+export type DispatcherCommand =
+  | RecordDeliveryAttempt
+  | { type: 'TakeDispatchLease'; appId: number; owner: string; leaseMs: number; expected: ExpectedRevision }
+  | { type: 'ReleaseDispatchLease'; appId: number; owner: string; expected: number }
+  | { type: 'PruneDeliveries'; appId: number; deliveredBefore: number };
+
+/** Appended (the stream's new revision and the event's position), or refused: the stream was at `actual`. */
+export type DispatchLeaseAnswer =
+  { appended: true; revision: number; position: number } | { appended: false; actual: number | 'no_stream' };
+
+/** The service's clock and the installs' clocks as the API's thread reads them (tests move them there). */
+export interface ClockReading {
+  /** The service's time (epoch ms). */
+  now: number;
+  /** Each asked account's install time for the app, in the order asked. */
+  installs: number[];
+}
+
+/** What the dispatcher needs of the API's thread. */
+export interface DispatcherBridge {
+  execute(command: DispatcherCommand): Promise<{ position: number } | DispatchLeaseAnswer>;
+  clocks(appId: number, hubIds: readonly number[]): Promise<ClockReading>;
+  /** The app's client secret to sign with (null: deliveries go unsigned). */
+  secret(appId: number): Promise<string | null>;
+  log(level: 'log' | 'warn' | 'error', message: string): void;
+}
+
+/** The delivery log's reads, asked of the delivery thread; `reached`: a feed position the answer must include. */
+export type OutboxRead =
+  | { kind: 'deliveries'; appId: number; filter: DeliveryFilter; reached: number }
+  | { kind: 'delivery'; appId: number; eventId: string; reached: number };
