@@ -21,6 +21,26 @@ import type { DispatchLeases } from './dispatch-leases';
 import type { OutboxItem, OutboxQueries, WaitingItem } from './outbox-queries';
 import { WebhookRequests } from './webhook-requests';
 
+/** What wakes the dispatcher: a change that could have made work, a lease, an install's clock moved. */
+export const DISPATCHER_EVENT_TYPES = [
+  CrmRecordEventType.RecordCreated,
+  CrmRecordEventType.RecordPropertiesChanged,
+  CrmRecordEventType.RecordArchived,
+  CrmRecordEventType.RecordRestored,
+  CrmRecordEventType.RecordMerged,
+  CrmRecordEventType.RecordPurged,
+  AssociationEventType.AssociationTypesAdded,
+  AssociationEventType.AssociationTypesRemoved,
+  WebhooksEventType.SettingsConfigured,
+  WebhooksEventType.SubscriptionActivationChanged,
+  WebhooksEventType.RedeliveryRequested,
+  WebhooksEventType.DispatchLeaseTaken,
+  WebhooksEventType.DispatchLeaseReleased,
+  OAuthEventType.AppInstalled,
+  OAuthEventType.AppInstallScopesChanged,
+  'oauth.InstallClockAdvanced',
+];
+
 /** HubSpot's batch ceiling: at most 100 events per request. */
 export const MAX_EVENTS_PER_REQUEST = 100;
 /** HubSpot's User-Agent on webhook requests. */
@@ -68,24 +88,7 @@ export function signatureHeaders(
  */
 export class WebhookDispatcher implements Reactor {
   readonly name = 'webhooks-dispatcher';
-  readonly handles = [
-    CrmRecordEventType.RecordCreated,
-    CrmRecordEventType.RecordPropertiesChanged,
-    CrmRecordEventType.RecordArchived,
-    CrmRecordEventType.RecordRestored,
-    CrmRecordEventType.RecordMerged,
-    CrmRecordEventType.RecordPurged,
-    AssociationEventType.AssociationTypesAdded,
-    AssociationEventType.AssociationTypesRemoved,
-    WebhooksEventType.SettingsConfigured,
-    WebhooksEventType.SubscriptionActivationChanged,
-    WebhooksEventType.RedeliveryRequested,
-    WebhooksEventType.DispatchLeaseTaken,
-    WebhooksEventType.DispatchLeaseReleased,
-    OAuthEventType.AppInstalled,
-    OAuthEventType.AppInstallScopesChanged,
-    'oauth.InstallClockAdvanced',
-  ];
+  readonly handles = DISPATCHER_EVENT_TYPES;
   private readonly inFlight = new Map<number, number>();
   private readonly sending = new Set<string>();
   private readonly requests = new Set<Promise<void>>();

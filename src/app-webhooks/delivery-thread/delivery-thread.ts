@@ -21,11 +21,14 @@ import type { DeliveryFilter, DeliveryView } from '../application/outbox-queries
 import { WebhookSigningSecrets } from '../application/signing-secrets';
 import { WebhooksQueries } from '../application/webhooks.queries';
 import { WebhooksEventType } from '../domain/webhook-events';
+import { WebhookOutboxProjection } from '../projections/webhook-outbox.projection';
+import { DISPATCHER_EVENT_TYPES as OUTBOX_DISPATCHER_TYPES } from '../application/webhook-dispatcher';
 import type { ClockReading, DeliveryThreadData, DispatcherCommand, OutboxRead } from './thread-protocol';
 
 const ACTOR = 'system:webhooks-dispatcher';
-/** After the thread died unexpectedly, how long before it is started again. */
+/** After the thread died unexpectedly, how long before it is started again: doubled each time, up to a minute. */
 const RESTART_AFTER_MS = 1000;
+const RESTART_AFTER_MAX_MS = 60_000;
 
 /**
  * The webhooks' delivery thread, from the API's side (docs/webhooks.md "Where the work runs"): the
@@ -39,6 +42,8 @@ const RESTART_AFTER_MS = 1000;
 export class DeliveryThread implements Reactor, OnApplicationBootstrap, OnModuleDestroy {
   readonly name = 'webhooks-delivery-thread';
   readonly handles = [WebhooksEventType.SettingsConfigured];
+  /** What the thread's outbox and dispatcher read stays in the live store (the archiver leaves it). */
+  readonly keepsLive = [...new Set([...new WebhookOutboxProjection().handles, ...OUTBOX_DISPATCHER_TYPES])];
   private readonly logger = new Logger('Webhooks');
   private worker: Worker | null = null;
   private rpc: ThreadRpc | null = null;
@@ -46,6 +51,7 @@ export class DeliveryThread implements Reactor, OnApplicationBootstrap, OnModule
   private stopCommits: (() => void) | null = null;
   private stopping = false;
   private restartTimer: NodeJS.Timeout | null = null;
+  private restartAfterMs = RESTART_AFTER_MS;
 
   constructor(
     private readonly commandBus: CommandBus,
@@ -143,7 +149,10 @@ export class DeliveryThread implements Reactor, OnApplicationBootstrap, OnModule
     let ready: () => void = () => undefined;
     this.started = new Promise<void>((resolve) => (ready = resolve));
     const rpc = new ThreadRpc(worker, {
-      started: () => ready(),
+      started: () => {
+        this.restartAfterMs = RESTART_AFTER_MS;
+        ready();
+      },
       execute: (command: DispatcherCommand) => this.execute(command),
       clocks: ({ appId, hubIds }: { appId: number; hubIds: number[] }): ClockReading => ({
         now: this.clock.now(),
@@ -163,8 +172,9 @@ export class DeliveryThread implements Reactor, OnApplicationBootstrap, OnModule
       this.worker = null;
       this.rpc = null;
       if (this.stopping) return;
-      this.logger.error(`the delivery thread exited with code ${code}: starting it again in ${RESTART_AFTER_MS} ms`);
-      this.restartTimer = setTimeout(() => this.ensureStarted(), RESTART_AFTER_MS);
+      this.logger.error(`the delivery thread exited with code ${code}: starting it again in ${this.restartAfterMs} ms`);
+      this.restartTimer = setTimeout(() => this.ensureStarted(), this.restartAfterMs);
+      this.restartAfterMs = Math.min(this.restartAfterMs * 2, RESTART_AFTER_MAX_MS);
       this.restartTimer.unref();
     });
   }

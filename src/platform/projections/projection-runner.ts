@@ -323,6 +323,7 @@ export class ProjectionRunner {
     for (const p of [...this.projections.values(), ...this.reactors.values()]) {
       if ('allowsArchiving' in p && p.allowsArchiving) continue;
       for (const t of p.handles) types.add(t);
+      if ('keepsLive' in p) for (const t of p.keepsLive ?? []) types.add(t);
     }
     return types;
   }

@@ -40,5 +40,10 @@ export interface Reactor<E extends DomainEvent = DomainEvent> {
    * lookup instead of the whole history) and never hands it the others.
    */
   readonly handles: readonly E['type'][];
+  /**
+   * Event types a read model kept outside this runner needs (the webhooks' delivery thread keeps its
+   * own): streams holding one stay live, as for the types handled here, but they are not handed here.
+   */
+  readonly keepsLive?: readonly string[];
   handle(event: Recorded<E>): Promise<void>;
 }

@@ -1,0 +1,89 @@
+import { Client } from '@hubspot/api-client';
+import type { Worker } from 'node:worker_threads';
+import { DeliveryThread } from '../../src/app-webhooks/delivery-thread/delivery-thread';
+import { ProjectionRunner } from '../../src/platform/projections/projection-runner';
+import { ManualClock } from '../support/manual-clock';
+import { installAndExchange, oauthFixture } from '../support/oauth-fixtures';
+import { startTestApp, type TestApp } from '../support/test-app';
+import { WebhookReceiver } from '../support/webhook-receiver';
+
+/**
+ * Where the deliveries run (docs/webhooks.md "Where the work runs"): the outbox read model and the
+ * dispatcher on a thread of their own, started only once an app has webhook settings, with the
+ * outbox's event types kept live for it; a thread that dies is started again and picks up where
+ * its checkpoint is (at least once). Every wait is for a request or a state, bounded.
+ */
+let t: TestApp;
+let receiver: WebhookReceiver;
+
+beforeAll(async () => {
+  t = await startTestApp({ listen: true, clock: new ManualClock(Date.now()), env: { WEBHOOK_POLL_MS: '20' } });
+  receiver = await new WebhookReceiver().start();
+});
+
+afterAll(async () => {
+  await receiver?.stop();
+  await t?.close();
+});
+
+const SCOPES = ['oauth', 'crm.objects.contacts.read', 'crm.objects.contacts.write'];
+
+describe('the webhooks delivery thread', () => {
+  it('starts with the first settings, runs the outbox apart from the API’s read models, and comes back after dying', async () => {
+    const thread = t.app.get(DeliveryThread);
+    const runner = t.app.get(ProjectionRunner);
+    const f = await oauthFixture(t, { requiredScopes: SCOPES, optionalScopes: [] });
+    const tokens = await installAndExchange(t, f);
+    const crm = new Client({ accessToken: tokens.access_token, basePath: t.url });
+    await crm.crm.contacts.basicApi.create({ properties: { email: 'before@example.com' }, associations: [] });
+
+    // No app has settings: no thread, and the API's runner has no outbox of its own.
+    expect(await thread.status()).toEqual([]);
+    const names = runner.status().map((s) => s.name);
+    expect(names).toContain('webhooks-settings');
+    expect(names).not.toContain('webhooks-outbox');
+    expect(names).not.toContain('webhooks-dispatcher');
+    // What the thread reads stays live for it (the archiver leaves those streams).
+    expect([...runner.handledTypes()]).toEqual(
+      expect.arrayContaining(['webhooks.DeliveryAttempted', 'oauth.AppInstalled', 'crm.RecordCreated']),
+    );
+
+    const key = (await t.admin('POST', `/admin/v1/accounts/${f.hubId}/developer-api-keys`)).json() as {
+      developerApiKey: string;
+    };
+    const dev = new Client({ developerApiKey: key.developerApiKey, basePath: t.url });
+    await dev.webhooks.settingsApi.configure(f.appId, {
+      targetUrl: receiver.url,
+      throttling: { maxConcurrentRequests: 2 },
+    });
+    await dev.webhooks.subscriptionsApi.create(f.appId, { eventType: 'contact.creation' as never, active: true });
+    const first = await crm.crm.contacts.basicApi.create({
+      properties: { email: 'first@example.com' },
+      associations: [],
+    });
+    await receiver.waitForItems((i) => i.objectId === Number(first.id), 1, 'the first creation');
+    expect(receiver.items().map((i) => i.objectId)).toEqual([Number(first.id)]); // nothing from before
+    expect((await thread.status()).map((s) => [s.name, s.status])).toEqual(
+      expect.arrayContaining([
+        ['webhooks-outbox', 'running'],
+        ['webhooks-dispatcher', 'running'],
+      ]),
+    );
+
+    // The thread dies (as an uncaught error would end it): started again, it goes on from its checkpoint.
+    const worker = (thread as unknown as { worker: Worker }).worker;
+    const exited = new Promise((resolve) => worker.once('exit', resolve));
+    await worker.terminate();
+    await exited;
+    const second = await crm.crm.contacts.basicApi.create({
+      properties: { email: 'second@example.com' },
+      associations: [],
+    });
+    await receiver.waitForItems((i) => i.objectId === Number(second.id), 1, 'the creation after the restart', 10_000);
+    const log = t.admin('GET', `/admin/v1/apps/${f.appId}/webhook-deliveries`);
+    expect(((await log).json() as { results: { objectId: number; status: string }[] }).results).toEqual([
+      expect.objectContaining({ objectId: Number(first.id), status: 'delivered' }),
+      expect.objectContaining({ objectId: Number(second.id) }),
+    ]);
+  });
+});
