@@ -29,9 +29,6 @@ for (const definitions of [webhooksEvents, crmRecordsEvents, associationEvents, 
   eventTypes.register(definitions);
 
 const rpc = new ThreadRpc(port, {
-  committed: () => {
-    if (feed instanceof SqliteFeedReader) feed.committed();
-  },
   read: async (read: OutboxRead) => {
     // Read-your-writes for the API's thread (a redelivery it appended), bounded: never a request held for ever.
     await runner.readModelsReached(read.reached);
@@ -42,6 +39,11 @@ const rpc = new ThreadRpc(port, {
   rebuild: () => runner.rebuild(WEBHOOK_OUTBOX_PROJECTION),
   status: () => runner.status(),
   stop: async () => {
+    stopped = true;
+    if (commits) {
+      Atomics.add(commits, 0, 1);
+      Atomics.notify(commits, 0);
+    }
     await dispatcher.stop();
     await runner.stop();
     closeReadModelDatabase(db);
@@ -73,6 +75,27 @@ function openFeed(): FeedReader & { close(): unknown } {
 }
 
 const feed = openFeed();
+let stopped = false;
+
+/** ES2024's Atomics.waitAsync (Node has it; this project's TypeScript lib predates it). */
+const waitAsync = (
+  Atomics as unknown as {
+    waitAsync(array: Int32Array, index: number, value: number): { async: boolean; value: Promise<string> | string };
+  }
+).waitAsync;
+
+/** SQLite: each bump of the shared commit counter wakes the feed's subscriptions. */
+async function followCommits(counter: Int32Array, reader: SqliteFeedReader): Promise<void> {
+  let seen = Atomics.load(counter, 0);
+  while (!stopped) {
+    const wait = waitAsync(counter, 0, seen);
+    if (wait.async) await wait.value;
+    seen = Atomics.load(counter, 0);
+    if (!stopped) reader.committed();
+  }
+}
+const commits = data.commits ? new Int32Array(data.commits) : null;
+if (commits && feed instanceof SqliteFeedReader) void followCommits(commits, feed);
 const db = openReadModelDatabase(data.outboxFile, {
   warn: (message) => bridge.log('warn', `delivery thread: ${message}`),
 });

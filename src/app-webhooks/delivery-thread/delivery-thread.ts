@@ -35,7 +35,7 @@ const RESTART_AFTER_MAX_MS = 60_000;
  * outbox read model and the dispatcher run in a worker thread of their own (delivery-thread.entry.ts),
  * so what a delivered item costs is not spent on the event loop that answers the API. This side
  * starts it once an app has webhook settings (a service without webhooks never pays for it), tells
- * it of each SQLite commit, appends the events it decides (attempts, leases, pruning: the history
+ * it of each SQLite commit (a shared counter), appends the events it decides (attempts, leases, pruning: the history
  * is written here only), lends it the clocks and the client secrets, and asks it for the delivery log.
  */
 @Injectable()
@@ -139,10 +139,12 @@ export class DeliveryThread implements Reactor, OnApplicationBootstrap, OnModule
       this.logger.error('this event store offers no feed to another thread: webhooks are not delivered');
       return;
     }
+    const commits = feed.kind === 'sqlite' ? new Int32Array(new SharedArrayBuffer(4)) : null;
     const data: DeliveryThreadData = {
       feed,
       outboxFile: join(this.config.dataDir, 'webhooks-outbox.sqlite'),
       webhooks: this.config.webhooks,
+      commits: commits ? (commits.buffer as SharedArrayBuffer) : null,
     };
     const worker = startModuleThread(require.resolve('./delivery-thread.entry'), data, { name: 'webhooks-delivery' });
     this.worker = worker;
@@ -162,7 +164,12 @@ export class DeliveryThread implements Reactor, OnApplicationBootstrap, OnModule
       log: ({ level, message }: { level: 'log' | 'warn' | 'error'; message: string }) => this.logger[level](message),
     });
     this.rpc = rpc;
-    this.stopCommits = this.store.onCommitted?.(() => rpc.notify('committed')) ?? null;
+    this.stopCommits = commits
+      ? (this.store.onCommitted?.(() => {
+          Atomics.add(commits, 0, 1);
+          Atomics.notify(commits, 0);
+        }) ?? null)
+      : null;
     worker.on('error', (error) => this.logger.error(`the delivery thread failed: ${error.message}`));
     worker.on('exit', (code) => {
       if (this.worker !== worker) return; // stopped on purpose

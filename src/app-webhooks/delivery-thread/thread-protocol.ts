@@ -11,6 +11,11 @@ export interface DeliveryThreadData {
   /** Its read model's file (`:memory:` with nothing kept between starts). */
   outboxFile: string;
   webhooks: AppConfig['webhooks'];
+  /**
+   * SQLite: a counter the API's thread bumps (and notifies) after each commit. Not a message: a
+   * postMessage per commit cost the API's event loop more than the rest of a delivery.
+   */
+  commits: SharedArrayBuffer | null;
 }
 
 /** The commands the dispatcher has the API's thread execute (every event is appended there). */
