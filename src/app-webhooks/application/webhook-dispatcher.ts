@@ -225,13 +225,18 @@ export class WebhookDispatcher implements Reactor {
   private async dueBatches(app: { appId: number; maxConcurrentRequests: number }): Promise<WaitingItem[][]> {
     let capacity = app.maxConcurrentRequests - (this.inFlight.get(app.appId) ?? 0);
     if (capacity <= 0) return [];
-    const waiting = this.queries.waitingItems(app.appId, capacity * MAX_EVENTS_PER_REQUEST + this.sending.size);
+    // Items in flight are left out now, before the clocks are asked for: a request that ends during
+    // that wait frees its items, and this read, made before its attempt was applied, would still
+    // show them waiting (they would be sent twice).
+    const waiting = this.queries
+      .waitingItems(app.appId, capacity * MAX_EVENTS_PER_REQUEST + this.sending.size)
+      .filter((item) => !this.sending.has(item.eventId));
     if (waiting.length === 0) return [];
     const nowFor = await this.installClocks(app.appId, waiting);
     const batches: WaitingItem[][] = [];
     let batch: WaitingItem[] = [];
     for (const item of waiting) {
-      if (this.sending.has(item.eventId) || item.nextAttemptAt > nowFor(item.hubId)) continue;
+      if (item.nextAttemptAt > nowFor(item.hubId)) continue;
       batch.push(item);
       if (batch.length === MAX_EVENTS_PER_REQUEST) {
         batches.push(batch);
