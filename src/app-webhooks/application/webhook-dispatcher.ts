@@ -1,7 +1,5 @@
 import { createHash, createHmac, randomUUID } from 'node:crypto';
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import { AssociationEventType } from '../../crm-associations/crm-associations.events';
-import { CrmRecordEventType } from '../../crm-records/crm-records.events';
 import type { AppConfig } from '../../platform/config/config';
 import type { DomainEvent } from '../../platform/events/envelope';
 import type { Recorded } from '../../platform/events/event-type-registry';
@@ -17,20 +15,14 @@ import {
   WebhooksEventType,
 } from '../domain/webhook-events';
 import { OAuthEventType } from '../../oauth/oauth.events';
+import { CHANGE_EVENT_TYPES } from '../projections/webhook-outbox.projection';
 import type { DispatchLeases } from './dispatch-leases';
 import type { OutboxItem, OutboxQueries, WaitingItem } from './outbox-queries';
 import { WebhookRequests } from './webhook-requests';
 
 /** What wakes the dispatcher: a change that could have made work, a lease, an install's clock moved. */
 export const DISPATCHER_EVENT_TYPES = [
-  CrmRecordEventType.RecordCreated,
-  CrmRecordEventType.RecordPropertiesChanged,
-  CrmRecordEventType.RecordArchived,
-  CrmRecordEventType.RecordRestored,
-  CrmRecordEventType.RecordMerged,
-  CrmRecordEventType.RecordPurged,
-  AssociationEventType.AssociationTypesAdded,
-  AssociationEventType.AssociationTypesRemoved,
+  ...CHANGE_EVENT_TYPES,
   WebhooksEventType.SettingsConfigured,
   WebhooksEventType.SubscriptionActivationChanged,
   WebhooksEventType.RedeliveryRequested,

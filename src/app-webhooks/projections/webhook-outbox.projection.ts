@@ -18,6 +18,18 @@ type OutboxEvent = WebhooksEvent | RecordEvent | InstallEvent | AssociationEvent
 
 export const WEBHOOK_OUTBOX_PROJECTION = 'webhooks-outbox';
 
+/** The CRM's changes webhooks deliver: the records' and the associations' published events. */
+export const CHANGE_EVENT_TYPES = [
+  CrmRecordEventType.RecordCreated,
+  CrmRecordEventType.RecordPropertiesChanged,
+  CrmRecordEventType.RecordArchived,
+  CrmRecordEventType.RecordRestored,
+  CrmRecordEventType.RecordMerged,
+  CrmRecordEventType.RecordPurged,
+  AssociationEventType.AssociationTypesAdded,
+  AssociationEventType.AssociationTypesRemoved,
+] as const;
+
 /**
  * The delivery thread's read model (in its own file, webhooks-outbox.sqlite): the apps' webhook
  * settings and subscriptions, the installs, and the outbox, applied in feed order, so each record
@@ -42,14 +54,7 @@ export class WebhookOutboxProjection implements Projection<OutboxEvent> {
     OAuthEventType.AppInstalled,
     OAuthEventType.AppInstallScopesChanged,
     OAuthEventType.AppUninstalled,
-    CrmRecordEventType.RecordCreated,
-    CrmRecordEventType.RecordPropertiesChanged,
-    CrmRecordEventType.RecordArchived,
-    CrmRecordEventType.RecordRestored,
-    CrmRecordEventType.RecordMerged,
-    CrmRecordEventType.RecordPurged,
-    AssociationEventType.AssociationTypesAdded,
-    AssociationEventType.AssociationTypesRemoved,
+    ...CHANGE_EVENT_TYPES,
   ];
 
   /**
