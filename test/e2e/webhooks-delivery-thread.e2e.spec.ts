@@ -28,6 +28,15 @@ afterAll(async () => {
 
 const SCOPES = ['oauth', 'crm.objects.contacts.read', 'crm.objects.contacts.write'];
 
+/** Resolves once `check()` holds (looked at once per turn of the event loop), at most 10 s. */
+async function until(check: () => boolean, what: string): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`${what}: not within 10 s`);
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+}
+
 describe('the webhooks delivery thread', () => {
   it('starts with the first settings, runs the outbox apart from the API’s read models, and comes back after dying', async () => {
     const thread = t.app.get(DeliveryThread);
@@ -69,17 +78,28 @@ describe('the webhooks delivery thread', () => {
         ['webhooks-dispatcher', 'running'],
       ]),
     );
+    // The API's runner lists them too (so /health/ready does), as reactors: they may trail the feed.
+    const listed = () =>
+      runner.status().filter((s) => s.name === 'webhooks-outbox' || s.name === 'webhooks-dispatcher');
+    await until(() => listed().length === 2 && listed().every((s) => s.status === 'running'), 'the thread reported');
+    expect(listed().map((s) => s.kind)).toEqual(['reactor', 'reactor']);
 
     // The thread dies (as an uncaught error would end it): started again, it goes on from its checkpoint.
     const worker = (thread as unknown as { worker: Worker }).worker;
     const exited = new Promise((resolve) => worker.once('exit', resolve));
     await worker.terminate();
     await exited;
+    // Down: failed in the runner's list (a 503 from /health/ready) until the thread is back.
+    expect(listed().map((s) => [s.status, s.error])).toEqual([
+      ['failed', 'the delivery thread exited with code 1'],
+      ['failed', 'the delivery thread exited with code 1'],
+    ]);
     const second = await crm.crm.contacts.basicApi.create({
       properties: { email: 'second@example.com' },
       associations: [],
     });
     await receiver.waitForItems((i) => i.objectId === Number(second.id), 1, 'the creation after the restart', 10_000);
+    await until(() => listed().every((s) => s.status === 'running'), 'the thread running again');
     const log = t.admin('GET', `/admin/v1/apps/${f.appId}/webhook-deliveries`);
     expect(((await log).json() as { results: { objectId: number; status: string }[] }).results).toEqual([
       expect.objectContaining({ objectId: Number(first.id), status: 'delivered' }),

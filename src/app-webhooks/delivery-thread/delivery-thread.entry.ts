@@ -23,6 +23,8 @@ import { WEBHOOK_OUTBOX_PROJECTION, WebhookOutboxProjection } from '../projectio
 import type { DeliveryThreadData, DispatcherBridge, OutboxRead } from './thread-protocol';
 
 const data = (workerData as { data: DeliveryThreadData }).data;
+/** How often the thread's workers' status is sent to the API's thread. */
+const STATUS_EVERY_MS = 1000;
 const port = parentPort!;
 
 for (const definitions of [webhooksEvents, crmRecordsEvents, associationEvents, oauthEvents, installClockEvents])
@@ -113,3 +115,7 @@ runner.registerReactor(dispatcher);
 runner.start();
 if (data.webhooks.enabled) dispatcher.start();
 rpc.notify('started');
+// The API's thread lists these in /health/ready: a failed outbox or dispatcher shows there.
+const reportStatus = () => rpc.notify('status', runner.status());
+reportStatus();
+setInterval(reportStatus, STATUS_EVERY_MS).unref();

@@ -52,6 +52,12 @@ export class DeliveryThread implements Reactor, OnApplicationBootstrap, OnModule
   private stopping = false;
   private restartTimer: NodeJS.Timeout | null = null;
   private restartAfterMs = RESTART_AFTER_MS;
+  /**
+   * The thread's workers as it last reported them, listed by the API's runner (so in /health/ready) as
+   * reactors: they trail the feed by design, and requests never wait for them. Failed while the thread
+   * is down.
+   */
+  private threadWorkers: ProjectionStatus[] = [];
 
   constructor(
     private readonly commandBus: CommandBus,
@@ -62,7 +68,9 @@ export class DeliveryThread implements Reactor, OnApplicationBootstrap, OnModule
     @Inject(EVENT_STORE) private readonly store: EventStore,
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-  ) {}
+  ) {
+    runner.registerExternal(() => this.threadWorkers);
+  }
 
   handle(_event: Recorded<DomainEvent>): Promise<void> {
     this.ensureStarted();
@@ -97,6 +105,7 @@ export class DeliveryThread implements Reactor, OnApplicationBootstrap, OnModule
     this.stopCommits?.();
     rpc.close(new Error('the delivery thread stopped'));
     this.worker = null;
+    this.threadWorkers = [];
     await worker.terminate();
   }
 
@@ -161,6 +170,9 @@ export class DeliveryThread implements Reactor, OnApplicationBootstrap, OnModule
         installs: hubIds.map((hubId) => this.clocks.nowFor(appId, hubId)),
       }),
       secret: (appId: number) => this.secrets.secretFor(appId),
+      status: (workers: ProjectionStatus[]) => {
+        if (this.worker === worker) this.threadWorkers = workers.map((w) => ({ ...w, kind: 'reactor' as const }));
+      },
       log: ({ level, message }: { level: 'log' | 'warn' | 'error'; message: string }) => this.logger[level](message),
     });
     this.rpc = rpc;
@@ -173,8 +185,10 @@ export class DeliveryThread implements Reactor, OnApplicationBootstrap, OnModule
     worker.on('error', (error) => this.logger.error(`the delivery thread failed: ${error.message}`));
     worker.on('exit', (code) => {
       if (this.worker !== worker) return; // stopped on purpose
+      const reason = `the delivery thread exited with code ${code}`;
+      this.threadWorkers = this.threadWorkers.map((w) => ({ ...w, status: 'failed' as const, error: reason }));
       this.stopCommits?.();
-      rpc.close(new Error(`the delivery thread exited with code ${code}`));
+      rpc.close(new Error(reason));
       ready();
       this.worker = null;
       this.rpc = null;

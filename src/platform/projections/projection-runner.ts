@@ -65,6 +65,7 @@ export class ProjectionRunner {
   private readonly projections = new Map<string, Projection>();
   private readonly reactors = new Map<string, Reactor>();
   private readonly workers = new Map<string, ProjectionWorker | ReactorWorker>();
+  private readonly externals: Array<() => ProjectionStatus[]> = [];
   private readonly checkpoints: Checkpoints;
   private readonly waiters: ReadModelWaiters;
   private readonly storageRetries: StorageFaultRetries;
@@ -282,14 +283,24 @@ export class ProjectionRunner {
     return this.waitFor(await this.store.headPosition(), timeoutMs);
   }
 
+  /**
+   * Also lists workers that run elsewhere (the webhooks' delivery thread): in `status()`, so
+   * `/health/ready` reports their failures and the archiver waits for their positions; never in
+   * `waitFor` (requests do not wait for them) nor in `lag()`.
+   */
+  registerExternal(statuses: () => ProjectionStatus[]): void {
+    this.externals.push(statuses);
+  }
+
   status(): ProjectionStatus[] {
-    return [...this.workers.values()].map(({ name, kind, position, status, error }) => ({
+    const own = [...this.workers.values()].map(({ name, kind, position, status, error }): ProjectionStatus => ({
       name,
       kind,
       position,
       status,
       ...(error ? { error } : {}),
     }));
+    return this.externals.length === 0 ? own : [...own, ...this.externals.flatMap((s) => s())];
   }
 
   /**
