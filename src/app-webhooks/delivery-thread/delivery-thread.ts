@@ -22,7 +22,7 @@ import { WebhookSigningSecrets } from '../application/signing-secrets';
 import { WebhooksQueries } from '../application/webhooks.queries';
 import { WebhooksEventType } from '../domain/webhook-events';
 import { WebhookOutboxProjection } from '../projections/webhook-outbox.projection';
-import { DISPATCHER_EVENT_TYPES as OUTBOX_DISPATCHER_TYPES } from '../application/webhook-dispatcher';
+import { DISPATCHER_EVENT_TYPES } from '../application/webhook-dispatcher';
 import type { ClockReading, DeliveryThreadData, DispatcherCommand, OutboxRead } from './thread-protocol';
 
 const ACTOR = 'system:webhooks-dispatcher';
@@ -35,15 +35,16 @@ const RESTART_AFTER_MAX_MS = 60_000;
  * outbox read model and the dispatcher run in a worker thread of their own (delivery-thread.entry.ts),
  * so what a delivered item costs is not spent on the event loop that answers the API. This side
  * starts it once an app has webhook settings (a service without webhooks never pays for it), tells
- * it of each SQLite commit (a shared counter), appends the events it decides (attempts, leases, pruning: the history
- * is written here only), lends it the clocks and the client secrets, and asks it for the delivery log.
+ * it of each SQLite commit (a shared counter), appends the events it decides (attempts, leases,
+ * pruning: the history is written here only), lends it the clocks and the client secrets, and asks
+ * it for the delivery log.
  */
 @Injectable()
 export class DeliveryThread implements Reactor, OnApplicationBootstrap, OnModuleDestroy {
   readonly name = 'webhooks-delivery-thread';
   readonly handles = [WebhooksEventType.SettingsConfigured];
   /** What the thread's outbox and dispatcher read stays in the live store (the archiver leaves it). */
-  readonly keepsLive = [...new Set([...new WebhookOutboxProjection().handles, ...OUTBOX_DISPATCHER_TYPES])];
+  readonly keepsLive = [...new Set([...new WebhookOutboxProjection().handles, ...DISPATCHER_EVENT_TYPES])];
   private readonly logger = new Logger('Webhooks');
   private worker: Worker | null = null;
   private rpc: ThreadRpc | null = null;
@@ -81,10 +82,14 @@ export class DeliveryThread implements Reactor, OnApplicationBootstrap, OnModule
     void this.afterStart();
   }
 
-  /** Once the read models hold the history: seals made with an older signing key renewed, and the thread started if any app has settings. */
+  /**
+   * Once the read models hold the history: seals made with an older signing key renewed, and the
+   * thread started if any app has settings.
+   */
   private async afterStart(): Promise<void> {
     try {
-      await this.runner.waitForHead();
+      // No deadline: a long catch-up at start must not leave the deliveries unstarted.
+      await this.runner.waitForHead(null);
       if (this.config.webhooks.enabled) await this.secrets.resealStale();
       if (this.queries.configuredAppIds().length > 0) this.ensureStarted();
     } catch (error) {
