@@ -19,7 +19,7 @@ const dist = process.env.BENCH_OUTBOX_DIST ?? join(ROOT, 'dist');
 const EVENTS = Number(process.env.BENCH_OUTBOX_EVENTS ?? 20_000);
 const ROUNDS = Number(process.env.BENCH_OUTBOX_ROUNDS ?? 5);
 const { WebhookOutboxProjection } = require(join(dist, 'app-webhooks/projections/webhook-outbox.projection.js'));
-const { WebhooksQueries } = require(join(dist, 'app-webhooks/application/webhooks.queries.js'));
+const { OutboxQueries } = require(join(dist, 'app-webhooks/application/outbox-queries.js'));
 const { openReadModelDatabase, closeReadModelDatabase } = require(
   join(dist, 'platform/projections/read-model-database.js'),
 );
@@ -30,7 +30,7 @@ const T0 = Date.UTC(2026, 10, 1);
 const dir = mkdtempSync(join(tmpdir(), 'hs-bench-outbox-'));
 const db = openReadModelDatabase(join(dir, 'readmodels.sqlite'));
 const projection = new WebhookOutboxProjection();
-const queries = new WebhooksQueries(db);
+const queries = new OutboxQueries(db);
 projection.setup(db);
 let position = 0;
 let contact = 0;
