@@ -21,7 +21,7 @@
 // never held. The longest synchronous slices make a hot path's p99; this sees them without the GETs'
 // own queueing on a loaded host.
 import { createServer } from 'node:http';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -29,6 +29,7 @@ import { clearInterval, setInterval } from 'node:timers';
 import { fixedRate } from './lib/fixed-rate.mjs';
 import { measure } from './lib/load.mjs';
 import { cpuOf } from './lib/processes.mjs';
+import { pairedVerdict as unchanged } from './lib/paired.mjs';
 import { Service } from './lib/service.mjs';
 
 const CREATES = Number(process.env.BENCH_WEBHOOK_CREATES ?? 1000);
@@ -214,17 +215,29 @@ try {
   };
 
   const rounds = [];
+  let configured = true;
+  const setDelivering = async (on) => {
+    if (on !== configured) await (on ? dev('PUT', '/settings', settings) : dev('DELETE', '/settings'));
+    configured = on;
+  };
   for (let round = 0; round < ROUNDS; round++) {
-    if (round > 0) await dev('PUT', '/settings', settings);
-    const cpuOn = await loopPerEvent('loop CPU, webhooks delivering', true);
-    const on = await underEvents('GET by id, webhooks delivering', true);
-    const rateOn = await underEvents(`GET by id at ${GET_RATE}/s, webhooks delivering`, true, 'fixed');
-    await dev('DELETE', '/settings');
-    const cpuOff = await loopPerEvent('loop CPU, webhooks cleared', false);
-    const off = await underEvents('GET by id, webhooks cleared', false);
-    const rateOff = await underEvents(`GET by id at ${GET_RATE}/s, webhooks cleared`, false, 'fixed');
+    // Delivering first in even rounds, cleared first in odd ones: a drift of the host or of the
+    // service (a growing store, a warmer heap) does not always favour the same side.
+    const order = round % 2 === 0 ? [true, false] : [false, true];
+    const windows = {};
+    for (const delivering of order) {
+      await setDelivering(delivering);
+      const side = delivering ? 'webhooks delivering' : 'webhooks cleared';
+      windows[delivering] = {
+        cpu: await loopPerEvent(`loop CPU, ${side}`, delivering),
+        sat: await underEvents(`GET by id, ${side}`, delivering),
+        rate: await underEvents(`GET by id at ${GET_RATE}/s, ${side}`, delivering, 'fixed'),
+      };
+    }
+    const { cpu: cpuOn, sat: on, rate: rateOn } = windows.true;
+    const { cpu: cpuOff, sat: off, rate: rateOff } = windows.false;
     console.log(
-      `event-loop CPU per record event: ${cpuOn.loopUsPerEvent.toFixed(0)} µs delivering, ${cpuOff.loopUsPerEvent.toFixed(0)} µs cleared ` +
+      `round ${round + 1} (${order[0] ? 'delivering' : 'cleared'} first): event-loop CPU per record event: ${cpuOn.loopUsPerEvent.toFixed(0)} µs delivering, ${cpuOff.loopUsPerEvent.toFixed(0)} µs cleared ` +
         `(delivery's share ${(cpuOn.loopUsPerEvent - cpuOff.loopUsPerEvent).toFixed(0)} µs per item; ` +
         `${cpuOn.requests} requests); ${fmtDelay(cpuOn.delay)} delivering, ${fmtDelay(cpuOff.delay)} cleared`,
     );
@@ -244,6 +257,8 @@ try {
     );
     rounds.push({ cpuOn, cpuOff, on, off, rateOn, rateOff });
   }
+  await setDelivering(true);
+  if (process.env.BENCH_WEBHOOK_OUT) writeFileSync(process.env.BENCH_WEBHOOK_OUT, JSON.stringify(rounds, null, 1));
   if (ROUNDS > 1) {
     const median = (f) =>
       quantile(
@@ -267,6 +282,19 @@ try {
         `${median((r) => r.rateOff.p999).toFixed(1)} ms, p50 ${median((r) => r.rateOn.p50).toFixed(1)} / ` +
         `${median((r) => r.rateOff.p50).toFixed(1)} ms (delivering / cleared)`,
     );
+    // "Unchanged", decided on the pairs: the 95 % interval of the median paired difference
+    // (delivering − cleared, distribution-free) within ±10 % of the cleared side's median.
+    for (const [name, on, off] of [
+      ['GET by id p99, saturating', (r) => r.on.p99, (r) => r.off.p99],
+      [`GET by id p99 at ${GET_RATE}/s`, (r) => r.rateOn.p99, (r) => r.rateOff.p99],
+      ['loop delay p99 under the saturating GETs', (r) => r.on.delay.p99, (r) => r.off.delay.p99],
+    ]) {
+      const verdict = unchanged(
+        rounds.map((r) => on(r) - off(r)),
+        median(off),
+      );
+      console.log(`${name}: ${verdict.text}`);
+    }
   }
 } finally {
   await service.stop();

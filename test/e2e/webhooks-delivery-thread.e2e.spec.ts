@@ -1,4 +1,5 @@
 import { Client } from '@hubspot/api-client';
+import { readdirSync, readFileSync } from 'node:fs';
 import type { Worker } from 'node:worker_threads';
 import { DeliveryThread } from '../../src/app-webhooks/delivery-thread/delivery-thread';
 import { ProjectionRunner } from '../../src/platform/projections/projection-runner';
@@ -78,6 +79,18 @@ describe('the webhooks delivery thread', () => {
         ['webhooks-dispatcher', 'running'],
       ]),
     );
+    // Below the API's event loop in CPU priority (Linux keeps a nice value per thread), and only it:
+    // the API's thread and every other thread of the process (libuv's pool, V8's) keep theirs.
+    if (process.platform === 'linux') {
+      const priority = thread.priority as { tid: number; nice: number };
+      expect(priority).toEqual({ tid: expect.any(Number), nice: 10 });
+      const niceOf = (tid: string) =>
+        Number(readFileSync(`/proc/self/task/${tid}/stat`, 'utf8').split(') ')[1]!.split(' ')[16]);
+      const others = readdirSync('/proc/self/task').filter((tid) => tid !== String(priority.tid));
+      expect(niceOf(String(priority.tid))).toBe(10);
+      expect(others.length).toBeGreaterThan(1);
+      expect(new Set(others.map(niceOf))).toEqual(new Set([niceOf(String(process.pid))]));
+    }
     // The API's runner lists them too (so /health/ready does), as reactors: they may trail the feed.
     const listed = () =>
       runner.status().filter((s) => s.name === 'webhooks-outbox' || s.name === 'webhooks-dispatcher');

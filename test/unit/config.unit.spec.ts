@@ -61,6 +61,14 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ MAX_CONNECTIONS: '0' })).toThrow(/MAX_CONNECTIONS must be an integer/);
   });
 
+  it('reads WEBHOOK_THREAD_NICE: the delivery thread below the event loop by default, 0 to 19 (issue 42)', () => {
+    expect(loadConfig({}).webhooks.threadNice).toBe(10);
+    expect(loadConfig({ WEBHOOK_THREAD_NICE: '0' }).webhooks.threadNice).toBe(0);
+    expect(loadConfig({ WEBHOOK_THREAD_NICE: '19' }).webhooks.threadNice).toBe(19);
+    for (const bad of ['20', '-1', 'low', '2.5'])
+      expect(() => loadConfig({ WEBHOOK_THREAD_NICE: bad })).toThrow(/WEBHOOK_THREAD_NICE must be an integer/);
+  });
+
   it('reads KEEP_ALIVE_TIMEOUT_MS and MAX_CONNECTIONS_PER_ADDRESS: a few seconds, a quarter of the cap (issue 41, item 5)', () => {
     expect(loadConfig({})).toMatchObject({ keepAliveTimeoutMs: 5000, maxConnectionsPerAddress: 250 });
     expect(loadConfig({ MAX_CONNECTIONS: '8' }).maxConnectionsPerAddress).toBe(2);

@@ -14,6 +14,7 @@ import { SqliteFeedReader } from '../../platform/event-store/sqlite-feed-reader'
 import { eventTypes } from '../../platform/events/event-type-registry';
 import { ProjectionRunner } from '../../platform/projections/projection-runner';
 import { closeReadModelDatabase, openReadModelDatabase } from '../../platform/projections/read-model-database';
+import { lowerThreadPriority } from '../../platform/threads/thread-priority';
 import { ThreadRpc } from '../../platform/threads/thread-rpc';
 import { DispatchLeases } from '../application/dispatch-leases';
 import { OutboxQueries } from '../application/outbox-queries';
@@ -26,6 +27,9 @@ const data = (workerData as { data: DeliveryThreadData }).data;
 /** How often the thread's workers' status is sent to the API's thread. */
 const STATUS_EVERY_MS = 1000;
 const port = parentPort!;
+// Deliveries are background work (due within seconds): when the API's event loop and this thread
+// both want a core, the loop goes first (issue 42: the API's p99 unchanged while delivering).
+const priority = lowerThreadPriority(data.webhooks.threadNice);
 
 for (const definitions of [webhooksEvents, crmRecordsEvents, associationEvents, oauthEvents, installClockEvents])
   eventTypes.register(definitions);
@@ -114,7 +118,7 @@ runner.register(new WebhookOutboxProjection());
 runner.registerReactor(dispatcher);
 runner.start();
 if (data.webhooks.enabled) dispatcher.start();
-rpc.notify('started');
+rpc.notify('started', priority);
 // The API's thread lists these in /health/ready: a failed outbox or dispatcher shows there.
 const reportStatus = () => rpc.notify('status', runner.status());
 reportStatus();

@@ -11,6 +11,7 @@ import type { Recorded } from '../../platform/events/event-type-registry';
 import type { Reactor } from '../../platform/projections/projection';
 import { ProjectionRunner, type ProjectionStatus } from '../../platform/projections/projection-runner';
 import { startModuleThread } from '../../platform/threads/module-thread';
+import type { ThreadPriority } from '../../platform/threads/thread-priority';
 import { ThreadRpc } from '../../platform/threads/thread-rpc';
 import {
   DeliveryRecordBusCommand,
@@ -49,6 +50,7 @@ export class DeliveryThread implements Reactor, OnApplicationBootstrap, OnModule
   private worker: Worker | null = null;
   private rpc: ThreadRpc | null = null;
   private started: Promise<void> | null = null;
+  private threadPriority: ThreadPriority | null = null;
   private stopCommits: (() => void) | null = null;
   private stopping = false;
   private restartTimer: NodeJS.Timeout | null = null;
@@ -129,6 +131,11 @@ export class DeliveryThread implements Reactor, OnApplicationBootstrap, OnModule
     await this.call('rebuild');
   }
 
+  /** The thread's CPU priority as it set it at its last start (null before). */
+  get priority(): ThreadPriority | null {
+    return this.threadPriority;
+  }
+
   /** The thread's projection and dispatcher, as /health/ready lists the API thread's (empty until started). */
   async status(): Promise<ProjectionStatus[]> {
     return this.worker ? this.call<ProjectionStatus[]>('status') : [];
@@ -165,8 +172,14 @@ export class DeliveryThread implements Reactor, OnApplicationBootstrap, OnModule
     let ready: () => void = () => undefined;
     this.started = new Promise<void>((resolve) => (ready = resolve));
     const rpc = new ThreadRpc(worker, {
-      started: () => {
+      started: (priority: ThreadPriority) => {
         this.restartAfterMs = RESTART_AFTER_MS;
+        this.threadPriority = priority;
+        this.logger.log(
+          'skipped' in priority
+            ? `delivery thread started at the API's CPU priority: ${priority.skipped}`
+            : `delivery thread started at nice ${priority.nice} (thread ${priority.tid}), below the API's event loop`,
+        );
         ready();
       },
       execute: (command: DispatcherCommand) => this.execute(command),

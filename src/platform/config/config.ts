@@ -86,9 +86,17 @@ export interface AppConfig {
    * the dispatcher looks for retries that came due (on the installs' clocks) when nothing woke it;
    * `enabled: false` stops sending (the outbox still fills); how long an instance's right to send an
    * app's deliveries lasts unrenewed (several instances on EventStoreDB); how long delivered items
-   * stay in the delivery log.
+   * stay in the delivery log; the delivery thread's nice value (its CPU priority below the API's
+   * event loop: 0 leaves it equal).
    */
-  webhooks: { enabled: boolean; timeoutMs: number; pollMs: number; leaseMs: number; retentionDays: number };
+  webhooks: {
+    enabled: boolean;
+    timeoutMs: number;
+    pollMs: number;
+    leaseMs: number;
+    retentionDays: number;
+    threadNice: number;
+  };
   /**
    * Fastify's trustProxy: which X-Forwarded-For hops to believe for the client's address (the
    * sign-in and client-authentication throttles key on it). false: the socket's peer.
@@ -270,6 +278,7 @@ export function loadConfig(env: Env): AppConfig {
       pollMs: int('WEBHOOK_POLL_MS', 250, 10, 60_000),
       leaseMs: int('WEBHOOK_LEASE_MS', 5_000, 1_000, 300_000),
       retentionDays: int('WEBHOOK_RETENTION_DAYS', 30, 1, 3650),
+      threadNice: int('WEBHOOK_THREAD_NICE', 10, 0, 19),
     },
     trustProxy,
     metricsToken: env.METRICS_TOKEN ? env.METRICS_TOKEN : null,
