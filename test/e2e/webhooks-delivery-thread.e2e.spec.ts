@@ -82,12 +82,13 @@ describe('the webhooks delivery thread', () => {
     // Below the API's event loop in CPU priority (Linux keeps a nice value per thread), and only it:
     // the API's thread and every other thread of the process (libuv's pool, V8's) keep theirs.
     if (process.platform === 'linux') {
-      const priority = thread.priority as { tid: number; nice: number };
-      expect(priority).toEqual({ tid: expect.any(Number), nice: 10 });
       const niceOf = (tid: string) =>
         Number(readFileSync(`/proc/self/task/${tid}/stat`, 'utf8').split(') ')[1]!.split(' ')[16]);
+      const expected = Math.max(10, niceOf(String(process.pid))); // a run under `nice` keeps its lower priority
+      const priority = thread.priority as { tid: number; nice: number };
+      expect(priority).toEqual({ tid: expect.any(Number), nice: expected });
       const others = readdirSync('/proc/self/task').filter((tid) => tid !== String(priority.tid));
-      expect(niceOf(String(priority.tid))).toBe(10);
+      expect(niceOf(String(priority.tid))).toBe(expected);
       expect(others.length).toBeGreaterThan(1);
       expect(new Set(others.map(niceOf))).toEqual(new Set([niceOf(String(process.pid))]));
     }
