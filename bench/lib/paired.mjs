@@ -43,6 +43,6 @@ export function pairedVerdict(diffs, reference, margin = 0.1) {
     (interval
       ? `${(interval.confidence * 100).toFixed(1)} % interval [${f(interval.low)}, ${f(interval.high)}]`
       : 'too few pairs for an interval') +
-    ` against ±${f(bound)} (10 % of ${f(reference)}): ${within ? 'unchanged' : 'not shown unchanged'}`;
+    ` against ±${f(bound)} (${margin * 100} % of ${f(reference)}): ${within ? 'unchanged' : 'not shown unchanged'}`;
   return { median, higher, lower, interval, within, text };
 }
