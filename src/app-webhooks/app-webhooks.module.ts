@@ -5,8 +5,6 @@ import { EventSourcingModule } from '../platform/event-sourcing/event-sourcing.m
 import {
   AppWebhooksHandler,
   DeliveryRecordHandler,
-  DispatchLeaseHandler,
-  PruneDeliveriesHandler,
   ResealSigningSecretHandler,
 } from './application/app-webhooks.commands';
 import { WebhookSigningSecrets } from './application/signing-secrets';
@@ -28,13 +26,7 @@ import { WebhookSettingsProjection } from './projections/webhook-settings.projec
     events: webhooksEvents,
     projections: [WebhookSettingsProjection],
     reactors: [DeliveryThread],
-    commandHandlers: [
-      AppWebhooksHandler,
-      DeliveryRecordHandler,
-      DispatchLeaseHandler,
-      ResealSigningSecretHandler,
-      PruneDeliveriesHandler,
-    ],
+    commandHandlers: [AppWebhooksHandler, DeliveryRecordHandler, ResealSigningSecretHandler],
     imports: [DirectoryModule, AccessTokenVerificationModule],
     controllers: [WebhooksController, WebhookDeliveriesController],
     providers: [WebhooksQueries, WebhookSigningSecrets],

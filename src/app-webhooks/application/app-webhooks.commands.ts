@@ -4,29 +4,14 @@ import type Database from 'better-sqlite3';
 import { randomUUID } from 'node:crypto';
 import { InstallClocks, CLOCK, type Clock } from '../../platform/clock';
 import { EventStreams } from '../../platform/commands/event-streams';
-import { ConcurrencyError } from '../../platform/event-store/concurrency-error';
-import { EVENT_STORE, type EventStore, type ExpectedRevision } from '../../platform/event-store/event-store.port';
+import { EVENT_STORE, type EventStore } from '../../platform/event-store/event-store.port';
 import type { CommandContext } from '../../platform/events/envelope';
 import { answerAfterCommit, type ReadModel } from '../../platform/projections/answer-after-commit';
 import { ProjectionRunner } from '../../platform/projections/projection-runner';
 import { type AppWebhooksCommand, appWebhooksDecider, type RejectedInput } from '../domain/app-webhooks.decider';
-import {
-  deliveryRecordDecider,
-  type RecordDeliveryAttempt,
-  type RequestRedelivery,
-} from '../domain/delivery-records.decider';
-import { leaseReleased, leaseTaken } from '../domain/dispatch-lease';
-import {
-  appWebhooksStream,
-  deliveriesPrunedStream,
-  deliveryAttemptStream,
-  dispatchLeaseStream,
-  redeliveryStream,
-  signingSecretStream,
-  WebhooksEventType,
-} from '../domain/webhook-events';
+import { deliveryRecordDecider, type RequestRedelivery } from '../domain/delivery-records.decider';
+import { appWebhooksStream, redeliveryStream, signingSecretStream, WebhooksEventType } from '../domain/webhook-events';
 import { WebhookSettingsProjection } from '../projections/webhook-settings.projection';
-import type { DispatchLeaseAnswer } from '../delivery-thread/thread-protocol';
 import { type SettingsView, type SubscriptionView, WebhooksQueries } from './webhooks.queries';
 
 type WithoutTime<C> = C extends unknown ? Omit<C, 'now'> : never;
@@ -108,10 +93,13 @@ export class AppWebhooksHandler implements ICommandHandler<AppWebhooksBusCommand
   }
 }
 
-/** A delivery attempt, or a redelivery an admin asked for: one event on a stream of its own. */
+/**
+ * A redelivery an admin asked for: one event on a stream of its own. (Attempts are appended by the
+ * delivery thread itself: dispatcher-commands.ts.)
+ */
 export class DeliveryRecordBusCommand extends Command<{ position: number }> {
   constructor(
-    readonly command: RecordDeliveryAttempt | Omit<RequestRedelivery, 'now'>,
+    readonly command: Omit<RequestRedelivery, 'now'>,
     readonly context: CommandContext,
   ) {
     super();
@@ -130,54 +118,10 @@ export class DeliveryRecordHandler implements ICommandHandler<DeliveryRecordBusC
   }
 
   async execute({ command, context }: DeliveryRecordBusCommand): Promise<{ position: number }> {
-    if (command.type === 'RecordDeliveryAttempt') {
-      const stream = deliveryAttemptStream(command.attempt.appId, command.attempt.requestId);
-      return { position: (await this.records.handleNew(stream, command, context)).position };
-    }
     // A redelivery is due at once on the item's install's clock: its time now.
     const now = this.clocks.nowFor(command.appId, command.hubId);
     const stream = redeliveryStream(command.appId, randomUUID());
     return { position: (await this.records.handleNew(stream, { ...command, now }, context)).position };
-  }
-}
-
-/** Take (or renew) or release an app's dispatch lease at the revision the instance saw. */
-export class DispatchLeaseBusCommand extends Command<DispatchLeaseAnswer> {
-  constructor(
-    readonly command:
-      | { type: 'TakeDispatchLease'; appId: number; owner: string; leaseMs: number; expected: ExpectedRevision }
-      | { type: 'ReleaseDispatchLease'; appId: number; owner: string; expected: number },
-    readonly context: CommandContext,
-  ) {
-    super();
-  }
-}
-
-/**
- * The lease is a fence, not a decision on state: the append at the expected revision is the whole
- * check (of two instances taking at once one is refused), so nothing is retried on a conflict.
- */
-@CommandHandler(DispatchLeaseBusCommand)
-export class DispatchLeaseHandler implements ICommandHandler<DispatchLeaseBusCommand> {
-  constructor(
-    private readonly streams: EventStreams,
-    @Inject(CLOCK) private readonly clock: Clock,
-  ) {}
-
-  async execute({ command, context }: DispatchLeaseBusCommand): Promise<DispatchLeaseAnswer> {
-    const now = this.clock.now();
-    const event =
-      command.type === 'TakeDispatchLease'
-        ? leaseTaken(command.appId, command.owner, command.leaseMs, now)
-        : leaseReleased(command.appId, command.owner, now);
-    const { expected } = command;
-    try {
-      const { position } = await this.streams.append(dispatchLeaseStream(command.appId), [event], expected, context);
-      return { appended: true, revision: typeof expected === 'number' ? expected + 1 : 0, position };
-    } catch (error) {
-      if (error instanceof ConcurrencyError) return { appended: false, actual: error.actual };
-      throw error;
-    }
   }
 }
 
@@ -209,35 +153,6 @@ export class ResealSigningSecretHandler implements ICommandHandler<ResealSigning
           data: { appId, sealed, replaces, resealedAt: this.clock.now() },
         },
       ],
-      'any',
-      context,
-    );
-  }
-}
-
-/** Delivered items past the retention leave the delivery log (the history keeps them). */
-export class PruneDeliveriesBusCommand extends Command<{ position: number }> {
-  constructor(
-    readonly command: { type: 'PruneDeliveries'; appId: number; deliveredBefore: number },
-    readonly context: CommandContext,
-  ) {
-    super();
-  }
-}
-
-/** Appended whatever the stream holds: pruning again at the same edge removes nothing more. */
-@CommandHandler(PruneDeliveriesBusCommand)
-export class PruneDeliveriesHandler implements ICommandHandler<PruneDeliveriesBusCommand> {
-  constructor(
-    private readonly streams: EventStreams,
-    @Inject(CLOCK) private readonly clock: Clock,
-  ) {}
-
-  execute({ command, context }: PruneDeliveriesBusCommand): Promise<{ position: number }> {
-    const { appId, deliveredBefore } = command;
-    return this.streams.append(
-      deliveriesPrunedStream(appId),
-      [{ type: WebhooksEventType.DeliveriesPruned, data: { appId, deliveredBefore, prunedAt: this.clock.now() } }],
       'any',
       context,
     );

@@ -92,12 +92,14 @@ export class DispatchLeases {
   /** The position of the take, or 0 when another instance's append came first. */
   private async take(appId: number, expected: number | 'no_stream'): Promise<number> {
     const startedAt = this.monotonic.elapsedMs();
+    const { now } = await this.bridge.clocks(appId, []);
     const answer = (await this.bridge.execute({
       type: 'TakeDispatchLease',
       appId,
       owner: this.owner,
       leaseMs: this.config.leaseMs,
       expected,
+      now,
     })) as DispatchLeaseAnswer;
     if (answer.appended) {
       if (!this.held.has(appId)) this.bridge.log('log', `sending app ${appId}'s webhooks from this instance`);
@@ -110,11 +112,13 @@ export class DispatchLeases {
 
   private async release(appId: number, expected: number): Promise<void> {
     this.held.delete(appId);
+    const { now } = await this.bridge.clocks(appId, []);
     const answer = (await this.bridge.execute({
       type: 'ReleaseDispatchLease',
       appId,
       owner: this.owner,
       expected,
+      now,
     })) as DispatchLeaseAnswer;
     if (!answer.appended) this.lost(appId, answer.actual);
   }

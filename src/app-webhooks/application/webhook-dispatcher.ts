@@ -70,8 +70,8 @@ export function signatureHeaders(
  * when a change could have made work (a record event, a subscription, an install, an attempt),
  * waits for the outbox read model to hold it, then sends every due item: at most 100 per request,
  * at most the app's `maxConcurrentRequests` requests in flight, each answered within the timeout or
- * counted failed. Every attempt is appended (`webhooks.DeliveryAttempted`, by the API's thread:
- * DispatcherBridge) before its items are free again, so an item is sent at least once: a crash
+ * counted failed. Every attempt is appended (`webhooks.DeliveryAttempted`, by this thread:
+ * DispatcherBridge.execute, dispatcher-commands.ts) before its items are free again, so an item is sent at least once: a crash
  * before the append leaves it waiting, and the next start sends it again with the same eventId.
  * Items come due on their install's clock (read from the API's thread, where the install-clock
  * control moves it); the poll finds those that came due as time passed. With several instances on
@@ -179,9 +179,12 @@ export class WebhookDispatcher implements Reactor {
     this.prunedAt = now;
     const before = now - this.config.retentionDays * 86_400_000;
     for (const appId of this.queries.appsDeliveredBetween(this.prunedBefore, before)) {
-      const { position } = (await this.bridge.execute({ type: 'PruneDeliveries', appId, deliveredBefore: before })) as {
-        position: number;
-      };
+      const { position } = (await this.bridge.execute({
+        type: 'PruneDeliveries',
+        appId,
+        deliveredBefore: before,
+        now,
+      })) as { position: number };
       await this.runner.readModelsReached(position);
     }
     this.prunedBefore = Math.max(this.prunedBefore, before);
@@ -317,9 +320,11 @@ export class WebhookDispatcher implements Reactor {
       durationMs,
       items: attempted,
     };
-    const { position } = (await this.bridge.execute({ type: 'RecordDeliveryAttempt', attempt })) as {
-      position: number;
-    };
+    const { position } = (await this.bridge.execute({
+      type: 'RecordDeliveryAttempt',
+      attempt,
+      now: nowFor.reading.now,
+    })) as { position: number };
     // The items are free again only once the outbox shows the attempt (else they would be re-sent).
     await this.runner.readModelsReached(position);
   }

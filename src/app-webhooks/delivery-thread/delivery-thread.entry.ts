@@ -1,21 +1,24 @@
 /**
  * The delivery thread's own code (started by delivery-thread.ts through startModuleThread): the
  * `webhooks-outbox` read model in a file of its own, tailing the feed on its own connection, and
- * the dispatcher that sends from it. What needs the API's thread (appending events, the service's
- * and the installs' clocks, the client secrets) it asks through the bridge. No framework here: the
- * thread's heap holds this module's graph only.
+ * the dispatcher that sends from it, appending what it records itself (on SQLite through its port
+ * to the store's writer thread, on EventStoreDB on its own connection). What only the API's thread
+ * knows (the service's and the installs' clocks, the client secrets) it asks there. No framework
+ * here: the thread's heap holds this module's graph only.
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { associationEvents } from '../../crm-associations/crm-associations.events';
 import { crmRecordsEvents } from '../../crm-records/crm-records.events';
 import { installClockEvents, oauthEvents } from '../../oauth/oauth.events';
-import type { FeedReader } from '../../platform/event-store/event-store.port';
+import type { FeedReader, StreamStore } from '../../platform/event-store/event-store.port';
 import { SqliteFeedReader } from '../../platform/event-store/sqlite-feed-reader';
+import { SqliteThreadStore } from '../../platform/event-store/sqlite-thread-store';
 import { eventTypes } from '../../platform/events/event-type-registry';
 import { ProjectionRunner } from '../../platform/projections/projection-runner';
 import { closeReadModelDatabase, openReadModelDatabase } from '../../platform/projections/read-model-database';
 import { lowerThreadPriority } from '../../platform/threads/thread-priority';
 import { ThreadRpc } from '../../platform/threads/thread-rpc';
+import { DispatcherCommands } from '../application/dispatcher-commands';
 import { DispatchLeases } from '../application/dispatch-leases';
 import { OutboxQueries } from '../application/outbox-queries';
 import { WebhookDispatcher } from '../application/webhook-dispatcher';
@@ -58,14 +61,18 @@ const rpc = new ThreadRpc(port, {
 });
 
 const bridge: DispatcherBridge = {
-  execute: (command) => rpc.call('execute', command),
+  execute: (command) => commands.execute(command),
   clocks: (appId, hubIds) => rpc.call('clocks', { appId, hubIds }),
   secret: (appId) => rpc.call('secret', appId),
   log: (level, message) => rpc.notify('log', { level, message }),
 };
 
-function openFeed(): FeedReader & { close(): unknown } {
-  if (data.feed.kind === 'sqlite') return new SqliteFeedReader(data.feed.file);
+/** The feed this thread reads and the streams it appends to. */
+function openStore(): FeedReader & StreamStore & { close(): unknown } {
+  if (data.feed.kind === 'sqlite') {
+    if (!data.writer) throw new Error('the delivery thread was started without a port to the writer thread');
+    return new SqliteThreadStore(data.feed.file, data.writer);
+  }
   // Loaded only for EventStoreDB: its client and gRPC, as on the API's thread (create-event-store.ts).
   const { EventStoreDbEventStore } =
     require('../../platform/event-store/eventstoredb-event-store') as typeof import('../../platform/event-store/eventstoredb-event-store');
@@ -80,7 +87,8 @@ function openFeed(): FeedReader & { close(): unknown } {
   });
 }
 
-const feed = openFeed();
+const feed = openStore();
+const commands = new DispatcherCommands(feed);
 let stopped = false;
 
 /** ES2024's Atomics.waitAsync (Node has it; this project's TypeScript lib predates it). */

@@ -1,8 +1,6 @@
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
-import { CommandBus } from '@nestjs/cqrs';
-import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
-import type { Worker } from 'node:worker_threads';
+import type { MessagePort, Worker } from 'node:worker_threads';
 import { CLOCK, type Clock, InstallClocks } from '../../platform/clock';
 import { APP_CONFIG, type AppConfig } from '../../platform/config/config';
 import { EVENT_STORE, type EventStore } from '../../platform/event-store/event-store.port';
@@ -13,20 +11,14 @@ import { ProjectionRunner, type ProjectionStatus } from '../../platform/projecti
 import { startModuleThread } from '../../platform/threads/module-thread';
 import type { ThreadPriority } from '../../platform/threads/thread-priority';
 import { ThreadRpc } from '../../platform/threads/thread-rpc';
-import {
-  DeliveryRecordBusCommand,
-  DispatchLeaseBusCommand,
-  PruneDeliveriesBusCommand,
-} from '../application/app-webhooks.commands';
 import type { DeliveryFilter, DeliveryView } from '../application/outbox-queries';
 import { WebhookSigningSecrets } from '../application/signing-secrets';
 import { WebhooksQueries } from '../application/webhooks.queries';
 import { WebhooksEventType } from '../domain/webhook-events';
 import { WebhookOutboxProjection } from '../projections/webhook-outbox.projection';
 import { DISPATCHER_EVENT_TYPES } from '../application/webhook-dispatcher';
-import type { ClockReading, DeliveryThreadData, DispatcherCommand, OutboxRead } from './thread-protocol';
+import type { ClockReading, DeliveryThreadData, OutboxRead } from './thread-protocol';
 
-const ACTOR = 'system:webhooks-dispatcher';
 /** After the thread died unexpectedly, how long before it is started again: doubled each time, up to a minute. */
 const RESTART_AFTER_MS = 1000;
 const RESTART_AFTER_MAX_MS = 60_000;
@@ -36,9 +28,9 @@ const RESTART_AFTER_MAX_MS = 60_000;
  * outbox read model and the dispatcher run in a worker thread of their own (delivery-thread.entry.ts),
  * so what a delivered item costs is not spent on the event loop that answers the API. This side
  * starts it once an app has webhook settings (a service without webhooks never pays for it), tells
- * it of each SQLite commit (a shared counter), appends the events it decides (attempts, leases,
- * pruning: the history is written here only), lends it the clocks and the client secrets, and asks
- * it for the delivery log.
+ * it of each SQLite commit (a shared counter), gives it a port to the store's writer thread (SQLite:
+ * the thread appends its attempts, leases and pruning itself), lends it the clocks and the client
+ * secrets, and asks it for the delivery log.
  */
 @Injectable()
 export class DeliveryThread implements Reactor, OnApplicationBootstrap, OnModuleDestroy {
@@ -63,7 +55,6 @@ export class DeliveryThread implements Reactor, OnApplicationBootstrap, OnModule
   private threadWorkers: ProjectionStatus[] = [];
 
   constructor(
-    private readonly commandBus: CommandBus,
     private readonly runner: ProjectionRunner,
     private readonly queries: WebhooksQueries,
     private readonly secrets: WebhookSigningSecrets,
@@ -161,13 +152,28 @@ export class DeliveryThread implements Reactor, OnApplicationBootstrap, OnModule
       return;
     }
     const commits = feed.kind === 'sqlite' ? new Int32Array(new SharedArrayBuffer(4)) : null;
+    let writer: MessagePort | null;
+    try {
+      writer = feed.kind === 'sqlite' ? (this.store.openWriterPort?.() ?? null) : null;
+    } catch (error) {
+      this.logger.error(`the delivery thread cannot append: ${(error as Error).message}`);
+      return;
+    }
+    if (feed.kind === 'sqlite' && !writer) {
+      this.logger.error('this event store offers no writer port to another thread: webhooks are not delivered');
+      return;
+    }
     const data: DeliveryThreadData = {
       feed,
       outboxFile: join(this.config.dataDir, 'webhooks-outbox.sqlite'),
       webhooks: this.config.webhooks,
       commits: commits ? (commits.buffer as SharedArrayBuffer) : null,
+      writer,
     };
-    const worker = startModuleThread(require.resolve('./delivery-thread.entry'), data, { name: 'webhooks-delivery' });
+    const worker = startModuleThread(require.resolve('./delivery-thread.entry'), data, {
+      name: 'webhooks-delivery',
+      transferList: writer ? [writer] : [],
+    });
     this.worker = worker;
     let ready: () => void = () => undefined;
     this.started = new Promise<void>((resolve) => (ready = resolve));
@@ -182,7 +188,6 @@ export class DeliveryThread implements Reactor, OnApplicationBootstrap, OnModule
         );
         ready();
       },
-      execute: (command: DispatcherCommand) => this.execute(command),
       clocks: ({ appId, hubIds }: { appId: number; hubIds: number[] }): ClockReading => ({
         now: this.clock.now(),
         installs: hubIds.map((hubId) => this.clocks.nowFor(appId, hubId)),
@@ -216,19 +221,5 @@ export class DeliveryThread implements Reactor, OnApplicationBootstrap, OnModule
       this.restartAfterMs = Math.min(this.restartAfterMs * 2, RESTART_AFTER_MAX_MS);
       this.restartTimer.unref();
     });
-  }
-
-  /** The thread's commands, appended here: every event of the history is written by the API's thread. */
-  private execute(command: DispatcherCommand): Promise<unknown> {
-    const context = { correlationId: randomUUID(), causationId: null, actor: ACTOR };
-    switch (command.type) {
-      case 'RecordDeliveryAttempt':
-        return this.commandBus.execute(new DeliveryRecordBusCommand(command, context));
-      case 'TakeDispatchLease':
-      case 'ReleaseDispatchLease':
-        return this.commandBus.execute(new DispatchLeaseBusCommand(command, context));
-      case 'PruneDeliveries':
-        return this.commandBus.execute(new PruneDeliveriesBusCommand(command, context));
-    }
   }
 }

@@ -1,3 +1,4 @@
+import type { MessagePort } from 'node:worker_threads';
 import type { AppConfig } from '../../platform/config/config';
 import type { FeedSource } from '../../platform/event-store/event-store.port';
 import type { RecordDeliveryAttempt } from '../domain/delivery-records.decider';
@@ -16,14 +17,20 @@ export interface DeliveryThreadData {
    * postMessage per commit cost the API's event loop more than the rest of a delivery.
    */
   commits: SharedArrayBuffer | null;
+  /** SQLite: the port to the store's writer thread its appends go through (transferred; see sqlite-thread-store.ts). */
+  writer: MessagePort | null;
 }
 
-/** The commands the dispatcher has the API's thread execute (every event is appended there). */
-export type DispatcherCommand =
+/**
+ * The events the dispatcher records, appended by the delivery thread itself (dispatcher-commands.ts).
+ * `now`: the service's time of the decision (a clock reading of the API's thread), the envelope's time.
+ */
+export type DispatcherCommand = (
   | RecordDeliveryAttempt
   | { type: 'TakeDispatchLease'; appId: number; owner: string; leaseMs: number; expected: ExpectedRevision }
   | { type: 'ReleaseDispatchLease'; appId: number; owner: string; expected: number }
-  | { type: 'PruneDeliveries'; appId: number; deliveredBefore: number };
+  | { type: 'PruneDeliveries'; appId: number; deliveredBefore: number }
+) & { now: number };
 
 /** Appended (the stream's new revision and the event's position), or refused: the stream was at `actual`. */
 export type DispatchLeaseAnswer =
@@ -37,7 +44,7 @@ export interface ClockReading {
   installs: number[];
 }
 
-/** What the dispatcher needs of the API's thread. */
+/** What the dispatcher needs beyond its outbox: its appends, and what only the API's thread knows. */
 export interface DispatcherBridge {
   execute(command: DispatcherCommand): Promise<{ position: number } | DispatchLeaseAnswer>;
   clocks(appId: number, hubIds: readonly number[]): Promise<ClockReading>;

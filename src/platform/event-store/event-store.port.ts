@@ -1,3 +1,4 @@
+import type { MessagePort } from 'node:worker_threads';
 import type { NewEvent, RecordedEvent } from '../events/envelope';
 
 /** `no_stream`: the stream must not exist; a number: the revision of the stream's last event. */
@@ -86,6 +87,9 @@ export type FeedSource = { kind: 'sqlite'; file: string } | { kind: 'eventstored
 /** The reads a projection runner needs: the feed, its head and typed pages. */
 export type FeedReader = Pick<EventStore, 'kind' | 'readAll' | 'subscribeToAll' | 'headPosition'>;
 
+/** What command handlers use (platform/commands/event-streams.ts): a stream's events and appends. */
+export type StreamStore = Pick<EventStore, 'kind' | 'appendsInCallOrder' | 'append' | 'readStream' | 'retention'>;
+
 /** Store-neutral port. The SQLite adapter and the EventStoreDB adapter pass one contract suite. */
 export interface EventStore {
   readonly kind: 'sqlite' | 'eventstoredb';
@@ -103,6 +107,12 @@ export interface EventStore {
    * other reader is told by the store itself (EventStoreDB's subscriptions).
    */
   onCommitted?(listener: () => void): () => void;
+  /**
+   * SQLite: a port another thread appends through (to the one writer thread; see
+   * sqlite-thread-store.ts), its commits told to this store as its own. Absent where another thread
+   * opens a connection of its own (EventStoreDB).
+   */
+  openWriterPort?(): MessagePort;
   /** How this store removes archived events; absent when it cannot (archiving is then refused). */
   readonly retention?: StoreRetention;
   /**

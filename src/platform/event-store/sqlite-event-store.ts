@@ -1,15 +1,14 @@
 import Database from 'better-sqlite3';
 import { EventEmitter } from 'node:events';
-import { Worker } from 'node:worker_threads';
+import { MessageChannel, type MessagePort, Worker } from 'node:worker_threads';
 import type { EventMetadata, NewEvent, RecordedEvent } from '../events/envelope';
-import { ConcurrencyError } from './concurrency-error';
 import { LiveTail, rowBytes } from './live-tail';
 import { StreamCache } from './stream-cache';
-import { sqliteWriter, WireAppend, WireGroupResult } from './sqlite-writer';
-import { sqliteStorageFaultReason, storageFaultOf } from './storage-fault';
+import { appendAnswer, wireAppendOf, writerError, writtenRows } from './sqlite-appends';
+import { sqliteWriter, type WireAppend, type WireGroupResult, type WireOutcome } from './sqlite-writer';
+import { sqliteStorageFaultReason } from './storage-fault';
 import {
   openRowFormat,
-  packMetadata,
   readBackMetadata,
   storedEventId,
   streamKey,
@@ -17,7 +16,7 @@ import {
   type EventRow,
 } from './sqlite-row-format';
 import { SqliteFeed } from './sqlite-feed';
-import { SqliteTypeNames, type StoredRow } from './sqlite-type-names';
+import { SqliteTypeNames } from './sqlite-type-names';
 
 import type {
   AppendResult,
@@ -43,8 +42,15 @@ interface PendingAppend {
   purgedStreams?: string[];
 }
 
-/** The writer answers each message in order: the group it wrote (or why not), or that it closed. */
-type WriterReply = { result: WireGroupResult } | { failed: string; code?: string } | { closed: true };
+/**
+ * The writer answers each of this thread's messages in order: the group it wrote (or why not), or
+ * that it closed; and it tells of each group another thread committed through its port.
+ */
+type WriterReply =
+  | { result: WireGroupResult }
+  | { failed: string; code?: string }
+  | { closed: true }
+  | { foreign: { group: WireAppend[]; outcomes: WireOutcome[] } };
 
 export interface SqliteEventStoreOptions {
   /** Most appends grouped into one transaction. */
@@ -69,11 +75,12 @@ export interface SqliteEventStoreOptions {
   liveTailBytes?: number;
 }
 
-/** A writer's failure as the port's error: a storage fault (full, read-only, I/O) keeps its type. */
-const writerError = (message: string, code: string | undefined): Error =>
-  storageFaultOf({ code, message }) ?? new Error(message);
-
-/** The writer thread: runs sqliteWriter from its source text (see sqlite-writer.ts). */
+/**
+ * The writer thread: runs sqliteWriter from its source text (see sqlite-writer.ts). Groups come from
+ * the store's own thread and from ports other threads were given (`openWriterPort`): each is
+ * answered where it came from, and what another thread committed is also told to the store's thread
+ * (`foreign`), in commit order with the store's own answers, for its live tail, cache and feeds.
+ */
 const WRITER_THREAD_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
 const sqliteWriter = ${sqliteWriter.toString()};
@@ -81,20 +88,35 @@ const streamKey = ${streamKey.toString()};
 const storedEventId = ${storedEventId.toString()};
 const storageFaultReason = ${sqliteStorageFaultReason.toString()};
 const writer = sqliteWriter(workerData.file, workerData.driverPath, { streamKey, storedEventId, storageFaultReason });
+let closed = false;
+const write = (group) => {
+  if (closed) return { failed: 'event store is closed' };
+  try {
+    return { result: writer.write(group) };
+  } catch (error) {
+    return {
+      failed: error && error.message ? error.message : String(error),
+      code: error && typeof error.code === 'string' ? error.code : undefined,
+    };
+  }
+};
 parentPort.on('message', (message) => {
   if (message.close) {
+    closed = true;
     writer.close();
     parentPort.postMessage({ closed: true });
     return;
   }
-  try {
-    parentPort.postMessage({ result: writer.write(message.group) });
-  } catch (error) {
-    parentPort.postMessage({
-      failed: error && error.message ? error.message : String(error),
-      code: error && typeof error.code === 'string' ? error.code : undefined,
+  if (message.attach) {
+    const port = message.attach;
+    port.on('message', ({ group }) => {
+      const reply = write(group);
+      port.postMessage(reply);
+      if (reply.result && reply.result.written > 0) parentPort.postMessage({ foreign: { group, outcomes: reply.result.outcomes } });
     });
+    return;
   }
+  parentPort.postMessage(write(message.group));
 });
 `;
 
@@ -135,13 +157,11 @@ export class SqliteEventStore implements EventStore {
   private readonly cache: StreamCache;
   private readonly liveTail: LiveTail;
   private readonly stmts: {
-    readStream: Database.Statement;
     head: Database.Statement;
     keptIdentity: Database.Statement;
     firstEventId: Database.Statement;
     keepIdentity: Database.Statement;
   };
-  private readonly typeNames: SqliteTypeNames;
   private readonly feed: SqliteFeed;
 
   constructor(
@@ -161,18 +181,13 @@ export class SqliteEventStore implements EventStore {
     // stream cache and the live tail above it (issue 36's RSS, docs/records.md).
     this.db.pragma('cache_size = -2048');
     openRowFormat(this.db);
-    const cols = 'position, stream_id, revision, event_id, type_id, data, metadata';
     this.stmts = {
-      readStream: this.db.prepare(
-        `SELECT ${cols} FROM event_log WHERE stream_key = ? AND stream_id = ? AND revision >= ? ORDER BY revision`,
-      ),
       head: this.db.prepare('SELECT COALESCE(MAX(position), 0) AS p FROM event_log'),
       keptIdentity: this.db.prepare('SELECT identity FROM store_identity'),
       firstEventId: this.db.prepare('SELECT event_id FROM events ORDER BY position LIMIT 1'),
       keepIdentity: this.db.prepare('INSERT OR IGNORE INTO store_identity (only, identity) VALUES (1, ?)'),
     };
-    this.typeNames = new SqliteTypeNames(this.db);
-    this.feed = new SqliteFeed(this.db, this.liveTail, this.typeNames, this.appended, () => this.closed);
+    this.feed = new SqliteFeed(this.db, this.liveTail, new SqliteTypeNames(this.db), this.appended, () => this.closed);
     this.liveTail.startAfter((this.stmts.head.get() as { p: number }).p);
     // The schema exists now; the writer only prepares its statements.
     this.writer = new Worker(WRITER_THREAD_SOURCE, {
@@ -209,19 +224,9 @@ export class SqliteEventStore implements EventStore {
   ): Promise<AppendResult> {
     if (this.closed) return Promise.reject(new Error('event store is closed'));
     if (this.writerFailure) return Promise.reject(this.writerFailure);
-    if (events.length === 0) return Promise.reject(new Error('append needs at least one event'));
     let wire: WireAppend;
     try {
-      wire = {
-        streamId,
-        expected,
-        events: events.map((e) => ({
-          type: e.type,
-          eventId: e.metadata.eventId,
-          data: JSON.stringify(e.data),
-          metadata: packMetadata(e.metadata),
-        })),
-      };
+      wire = wireAppendOf(streamId, events, expected);
       if (purge.length > 0) wire.purge = purge.map((r): [number, string] => [r.position, r.eventId]);
     } catch (error) {
       return Promise.reject(error instanceof Error ? error : new Error(String(error))); // e.g. a BigInt in the data
@@ -255,6 +260,7 @@ export class SqliteEventStore implements EventStore {
 
   private onReply(reply: WriterReply): void {
     if ('closed' in reply) return this.writerClosed?.();
+    if ('foreign' in reply) return this.onForeignCommit(reply.foreign);
     const group = this.inFlight;
     if (!group) return;
     this.inFlight = null;
@@ -274,27 +280,14 @@ export class SqliteEventStore implements EventStore {
     // a read after an acknowledgement sees them. Rows carry the stored text, so what memory serves
     // is exactly what a read of the file gives.
     if (written > 0) this.liveTail.newCommit();
-    group.forEach((a, i) => {
-      const o = outcomes[i]!;
-      if (!o.ok || o.positions.length === 0) return; // refused, or a replay of stored events
-      const first = o.nextExpectedRevision - a.wire.events.length + 1;
-      const cached = this.cache.has(a.streamId);
-      a.wire.events.forEach((e, j) => {
-        const row: EventRow = {
-          position: o.positions[j]!,
-          stream_id: a.streamId,
-          revision: first + j,
-          event_id: e.eventId,
-          type: e.type,
-          data: e.data,
-          metadata: e.metadata,
-        };
-        const appended = a.appended[j];
-        if (appended) row.appended = appended;
-        this.liveTail.committed(row);
-        if (cached) this.cache.appended(toRecorded(row), rowBytes(row));
-      });
-    });
+    group.forEach((a, i) =>
+      this.remember(
+        writtenRows(a.wire, outcomes[i]!).map((row, j) => {
+          const appended = a.appended[j];
+          return appended ? { ...row, appended } : row;
+        }),
+      ),
+    );
     if (group.some((a) => a.wire.purge)) {
       for (const a of group) for (const s of a.purgedStreams ?? []) this.cache.forget(s);
       // Memory may hold purged rows: from here on, whole-feed reads before the head go to the file.
@@ -302,12 +295,48 @@ export class SqliteEventStore implements EventStore {
     }
     this.options.onCommit?.(group.length, written);
     group.forEach((a, i) => {
-      const o = outcomes[i]!;
-      if (o.ok) a.resolve({ nextExpectedRevision: o.nextExpectedRevision, position: o.position });
-      else if ('conflict' in o) a.reject(new ConcurrencyError(a.streamId, a.expected, o.conflict.actual));
-      else a.reject(writerError(o.message, o.code));
+      const answer = appendAnswer(a.wire, outcomes[i]!);
+      if (answer instanceof Error) a.reject(answer);
+      else a.resolve(answer);
     });
     if (written > 0) this.appended.emit('appended');
+  }
+
+  /** Rows just committed, in position order: into the live tail, and onto their streams if cached. */
+  private remember(rows: readonly EventRow[]): void {
+    for (const row of rows) {
+      this.liveTail.committed(row);
+      if (this.cache.has(row.stream_id)) this.cache.appended(toRecorded(row), rowBytes(row));
+    }
+  }
+
+  /**
+   * Another thread's group, committed through its port: its events are here as this thread's own
+   * (live tail, cached streams, feeds, commit listeners), so nothing reads the file for them.
+   */
+  private onForeignCommit({ group, outcomes }: { group: WireAppend[]; outcomes: WireOutcome[] }): void {
+    this.liveTail.newCommit();
+    let written = 0;
+    group.forEach((a, i) => {
+      const rows = writtenRows(a, outcomes[i]!);
+      written += rows.length;
+      this.remember(rows);
+    });
+    this.options.onCommit?.(group.length, written);
+    this.appended.emit('appended');
+  }
+
+  /**
+   * A port to the writer thread for another thread of this process (the webhooks' delivery thread):
+   * its appends go to the one writer, in the same order of commits, with no message through this
+   * thread's event loop but the commit's notice. Transfer it to the thread (sqlite-thread-store.ts).
+   */
+  openWriterPort(): MessagePort {
+    if (this.closed) throw new Error('event store is closed');
+    if (this.writerFailure) throw this.writerFailure;
+    const { port1, port2 } = new MessageChannel();
+    this.writer.postMessage({ attach: port1 }, [port1]);
+    return port2;
   }
 
   /** The writer thread is gone: nothing in flight or queued can be acknowledged any more. */
@@ -331,11 +360,8 @@ export class SqliteEventStore implements EventStore {
     const cached = this.cache.get(streamId);
     if (cached) return Promise.resolve(fromRevision <= 0 ? cached : cached.filter((e) => e.revision >= fromRevision));
     // A tail read (a snapshot catching up) reads only the tail; the cache keeps whole streams.
-    if (fromRevision > 0) {
-      const tail = this.stmts.readStream.all(streamKey(streamId), streamId, fromRevision) as StoredRow[];
-      return Promise.resolve(this.typeNames.rows(tail).map(toRecorded));
-    }
-    const rows = this.typeNames.rows(this.stmts.readStream.all(streamKey(streamId), streamId, 0) as StoredRow[]);
+    if (fromRevision > 0) return Promise.resolve(this.feed.streamRows(streamId, fromRevision).map(toRecorded));
+    const rows = this.feed.streamRows(streamId, 0);
     const events = rows.map(toRecorded);
     this.cache.remember(
       streamId,

@@ -14,7 +14,7 @@ import { SqliteTypeNames } from './sqlite-type-names';
 export class SqliteFeedReader implements FeedReader {
   readonly kind = 'sqlite' as const;
   private readonly db: Database.Database;
-  private readonly feed: SqliteFeed;
+  protected readonly feed: SqliteFeed;
   private readonly appended = new EventEmitter();
   private readonly head: Database.Statement;
   private closed = false;

@@ -3,7 +3,7 @@ import type { EventEmitter } from 'node:events';
 import type { RecordedEvent } from '../events/envelope';
 import { typeFilter, type ReadAllOptions, type ReadBackwardOptions, type Subscription } from './event-store.port';
 import type { LiveTail } from './live-tail';
-import { streamKey, toRecorded } from './sqlite-row-format';
+import { streamKey, toRecorded, type EventRow } from './sqlite-row-format';
 import type { SqliteTypeNames, StoredRow } from './sqlite-type-names';
 
 /** Events a feed reads per batch. */
@@ -25,6 +25,7 @@ export class SqliteFeed {
     readBackwardByType: Database.Statement;
     readBackwardByStreamAndType: Database.Statement;
     readAt: Database.Statement;
+    readStream: Database.Statement;
   };
 
   constructor(
@@ -58,6 +59,9 @@ export class SqliteFeed {
         `SELECT ${cols} FROM event_log WHERE stream_key = ? AND stream_id = ? AND type_id = ? AND position < ? ORDER BY position DESC LIMIT ?`,
       ),
       readAt: db.prepare(`SELECT ${cols} FROM event_log WHERE position = ?`),
+      readStream: db.prepare(
+        `SELECT ${cols} FROM event_log WHERE stream_key = ? AND stream_id = ? AND revision >= ? ORDER BY revision`,
+      ),
     };
   }
 
@@ -98,6 +102,11 @@ export class SqliteFeed {
     else if (typeId !== undefined) rows = this.stmts.readBackwardByType.all(typeId, o.before, o.limit);
     else rows = this.stmts.readBackward.all(o.before, o.limit);
     return this.typeNames.rows(rows as StoredRow[]).map(toRecorded);
+  }
+
+  /** One stream's rows from `fromRevision` on, in revision order. */
+  streamRows(streamId: string, fromRevision: number): EventRow[] {
+    return this.typeNames.rows(this.stmts.readStream.all(streamKey(streamId), streamId, fromRevision) as StoredRow[]);
   }
 
   /** The events at these positions (primary-key lookups), in the order asked; missing ones left out. */

@@ -1,4 +1,4 @@
-import { Worker } from 'node:worker_threads';
+import { type Transferable, Worker } from 'node:worker_threads';
 
 /**
  * The thread's first code: loads `entry`, a module of this build. Built, it is JavaScript. Under
@@ -32,9 +32,18 @@ require(entry);
 /**
  * Starts a module of this build in a worker thread of its own (its own event loop and heap):
  * `entry` is the module's resolved path (`require.resolve('./x')`: `.js` built, `.ts` under the
- * tests); the module reads `data` as `workerData.data`.
+ * tests); the module reads `data` as `workerData.data`. `transferList`: ports in `data` handed over.
  */
-export function startModuleThread(entry: string, data: unknown, options: { name: string }): Worker {
+export function startModuleThread(
+  entry: string,
+  data: unknown,
+  options: { name: string; transferList?: Transferable[] },
+): Worker {
   const typescript = entry.endsWith('.ts') ? require.resolve('typescript') : null;
-  return new Worker(BOOTSTRAP, { eval: true, name: options.name, workerData: { entry, typescript, data } });
+  return new Worker(BOOTSTRAP, {
+    eval: true,
+    name: options.name,
+    workerData: { entry, typescript, data },
+    transferList: options.transferList ?? [],
+  });
 }
