@@ -1,6 +1,5 @@
 import type { RecordedEvent } from '../events/envelope';
-import { toRecorded, type EventRow } from './sqlite-row-format';
-import { deepFreeze } from './stream-cache';
+import { toFrozenRecorded, toRecorded, type EventRow } from './sqlite-row-format';
 
 /**
  * Approximate heap bytes of one stored row: its strings (two bytes a character, V8's worst case)
@@ -110,7 +109,7 @@ export class LiveTail {
       if (row.position <= this.sharedAfter) return toRecorded(row);
       let event = this.shared.get(row.position);
       if (event === undefined) {
-        event = deepFreeze(toRecorded(row));
+        event = toFrozenRecorded(row);
         this.shared.set(row.position, event);
       }
       return event;

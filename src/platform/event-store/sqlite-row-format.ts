@@ -1,5 +1,6 @@
 import type Database from 'better-sqlite3';
 import type { EventMetadata, RecordedEvent } from '../events/envelope';
+import { deepFreeze } from './stream-cache';
 
 /**
  * The SQLite store's row format (version 2), made small because every refresh grant writes a row:
@@ -146,15 +147,42 @@ export interface EventRow {
   appended?: Readonly<EventMetadata>;
 }
 
-/** A stored row as the event it holds. */
-export const toRecorded = (row: EventRow): RecordedEvent => ({
-  streamId: row.stream_id,
-  revision: row.revision,
-  position: row.position,
-  type: row.type,
-  data: JSON.parse(row.data) as unknown,
-  metadata: row.appended ?? unpackMetadata(row.metadata, eventIdOf(row.event_id)),
-});
+const UNPARSED = Symbol('unparsed');
+
+/**
+ * A stored row as the event it holds. `data` is parsed when first read: readers of the whole feed
+ * (the projections, each reactor) look at the type first and skip most events, and the largest ones
+ * (a webhook attempt's hundred items) are read by one reader only.
+ */
+export const toRecorded = (row: EventRow): RecordedEvent => recorded(row, false);
+
+/** As toRecorded, frozen: the event, its metadata and, once parsed, its data (shared by several readers). */
+export const toFrozenRecorded = (row: EventRow): RecordedEvent => recorded(row, true);
+
+function recorded(row: EventRow, frozen: boolean): RecordedEvent {
+  let data: unknown = UNPARSED;
+  const metadata = row.appended ?? unpackMetadata(row.metadata, eventIdOf(row.event_id));
+  const event: RecordedEvent = {
+    streamId: row.stream_id,
+    revision: row.revision,
+    position: row.position,
+    type: row.type,
+    get data(): unknown {
+      if (data === UNPARSED) {
+        data = JSON.parse(row.data) as unknown;
+        if (frozen) deepFreeze(data);
+      }
+      return data;
+    },
+    set data(value: unknown) {
+      data = value;
+    },
+    metadata,
+  };
+  if (!frozen) return event;
+  Object.freeze(metadata);
+  return Object.freeze(event);
+}
 
 /**
  * Creates the tables, converting a file in the first format (an `events` table) in one
