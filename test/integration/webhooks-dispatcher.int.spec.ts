@@ -76,7 +76,7 @@ describe('the webhook dispatcher with a slow bridge', () => {
         new Promise((resolve) =>
           setTimeout(() => resolve({ now: T0, installs: hubIds.map(() => T0) }), (readings++ % 3) * 5),
         ),
-      secret: () => Promise.resolve(null),
+      sending: () => Promise.resolve({ now: T0, secret: null }),
       log: () => undefined,
     };
     const runner = { readModelsReached: () => Promise.resolve(true) } as unknown as ProjectionRunner;

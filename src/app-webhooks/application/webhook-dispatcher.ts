@@ -275,7 +275,7 @@ export class WebhookDispatcher implements Reactor {
 
   private async send(appId: number, url: string, items: OutboxItem[]): Promise<void> {
     const body = requestBody(items);
-    const [{ now: sentAt }, secret] = await Promise.all([this.bridge.clocks(appId, []), this.bridge.secret(appId)]);
+    const { now: sentAt, secret } = await this.bridge.sending(appId);
     const headers: Record<string, string> = {
       'Content-Type': 'application/json',
       'User-Agent': HUBSPOT_WEBHOOK_USER_AGENT,

@@ -63,7 +63,7 @@ const rpc = new ThreadRpc(port, {
 const bridge: DispatcherBridge = {
   execute: (command) => commands.execute(command),
   clocks: (appId, hubIds) => rpc.call('clocks', { appId, hubIds }),
-  secret: (appId) => rpc.call('secret', appId),
+  sending: (appId) => rpc.call('sending', appId),
   log: (level, message) => rpc.notify('log', { level, message }),
 };
 

@@ -192,7 +192,7 @@ export class DeliveryThread implements Reactor, OnApplicationBootstrap, OnModule
         now: this.clock.now(),
         installs: hubIds.map((hubId) => this.clocks.nowFor(appId, hubId)),
       }),
-      secret: (appId: number) => this.secrets.secretFor(appId),
+      sending: (appId: number) => ({ now: this.clock.now(), secret: this.secrets.secretFor(appId) }),
       status: (workers: ProjectionStatus[]) => {
         if (this.worker === worker) this.threadWorkers = workers.map((w) => ({ ...w, kind: 'reactor' as const }));
       },

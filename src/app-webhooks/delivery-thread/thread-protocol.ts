@@ -48,8 +48,11 @@ export interface ClockReading {
 export interface DispatcherBridge {
   execute(command: DispatcherCommand): Promise<{ position: number } | DispatchLeaseAnswer>;
   clocks(appId: number, hubIds: readonly number[]): Promise<ClockReading>;
-  /** The app's client secret to sign with (null: deliveries go unsigned). */
-  secret(appId: number): Promise<string | null>;
+  /**
+   * What a request is sent with, in one message (each answer wakes this thread): the service's time
+   * and the app's client secret to sign with (null: deliveries go unsigned).
+   */
+  sending(appId: number): Promise<{ now: number; secret: string | null }>;
   log(level: 'log' | 'warn' | 'error', message: string): void;
 }
 
