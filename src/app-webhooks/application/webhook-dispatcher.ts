@@ -71,8 +71,9 @@ export function signatureHeaders(
  * waits for the outbox read model to hold it, then sends every due item: at most 100 per request,
  * at most the app's `maxConcurrentRequests` requests in flight, each answered within the timeout or
  * counted failed. Every attempt is appended (`webhooks.DeliveryAttempted`, by this thread:
- * DispatcherBridge.execute, dispatcher-commands.ts) before its items are free again, so an item is sent at least once: a crash
- * before the append leaves it waiting, and the next start sends it again with the same eventId.
+ * DispatcherBridge.execute, dispatcher-commands.ts) before its items are free again, so an item is
+ * sent at least once: a crash before the append leaves it waiting, and the next start sends it
+ * again with the same eventId.
  * Items come due on their install's clock (read from the API's thread, where the install-clock
  * control moves it); the poll finds those that came due as time passed. With several instances on
  * one store, only the holder of an app's dispatch lease sends its items (dispatch-leases.ts), so

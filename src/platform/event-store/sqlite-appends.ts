@@ -1,4 +1,4 @@
-import type { NewEvent } from '../events/envelope';
+import type { EventMetadata, NewEvent } from '../events/envelope';
 import { ConcurrencyError } from './concurrency-error';
 import type { AppendResult, ExpectedRevision } from './event-store.port';
 import { packMetadata, type EventRow } from './sqlite-row-format';
@@ -34,17 +34,29 @@ export function appendAnswer(a: WireAppend, outcome: WireOutcome): AppendResult 
   return writerError(outcome.message, outcome.code);
 }
 
-/** The rows an append wrote, as a read of the file gives them (none for a refusal or a replay). */
-export function writtenRows(a: WireAppend, outcome: WireOutcome): EventRow[] {
+/**
+ * The rows an append wrote, as a read of the file gives them (none for a refusal or a replay);
+ * `appended`: each event's metadata as readBackMetadata made it, when this thread appended them.
+ */
+export function writtenRows(
+  a: WireAppend,
+  outcome: WireOutcome,
+  appended?: ReadonlyArray<Readonly<EventMetadata> | undefined>,
+): EventRow[] {
   if (!outcome.ok || outcome.positions.length === 0) return [];
   const first = outcome.nextExpectedRevision - a.events.length + 1;
-  return a.events.map((e, j) => ({
-    position: outcome.positions[j]!,
-    stream_id: a.streamId,
-    revision: first + j,
-    event_id: e.eventId,
-    type: e.type,
-    data: e.data,
-    metadata: e.metadata,
-  }));
+  return a.events.map((e, j) => {
+    const row: EventRow = {
+      position: outcome.positions[j]!,
+      stream_id: a.streamId,
+      revision: first + j,
+      event_id: e.eventId,
+      type: e.type,
+      data: e.data,
+      metadata: e.metadata,
+    };
+    const metadata = appended?.[j];
+    if (metadata) row.appended = metadata;
+    return row;
+  });
 }

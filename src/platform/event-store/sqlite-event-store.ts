@@ -31,8 +31,7 @@ import type {
 } from './event-store.port';
 
 interface PendingAppend {
-  streamId: string;
-  expected: ExpectedRevision;
+  /** The stream, its expected revision and its events as the writer takes them. */
   wire: WireAppend;
   /** Each event's metadata as a read of its row gives it (see readBackMetadata). */
   appended: Array<Readonly<EventMetadata> | undefined>;
@@ -233,7 +232,7 @@ export class SqliteEventStore implements EventStore {
     }
     const appended = events.map((e) => readBackMetadata(e.metadata));
     return new Promise<AppendResult>((resolve, reject) => {
-      const pending: PendingAppend = { streamId, expected, wire, appended, resolve, reject };
+      const pending: PendingAppend = { wire, appended, resolve, reject };
       if (purge.length > 0) pending.purgedStreams = [...new Set(purge.map((r) => r.streamId))];
       this.pending.push(pending);
       if (!this.flushScheduled && !this.inFlight) {
@@ -280,14 +279,7 @@ export class SqliteEventStore implements EventStore {
     // a read after an acknowledgement sees them. Rows carry the stored text, so what memory serves
     // is exactly what a read of the file gives.
     if (written > 0) this.liveTail.newCommit();
-    group.forEach((a, i) =>
-      this.remember(
-        writtenRows(a.wire, outcomes[i]!).map((row, j) => {
-          const appended = a.appended[j];
-          return appended ? { ...row, appended } : row;
-        }),
-      ),
-    );
+    group.forEach((a, i) => this.remember(writtenRows(a.wire, outcomes[i]!, a.appended)));
     if (group.some((a) => a.wire.purge)) {
       for (const a of group) for (const s of a.purgedStreams ?? []) this.cache.forget(s);
       // Memory may hold purged rows: from here on, whole-feed reads before the head go to the file.
