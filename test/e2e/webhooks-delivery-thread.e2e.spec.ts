@@ -2,6 +2,7 @@ import { Client } from '@hubspot/api-client';
 import { readdirSync, readFileSync } from 'node:fs';
 import type { Worker } from 'node:worker_threads';
 import { DeliveryThread } from '../../src/app-webhooks/delivery-thread/delivery-thread';
+import { EVENT_STORE, type EventStore } from '../../src/platform/event-store/event-store.port';
 import { ProjectionRunner } from '../../src/platform/projections/projection-runner';
 import { ManualClock } from '../support/manual-clock';
 import { installAndExchange, oauthFixture } from '../support/oauth-fixtures';
@@ -16,9 +17,11 @@ import { WebhookReceiver } from '../support/webhook-receiver';
  */
 let t: TestApp;
 let receiver: WebhookReceiver;
+/** The service's clock, injected: it stands still, so what it dated is told apart from real time. */
+const clock = new ManualClock(Date.now());
 
 beforeAll(async () => {
-  t = await startTestApp({ listen: true, clock: new ManualClock(Date.now()), env: { WEBHOOK_POLL_MS: '20' } });
+  t = await startTestApp({ listen: true, clock, env: { WEBHOOK_POLL_MS: '20' } });
   receiver = await new WebhookReceiver().start();
 });
 
@@ -33,6 +36,17 @@ const SCOPES = ['oauth', 'crm.objects.contacts.read', 'crm.objects.contacts.writ
 async function until(check: () => boolean, what: string): Promise<void> {
   const deadline = Date.now() + 10_000;
   while (!check()) {
+    if (Date.now() > deadline) throw new Error(`${what}: not within 10 s`);
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+}
+
+/** What `read` gives once `holds` says so (read once per turn of the event loop), at most 10 s. */
+async function eventually<T>(read: () => Promise<T>, holds: (value: T) => boolean, what: string): Promise<T> {
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const value = await read();
+    if (holds(value)) return value;
     if (Date.now() > deadline) throw new Error(`${what}: not within 10 s`);
     await new Promise((resolve) => setImmediate(resolve));
   }
@@ -73,6 +87,14 @@ describe('the webhooks delivery thread', () => {
     });
     await receiver.waitForItems((i) => i.objectId === Number(first.id), 1, 'the first creation');
     expect(receiver.items().map((i) => i.objectId)).toEqual([Number(first.id)]); // nothing from before
+    // The thread appended the attempt itself (through its port to the store's writer thread), dated
+    // by the service's clock as the API's thread read it (the injected one).
+    const store = t.app.get<EventStore>(EVENT_STORE);
+    const attempts = () => store.readAll({ after: 0, limit: 100, type: 'webhooks.DeliveryAttempted' });
+    const recorded = await eventually(attempts, (found) => found.length > 0, 'the first attempt recorded');
+    expect(recorded.map((e) => [e.metadata.actor, e.metadata.occurredAt, e.streamId])).toEqual([
+      ['system:webhooks-dispatcher', clock.now(), expect.stringMatching(new RegExp(`^webhooks\\.request-${f.appId}-`))],
+    ]);
     expect((await thread.status()).map((s) => [s.name, s.status])).toEqual(
       expect.arrayContaining([
         ['webhooks-outbox', 'running'],
@@ -119,5 +141,8 @@ describe('the webhooks delivery thread', () => {
       expect.objectContaining({ objectId: Number(first.id), status: 'delivered' }),
       expect.objectContaining({ objectId: Number(second.id) }),
     ]);
+    // The restarted thread appends through a port of its own: its attempt is recorded too.
+    const both = await eventually(attempts, (found) => found.length === 2, 'the second attempt recorded');
+    expect(both.map((e) => e.metadata.actor)).toEqual(['system:webhooks-dispatcher', 'system:webhooks-dispatcher']);
   });
 });
