@@ -135,4 +135,45 @@ describe('ProjectionRunner: shared feed and typed reactors', () => {
     expect(seen).toEqual(['9:t.Also']);
     await again.stop();
   });
+
+  it('a reactor stores its checkpoint after batches that held its types, not after every commit', async () => {
+    const seen: number[] = [];
+    const reactor: Reactor = {
+      name: 'sparse-reactor',
+      handles: ['t.Wanted'],
+      handle: (e) => {
+        seen.push(e.position);
+        return Promise.resolve();
+      },
+    };
+    const stored = () =>
+      (
+        db.prepare("SELECT position FROM projection_checkpoints WHERE name = 'sparse-reactor'").get() as {
+          position: number;
+        }
+      ).position;
+    const reached = async (position: number) => {
+      while ((runner.status().find((s) => s.name === 'sparse-reactor')?.position ?? 0) < position)
+        await new Promise((resolve) => setImmediate(resolve));
+    };
+    const runner = new ProjectionRunner(store, db);
+    runner.registerReactor(reactor);
+    runner.start();
+    await reached(0);
+    // Commits of other types move its position (read-your-writes waits on it), not its stored checkpoint.
+    let last = 0;
+    for (let i = 0; i < 5; i++) last = (await store.append(`o-${i}`, [event('t.Other')], 'no_stream')).position;
+    await reached(last);
+    expect(stored()).toBe(0);
+    const wanted = (await store.append('w', [event('t.Other'), event('t.Wanted')], 'no_stream')).position;
+    await reached(wanted);
+    expect(seen).toEqual([wanted]);
+    expect(stored()).toBe(wanted);
+    last = (await store.append('o-after', [event('t.Other')], 'no_stream')).position;
+    await reached(last);
+    expect(stored()).toBe(wanted);
+    // Stopped: the position it reached is kept.
+    await runner.stop();
+    expect(stored()).toBe(last);
+  });
 });

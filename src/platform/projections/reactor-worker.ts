@@ -8,13 +8,20 @@ const TYPE_PAGE = 1000;
 
 /** A reactor's checkpoints carry this fixed version: reactors are never rebuilt. */
 const REACTOR_VERSION = 1;
+/**
+ * How far a reactor's stored checkpoint may trail its position through batches that held none of its
+ * types (saved anyway past this): after a crash those are read again and skipped, so a commit that
+ * concerns no reactor (most of them) costs none a write.
+ */
+const UNSAVED_POSITIONS = 1000;
 
 export type WorkerStatus = 'idle' | 'running' | 'failed' | 'stopped';
 
 /**
  * Runs one reactor: from its checkpoint it catches up by type-indexed reads (only the types it
- * handles, in feed order), then tails the feed live. It checkpoints once per batch: after a crash
- * the batch is handed again, which the reactor's idempotent commands absorb (at least once).
+ * handles, in feed order), then tails the feed live. It checkpoints once per batch that held any of
+ * its types (and at least every UNSAVED_POSITIONS): after a crash the batch is handed again, which
+ * the reactor's idempotent commands absorb (at least once).
  * Reactors tail on their own, not in a projection group: they are async and may lag.
  */
 export class ReactorWorker {
@@ -57,12 +64,22 @@ export class ReactorWorker {
       this.onProgress(this);
       const subscription = this.store.subscribeToAll(this.position);
       this.subscription = subscription;
+      let saved = this.position;
       for await (const batch of subscription) {
-        for (const e of batch) if (wanted.has(e.type)) await this.reactor.handle(eventTypes.decode(e));
+        let handled = false;
+        for (const e of batch) {
+          if (!wanted.has(e.type)) continue;
+          await this.reactor.handle(eventTypes.decode(e));
+          handled = true;
+        }
         this.position = batch[batch.length - 1]!.position;
-        this.checkpoints.save(this.reactor.name, REACTOR_VERSION, this.position);
+        if (handled || this.position - saved >= UNSAVED_POSITIONS) {
+          this.checkpoints.save(this.reactor.name, REACTOR_VERSION, this.position);
+          saved = this.position;
+        }
         this.onProgress(this);
       }
+      if (this.position > saved) this.checkpoints.save(this.reactor.name, REACTOR_VERSION, this.position);
       if (this.status === 'running') this.status = 'stopped';
     } catch (error) {
       this.onFail(this, error);
