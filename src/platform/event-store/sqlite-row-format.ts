@@ -147,8 +147,6 @@ export interface EventRow {
   appended?: Readonly<EventMetadata>;
 }
 
-const UNPARSED = Symbol('unparsed');
-
 /**
  * A stored row as the event it holds. `data` is parsed when first read: readers of the whole feed
  * (the projections, each reactor) look at the type first and skip most events, and the largest ones
@@ -160,7 +158,9 @@ export const toRecorded = (row: EventRow): RecordedEvent => recorded(row, false)
 export const toFrozenRecorded = (row: EventRow): RecordedEvent => recorded(row, true);
 
 function recorded(row: EventRow, frozen: boolean): RecordedEvent {
-  let data: unknown = UNPARSED;
+  // The text until parsed, then only the value: a cached event does not keep both.
+  let text: string | null = row.data;
+  let data: unknown;
   const metadata = row.appended ?? unpackMetadata(row.metadata, eventIdOf(row.event_id));
   const event: RecordedEvent = {
     streamId: row.stream_id,
@@ -168,14 +168,16 @@ function recorded(row: EventRow, frozen: boolean): RecordedEvent {
     position: row.position,
     type: row.type,
     get data(): unknown {
-      if (data === UNPARSED) {
-        data = JSON.parse(row.data) as unknown;
+      if (text !== null) {
+        data = JSON.parse(text) as unknown;
+        text = null;
         if (frozen) deepFreeze(data);
       }
       return data;
     },
     set data(value: unknown) {
       data = value;
+      text = null;
     },
     metadata,
   };
