@@ -10,6 +10,16 @@ import { newEvent, tempSqliteStore } from '../support/event-store-fixtures';
  * cached streams, feeds and commit listeners have them as they have its own. The port is used here
  * from the test's thread: a MessagePort behaves the same from any thread.
  */
+/** What `read` gives once `holds` says so (read once per turn of the event loop), at most 5 s. */
+async function eventually<T>(read: () => Promise<T>, holds: (value: T) => boolean): Promise<T> {
+  const deadline = Date.now() + 5000;
+  for (;;) {
+    const value = await read();
+    if (holds(value) || Date.now() > deadline) return value;
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+}
+
 describe('SqliteThreadStore', () => {
   const open = (liveTailSize = 64) => {
     const t = tempSqliteStore({ liveTailSize, streamCacheSize: 16 });
@@ -32,7 +42,12 @@ describe('SqliteThreadStore', () => {
         t.other.append('side', [newEvent('t.Side', { n: 2 }), newEvent('t.Side', { n: 3 })], 'no_stream'),
         t.store.append('own', [newEvent('t.Own', { n: 4 })], 0),
       ]);
-      const all = await t.store.readAll({ after: 0, limit: 10 });
+      // The other thread's append is answered once committed; the store has it when the writer's
+      // notice arrives (on its own channel, so possibly a moment later), never out of order.
+      const all = await eventually(
+        () => t.store.readAll({ after: 0, limit: 10 }),
+        (events) => events.length === 4,
+      );
       expect(all.map((e) => e.position)).toEqual([...all.map((e) => e.position)].sort((a, b) => a - b));
       expect(all.map((e) => [e.streamId, e.revision, e.data])).toEqual(
         expect.arrayContaining([
