@@ -14,6 +14,7 @@ import { webhooksEvents } from './domain/webhook-events';
 import { WebhookDeliveriesController } from './http/webhook-deliveries.controller';
 import { WebhooksController } from './http/webhooks.controller';
 import { WebhookSettingsProjection } from './projections/webhook-settings.projection';
+import './application/attempt-stream-ids';
 
 /**
  * App webhooks (docs/webhooks.md): settings and subscriptions per app (HubSpot's webhooks API at

@@ -21,6 +21,11 @@ export const WebhooksEventType = {
 
 export const appWebhooksStream = (appId: number) => `webhooks.app-${appId}`;
 export const deliveryAttemptStream = (appId: number, requestId: string) => `webhooks.request-${appId}-${requestId}`;
+/** The app a delivery attempt's stream names (deliveryAttemptStream), or null for another stream. */
+export const appIdOfAttemptStream = (streamId: string): number | null => {
+  const m = /^webhooks\.request-(\d{1,15})-/.exec(streamId);
+  return m ? Number(m[1]) : null;
+};
 export const redeliveryStream = (appId: number, requestId: string) => `webhooks.redelivery-${appId}-${requestId}`;
 /** Which instance sends an app's deliveries (several instances on one store; docs/webhooks.md). */
 export const dispatchLeaseStream = (appId: number) => `webhooks.dispatch-lease-${appId}`;

@@ -1,3 +1,5 @@
+import { streamNamedIds } from '../../platform/events/stream-named-ids';
+
 /** Where an event's data names an account: these fields, or any of `hubIds`. */
 const ACCOUNT_FIELDS = ['hubId', 'portalId', 'developerHubId'] as const;
 
@@ -35,6 +37,14 @@ export function subjectsOf(data: unknown): string[] {
   return out;
 }
 
+/**
+ * The account and app subjects of an event: from its stream id where its type's stream names them
+ * (streamNamedIds: the same ids, without parsing a large event's data), else from its data.
+ */
+export function accountAndAppSubjects(event: { type: string; streamId: string; data: unknown }): string[] {
+  return subjectsOf(streamNamedIds.of(event) ?? event.data);
+}
+
 /** What the audit trail can be filtered by, as far as the index is concerned. */
 export interface IndexedFilter {
   hubId?: number;
@@ -56,7 +66,7 @@ export function indexSubjectsOf(event: {
   data: unknown;
   metadata: { correlationId?: unknown };
 }): string[] {
-  const out = subjectsOf(event.data);
+  const out = accountAndAppSubjects(event);
   out.push(streamSubject(event.streamId), typeSubject(event.type));
   const correlation = event.metadata.correlationId;
   if (typeof correlation === 'string' && correlation !== '') out.push(correlationSubject(correlation));

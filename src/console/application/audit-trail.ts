@@ -6,7 +6,7 @@ import { auditView } from '../../platform/events/credential-hashes';
 import { ProjectionRunner } from '../../platform/projections/projection-runner';
 import { consoleErrors } from '../domain/console-errors';
 import { AuditIndex } from './audit-index';
-import { subjectsOf } from './audit-subjects';
+import { accountAndAppSubjects } from './audit-subjects';
 
 export interface AuditFilter {
   hubId?: number;
@@ -41,11 +41,11 @@ export const SCAN_BUDGET = 5_000;
  */
 export const INDEXED_READ_BUDGET = 1_000;
 
-/** Whether an event concerns the account, app and correlation asked for (by its data's ids; audit-subjects). */
+/** Whether an event concerns the account, app and correlation asked for (by the ids its data or stream names; audit-subjects). */
 export function matches(event: RecordedEvent, f: AuditFilter): boolean {
   if (f.correlationId !== undefined && event.metadata.correlationId !== f.correlationId) return false;
   if (f.hubId === undefined && f.appId === undefined) return true;
-  const subjects = subjectsOf(event.data);
+  const subjects = accountAndAppSubjects(event);
   if (f.hubId !== undefined && !subjects.includes(`h${f.hubId}`)) return false;
   if (f.appId !== undefined && !subjects.includes(`a${f.appId}`)) return false;
   return true;

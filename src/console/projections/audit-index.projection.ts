@@ -8,7 +8,7 @@ import { indexSubjectsOf } from '../application/audit-subjects';
 
 /**
  * The audit trail's index: one row (subject, position) per account and app an event names (`h<hubId>`,
- * `a<appId>`; subjectsOf decides, as the page's filter does) and for its stream, type and correlation
+ * `a<appId>`; accountAndAppSubjects decides, as the page's filter does) and for its stream, type and correlation
  * id (`s:`, `t:`, `c:`), so every filter the page offers, alone or combined, is an intersection of
  * these rows (AuditIndex) and a page reads only the positions that match, then those events from the
  * store (readAt). Version 2 added stream, type and correlation id (a rebuild files the history).
