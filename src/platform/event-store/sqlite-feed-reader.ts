@@ -33,6 +33,9 @@ export class SqliteFeedReader implements FeedReader {
       new SqliteTypeNames(this.db),
       this.appended,
       () => this.closed,
+      // The delivery thread's outbox and its dispatcher each tail the whole feed: each commit is read
+      // and parsed once for both (the second reader of a batch takes the first one's frozen events).
+      true,
     );
   }
 

@@ -3,7 +3,7 @@ import type { EventEmitter } from 'node:events';
 import type { RecordedEvent } from '../events/envelope';
 import { typeFilter, type ReadAllOptions, type ReadBackwardOptions, type Subscription } from './event-store.port';
 import type { LiveTail } from './live-tail';
-import { streamKey, toRecorded, type EventRow } from './sqlite-row-format';
+import { streamKey, toFrozenRecorded, toRecorded, type EventRow } from './sqlite-row-format';
 import type { SqliteTypeNames, StoredRow } from './sqlite-type-names';
 
 /** Events a feed reads per batch. */
@@ -15,6 +15,8 @@ const FEED_BATCH = 1000;
  * the store's write path, which only tells it that something was committed.
  */
 export class SqliteFeed {
+  /** The newest whole-feed read from the file (shareReads): the events after `after`, in order. */
+  private shared: { after: number; events: RecordedEvent[] } = { after: 0, events: [] };
   private readonly stmts: {
     readAll: Database.Statement;
     readAllByStream: Database.Statement;
@@ -35,6 +37,11 @@ export class SqliteFeed {
     /** Emits 'appended' after every commit that wrote events (and once on close). */
     private readonly appended: EventEmitter,
     private readonly storeClosed: () => boolean,
+    /**
+     * Keep the newest whole-feed read from the file, frozen, for the next reader of a range it holds
+     * (see sharedAfter). For a connection without a live tail whose readers tail the same feed.
+     */
+    private readonly shareReads = false,
   ) {
     const cols = 'position, stream_id, revision, event_id, type_id, data, metadata';
     this.stmts = {
@@ -67,8 +74,15 @@ export class SqliteFeed {
 
   readAll(o: ReadAllOptions): RecordedEvent[] {
     if (!o.streamId && !o.type && !o.types) {
-      const recent = this.liveTail.recordedAfter(o.after, o.limit);
+      const recent = this.liveTail.recordedAfter(o.after, o.limit) ?? this.sharedAfter(o.after, o.limit);
       if (recent) return recent;
+      if (this.shareReads) {
+        const events = this.typeNames
+          .rows(this.stmts.readAll.all(o.after, o.limit) as StoredRow[])
+          .map(toFrozenRecorded);
+        this.shared = { after: o.after, events };
+        return events;
+      }
     }
     const types = typeFilter(o);
     if (types !== undefined && types.size !== 1) return this.readAllOfTypes(o, types);
@@ -88,6 +102,24 @@ export class SqliteFeed {
     else if (typeId !== undefined) rows = this.stmts.readAllByType.all(typeId, o.after, o.limit) as StoredRow[];
     else rows = this.stmts.readAll.all(o.after, o.limit) as StoredRow[];
     return this.typeNames.rows(rows).map(toRecorded);
+  }
+
+  /**
+   * Up to `limit` events after `position` from the newest shared read, when it holds them: it is the
+   * whole feed after its own `after`, so any suffix of it is the feed after a later position (the
+   * reader reads the file again from its end). Undefined when it does not reach back that far.
+   */
+  private sharedAfter(position: number, limit: number): RecordedEvent[] | undefined {
+    const { after, events } = this.shared;
+    if (events.length === 0 || position < after || position >= events[events.length - 1]!.position) return undefined;
+    let lo = 0;
+    let hi = events.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (events[mid]!.position <= position) lo = mid + 1;
+      else hi = mid;
+    }
+    return events.slice(lo, lo + limit);
   }
 
   /** Newest first, `before` exclusive: the same index ranges as `readAll`, walked downwards. */
