@@ -9,6 +9,7 @@
 // CPU per request as the service's GET, competing with the service for the cores; the bench process
 // went from 3.1–3.5 to 1.9 s of CPU per 12-second window at 2,000 GETs/s (2026-11-28).
 import { Worker } from 'node:worker_threads';
+import { histogramOf } from './paired.mjs';
 
 const GENERATOR = `
 const { parentPort, workerData } = require('node:worker_threads');
@@ -155,6 +156,8 @@ export function fixedRate({ url, headers = {}, rate, warmupS = 2, durationS = 8,
         p99: quantile(sorted, 0.99),
         p999: quantile(sorted, 0.999),
         max: sorted.length > 0 ? sorted[sorted.length - 1] : NaN,
+        // For quantiles of several windows pooled (paired.mjs pooledVerdict).
+        histogram: histogramOf(sorted),
       });
     });
   });
