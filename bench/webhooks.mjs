@@ -8,7 +8,8 @@
 //    Target: unchanged. Two loads: autocannon's 32 connections as fast as the service answers (the
 //    event loop saturated, so every µs of delivery work queues the GETs), and a fixed rate
 //    (BENCH_WEBHOOK_GET_RATE, default 2,000/s, open loop: latency from each request's intended start),
-//    the latency a caller sees at a given throughput (lib/fixed-rate.mjs).
+//    the latency a caller sees at a given throughput (lib/fixed-rate.mjs; BENCH_WEBHOOK_RATE_SECONDS measured
+//    per window, default 8). With several rounds its p99 is also decided on every window pooled per side.
 // 3. The event loop's CPU per record event at 500 events a second with no GET load, webhooks
 //    delivering and cleared (the difference is what a delivered item costs the API's thread), and per
 //    request the receiver got: less moved by a loaded host than wall-clock p99s.
@@ -37,6 +38,8 @@ const ROUNDS = Number(process.env.BENCH_WEBHOOK_ROUNDS ?? 1);
 const CONNECTIONS = 4;
 /** Phase 2's second load: GETs a second at a fixed rate (open loop), well below the saturation of the first. */
 const GET_RATE = Number(process.env.BENCH_WEBHOOK_GET_RATE ?? 2000);
+/** Seconds each fixed-rate window measures (after 2 s unmeasured): longer, the fewer a window's p99 turns on one stall. */
+const RATE_SECONDS = Number(process.env.BENCH_WEBHOOK_RATE_SECONDS ?? 8);
 const quantile = (sorted, q) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
 
 /** A receiver on 127.0.0.1 that answers 204 and notes when each objectId arrived. */
@@ -147,6 +150,7 @@ try {
   );
 
   // 2. GET by id under 500 record events a second, webhooks on and off.
+  let generatorPriorityShown = false;
   const getUrl = `${service.url}/crm/v3/objects/contacts/${[...answered.keys()][0]}`;
   // Delivering, it ends once the receiver holds every item, so the next window (cleared) starts idle.
   const underEvents = async (label, delivering, load = 'saturating') => {
@@ -167,7 +171,11 @@ try {
       const result =
         load === 'saturating'
           ? await measure(label, { pid: service.pid, url: getUrl, headers: auth, quiet: true, profile: true })
-          : await fixedRate({ url: getUrl, headers: auth, rate: GET_RATE });
+          : await fixedRate({ url: getUrl, headers: auth, rate: GET_RATE, durationS: RATE_SECONDS });
+      if (result.priority && !generatorPriorityShown) {
+        generatorPriorityShown = true;
+        console.log(`fixed-rate generator thread at ${result.priority}`);
+      }
       return { ...result, created, delay: await loopDelay(service) };
     } finally {
       clearInterval(timer);
@@ -249,7 +257,8 @@ try {
     );
     const fmtRate = (r) =>
       `p50 ${r.p50.toFixed(1)} / p99 ${r.p99.toFixed(1)} / p99.9 ${r.p999.toFixed(1)} / max ${r.max.toFixed(1)} ms` +
-      ` (${r.reqPerSec.toFixed(0)} answered/s${r.errors || r.dropped ? `, ${r.errors} errors, ${r.dropped} not sent` : ''})`;
+      ` (${r.reqPerSec.toFixed(0)} answered/s${r.errors || r.dropped ? `, ${r.errors} errors, ${r.dropped} not sent` : ''};` +
+      ` sent late p99 ${r.lateP99.toFixed(1)} / max ${r.lateMax.toFixed(1)} ms)`;
     console.log(
       `hot path at ${GET_RATE} GETs/s (fixed rate, latency from each request's intended start) under ~500 record events/s: ` +
         `${fmtRate(rateOn)} with webhooks delivering, ${fmtRate(rateOff)} without; ` +
