@@ -19,8 +19,10 @@ function portOf(t: TestApp): number {
 function received(socket: Socket): Promise<string> {
   const chunks: Buffer[] = [];
   socket.on('data', (c: Buffer) => chunks.push(c));
-  socket.on('error', () => undefined); // a reset is a close too
-  return once(socket, 'close').then(() => Buffer.concat(chunks).toString('latin1'));
+  // A reset is a close too (the client's next trickled byte may meet the closed socket): not
+  // `once(socket, 'close')`, which rejects on the 'error' a reset emits first.
+  socket.on('error', () => undefined);
+  return new Promise((resolve) => socket.once('close', () => resolve(Buffer.concat(chunks).toString('latin1'))));
 }
 
 /** A connection to 127.0.0.1 (from another loopback address when `from` is given: another client). */
