@@ -229,6 +229,11 @@ try {
     configured = on;
   };
   for (let round = 0; round < ROUNDS; round++) {
+    // A fresh access token each round: one lives 30 minutes, and a long run outlasts it (every GET a 401).
+    if (round > 0) {
+      const { access_token: fresh } = await service.exchange(setup, await service.authorizationCode(setup));
+      auth.authorization = `Bearer ${fresh}`;
+    }
     // Delivering first in even rounds, cleared first in odd ones: a drift of the host or of the
     // service (a growing store, a warmer heap) does not always favour the same side.
     const order = round % 2 === 0 ? [true, false] : [false, true];
