@@ -29,7 +29,7 @@ import { performance } from 'node:perf_hooks';
 import { clearInterval, setInterval } from 'node:timers';
 import { fixedRate } from './lib/fixed-rate.mjs';
 import { measure } from './lib/load.mjs';
-import { cpuOf } from './lib/processes.mjs';
+import { cpuOf, runQueueWaitOf } from './lib/processes.mjs';
 import { pairedVerdict as unchanged, pooledVerdict } from './lib/paired.mjs';
 import { Service } from './lib/service.mjs';
 
@@ -167,6 +167,7 @@ try {
     }, 200);
     const started = performance.now();
     await loopDelay(service);
+    const waitBefore = waitsNow();
     try {
       const result =
         load === 'saturating'
@@ -176,7 +177,8 @@ try {
         generatorPriorityShown = true;
         console.log(`fixed-rate generator thread at ${result.priority}`);
       }
-      return { ...result, created, delay: await loopDelay(service) };
+      const waited = waitedSince(waitBefore, (performance.now() - started) / 1000);
+      return { ...result, created, waited, delay: await loopDelay(service) };
     } finally {
       clearInterval(timer);
       const seconds = (performance.now() - started) / 1000;
@@ -185,6 +187,16 @@ try {
       if (delivering)
         await until(() => hooks.items() - itemsBefore >= created, 60_000, `${label}: every item delivered`);
     }
+  };
+  /** Run-queue wait per second of the window: the service's event loop, all its threads, the bench's threads. */
+  const waitsNow = () => ({ service: runQueueWaitOf(service.pid), bench: runQueueWaitOf(process.pid) });
+  const waitedSince = (before, seconds) => {
+    const now = waitsNow();
+    return {
+      loop: (now.service.mainThread - before.service.mainThread) / seconds,
+      service: (now.service.process - before.service.process) / seconds,
+      bench: (now.bench.process - before.bench.process) / seconds,
+    };
   };
   // 3. The event loop's CPU per record event (no GET load): generated for `seconds`, then (webhooks
   //    delivering) until the receiver holds every item, plus a short settle for the projections.
@@ -268,6 +280,12 @@ try {
       `hot path at ${GET_RATE} GETs/s (fixed rate, latency from each request's intended start) under ~500 record events/s: ` +
         `${fmtRate(rateOn)} with webhooks delivering, ${fmtRate(rateOff)} without; ` +
         `${fmtDelay(rateOn.delay)} delivering, ${fmtDelay(rateOff.delay)} cleared`,
+    );
+    const fmtWait = (w) =>
+      `event loop ${w.loop.toFixed(1)}, service ${w.service.toFixed(1)}, bench ${w.bench.toFixed(1)} ms/s`;
+    console.log(
+      `waiting for a core (run queue): saturating ${fmtWait(on.waited)} delivering, ${fmtWait(off.waited)} cleared; ` +
+        `at ${GET_RATE}/s ${fmtWait(rateOn.waited)} delivering, ${fmtWait(rateOff.waited)} cleared`,
     );
     rounds.push({ cpuOn, cpuOff, on, off, rateOn, rateOff });
   }

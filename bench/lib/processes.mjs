@@ -3,7 +3,7 @@
 import { performance } from 'node:perf_hooks';
 import { clearInterval, setInterval } from 'node:timers';
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 
@@ -86,6 +86,28 @@ export function cpuOf(pid) {
     }
   };
   return { process: ticks(`/proc/${pid}/stat`), mainThread: ticks(`/proc/${pid}/task/${pid}/stat`) };
+}
+
+/**
+ * Milliseconds a process's threads spent runnable but waiting for a core (the kernel's run-queue
+ * wait, /proc/<pid>/task/<tid>/schedstat's second field): of its main thread (the event loop) and
+ * of all its threads. On a shared host this is what other work's CPU costs a thread that wanted to run.
+ */
+export function runQueueWaitOf(pid) {
+  const waitMs = (file) => {
+    try {
+      return Number(readFileSync(file, 'utf8').split(' ')[1]) / 1e6;
+    } catch {
+      return 0;
+    }
+  };
+  let all = 0;
+  try {
+    for (const tid of readdirSync(`/proc/${pid}/task`)) all += waitMs(`/proc/${pid}/task/${tid}/schedstat`);
+  } catch {
+    // gone: 0
+  }
+  return { mainThread: waitMs(`/proc/${pid}/task/${pid}/schedstat`), process: all };
 }
 
 /** Samples a process's RSS every `everyMs` until stopped; `stop()` returns the peak in bytes. */
