@@ -20,7 +20,8 @@
 // Every window also gives the service's event-loop delay (prom-client's monitorEventLoopDelay from
 // /metrics, reset by each read): p99 and max, less the 10 ms timer it samples with, so 0 is a loop
 // never held. The longest synchronous slices make a hot path's p99; this sees them without the GETs'
-// own queueing on a loaded host.
+// own queueing on a loaded host. And each GET window's run-queue wait (/proc schedstat: ms a second the
+// thread was runnable but had no core) of the service's event loop, all its threads, and the bench's.
 import { createServer } from 'node:http';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

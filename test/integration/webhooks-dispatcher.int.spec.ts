@@ -80,15 +80,7 @@ describe('the webhook dispatcher with a slow bridge', () => {
       log: () => undefined,
     };
     const runner = { readModelsReached: () => Promise.resolve(true) } as unknown as ProjectionRunner;
-    const config = {
-      enabled: true,
-      timeoutMs: 2000,
-      pollMs: 1,
-      leaseMs: 5000,
-      retentionDays: 30,
-      threadNice: 0,
-      threadPolicy: 'normal' as const,
-    };
+    const config = { enabled: true, timeoutMs: 2000, pollMs: 1, leaseMs: 5000, retentionDays: 30, threadNice: 0 };
     const monotonic = { elapsedMs: () => performance.now() };
     const leases = new DispatchLeases(bridge, runner, false, monotonic, config);
     const dispatcher = new WebhookDispatcher(new OutboxQueries(db), runner, bridge, leases, monotonic, config);

@@ -69,13 +69,6 @@ describe('loadConfig', () => {
       expect(() => loadConfig({ WEBHOOK_THREAD_NICE: bad })).toThrow(/WEBHOOK_THREAD_NICE must be an integer/);
   });
 
-  it('reads WEBHOOK_THREAD_POLICY: SCHED_IDLE by default, or the nice value alone (issue 42)', () => {
-    expect(loadConfig({}).webhooks.threadPolicy).toBe('idle');
-    expect(loadConfig({ WEBHOOK_THREAD_POLICY: 'normal' }).webhooks.threadPolicy).toBe('normal');
-    for (const bad of ['IDLE', 'batch', 'fifo'])
-      expect(() => loadConfig({ WEBHOOK_THREAD_POLICY: bad })).toThrow(/WEBHOOK_THREAD_POLICY/);
-  });
-
   it('reads KEEP_ALIVE_TIMEOUT_MS and MAX_CONNECTIONS_PER_ADDRESS: a few seconds, a quarter of the cap (issue 41, item 5)', () => {
     expect(loadConfig({})).toMatchObject({ keepAliveTimeoutMs: 5000, maxConnectionsPerAddress: 250 });
     expect(loadConfig({ MAX_CONNECTIONS: '8' }).maxConnectionsPerAddress).toBe(2);

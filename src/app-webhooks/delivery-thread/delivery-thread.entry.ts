@@ -32,7 +32,7 @@ const STATUS_EVERY_MS = 1000;
 const port = parentPort!;
 // Deliveries are background work (due within seconds): when the API's event loop and this thread
 // both want a core, the loop goes first (issue 42: the API's p99 unchanged while delivering).
-const priority = lowerThreadPriority(data.webhooks.threadNice, data.webhooks.threadPolicy);
+const priority = lowerThreadPriority(data.webhooks.threadNice);
 
 for (const definitions of [webhooksEvents, crmRecordsEvents, associationEvents, oauthEvents, installClockEvents])
   eventTypes.register(definitions);

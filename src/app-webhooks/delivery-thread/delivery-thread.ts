@@ -184,9 +184,7 @@ export class DeliveryThread implements Reactor, OnApplicationBootstrap, OnModule
         this.logger.log(
           'skipped' in priority
             ? `delivery thread started at the API's CPU priority: ${priority.skipped}`
-            : `delivery thread started at nice ${priority.nice}${priority.policy === 'idle' ? ', SCHED_IDLE' : ''} ` +
-                `(thread ${priority.tid}), below the API's event loop` +
-                (priority.policySkipped ? ` (not SCHED_IDLE: ${priority.policySkipped})` : ''),
+            : `delivery thread started at nice ${priority.nice} (thread ${priority.tid}), below the API's event loop`,
         );
         ready();
       },

@@ -4,7 +4,6 @@
  */
 import { isIP } from 'node:net';
 import { DEFAULT_TIER_LIMITS, TIERS, type Tier, type TierLimits } from '../tiers';
-import type { ThreadPolicy } from '../threads/thread-priority';
 
 export interface SigningKey {
   kid: string;
@@ -88,8 +87,7 @@ export interface AppConfig {
    * `enabled: false` stops sending (the outbox still fills); how long an instance's right to send an
    * app's deliveries lasts unrenewed (several instances on EventStoreDB); how long delivered items
    * stay in the delivery log; the delivery thread's nice value (its CPU priority below the API's
-   * event loop: 0 leaves it equal) and scheduling policy (`idle`: Linux's SCHED_IDLE, preempted at
-   * once by the event loop; `normal`: the nice value alone).
+   * event loop: 0 leaves it equal).
    */
   webhooks: {
     enabled: boolean;
@@ -98,7 +96,6 @@ export interface AppConfig {
     leaseMs: number;
     retentionDays: number;
     threadNice: number;
-    threadPolicy: ThreadPolicy;
   };
   /**
    * Fastify's trustProxy: which X-Forwarded-For hops to believe for the client's address (the
@@ -282,7 +279,6 @@ export function loadConfig(env: Env): AppConfig {
       leaseMs: int('WEBHOOK_LEASE_MS', 5_000, 1_000, 300_000),
       retentionDays: int('WEBHOOK_RETENTION_DAYS', 30, 1, 3650),
       threadNice: int('WEBHOOK_THREAD_NICE', 10, 0, 19),
-      threadPolicy: oneOf('WEBHOOK_THREAD_POLICY', ['idle', 'normal'] as const, 'idle'),
     },
     trustProxy,
     metricsToken: env.METRICS_TOKEN ? env.METRICS_TOKEN : null,

@@ -12,6 +12,18 @@ export function rowBytes(row: Pick<EventRow, 'stream_id' | 'event_id' | 'type' |
   );
 }
 
+/** Index of the first item past `position` in items sorted by position (binary search). */
+export function firstAfter(items: readonly { position: number }[], position: number): number {
+  let lo = 0;
+  let hi = items.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (items[mid]!.position <= position) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
 /**
  * The newest committed events, as stored rows, in position order. Every event committed after
  * `floor` is here (the owner adds each one after its commit), so a read of the whole feed after a
@@ -91,14 +103,8 @@ export class LiveTail {
   /** Up to `limit` events after `position`, or undefined when memory does not reach back that far. */
   after(position: number, limit: number): EventRow[] | undefined {
     if (position < this.floor) return undefined;
-    let lo = 0;
-    let hi = this.rows.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (this.rows[mid]!.position <= position) lo = mid + 1;
-      else hi = mid;
-    }
-    return this.rows.slice(lo, lo + limit);
+    const from = firstAfter(this.rows, position);
+    return this.rows.slice(from, from + limit);
   }
 
   /** As `after`, as recorded events: those of the newest commit made once and shared (frozen). */

@@ -2,7 +2,7 @@ import type Database from 'better-sqlite3';
 import type { EventEmitter } from 'node:events';
 import type { RecordedEvent } from '../events/envelope';
 import { typeFilter, type ReadAllOptions, type ReadBackwardOptions, type Subscription } from './event-store.port';
-import type { LiveTail } from './live-tail';
+import { firstAfter, type LiveTail } from './live-tail';
 import { streamKey, toFrozenRecorded, toRecorded, type EventRow } from './sqlite-row-format';
 import type { SqliteTypeNames, StoredRow } from './sqlite-type-names';
 
@@ -112,14 +112,8 @@ export class SqliteFeed {
   private sharedAfter(position: number, limit: number): RecordedEvent[] | undefined {
     const { after, events } = this.shared;
     if (events.length === 0 || position < after || position >= events[events.length - 1]!.position) return undefined;
-    let lo = 0;
-    let hi = events.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (events[mid]!.position <= position) lo = mid + 1;
-      else hi = mid;
-    }
-    return events.slice(lo, lo + limit);
+    const from = firstAfter(events, position);
+    return events.slice(from, from + limit);
   }
 
   /** Newest first, `before` exclusive: the same index ranges as `readAll`, walked downwards. */
