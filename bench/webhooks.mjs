@@ -30,7 +30,7 @@ import { performance } from 'node:perf_hooks';
 import { clearInterval, setInterval } from 'node:timers';
 import { fixedRate } from './lib/fixed-rate.mjs';
 import { measure } from './lib/load.mjs';
-import { cpuOf, runQueueWaitOf } from './lib/processes.mjs';
+import { cpuOf, mainThreadCountersOf, runQueueWaitOf } from './lib/processes.mjs';
 import { pairedVerdict as unchanged, pooledVerdict } from './lib/paired.mjs';
 import { Service } from './lib/service.mjs';
 
@@ -190,15 +190,25 @@ try {
     }
   };
   /** Run-queue wait per second of the window: the service's event loop, all its threads, the bench's threads. */
-  const waitsNow = () => ({ service: runQueueWaitOf(service.pid), bench: runQueueWaitOf(process.pid) });
+  const waitsNow = () => ({
+    service: runQueueWaitOf(service.pid),
+    bench: runQueueWaitOf(process.pid),
+    loop: mainThreadCountersOf(service.pid),
+  });
   const waitedSince = (before, seconds) => {
     const now = waitsNow();
     return {
       loop: (now.service.mainThread - before.service.mainThread) / seconds,
       service: (now.service.process - before.service.process) / seconds,
       bench: (now.bench.process - before.bench.process) / seconds,
+      blocked: (now.loop.voluntary - before.loop.voluntary) / seconds,
+      preempted: (now.loop.involuntary - before.loop.involuntary) / seconds,
+      faults: (now.loop.minorFaults - before.loop.minorFaults) / seconds,
     };
   };
+  const fmtWait = (w) =>
+    `event loop ${w.loop.toFixed(1)}, service ${w.service.toFixed(1)}, bench ${w.bench.toFixed(1)} ms/s ` +
+    `(event loop: ${w.preempted.toFixed(0)} preempted, ${w.blocked.toFixed(0)} blocked, ${w.faults.toFixed(0)} page faults /s)`;
   // 3. The event loop's CPU per record event (no GET load): generated for `seconds`, then (webhooks
   //    delivering) until the receiver holds every item, plus a short settle for the projections.
   const loopPerEvent = async (label, delivering, seconds = 8) => {
@@ -208,6 +218,8 @@ try {
     if (profiling) process.kill(service.pid, 'SIGWINCH');
     const cpu = cpuOf(service.pid);
     await loopDelay(service);
+    const waitBefore = waitsNow();
+    const began = performance.now();
     let created = 0;
     const pending = new Set();
     const timer = setInterval(() => {
@@ -223,6 +235,7 @@ try {
     await Promise.all([...pending]);
     if (delivering) await until(() => hooks.items() - itemsBefore >= created, 60_000, `${label}: every item delivered`);
     await new Promise((resolve) => setTimeout(resolve, 300));
+    const waited = waitedSince(waitBefore, (performance.now() - began) / 1000);
     const delay = await loopDelay(service);
     const used = cpuOf(service.pid);
     if (profiling) process.kill(service.pid, 'SIGWINCH');
@@ -230,9 +243,10 @@ try {
     const requests = hooks.requests() - requestsBefore;
     console.log(
       `${label}: ${created} record events, event-loop CPU ${(loopUs / 1e6).toFixed(2)} s = ${(loopUs / created).toFixed(0)} µs per record event ` +
-        `(process ${(((used.process - cpu.process) * 1e6) / created).toFixed(0)} µs); ${requests} requests, ${hooks.items() - itemsBefore} items received; ${fmtDelay(delay)}`,
+        `(process ${(((used.process - cpu.process) * 1e6) / created).toFixed(0)} µs); ${requests} requests, ${hooks.items() - itemsBefore} items received; ${fmtDelay(delay)}; ` +
+        `waiting for a core: ${fmtWait(waited)}`,
     );
-    return { loopUsPerEvent: loopUs / created, requests, delay };
+    return { loopUsPerEvent: loopUs / created, requests, delay, waited };
   };
 
   const rounds = [];
@@ -282,8 +296,6 @@ try {
         `${fmtRate(rateOn)} with webhooks delivering, ${fmtRate(rateOff)} without; ` +
         `${fmtDelay(rateOn.delay)} delivering, ${fmtDelay(rateOff.delay)} cleared`,
     );
-    const fmtWait = (w) =>
-      `event loop ${w.loop.toFixed(1)}, service ${w.service.toFixed(1)}, bench ${w.bench.toFixed(1)} ms/s`;
     console.log(
       `waiting for a core (run queue): saturating ${fmtWait(on.waited)} delivering, ${fmtWait(off.waited)} cleared; ` +
         `at ${GET_RATE}/s ${fmtWait(rateOn.waited)} delivering, ${fmtWait(rateOff.waited)} cleared`,

@@ -110,6 +110,26 @@ export function runQueueWaitOf(pid) {
   return { mainThread: waitMs(`/proc/${pid}/task/${pid}/schedstat`), process: all };
 }
 
+/**
+ * Counters of a process's main thread (the event loop) the kernel keeps: context switches it made
+ * itself (it blocked: waiting for events, or for a lock such as the address space's) and those forced
+ * on it (preempted), and its minor page faults. /proc/<pid>/task/<pid>/status and stat (field 10).
+ */
+export function mainThreadCountersOf(pid) {
+  try {
+    const status = readFileSync(`/proc/${pid}/task/${pid}/status`, 'utf8');
+    const field = (name) => Number(new RegExp(`^${name}:\\s+(\\d+)`, 'm').exec(status)?.[1] ?? 0);
+    const stat = readFileSync(`/proc/${pid}/task/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return {
+      voluntary: field('voluntary_ctxt_switches'),
+      involuntary: field('nonvoluntary_ctxt_switches'),
+      minorFaults: Number(stat[7]),
+    };
+  } catch {
+    return { voluntary: 0, involuntary: 0, minorFaults: 0 };
+  }
+}
+
 /** Samples a process's RSS every `everyMs` until stopped; `stop()` returns the peak in bytes. */
 export function sampleRss(pid, everyMs = 50) {
   let peak = rssOf(pid);
