@@ -20,8 +20,9 @@
 // Every window also gives the service's event-loop delay (prom-client's monitorEventLoopDelay from
 // /metrics, reset by each read): p99 and max, less the 10 ms timer it samples with, so 0 is a loop
 // never held. The longest synchronous slices make a hot path's p99; this sees them without the GETs'
-// own queueing on a loaded host. And each GET window's run-queue wait (/proc schedstat: ms a second the
-// thread was runnable but had no core) of the service's event loop, all its threads, and the bench's.
+// own queueing on a loaded host. And each window's run-queue wait (/proc schedstat: ms a second a
+// thread was runnable but had no core) of the service's event loop, all its threads, and the bench's,
+// with the event loop's preemptions, blocking switches and page faults a second.
 import { createServer } from 'node:http';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -189,7 +190,7 @@ try {
         await until(() => hooks.items() - itemsBefore >= created, 60_000, `${label}: every item delivered`);
     }
   };
-  /** Run-queue wait per second of the window: the service's event loop, all its threads, the bench's threads. */
+  /** Per second of a window: run-queue waits (the service's event loop, all its threads, the bench's) and the loop's counters. */
   const waitsNow = () => ({
     service: runQueueWaitOf(service.pid),
     bench: runQueueWaitOf(process.pid),
