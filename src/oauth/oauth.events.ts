@@ -13,4 +13,4 @@ export {
   type InstallEvent,
   oauthEvents,
 } from './domain/oauth-events';
-export { installClockEvents } from './domain/install-clock';
+export { installClockEvents, InstallClockEventType, type InstallClockEvent } from './domain/install-clock';

@@ -13,7 +13,7 @@ import { WebhookReceiver } from '../support/webhook-receiver';
 
 /**
  * The dispatcher as the delivery thread runs it, against its outbox and a loopback receiver, with
- * the API's thread played by a bridge whose answers take a while (as a message round trip does,
+ * the API's thread played by a bridge whose clock readings take a while (as a message round trip does,
  * under load longer). A request that ends while a later pass waits for the clocks must not have its
  * items sent again: each of 2,000 creations arrives exactly once, in requests of at most 100, never
  * more than `maxConcurrentRequests` at a time.
@@ -65,18 +65,17 @@ describe('the webhook dispatcher with a slow bridge', () => {
         userId: null,
       });
 
-    // Each clock reading answers after 0, 5 or 10 ms in turn; an attempt is applied at once.
+    // Each clock reading answers after 0, 5 or 10 ms in turn (a test's clock is asked of the API's
+    // thread); an attempt is applied at once.
     let readings = 0;
     const bridge: DispatcherBridge = {
       execute: (command: DispatcherCommand) => {
         if (command.type === 'RecordDeliveryAttempt') apply(WebhooksEventType.DeliveryAttempted, command.attempt);
         return Promise.resolve({ position });
       },
-      clocks: (_appId, hubIds) =>
-        new Promise((resolve) =>
-          setTimeout(() => resolve({ now: T0, installs: hubIds.map(() => T0) }), (readings++ % 3) * 5),
-        ),
-      sending: () => Promise.resolve({ now: T0, secret: null }),
+      now: () => new Promise((resolve) => setTimeout(() => resolve(T0), (readings++ % 3) * 5)),
+      installOffsetMs: () => 0,
+      secret: () => Promise.resolve(null),
       log: () => undefined,
     };
     const runner = { readModelsReached: () => Promise.resolve(true) } as unknown as ProjectionRunner;

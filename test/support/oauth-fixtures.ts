@@ -1,7 +1,7 @@
 import type { LightMyRequestResponse } from 'fastify';
 import { EVENT_STORE, EventStore } from '../../src/platform/event-store/event-store.port';
 import { expectOAuthSchema } from './oauth-schema';
-import { createAccount, createApp, createUser, TestApp } from './test-app';
+import { createAccount, createApp, createUser, type TestService } from './test-app';
 
 export interface OAuthFixture {
   hubId: number;
@@ -18,7 +18,7 @@ export interface OAuthFixture {
 
 /** An account (tier as given), a user of it, and an app registered by it. */
 export async function oauthFixture(
-  t: TestApp,
+  t: TestService,
   options: { tier?: string; requiredScopes?: string[]; optionalScopes?: string[]; redirectUrls?: string[] } = {},
 ): Promise<OAuthFixture> {
   const account = await createAccount(t, { tier: options.tier ?? 'enterprise' });
@@ -45,7 +45,7 @@ export async function oauthFixture(
 
 /** The programmatic install: POST /admin/v1/apps/{appId}/installs. */
 export async function installCode(
-  t: TestApp,
+  t: TestService,
   f: OAuthFixture,
   extra: Record<string, unknown> = {},
 ): Promise<{ code: string; redirectUrl: string; scopes: string[] }> {
@@ -61,7 +61,7 @@ export async function installCode(
 
 /** POST /oauth/v1/token as a form. */
 export function tokenRequest(
-  t: TestApp,
+  t: TestService,
   form: Record<string, string | undefined>,
   headers: Record<string, string> = {},
 ): Promise<LightMyRequestResponse> {
@@ -77,7 +77,7 @@ export function tokenRequest(
 }
 
 export function exchangeCode(
-  t: TestApp,
+  t: TestService,
   f: OAuthFixture,
   code: string,
   extra: Record<string, string | undefined> = {},
@@ -93,7 +93,7 @@ export function exchangeCode(
 }
 
 export function refresh(
-  t: TestApp,
+  t: TestService,
   f: OAuthFixture,
   refreshToken: string,
   extra: Record<string, string | undefined> = {},
@@ -108,7 +108,7 @@ export function refresh(
 }
 
 /** Installs and exchanges the code: a ready token response. */
-export async function installAndExchange(t: TestApp, f: OAuthFixture) {
+export async function installAndExchange(t: TestService, f: OAuthFixture) {
   const { code } = await installCode(t, f);
   const r = await exchangeCode(t, f, code);
   if (r.statusCode !== 200) throw new Error(`exchange: ${r.statusCode} ${r.body}`);
@@ -123,7 +123,7 @@ export async function installAndExchange(t: TestApp, f: OAuthFixture) {
 }
 
 /** Every stored event, from the store itself (the audit trail). */
-export async function allEvents(t: TestApp) {
+export async function allEvents(t: TestService) {
   const store = t.app.get<EventStore>(EVENT_STORE);
   const out = [];
   for (let after = 0; ;) {

@@ -7,6 +7,7 @@ import { createApp as createService } from '../../src/app.factory';
 import { loadConfig } from '../../src/platform/config/config';
 import { FeatureModule, featureModules } from '../../src/feature-modules';
 import { ManualClock } from './manual-clock';
+import { type Clock, type MonotonicClock, systemClock, systemMonotonicClock } from '../../src/platform/clock';
 import type { EventStore } from '../../src/platform/event-store/event-store.port';
 import { createLogger } from '../../src/platform/logging/logger';
 
@@ -31,6 +32,9 @@ export interface TestApp {
   close(options?: { keepData?: boolean }): Promise<void>;
 }
 
+/** A started service, whichever clock it runs on: what the helpers below need. */
+export type TestService = Omit<TestApp, 'clock'>;
+
 export interface StartOptions {
   /** Feature modules; defaults to every module main.ts uses. */
   modules?: FeatureModule[];
@@ -47,8 +51,20 @@ export interface StartOptions {
 
 /** The whole service, as main.ts builds it, on a fresh SQLite store in a temp dir. */
 export async function startTestApp(options: StartOptions = {}): Promise<TestApp> {
-  const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'hs-test-'));
   const clock = options.clock ?? new ManualClock(Date.UTC(2026, 10, 22, 9, 0, 0));
+  return { ...(await startService(options, clock, clock)), clock };
+}
+
+/**
+ * The same on the system clock, as main.ts runs it (code that reads that clock itself, off the API's
+ * thread, is taken only there): no clock to move.
+ */
+export function startTestAppOnSystemClock(options: Omit<StartOptions, 'clock'> = {}): Promise<TestService> {
+  return startService(options, systemClock, systemMonotonicClock);
+}
+
+async function startService(options: StartOptions, clock: Clock, monotonicClock: MonotonicClock): Promise<TestService> {
+  const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'hs-test-'));
   const config = loadConfig({
     ADMIN_API_KEY: TEST_ADMIN_KEY,
     SEED: 'none',
@@ -62,7 +78,7 @@ export async function startTestApp(options: StartOptions = {}): Promise<TestApp>
   const app = await createService({
     config,
     clock,
-    monotonicClock: clock,
+    monotonicClock,
     modules: options.modules ?? featureModules(),
     logger: createLogger(config.logLevel, options.logDestination),
     eventStore: options.eventStore,
@@ -78,7 +94,6 @@ export async function startTestApp(options: StartOptions = {}): Promise<TestApp>
   return {
     app,
     fastify,
-    clock,
     adminKey: TEST_ADMIN_KEY,
     dataDir,
     url,
@@ -101,7 +116,7 @@ let counter = 0;
 const unique = () => `${Date.now().toString(36)}${(counter++).toString(36)}`;
 
 export async function createAccount(
-  t: TestApp,
+  t: TestService,
   input: { domain?: string; tier?: string; hublet?: string } = {},
 ): Promise<{ hubId: number; domain: string; hublet: string; tier: string }> {
   const r = await t.admin('POST', '/admin/v1/accounts', {
@@ -114,7 +129,7 @@ export async function createAccount(
 }
 
 export async function createUser(
-  t: TestApp,
+  t: TestService,
   input: { email?: string; password?: string; hubIds: number[] },
 ): Promise<{ userId: number; email: string; hubIds: number[]; password: string }> {
   const password = input.password ?? 'correct horse battery staple';
@@ -128,7 +143,7 @@ export async function createUser(
 }
 
 export async function createApp(
-  t: TestApp,
+  t: TestService,
   input: {
     developerHubId: number;
     name?: string;

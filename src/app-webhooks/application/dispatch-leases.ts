@@ -92,7 +92,7 @@ export class DispatchLeases {
   /** The position of the take, or 0 when another instance's append came first. */
   private async take(appId: number, expected: number | 'no_stream'): Promise<number> {
     const startedAt = this.monotonic.elapsedMs();
-    const { now } = await this.bridge.clocks(appId, []);
+    const now = await this.bridge.now();
     const answer = (await this.bridge.execute({
       type: 'TakeDispatchLease',
       appId,
@@ -112,7 +112,7 @@ export class DispatchLeases {
 
   private async release(appId: number, expected: number): Promise<void> {
     this.held.delete(appId);
-    const { now } = await this.bridge.clocks(appId, []);
+    const now = await this.bridge.now();
     const answer = (await this.bridge.execute({
       type: 'ReleaseDispatchLease',
       appId,

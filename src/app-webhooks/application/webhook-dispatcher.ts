@@ -5,7 +5,7 @@ import type { DomainEvent } from '../../platform/events/envelope';
 import type { Recorded } from '../../platform/events/event-type-registry';
 import type { Reactor } from '../../platform/projections/projection';
 import type { ProjectionRunner } from '../../platform/projections/projection-runner';
-import type { ClockReading, DispatcherBridge } from '../delivery-thread/thread-protocol';
+import type { DispatcherBridge } from '../delivery-thread/thread-protocol';
 import { afterAttempt, retryAfterMs } from '../domain/deliveries';
 import { requestBody } from '../domain/request-body';
 import {
@@ -74,8 +74,8 @@ export function signatureHeaders(
  * DispatcherBridge.execute, dispatcher-commands.ts) before its items are free again, so an item is
  * sent at least once: a crash before the append leaves it waiting, and the next start sends it
  * again with the same eventId.
- * Items come due on their install's clock (read from the API's thread, where the install-clock
- * control moves it); the poll finds those that came due as time passed. With several instances on
+ * Items come due on their install's clock (the service's time plus the offset the install-clock
+ * control gave it); the poll finds those that came due as time passed. With several instances on
  * one store, only the holder of an app's dispatch lease sends its items (dispatch-leases.ts), so
  * each attempt leaves one instance.
  */
@@ -175,7 +175,7 @@ export class WebhookDispatcher implements Reactor {
    * history keeps them). Several instances may each append one: pruning twice removes nothing more.
    */
   private async pruneDelivered(): Promise<void> {
-    const { now } = await this.bridge.clocks(0, []);
+    const now = await this.bridge.now();
     if (now - this.prunedAt < PRUNE_EVERY_MS) return;
     this.prunedAt = now;
     const before = now - this.config.retentionDays * 86_400_000;
@@ -221,14 +221,14 @@ export class WebhookDispatcher implements Reactor {
   private async dueBatches(app: { appId: number; maxConcurrentRequests: number }): Promise<WaitingItem[][]> {
     let capacity = app.maxConcurrentRequests - (this.inFlight.get(app.appId) ?? 0);
     if (capacity <= 0) return [];
-    // Items in flight are left out now, before the clocks are asked for: a request that ends during
-    // that wait frees its items, and this read, made before its attempt was applied, would still
+    // Items in flight are left out now, before the clock is read (on a test's clock, an ask of the
+    // API's thread): a request that ends during that wait frees its items, and this read, made before its attempt was applied, would still
     // show them waiting (they would be sent twice).
     const waiting = this.queries
       .waitingItems(app.appId, capacity * MAX_EVENTS_PER_REQUEST + this.sending.size)
       .filter((item) => !this.sending.has(item.eventId));
     if (waiting.length === 0) return [];
-    const nowFor = await this.installClocks(app.appId, waiting);
+    const nowFor = await this.installClocks(app.appId);
     const batches: WaitingItem[][] = [];
     let batch: WaitingItem[] = [];
     for (const item of waiting) {
@@ -244,15 +244,10 @@ export class WebhookDispatcher implements Reactor {
     return batches;
   }
 
-  /** The installs' times of these items' accounts, read once for them all. */
-  private async installClocks(
-    appId: number,
-    items: readonly { hubId: number }[],
-  ): Promise<((hubId: number) => number) & { reading: ClockReading }> {
-    const hubIds = [...new Set(items.map((i) => i.hubId))];
-    const reading = await this.bridge.clocks(appId, hubIds);
-    const byHub = new Map(hubIds.map((hubId, i) => [hubId, reading.installs[i]!]));
-    return Object.assign((hubId: number) => byHub.get(hubId) ?? reading.now, { reading });
+  /** The installs' times of the app's accounts, from one reading of the service's clock. */
+  private async installClocks(appId: number): Promise<((hubId: number) => number) & { now: number }> {
+    const now = await this.bridge.now();
+    return Object.assign((hubId: number) => now + this.bridge.installOffsetMs(appId, hubId), { now });
   }
 
   private startRequest(app: { appId: number; targetUrl: string }, batch: WaitingItem[]): void {
@@ -276,7 +271,8 @@ export class WebhookDispatcher implements Reactor {
 
   private async send(appId: number, url: string, items: OutboxItem[]): Promise<void> {
     const body = requestBody(items);
-    const { now: sentAt, secret } = await this.bridge.sending(appId);
+    const secret = await this.bridge.secret(appId);
+    const sentAt = await this.bridge.now();
     const headers: Record<string, string> = {
       'Content-Type': 'application/json',
       'User-Agent': HUBSPOT_WEBHOOK_USER_AGENT,
@@ -292,7 +288,7 @@ export class WebhookDispatcher implements Reactor {
       this.config.timeoutMs,
     );
     const durationMs = Math.max(0, Math.round(this.monotonic.elapsedMs() - started));
-    const nowFor = await this.installClocks(appId, items);
+    const nowFor = await this.installClocks(appId);
     const attempted: AttemptedItem[] = items.map((item) => {
       const now = nowFor(item.hubId);
       return {
@@ -324,7 +320,7 @@ export class WebhookDispatcher implements Reactor {
     const { position } = (await this.bridge.execute({
       type: 'RecordDeliveryAttempt',
       attempt,
-      now: nowFor.reading.now,
+      now: nowFor.now,
     })) as { position: number };
     // The items are free again only once the outbox shows the attempt (else they would be re-sent).
     await this.runner.readModelsReached(position);

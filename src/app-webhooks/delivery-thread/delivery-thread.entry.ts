@@ -2,13 +2,15 @@
  * The delivery thread's own code (started by delivery-thread.ts through startModuleThread): the
  * `webhooks-outbox` read model in a file of its own, tailing the feed on its own connection, and
  * the dispatcher that sends from it, appending what it records itself (on SQLite through its port
- * to the store's writer thread, on EventStoreDB on its own connection). What only the API's thread
- * knows (the service's and the installs' clocks, the client secrets) it asks there. No framework
+ * to the store's writer thread, on EventStoreDB on its own connection). The installs' clocks it reads
+ * from its own feed, the system clock itself; what only the API's thread holds (a test's clock, the
+ * keys that open the client secrets) it asks there, the secrets once until they change. No framework
  * here: the thread's heap holds this module's graph only.
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { associationEvents } from '../../crm-associations/crm-associations.events';
 import { crmRecordsEvents } from '../../crm-records/crm-records.events';
+import { directoryEvents } from '../../directory/directory.events';
 import { installClockEvents, oauthEvents } from '../../oauth/oauth.events';
 import type { FeedReader, StreamStore } from '../../platform/event-store/event-store.port';
 import { SqliteFeedReader } from '../../platform/event-store/sqlite-feed-reader';
@@ -23,7 +25,9 @@ import { DispatchLeases } from '../application/dispatch-leases';
 import { OutboxQueries } from '../application/outbox-queries';
 import { WebhookDispatcher } from '../application/webhook-dispatcher';
 import { webhooksEvents } from '../domain/webhook-events';
+import { WebhookInstallClocksProjection } from '../projections/webhook-install-clocks.projection';
 import { WEBHOOK_OUTBOX_PROJECTION, WebhookOutboxProjection } from '../projections/webhook-outbox.projection';
+import { SigningSecretCache } from './signing-secret-cache';
 import type { DeliveryThreadData, DispatcherBridge, OutboxRead } from './thread-protocol';
 
 const data = (workerData as { data: DeliveryThreadData }).data;
@@ -34,7 +38,14 @@ const port = parentPort!;
 // both want a core, the loop goes first (issue 42: the API's p99 unchanged while delivering).
 const priority = lowerThreadPriority(data.webhooks.threadNice);
 
-for (const definitions of [webhooksEvents, crmRecordsEvents, associationEvents, oauthEvents, installClockEvents])
+for (const definitions of [
+  webhooksEvents,
+  crmRecordsEvents,
+  associationEvents,
+  oauthEvents,
+  installClockEvents,
+  directoryEvents,
+])
   eventTypes.register(definitions);
 
 const rpc = new ThreadRpc(port, {
@@ -60,10 +71,13 @@ const rpc = new ThreadRpc(port, {
   },
 });
 
+const installClocks = new WebhookInstallClocksProjection();
+const secrets = new SigningSecretCache((appId, reached) => rpc.call('secret', { appId, reached }));
 const bridge: DispatcherBridge = {
   execute: (command) => commands.execute(command),
-  clocks: (appId, hubIds) => rpc.call('clocks', { appId, hubIds }),
-  sending: (appId) => rpc.call('sending', appId),
+  now: data.systemClock ? () => Promise.resolve(Date.now()) : () => rpc.call('now'),
+  installOffsetMs: (appId, hubId) => installClocks.offsetMs(appId, hubId),
+  secret: (appId) => secrets.secret(appId),
   log: (level, message) => rpc.notify('log', { level, message }),
 };
 
@@ -123,6 +137,8 @@ const monotonic = { elapsedMs: () => performance.now() };
 const leases = new DispatchLeases(bridge, runner, data.feed.kind === 'eventstoredb', monotonic, data.webhooks);
 const dispatcher = new WebhookDispatcher(queries, runner, bridge, leases, monotonic, data.webhooks);
 runner.register(new WebhookOutboxProjection());
+runner.register(installClocks);
+runner.registerReactor(secrets);
 runner.registerReactor(dispatcher);
 runner.start();
 if (data.webhooks.enabled) dispatcher.start();

@@ -1,9 +1,10 @@
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
 import { join } from 'node:path';
 import type { MessagePort, Worker } from 'node:worker_threads';
-import { CLOCK, type Clock, InstallClocks } from '../../platform/clock';
+import { CLOCK, type Clock, systemClock } from '../../platform/clock';
 import { APP_CONFIG, type AppConfig } from '../../platform/config/config';
 import { EVENT_STORE, type EventStore } from '../../platform/event-store/event-store.port';
+import { Metrics } from '../../platform/metrics/metrics';
 import type { DomainEvent } from '../../platform/events/envelope';
 import type { Recorded } from '../../platform/events/event-type-registry';
 import type { Reactor } from '../../platform/projections/projection';
@@ -15,9 +16,10 @@ import type { DeliveryFilter, DeliveryView } from '../application/outbox-queries
 import { WebhookSigningSecrets } from '../application/signing-secrets';
 import { WebhooksQueries } from '../application/webhooks.queries';
 import { WebhooksEventType } from '../domain/webhook-events';
+import { WebhookInstallClocksProjection } from '../projections/webhook-install-clocks.projection';
 import { WebhookOutboxProjection } from '../projections/webhook-outbox.projection';
 import { DISPATCHER_EVENT_TYPES } from '../application/webhook-dispatcher';
-import type { ClockReading, DeliveryThreadData, OutboxRead } from './thread-protocol';
+import type { DeliveryThreadData, OutboxRead } from './thread-protocol';
 
 /** After the thread died unexpectedly, how long before it is started again: doubled each time, up to a minute. */
 const RESTART_AFTER_MS = 1000;
@@ -29,15 +31,22 @@ const RESTART_AFTER_MAX_MS = 60_000;
  * so what a delivered item costs is not spent on the event loop that answers the API. This side
  * starts it once an app has webhook settings (a service without webhooks never pays for it), tells
  * it of each SQLite commit (a shared counter), gives it a port to the store's writer thread (SQLite:
- * the thread appends its attempts, leases and pruning itself), lends it the clocks and the client
- * secrets, and asks it for the delivery log.
+ * the thread appends its attempts, leases and pruning itself), answers what only this thread holds
+ * (a test's clock; the client secrets, which the thread keeps until an event changes them), and asks
+ * it for the delivery log.
  */
 @Injectable()
 export class DeliveryThread implements Reactor, OnApplicationBootstrap, OnModuleDestroy {
   readonly name = 'webhooks-delivery-thread';
   readonly handles = [WebhooksEventType.SettingsConfigured];
   /** What the thread's outbox and dispatcher read stays in the live store (the archiver leaves it). */
-  readonly keepsLive = [...new Set([...new WebhookOutboxProjection().handles, ...DISPATCHER_EVENT_TYPES])];
+  readonly keepsLive = [
+    ...new Set([
+      ...new WebhookOutboxProjection().handles,
+      ...new WebhookInstallClocksProjection().handles,
+      ...DISPATCHER_EVENT_TYPES,
+    ]),
+  ];
   private readonly logger = new Logger('Webhooks');
   private worker: Worker | null = null;
   private rpc: ThreadRpc | null = null;
@@ -58,10 +67,10 @@ export class DeliveryThread implements Reactor, OnApplicationBootstrap, OnModule
     private readonly runner: ProjectionRunner,
     private readonly queries: WebhooksQueries,
     private readonly secrets: WebhookSigningSecrets,
-    private readonly clocks: InstallClocks,
     @Inject(EVENT_STORE) private readonly store: EventStore,
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly metrics: Metrics,
   ) {
     runner.registerExternal(() => this.threadWorkers);
   }
@@ -169,6 +178,7 @@ export class DeliveryThread implements Reactor, OnApplicationBootstrap, OnModule
       webhooks: this.config.webhooks,
       commits: commits ? (commits.buffer as SharedArrayBuffer) : null,
       writer,
+      systemClock: this.clock === systemClock,
     };
     const worker = startModuleThread(require.resolve('./delivery-thread.entry'), data, {
       name: 'webhooks-delivery',
@@ -188,11 +198,16 @@ export class DeliveryThread implements Reactor, OnApplicationBootstrap, OnModule
         );
         ready();
       },
-      clocks: ({ appId, hubIds }: { appId: number; hubIds: number[] }): ClockReading => ({
-        now: this.clock.now(),
-        installs: hubIds.map((hubId) => this.clocks.nowFor(appId, hubId)),
-      }),
-      sending: (appId: number) => ({ now: this.clock.now(), secret: this.secrets.secretFor(appId) }),
+      now: () => {
+        this.metrics.deliveryThreadQuestions.inc({ question: 'now' });
+        return this.clock.now();
+      },
+      // `reached`: a rotation or re-seal the thread saw; the answer waits until the read models hold it.
+      secret: async ({ appId, reached }: { appId: number; reached: number }) => {
+        this.metrics.deliveryThreadQuestions.inc({ question: 'secret' });
+        if (reached > 0) await this.runner.readModelsReached(reached);
+        return this.secrets.secretFor(appId);
+      },
       status: (workers: ProjectionStatus[]) => {
         if (this.worker === worker) this.threadWorkers = workers.map((w) => ({ ...w, kind: 'reactor' as const }));
       },

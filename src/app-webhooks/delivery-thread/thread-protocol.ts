@@ -19,6 +19,11 @@ export interface DeliveryThreadData {
   commits: SharedArrayBuffer | null;
   /** SQLite: the port to the store's writer thread its appends go through (transferred; see sqlite-thread-store.ts). */
   writer: MessagePort | null;
+  /**
+   * The service runs on the system clock, which the thread reads itself; any other clock (a test's)
+   * lives on the API's thread and is asked there.
+   */
+  systemClock: boolean;
 }
 
 /**
@@ -36,23 +41,20 @@ export type DispatcherCommand = (
 export type DispatchLeaseAnswer =
   { appended: true; revision: number; position: number } | { appended: false; actual: number | 'no_stream' };
 
-/** The service's clock and the installs' clocks as the API's thread reads them (tests move them there). */
-export interface ClockReading {
-  /** The service's time (epoch ms). */
-  now: number;
-  /** Each asked account's install time for the app, in the order asked. */
-  installs: number[];
-}
-
-/** What the dispatcher needs beyond its outbox: its appends, and what only the API's thread knows. */
+/**
+ * What the dispatcher needs beyond its outbox: its appends, the clocks and the client secrets. On the
+ * delivery thread these are read there (the system clock, the installs' offsets from its own feed, the
+ * secrets cached until an event changes them); the API's thread is asked only for what only it holds
+ * (a test's clock, a secret not yet cached): each answer from there is a turn of the API's event loop.
+ */
 export interface DispatcherBridge {
   execute(command: DispatcherCommand): Promise<{ position: number } | DispatchLeaseAnswer>;
-  clocks(appId: number, hubIds: readonly number[]): Promise<ClockReading>;
-  /**
-   * What a request is sent with, in one message (each answer wakes this thread): the service's time
-   * and the app's client secret to sign with (null: deliveries go unsigned).
-   */
-  sending(appId: number): Promise<{ now: number; secret: string | null }>;
+  /** The service's time (epoch ms). */
+  now(): Promise<number>;
+  /** How far (ms) the install's clock runs ahead of the service's (the install-clock control). */
+  installOffsetMs(appId: number, hubId: number): number;
+  /** The app's client secret to sign its deliveries with (null: they go unsigned). */
+  secret(appId: number): Promise<string | null>;
   log(level: 'log' | 'warn' | 'error', message: string): void;
 }
 

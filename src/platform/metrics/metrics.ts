@@ -33,6 +33,13 @@ export class Metrics {
     registers: [this.registry],
   });
 
+  readonly deliveryThreadQuestions = new Counter({
+    name: 'webhooks_delivery_thread_questions_total',
+    help: "Questions the webhooks delivery thread asked the API's thread (each answer a turn of the API's event loop)",
+    labelNames: ['question'] as const,
+    registers: [this.registry],
+  });
+
   constructor(defaultMetrics = true) {
     if (defaultMetrics) collectDefaultMetrics({ register: this.registry });
   }
