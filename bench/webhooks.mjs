@@ -23,6 +23,8 @@
 // own queueing on a loaded host. And each window's run-queue wait (/proc schedstat: ms a second a
 // thread was runnable but had no core) of the service's event loop, all its threads, and the bench's,
 // with the event loop's preemptions, blocking switches and page faults a second.
+// BENCH_WEBHOOK_CONTROL=1: a control run (A/A): the side labelled "delivering" stays cleared too, so
+// the verdicts show what no difference at all looks like on this host, with the same windows and rounds.
 import { createServer } from 'node:http';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -42,6 +44,8 @@ const CONNECTIONS = 4;
 const GET_RATE = Number(process.env.BENCH_WEBHOOK_GET_RATE ?? 2000);
 /** Seconds each fixed-rate window measures (after 2 s unmeasured): longer, the fewer a window's p99 turns on one stall. */
 const RATE_SECONDS = Number(process.env.BENCH_WEBHOOK_RATE_SECONDS ?? 8);
+/** A control run: both sides cleared (the "delivering" label kept, so the lines read as in a real run). */
+const CONTROL = process.env.BENCH_WEBHOOK_CONTROL === '1';
 const quantile = (sorted, q) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
 
 /** A receiver on 127.0.0.1 that answers 204 and notes when each objectId arrived. */
@@ -252,7 +256,9 @@ try {
 
   const rounds = [];
   let configured = true;
-  const setDelivering = async (on) => {
+  if (CONTROL) console.log('control run (A/A): the side labelled "delivering" is cleared too');
+  const setDelivering = async (wanted) => {
+    const on = wanted && !CONTROL;
     if (on !== configured) await (on ? dev('PUT', '/settings', settings) : dev('DELETE', '/settings'));
     configured = on;
   };
@@ -269,10 +275,11 @@ try {
     for (const delivering of order) {
       await setDelivering(delivering);
       const side = delivering ? 'webhooks delivering' : 'webhooks cleared';
+      const sends = delivering && !CONTROL;
       windows[delivering] = {
-        cpu: await loopPerEvent(`loop CPU, ${side}`, delivering),
-        sat: await underEvents(`GET by id, ${side}`, delivering),
-        rate: await underEvents(`GET by id at ${GET_RATE}/s, ${side}`, delivering, 'fixed'),
+        cpu: await loopPerEvent(`loop CPU, ${side}`, sends),
+        sat: await underEvents(`GET by id, ${side}`, sends),
+        rate: await underEvents(`GET by id at ${GET_RATE}/s, ${side}`, sends, 'fixed'),
       };
     }
     const { cpu: cpuOn, sat: on, rate: rateOn } = windows.true;

@@ -222,8 +222,8 @@ export class WebhookDispatcher implements Reactor {
     let capacity = app.maxConcurrentRequests - (this.inFlight.get(app.appId) ?? 0);
     if (capacity <= 0) return [];
     // Items in flight are left out now, before the clock is read (on a test's clock, an ask of the
-    // API's thread): a request that ends during that wait frees its items, and this read, made before its attempt was applied, would still
-    // show them waiting (they would be sent twice).
+    // API's thread): a request that ends during that wait frees its items, and this read, made
+    // before its attempt was applied, would still show them waiting (they would be sent twice).
     const waiting = this.queries
       .waitingItems(app.appId, capacity * MAX_EVENTS_PER_REQUEST + this.sending.size)
       .filter((item) => !this.sending.has(item.eventId));
