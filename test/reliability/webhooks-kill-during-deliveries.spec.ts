@@ -15,8 +15,9 @@ const ADMIN = 'reliability-admin-key-0123456789';
 
 /**
  * kill -9 of the real service during a flood of webhook deliveries (contacts batch-created while a
- * loopback receiver takes a few ms per request), then a restart on the same DATA_DIR: every contact
- * whose create was acknowledged reaches the receiver at least once, and each contact's item keeps
+ * loopback receiver takes a few ms per request), killed while requests are sent and not answered, then
+ * a restart on the same DATA_DIR: every contact whose create was acknowledged reaches the receiver at
+ * least once, every item in flight at the kill comes again, and each contact's item keeps
  * one eventId however often it came. A request is recorded (webhooks.DeliveryAttempted) only after
  * its answer, so an item in flight at the kill is still waiting at the restart and is sent again.
  */
@@ -58,49 +59,58 @@ describe('reliability: kill -9 during webhook deliveries', () => {
       (await dev('PUT', '/settings', { targetUrl: receiver.url, throttling: { maxConcurrentRequests: 4 } })).status,
     ).toBe(200);
     expect((await dev('POST', '/subscriptions', { eventType: 'contact.creation', active: true })).status).toBe(201);
-    // Slow enough that deliveries are in flight when the process dies.
+    // Each request held a few ms (slow enough that deliveries are in flight), released in order.
     receiver.answer = () => 'hold';
-    const releaser = setInterval(() => {
+    const releaseAll = () => {
       while (receiver.release());
-    }, 5);
+    };
+    let releaser = setInterval(releaseAll, 5);
 
     const acknowledged = new Set<number>();
-    let killed = false;
-    const victim = running;
+    const createBatch = async (label: string) => {
+      const inputs = Array.from({ length: 25 }, (_, k) => ({ properties: { email: `${label}-${k}@example.com` } }));
+      const r = await fx.bearer<{ results: { id: string }[] }>('POST', '/crm/v3/objects/contacts/batch/create', token, {
+        inputs,
+      });
+      if (r.status !== 201) throw new Error(`batch create answered ${r.status}`);
+      for (const c of r.body.results) acknowledged.add(Number(c.id));
+    };
+    // The flood: four clients creating until 400 items reached the receiver.
+    let flooded = false;
     const client = async (w: number) => {
-      for (let i = 0; !killed && i < 40; i++) {
-        const inputs = Array.from({ length: 25 }, (_, k) => ({ properties: { email: `w${w}-${i}-${k}@example.com` } }));
-        try {
-          const r = await fx.bearer<{ results: { id: string }[] }>(
-            'POST',
-            '/crm/v3/objects/contacts/batch/create',
-            token,
-            {
-              inputs,
-            },
-          );
-          if (r.status !== 201) throw new Error(`batch create answered ${r.status}`);
-          for (const c of r.body.results) acknowledged.add(Number(c.id));
-        } catch (error) {
-          if (!killed) throw error;
-        }
-        if (receiver.items().length >= 400 && !killed) {
-          killed = true;
-          victim.child.kill('SIGKILL');
-        }
+      for (let i = 0; !flooded && i < 40; i++) {
+        await createBatch(`w${w}-${i}`);
+        if (receiver.items().length >= 400) flooded = true;
       }
     };
     await Promise.all(Array.from({ length: 4 }, (_, w) => client(w)));
-    await stopService(victim, 'SIGKILL');
-    expect(killed).toBe(true);
-    const beforeRestart = new Set(receiver.items().map((i) => i.objectId as number));
-    expect([...acknowledged].some((id) => !beforeRestart.has(id))).toBe(true); // some were still to come
+    expect(flooded).toBe(true);
+    // Nothing answered from here: one more batch is either held at the receiver or waits behind the
+    // held requests (at most 4 in flight). The kill comes with requests sent and never answered.
+    clearInterval(releaser);
+    await createBatch('last');
+    await receiver.waitFor(() => receiver.heldCount > 0, 'a request in flight at the kill');
+    const unanswered = receiver.requests
+      .slice(-receiver.heldCount)
+      .flatMap((r) => r.items.map((i) => i.objectId as number));
+    expect(unanswered.length).toBeGreaterThan(0);
+    await stopService(running, 'SIGKILL');
+    const timesBefore = (id: number) => receiver.items().filter((i) => i.objectId === id).length;
+    const before = new Map(unanswered.map((id) => [id, timesBefore(id)]));
+    releaseAll();
+    releaser = setInterval(releaseAll, 5);
 
     running = await startReliabilityService(env);
     const arrived = () => new Set(receiver.items().map((i) => i.objectId as number));
     await receiver.waitFor(
       () => [...acknowledged].every((id) => arrived().has(id)),
       `all ${acknowledged.size} acknowledged creations`,
+      60_000,
+    );
+    // What was in flight at the kill was never recorded: it came again after the restart.
+    await receiver.waitFor(
+      () => [...before].every(([id, n]) => timesBefore(id) > n),
+      `the ${before.size} items in flight at the kill, again`,
       60_000,
     );
     clearInterval(releaser);
