@@ -250,10 +250,6 @@ export class DirectoryQueries {
     return row ? { ...toUser(row), passwordHash: row.password_hash } : null;
   }
 
-  /**
-   * The app's client secret, for signing its webhook deliveries only (HubSpot signs them with it);
-   * null for an app registered before secrets were sealed, or whose sealing key is gone.
-   */
   /** The app's client secret as sealed (SecretSealer), for a module that keeps it re-sealed; null when not sealed. */
   webhookSealedSecret(appId: number): string | null {
     const row = this.stmt('SELECT client_secret_sealed FROM dir_apps WHERE app_id = ?').get(appId) as
@@ -261,6 +257,10 @@ export class DirectoryQueries {
     return row?.client_secret_sealed ?? null;
   }
 
+  /**
+   * The app's client secret, for signing its webhook deliveries only (HubSpot signs them with it);
+   * null for an app registered before secrets were sealed, or whose sealing key is gone.
+   */
   webhookSigningSecret(appId: number): string | null {
     const row = this.stmt('SELECT client_secret_sealed FROM dir_apps WHERE app_id = ?').get(appId) as
       { client_secret_sealed: string | null } | undefined;

@@ -5,7 +5,7 @@ import { DeliveryThread } from '../../src/app-webhooks/delivery-thread/delivery-
 import { EVENT_STORE, type EventStore } from '../../src/platform/event-store/event-store.port';
 import { ProjectionRunner } from '../../src/platform/projections/projection-runner';
 import { ManualClock } from '../support/manual-clock';
-import { installAndExchange, oauthFixture } from '../support/oauth-fixtures';
+import { contactCreationWebhooks, installAndExchange, oauthFixture } from '../support/oauth-fixtures';
 import { startTestApp, type TestApp } from '../support/test-app';
 import { WebhookReceiver } from '../support/webhook-receiver';
 
@@ -72,15 +72,7 @@ describe('the webhooks delivery thread', () => {
       expect.arrayContaining(['webhooks.DeliveryAttempted', 'oauth.AppInstalled', 'crm.RecordCreated']),
     );
 
-    const key = (await t.admin('POST', `/admin/v1/accounts/${f.hubId}/developer-api-keys`)).json() as {
-      developerApiKey: string;
-    };
-    const dev = new Client({ developerApiKey: key.developerApiKey, basePath: t.url });
-    await dev.webhooks.settingsApi.configure(f.appId, {
-      targetUrl: receiver.url,
-      throttling: { maxConcurrentRequests: 2 },
-    });
-    await dev.webhooks.subscriptionsApi.create(f.appId, { eventType: 'contact.creation' as never, active: true });
+    await contactCreationWebhooks(t, f, receiver.url, 2);
     const first = await crm.crm.contacts.basicApi.create({
       properties: { email: 'first@example.com' },
       associations: [],

@@ -1,7 +1,7 @@
 import { Client } from '@hubspot/api-client';
 import { Signature } from '@hubspot/api-client/lib/src/utils/signature';
 import { Metrics } from '../../src/platform/metrics/metrics';
-import { installAndExchange, oauthFixture, refresh } from '../support/oauth-fixtures';
+import { contactCreationWebhooks, installAndExchange, oauthFixture, refresh } from '../support/oauth-fixtures';
 import { startTestAppOnSystemClock, type TestService } from '../support/test-app';
 import { type ReceivedRequest, WebhookReceiver } from '../support/webhook-receiver';
 
@@ -51,15 +51,7 @@ describe('what the delivery thread asks the API’s thread', () => {
     const f = await oauthFixture(t, { requiredScopes: SCOPES, optionalScopes: [] });
     const tokens = await installAndExchange(t, f);
     let crm = new Client({ accessToken: tokens.access_token, basePath: t.url });
-    const key = (await t.admin('POST', `/admin/v1/accounts/${f.hubId}/developer-api-keys`)).json() as {
-      developerApiKey: string;
-    };
-    const dev = new Client({ developerApiKey: key.developerApiKey, basePath: t.url });
-    await dev.webhooks.settingsApi.configure(f.appId, {
-      targetUrl: receiver.url,
-      throttling: { maxConcurrentRequests: 2 },
-    });
-    await dev.webhooks.subscriptionsApi.create(f.appId, { eventType: 'contact.creation' as never, active: true });
+    await contactCreationWebhooks(t, f, receiver.url, 2);
     const create = async (email: string) => {
       const contact = await crm.crm.contacts.basicApi.create({ properties: { email }, associations: [] });
       return Number(contact.id);

@@ -1,3 +1,4 @@
+import { Client } from '@hubspot/api-client';
 import type { LightMyRequestResponse } from 'fastify';
 import { EVENT_STORE, EventStore } from '../../src/platform/event-store/event-store.port';
 import { expectOAuthSchema } from './oauth-schema';
@@ -150,4 +151,23 @@ export function expectOAuthError(
     expect(body.error_description).toBe(body.message);
   }
   return body;
+}
+
+/**
+ * `@hubspot/api-client` on a developer API key of the account (what the webhooks' settings and
+ * subscriptions take), subscribed to `contact.creation` with `targetUrl` and `maxConcurrentRequests`.
+ */
+export async function contactCreationWebhooks(
+  t: TestService,
+  f: OAuthFixture,
+  targetUrl: string,
+  maxConcurrentRequests: number,
+): Promise<Client> {
+  const key = (await t.admin('POST', `/admin/v1/accounts/${f.hubId}/developer-api-keys`)).json() as {
+    developerApiKey: string;
+  };
+  const dev = new Client({ developerApiKey: key.developerApiKey, basePath: t.url });
+  await dev.webhooks.settingsApi.configure(f.appId, { targetUrl, throttling: { maxConcurrentRequests } });
+  await dev.webhooks.subscriptionsApi.create(f.appId, { eventType: 'contact.creation' as never, active: true });
+  return dev;
 }
